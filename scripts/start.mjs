@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `pnpm start`: the payment service (sandbox, embedded PostgreSQL unless DATABASE_URL is set) and the demo
+// merchant, together. Ctrl+C stops both gracefully; a second Ctrl+C forces them.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const port = process.env.PORT || '8080';
+const demoPort = process.env.DEMO_PORT || '3000';
+const serviceUrl = `http://localhost:${port}`;
+
+/** Sandbox conveniences of CONTRACT §9: local callback receivers are allowed when started this way. */
+const sandboxEnv = process.env.SVC_MODE === 'production' ? {} : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' };
+
+// The service serves the browser SDKs from their packages' dist/ folders: build them first (esbuild, seconds).
+for (const sdk of ['sdk-elements', 'sdk-iframe', 'sdk-express']) {
+  const cwd = path.join(root, sdk);
+  if (!existsSync(path.join(cwd, 'build.mjs'))) continue;
+  const built = spawnSync(process.execPath, ['build.mjs'], { cwd, stdio: 'inherit' });
+  if (built.status !== 0) {
+    process.stderr.write(`building ${sdk} failed; see above\n`);
+    process.exit(1);
+  }
+}
+
+function run(name, cwd, script, env) {
+  // detached: each child has its own process group, so a terminal's Ctrl+C reaches only this script, which
+  // then signals each child once (a second signal would force the server's exit).
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: path.join(root, cwd),
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+    detached: true,
+  });
+  child.name = name;
+  return child;
+}
+
+const children = [
+  run('server', 'server', 'src/main.ts', { PORT: port, ...sandboxEnv }),
+  run('demo-merchant', 'demo-merchant', 'src/main.ts', { DEMO_PORT: demoPort, SERVICE_URL: serviceUrl }),
+];
+
+let stopping = false;
+let exitCode = 0;
+function stopAll(signal) {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (stopping) {
+      stopAll('SIGKILL');
+      process.exit(1);
+    }
+    stopping = true;
+    stopAll('SIGTERM');
+  });
+}
+
+let running = children.length;
+for (const child of children) {
+  child.on('exit', (code, signal) => {
+    running -= 1;
+    if (!stopping) {
+      process.stderr.write(`${child.name} exited (${signal ?? code}); stopping the rest\n`);
+      exitCode = code || 1;
+      stopping = true;
+      stopAll('SIGTERM');
+    }
+    if (running === 0) process.exit(exitCode);
+  });
+}
+
+// Tell the person at the terminal where everything is once the service answers.
+const deadline = Date.now() + 120_000;
+while (!stopping && Date.now() < deadline) {
+  try {
+    if ((await fetch(`${serviceUrl}/healthz`)).ok) {
+      process.stdout.write(
+        `\n  Payment service  ${serviceUrl}\n` +
+          `  Demo merchant    http://localhost:${demoPort}\n` +
+          `  Credentials      ${path.join(root, '.data', 'sandbox-credentials.json')}\n\n`,
+      );
+      break;
+    }
+  } catch {
+    // not up yet
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
