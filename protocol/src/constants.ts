@@ -1,0 +1,59 @@
+/**
+ * The contract's constant lists, with no schema library behind them: browser bundles import these from
+ * `@svc/protocol/constants` (importing the package index would evaluate every zod schema). The schemas of the other
+ * files are built from the same lists.
+ */
+
+/** Currencies the service accepts. Every one of them has two decimals (minor unit = 1/100). */
+export const CURRENCIES = ['USD', 'CAD', 'ILS', 'EUR', 'RUB'] as const;
+export const MINOR_UNITS_PER_MAJOR = 100;
+/** Largest amount in cents the service accepts (10 billion units); keeps sums far inside Number.MAX_SAFE_INTEGER. */
+export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
+
+export const METHOD_TYPES = ['sale', 'authorize', 'manual_capture', 'tokenize'] as const;
+export const SMS_STATES = ['Not requested', 'Sent', 'Failed'] as const;
+export const WALLET_METHODS = ['paypal', 'applepay', 'googlepay'] as const;
+
+/** The status table of CONTRACT §5. `status` is the number on the wire, `statusName` the name. */
+export const TRANSACTION_STATUSES = [
+  { status: 0, statusName: 'Approved', meaning: 'paid: a sale approved, an SDK payment committed and captured, or a card tokenized' },
+  { status: 1, statusName: 'Pending', meaning: 'created, waiting for the consumer' },
+  { status: 2, statusName: 'Declined', meaning: 'the processor declined the payment method' },
+  { status: 3, statusName: 'TimedOut', meaning: 'nobody paid before timeoutDate' },
+  { status: 4, statusName: 'Cancelled', meaning: 'cancelled by the merchant before payment' },
+  { status: 5, statusName: 'Authorized', meaning: 'authorization active, nothing captured yet' },
+  { status: 6, statusName: 'PartiallyCaptured', meaning: 'authorization active, captures made, some still available' },
+  { status: 7, statusName: 'Captured', meaning: 'the whole authorization captured' },
+  { status: 8, statusName: 'Voided', meaning: 'authorization voided, hold released' },
+  { status: 9, statusName: 'AuthorizationClosed', meaning: 'closed by closeAuth, remainder released' },
+  { status: 10, statusName: 'AwaitingCommit', meaning: "SDK payment accepted, waiting for the merchant backend's commit" },
+  { status: 11, statusName: 'Expired', meaning: 'commit window or authorization hold ran out; any hold released' },
+  { status: 12, statusName: 'Failed', meaning: 'the processor failed (not a decline)' },
+] as const;
+
+/** Script versions served under {sdk_url} (CONTRACT §12). */
+export const SDK_VERSIONS = { elements: '1.1.1', iframe: '1.0.9', express: '1.0.0' } as const;
+export const SDK_METHOD_TYPES = ['manual_capture', 'tokenize', 'authorize'] as const;
+export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;
+
+/** Codes the SDKs' `error` callback (and Express's onError) report; each message says what to do. */
+export const SDK_ERROR_CODES = [
+  'config_invalid',
+  'not_configured',
+  'container_not_found',
+  'payment_in_progress',
+  'client_id_unknown',
+  'origin_not_allowed',
+  'session_expired',
+  'invalid_card',
+  'card_declined',
+  'insufficient_funds',
+  'processor_failure',
+  'amount_invalid',
+  'network_error',
+  'frame_unavailable',
+  'internal_error',
+] as const;
+
+/** The `source` of every postMessage between the Elements host and the card frame. */
+export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;

@@ -1,0 +1,335 @@
+import type { z } from 'zod';
+import type { ApiErrorCode } from './error-codes';
+import { InitTransactionRequestSchema } from './init-request';
+import {
+  AuthorizeRequestSchema,
+  ClockAdvanceRequestSchema,
+  ClockSchema,
+  ConsumerPayRequestSchema,
+  EmptyRequestSchema,
+  HealthSchema,
+  PaymentLinkStateSchema,
+  PayRequestSchema,
+  PayResponseSchema,
+  SandboxMessagesSchema,
+  VoidRequestSchema,
+} from './lifecycle-requests';
+import { CallbackLogSchema, RedeliverResponseSchema } from './callbacks';
+import { CommitResponseSchema, CommitRequestSchema, CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from './sdk';
+import { TransactionSchema } from './transaction';
+
+export type EndpointAuth = 'merchant' | 'device' | 'client' | 'session' | 'none';
+
+/**
+ * Every HTTP endpoint of the service, described once: the OpenAPI document and the /docs page are generated
+ * from this table, and the server's routes parse their bodies with the same schemas.
+ */
+export interface EndpointDescription {
+  operationId: string;
+  method: 'get' | 'post';
+  /** OpenAPI path template, e.g. /transactions/{transactionNumber} */
+  path: string;
+  tag: 'Transactions' | 'Authorizations' | 'Consumer' | 'Sandbox' | 'Service';
+  summary: string;
+  description: string;
+  /** Who may call: merchant (API or branch key), device, or nobody in particular (the id in the path is the secret). */
+  auth: EndpointAuth[];
+  request?: z.ZodType;
+  response: { status: number; description: string; schema: z.ZodType };
+  errors: ApiErrorCode[];
+  /** Accepts Idempotency-Key (every mutating POST). */
+  idempotent: boolean;
+  sandboxOnly?: boolean;
+}
+
+const COMMON_AUTH_ERRORS: ApiErrorCode[] = ['unauthorized', 'client_id_not_allowed', 'credential_not_allowed', 'rate_limited'];
+const COMMON_BODY_ERRORS: ApiErrorCode[] = ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large'];
+const IDEMPOTENCY_ERRORS: ApiErrorCode[] = ['idempotency_key_in_use', 'idempotency_key_reused'];
+
+/** Every endpoint can fail on our side; the answer is a 500 problem without detail. */
+const withInternalError = (endpoints: EndpointDescription[]): EndpointDescription[] =>
+  endpoints.map((e) => ({ ...e, errors: [...new Set<ApiErrorCode>([...e.errors, 'internal_error'])] }));
+
+export const ENDPOINTS: EndpointDescription[] = withInternalError([
+  {
+    operationId: 'initTransaction',
+    method: 'post',
+    path: '/transactions/init',
+    tag: 'Transactions',
+    summary: 'Create a transaction',
+    description:
+      'Creates a payment request. With `isCent` the amount is in cents, otherwise in major units with at most two decimals. ' +
+      'Leave `amount` out for an authorization whose amount comes later through /transactions/authorize. ' +
+      'With products and no amount, the amount is the product sum; with both and a difference, `productSumMismatch` is true. ' +
+      'A device ID may authenticate instead of an API key; the transaction then goes to that terminal.',
+    auth: ['merchant', 'device'],
+    request: InitTransactionRequestSchema,
+    response: { status: 200, description: 'The new transaction, status 1 (Pending)', schema: TransactionSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'callback_url_not_allowed'],
+    idempotent: true,
+  },
+  {
+    operationId: 'getTransaction',
+    method: 'get',
+    path: '/transactions/{transactionNumber}',
+    tag: 'Transactions',
+    summary: 'Transaction status',
+    description: 'The transaction object, the same shape a callback carries. Another merchant\'s or branch\'s transaction answers 404.',
+    auth: ['merchant', 'device'],
+    response: { status: 200, description: 'The transaction', schema: TransactionSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'not_found'],
+    idempotent: false,
+  },
+  {
+    operationId: 'cancelTransaction',
+    method: 'post',
+    path: '/transactions/{transactionNumber}/cancel',
+    tag: 'Transactions',
+    summary: 'Cancel a pending transaction',
+    description: 'Moves a Pending (1) transaction to Cancelled (4). Anything else is refused.',
+    auth: ['merchant'],
+    request: EmptyRequestSchema,
+    response: { status: 200, description: 'The cancelled transaction, status 4', schema: TransactionSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_cancellable'],
+    idempotent: true,
+  },
+  {
+    operationId: 'pay',
+    method: 'post',
+    path: '/transactions/pay',
+    tag: 'Authorizations',
+    summary: 'Capture against a token',
+    description:
+      'With an authorization token: captures `amount` cents if it is at most what the hold still has; partial captures may repeat ' +
+      'until the hold is used up (status 6, then 7). With a tokenization token: charges a new sale transaction (status 0) in `currency`.',
+    auth: ['merchant'],
+    request: PayRequestSchema,
+    response: { status: 200, description: 'The payment and the transaction after it', schema: PayResponseSchema },
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'amount_exceeds_available',
+      'authorization_not_active',
+      'currency_mismatch',
+      'card_declined',
+      'insufficient_funds',
+      'processor_failure',
+    ],
+    idempotent: true,
+  },
+  {
+    operationId: 'void',
+    method: 'post',
+    path: '/transactions/void',
+    tag: 'Authorizations',
+    summary: 'Void an authorization',
+    description: 'Releases what the hold still holds (status 8). Captures already made are not refunded.',
+    auth: ['merchant'],
+    request: VoidRequestSchema,
+    response: { status: 200, description: 'The voided transaction, status 8', schema: TransactionSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'authorization_not_active', 'not_an_authorization'],
+    idempotent: true,
+  },
+  {
+    operationId: 'authorize',
+    method: 'post',
+    path: '/transactions/authorize',
+    tag: 'Authorizations',
+    summary: 'Re-authorize',
+    description:
+      'Releases what the current hold still holds and places a new hold of `amount` cents (status 5); later captures count against it. ' +
+      'Also places the first hold of an authorization created without an amount. Allowed on status 5, 6 and 11.',
+    auth: ['merchant'],
+    request: AuthorizeRequestSchema,
+    response: { status: 200, description: 'The transaction with its new hold, status 5', schema: TransactionSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'authorization_not_active', 'card_declined', 'processor_failure'],
+    idempotent: true,
+  },
+  {
+    operationId: 'closeAuthorization',
+    method: 'post',
+    path: '/transactions/{transactionNumber}/closeAuth',
+    tag: 'Authorizations',
+    summary: 'Close an authorization',
+    description:
+      'Releases the remainder of an authorization that has at least one successful capture and is not fully captured (status 9). ' +
+      'Without a capture, use /transactions/void. Only processors that support it (alpha in the sandbox).',
+    auth: ['merchant'],
+    request: EmptyRequestSchema,
+    response: { status: 200, description: 'The closed transaction, status 9', schema: TransactionSchema },
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'not_an_authorization',
+      'authorization_not_active',
+      'no_successful_payment',
+      'nothing_to_release',
+      'close_auth_unsupported',
+    ],
+    idempotent: true,
+  },
+  {
+    operationId: 'getPaymentLinkState',
+    method: 'get',
+    path: '/pay/{linkId}/state',
+    tag: 'Consumer',
+    summary: 'Hosted payment page state',
+    description: 'What the consumer\'s payment page shows: amount, currency, business, products and status. The link id is the only credential.',
+    auth: ['none'],
+    response: { status: 200, description: 'The page state', schema: PaymentLinkStateSchema },
+    errors: ['not_found'],
+    idempotent: false,
+  },
+  {
+    operationId: 'payPaymentLink',
+    method: 'post',
+    path: '/pay/{linkId}',
+    tag: 'Consumer',
+    summary: 'Pay a transaction as the consumer',
+    description:
+      'Pays with a card or a wallet. A sale becomes Approved (0); an authorization becomes Authorized (5) with a token. ' +
+      'A decline leaves the transaction Declined (2); a processor failure Failed (12).',
+    auth: ['none'],
+    request: ConsumerPayRequestSchema,
+    response: { status: 200, description: 'The page state after payment', schema: PaymentLinkStateSchema },
+    errors: [...COMMON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'invalid_card', 'transaction_not_payable', 'card_declined', 'insufficient_funds', 'processor_failure', 'rate_limited'],
+    idempotent: true,
+  },
+  {
+    operationId: 'commit',
+    method: 'post',
+    path: '/transactions/{transactionNumber}/commit',
+    tag: 'Transactions',
+    summary: 'Commit a widget payment',
+    description:
+      'The merchant backend confirms a payment the consumer approved in the widget (status 10), within `secondsToCommit`. ' +
+      'manual_capture captures `amount` (status 0); authorize places the hold and issues its token (status 5); tokenize issues a reusable token (status 0). ' +
+      'Never more than the consumer approved; after the window the answer is commit_window_expired and the transaction reads 11.',
+    auth: ['merchant', 'device'],
+    request: CommitRequestSchema,
+    response: { status: 200, description: 'The committed payment', schema: CommitResponseSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'not_awaiting_commit', 'commit_window_expired', 'amount_exceeds_approved', 'currency_mismatch', 'callback_url_not_allowed', 'processor_failure'],
+    idempotent: true,
+  },
+  {
+    operationId: 'commitByLink',
+    method: 'get',
+    path: '/transactions/commitPayment/{commitId}',
+    tag: 'Transactions',
+    summary: 'Commit through the commitLink',
+    description: 'The `paymentCommit.commitLink` of a widget payment: commits the amount the consumer approved. The id is the secret; no credentials.',
+    auth: ['none'],
+    response: { status: 200, description: 'The committed payment', schema: CommitResponseSchema },
+    errors: ['not_found', 'not_awaiting_commit', 'commit_window_expired', 'processor_failure', 'validation_failed'],
+    idempotent: false,
+  },
+  {
+    operationId: 'listCallbacks',
+    method: 'get',
+    path: '/transactions/{transactionNumber}/callbacks',
+    tag: 'Transactions',
+    summary: 'Callback delivery log',
+    description: 'Every callback delivery of the transaction with its attempts: when, the HTTP status or the error, and how long it took.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The delivery log', schema: CallbackLogSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'not_found'],
+    idempotent: false,
+  },
+  {
+    operationId: 'redeliverCallback',
+    method: 'post',
+    path: '/callbacks/{deliveryId}/redeliver',
+    tag: 'Transactions',
+    summary: 'Send a callback again',
+    description: 'Starts a delivery again from the beginning of the retry schedule (a failed one, or a succeeded one to resend). Its past attempts stay in the log.',
+    auth: ['merchant'],
+    request: EmptyRequestSchema,
+    response: { status: 202, description: 'Queued', schema: RedeliverResponseSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'not_found', 'validation_failed'],
+    idempotent: false,
+  },
+  {
+    operationId: 'createSdkSession',
+    method: 'post',
+    path: '/sdk/sessions',
+    tag: 'Consumer',
+    summary: 'Start a widget session',
+    description: 'Called by the SDKs from the merchant page with the client ID; the request\'s Origin must be one of the client ID\'s allowed origins.',
+    auth: ['client'],
+    request: CreateSdkSessionRequestSchema,
+    response: { status: 200, description: 'The session', schema: SdkSessionSchema },
+    errors: [...COMMON_BODY_ERRORS, 'unauthorized', 'origin_not_allowed', 'rate_limited', ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+  },
+  {
+    operationId: 'submitSdkPayment',
+    method: 'post',
+    path: '/sdk/sessions/{sessionId}/payments',
+    tag: 'Consumer',
+    summary: 'Submit the consumer\'s payment method',
+    description:
+      'Called by the secure card frame (cards) or the Express component (wallets) with `Authorization: Bearer <sessionToken>`. ' +
+      'The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend\'s commit.',
+    auth: ['session'],
+    request: SdkPaymentRequestSchema,
+    response: { status: 200, description: 'The transaction, status 10, with paymentCommit', schema: TransactionSchema },
+    errors: [...COMMON_BODY_ERRORS, 'unauthorized', 'origin_not_allowed', 'invalid_card', 'card_declined', 'insufficient_funds', 'processor_failure', 'rate_limited', ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+  },
+  {
+    operationId: 'getSandboxClock',
+    method: 'get',
+    path: '/sandbox/clock',
+    tag: 'Sandbox',
+    summary: 'Read the test clock',
+    description: 'The sandbox time that time-outs, commit windows, hold expiry and callback retries follow, on every instance.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The clock', schema: ClockSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'advanceSandboxClock',
+    method: 'post',
+    path: '/sandbox/clock/advance',
+    tag: 'Sandbox',
+    summary: 'Move the test clock forward',
+    description: 'Moves the sandbox clock forward by `seconds` and applies every time-out and expiry that is now due before answering.',
+    auth: ['merchant'],
+    request: ClockAdvanceRequestSchema,
+    response: { status: 200, description: 'The clock after the move', schema: ClockSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'listSandboxMessages',
+    method: 'get',
+    path: '/sandbox/messages',
+    tag: 'Sandbox',
+    summary: 'Messages the sandbox "sent"',
+    description: 'The SMS and e-mails with payment links that init sent for `phone` and `email`, newest first, for this merchant.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The messages', schema: SandboxMessagesSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'health',
+    method: 'get',
+    path: '/healthz',
+    tag: 'Service',
+    summary: 'Health',
+    description: '200 when the service and its database answer; 503 otherwise.',
+    auth: ['none'],
+    response: { status: 200, description: 'Healthy', schema: HealthSchema },
+    errors: ['service_unavailable'],
+    idempotent: false,
+  },
+]);

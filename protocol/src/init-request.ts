@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CurrencySchema } from './currency';
+import { ApiKeyFieldSchema } from './lifecycle-requests';
+import { MAX_AMOUNT_CENTS } from './constants';
+import { majorToCents } from './money';
+
+const MAX_TIMEOUT_S = 90 * 24 * 3600;
+
+const AmountInputSchema = z.union([z.number(), z.string().max(32)]);
+
+/** A product as a merchant sends it, in the same unit as the transaction amount (`isCent`). */
+export const ProductInputSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  quantity: z.number().int().min(1).max(100_000),
+  amount: AmountInputSchema,
+  vat: AmountInputSchema.optional(),
+  discount: AmountInputSchema.optional(),
+  posIdentifier: z.string().max(100).optional(),
+});
+export type ProductInput = z.infer<typeof ProductInputSchema>;
+
+const caseInsensitive = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(values.map((v) => v.toLowerCase()) as unknown as T, { error: `${label} must be one of ${values.join(', ')}` }));
+
+/** Body of `POST /transactions/init` (the spec's fields plus CONTRACT §7's optional ones). */
+export const InitTransactionRequestSchema = z
+  .strictObject({
+    amount: z.union([AmountInputSchema, z.null()]).optional()
+      .describe('Cents when isCent is true, else major units with at most two decimals. Blank for a future authorization.'),
+    isCent: z.boolean().optional().describe('true: amount (and product amounts) are integer cents'),
+    timeOut: z.number().int().min(1).max(MAX_TIMEOUT_S).optional().describe('Seconds until the transaction times out'),
+    timeoutDate: z.iso.datetime({ offset: true }).optional(),
+    currency: CurrencySchema,
+    deviceId: z.string().max(200).optional().describe('A device ID (dev_…): authenticates when no API key is sent, and sends the transaction to that terminal'),
+    apiKey: ApiKeyFieldSchema.optional(),
+    callbackURL: z
+      .url({ protocol: /^https?$/, error: 'callbackURL must be an http(s) URL' })
+      .max(2048)
+      .optional()
+      .describe('Receives a signed callback on every update (https in production)'),
+    callbackMethod: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .pipe(z.enum(['GET', 'POST'], { error: 'callbackMethod must be GET or POST' }))
+      .optional()
+      .describe('POST (default): the transaction object as the body; GET: TransactionNumber and callbackType in the query'),
+    methodType: caseInsensitive(['sale', 'authorize'] as const, 'methodType').optional(),
+    products: z.array(ProductInputSchema).max(500).optional(),
+    posData: z.record(z.string().max(100), z.unknown()).optional(),
+    pos: z.string().max(200).optional(),
+    phone: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'phone must be a phone number such as +15555550100').optional(),
+    email: z.email().max(254).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const checkAmount = (value: unknown, path: (string | number)[], allowZero: boolean) => {
+      if (value === undefined || value === null || value === '') return;
+      const cents = amountInputToCents(value as number | string, body.isCent === true);
+      if (cents === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: body.isCent
+            ? 'must be an integer number of cents (isCent is true)'
+            : 'must be a number with at most two decimals (or set isCent and send cents)',
+        });
+      } else if (cents < (allowZero ? 0 : 1) || cents > MAX_AMOUNT_CENTS) {
+        ctx.addIssue({ code: 'custom', path, message: allowZero ? 'must not be negative' : 'must be greater than 0' });
+      }
+    };
+    checkAmount(body.amount, ['amount'], false);
+    body.products?.forEach((p, i) => {
+      checkAmount(p.amount, ['products', i, 'amount'], true);
+      checkAmount(p.vat, ['products', i, 'vat'], true);
+      checkAmount(p.discount, ['products', i, 'discount'], true);
+    });
+    if (body.timeOut !== undefined && body.timeoutDate !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['timeoutDate'], message: 'send either timeOut or timeoutDate, not both' });
+    }
+  });
+export type InitTransactionRequest = z.input<typeof InitTransactionRequestSchema>;
+export type ParsedInitTransactionRequest = z.output<typeof InitTransactionRequestSchema>;
+
+/** An amount as sent (number or decimal text) to cents: integer when `isCent`, else at most two decimals. */
+export function amountInputToCents(value: number | string, isCent: boolean): number | null {
+  if (isCent) {
+    const n = typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+    return Number.isSafeInteger(n) ? n : null;
+  }
+  return majorToCents(value);
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { CurrencySchema } from './currency';
+import { MAX_AMOUNT_CENTS, WALLET_METHODS } from './constants';
+import { PaymentSchema, TransactionSchema } from './transaction';
+
+/** `pay`, `authorize` and `commit` amounts: always integer cents greater than 0 (CONTRACT §4). */
+export const CentsSchema = z
+  .number({ error: 'must be a number of cents' })
+  .int('must be a whole number of cents (100 = one unit of currency)')
+  .min(1, 'must be greater than 0')
+  .max(MAX_AMOUNT_CENTS, 'is larger than the service accepts');
+
+const TokenSchema = z.string().min(1).max(200);
+
+/** The spec's body field for the API key; `Authorization: Bearer` is preferred. */
+export const ApiKeyFieldSchema = z.string().max(200).describe('API key in the body (spec compatibility); prefer Authorization: Bearer');
+
+/** `POST /transactions/pay`: capture against an authorization token, or charge a tokenization token. */
+export const PayRequestSchema = z.strictObject({
+  token: TokenSchema,
+  amount: CentsSchema,
+  currency: CurrencySchema.optional().describe('Required with a tokenization token; must match the authorization otherwise'),
+  apiKey: ApiKeyFieldSchema.optional(),
+});
+export type PayRequest = z.input<typeof PayRequestSchema>;
+
+export const PayResponseSchema = z.object({
+  payment: PaymentSchema,
+  transaction: TransactionSchema,
+});
+export type PayResponse = z.infer<typeof PayResponseSchema>;
+
+/** `POST /transactions/void`: by token or by transaction number. */
+export const VoidRequestSchema = z
+  .strictObject({
+    token: TokenSchema.optional(),
+    transactionNumber: z.string().min(1).max(64).optional(),
+    apiKey: ApiKeyFieldSchema.optional(),
+  })
+  .refine((body) => (body.token === undefined) !== (body.transactionNumber === undefined), {
+    message: 'send either token or transactionNumber',
+    path: ['token'],
+  });
+export type VoidRequest = z.input<typeof VoidRequestSchema>;
+
+/** `POST /transactions/authorize`: a new hold with the token of the original authorization. */
+export const AuthorizeRequestSchema = z.strictObject({
+  token: TokenSchema,
+  amount: CentsSchema,
+  apiKey: ApiKeyFieldSchema.optional(),
+});
+export type AuthorizeRequest = z.input<typeof AuthorizeRequestSchema>;
+
+/** Bodyless merchant POSTs (cancel, closeAuth) may still carry the spec's `apiKey`. */
+export const EmptyRequestSchema = z.strictObject({ apiKey: ApiKeyFieldSchema.optional() });
+
+/** The iframe SDK's billing address (spec: "Billing address object"). Personal data: never logged. */
+export const BillingAddressSchema = z.strictObject({
+  city: z.string().max(100).optional(),
+  email: z.string().max(254).optional(),
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  street: z.string().max(200).optional(),
+  state: z.string().max(100).optional(),
+  zipcode: z.string().max(20).optional(),
+  mobilePhone: z.string().max(30).optional(),
+  country: z.string().max(100).optional(),
+});
+export type BillingAddress = z.infer<typeof BillingAddressSchema>;
+
+export const CardInputSchema = z.strictObject({
+  number: z.string().max(30).describe('Digits; spaces and dashes are ignored'),
+  expMonth: z.number().int().min(1).max(12),
+  expYear: z.number().int().min(2000).max(2100),
+  cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+});
+export type CardInput = z.infer<typeof CardInputSchema>;
+
+export const WalletMethodSchema = z.enum(WALLET_METHODS);
+export type WalletMethod = z.infer<typeof WalletMethodSchema>;
+
+/** `POST /pay/:linkId`: the consumer pays on the hosted page. */
+export const CardPaymentSchema = z.strictObject({ method: z.literal('card'), card: CardInputSchema, billingAddress: BillingAddressSchema.optional() });
+export const WalletPaymentSchema = z.strictObject({ method: WalletMethodSchema, billingAddress: BillingAddressSchema.optional() });
+export const ConsumerPayRequestSchema = z.discriminatedUnion('method', [CardPaymentSchema, WalletPaymentSchema]);
+export type ConsumerPayRequest = z.input<typeof ConsumerPayRequestSchema>;
+
+/** `GET /pay/:linkId/state`: what the hosted page shows; nothing secret. */
+export const PaymentLinkStateSchema = z.object({
+  TransactionNumber: z.string(),
+  amount: z.number().nullable(),
+  amountCents: z.number().int().nullable(),
+  currency: TransactionSchema.shape.currency,
+  businessName: z.string(),
+  products: TransactionSchema.shape.products,
+  methodType: TransactionSchema.shape.methodType,
+  status: TransactionSchema.shape.status,
+  statusName: TransactionSchema.shape.statusName,
+  timeoutDate: z.iso.datetime().nullable(),
+  payable: z.boolean().describe('Whether the page still takes a payment'),
+  lastFourDigits: z.string().nullable(),
+});
+export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
+
+/** The sandbox test clock (CONTRACT §10). */
+export const ClockAdvanceRequestSchema = z.strictObject({
+  seconds: z.number().int().min(1).max(10 * 365 * 24 * 3600),
+  apiKey: ApiKeyFieldSchema.optional(),
+});
+export const ClockSchema = z.object({
+  now: z.iso.datetime().describe('The sandbox time, ISO 8601'),
+  offsetSeconds: z.number().describe('How far the sandbox clock is ahead of the real one'),
+});
+export type ClockState = z.infer<typeof ClockSchema>;
+
+/** A link "sent" by the sandbox message outbox (`GET /sandbox/messages`). */
+export const SandboxMessageSchema = z.object({
+  messageId: z.string(),
+  channel: z.enum(['sms', 'email']),
+  to: z.string(),
+  body: z.string(),
+  transactionNumber: z.string(),
+  status: z.enum(['sent', 'failed']),
+  createdAt: z.iso.datetime(),
+});
+export const SandboxMessagesSchema = z.object({ messages: z.array(SandboxMessageSchema) });
+export type SandboxMessages = z.infer<typeof SandboxMessagesSchema>;
+
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  mode: z.enum(['sandbox', 'production']),
+  database: z.object({ status: z.literal('ok'), latencyMs: z.number() }),
+});
+export type Health = z.infer<typeof HealthSchema>;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { createMerchantClient, ServiceApiError } from './merchant-client';
+
+describe('createMerchantClient', () => {
+  it('sends the key, the body and the Idempotency-Key, and parses the answer', async () => {
+    const seen: { url: string; init: RequestInit }[] = [];
+    const client = createMerchantClient({
+      baseUrl: 'http://svc.test/',
+      apiKey: 'sk_x',
+      fetch: (async (url: string, init: RequestInit) => {
+        seen.push({ url, init });
+        return new Response(JSON.stringify({ TransactionNumber: 'T1' }), { status: 200 });
+      }) as typeof fetch,
+    });
+    const tx = await client.init({ amount: 1, currency: 'USD' }, { idempotencyKey: 'k1' });
+    expect(tx.TransactionNumber).toBe('T1');
+    expect(seen[0]!.url).toBe('http://svc.test/transactions/init');
+    expect(seen[0]!.init.headers).toMatchObject({ authorization: 'Bearer sk_x', 'idempotency-key': 'k1', 'content-type': 'application/json' });
+    expect(JSON.parse(seen[0]!.init.body as string)).toEqual({ amount: 1, currency: 'USD' });
+  });
+
+  it('rejects with the problem details and their stable code', async () => {
+    const problem = { type: '/docs/errors#amount_exceeds_available', title: 't', status: 409, detail: 'Only 5 cents left.', code: 'amount_exceeds_available', requestId: 'r' };
+    const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: (async () => new Response(JSON.stringify(problem), { status: 409 })) as unknown as typeof fetch });
+    const error = await client.pay({ token: 't', amount: 9 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceApiError);
+    expect(error).toMatchObject({ status: 409, code: 'amount_exceeds_available', message: 'amount_exceeds_available: Only 5 cents left.' });
+  });
+
+  it('copes with an answer that is not problem+json', async () => {
+    const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: (async () => new Response('<html>bad gateway</html>', { status: 502 })) as unknown as typeof fetch });
+    await expect(client.get('T1')).rejects.toMatchObject({ status: 502, code: 'http_error' });
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { amountInputToCents } from './init-request';
+import { centsToMajor, majorToCents } from './money';
+
+describe('majorToCents', () => {
+  it.each([
+    [12.34, 1234],
+    ['12.34', 1234],
+    [0.1, 10],
+    [0.29, 29], // 0.29 * 100 = 28.999999999999996 in floating point
+    [1.005 * 0 + 19.99, 1999],
+    ['7', 700],
+    ['7.5', 750],
+    [1e21, null],
+    [10.005, null],
+    ['10.005', null],
+    ['1,5', null],
+    ['', null],
+    [Number.NaN, null],
+    [Number.POSITIVE_INFINITY, null],
+    ['-3.10', -310],
+  ])('%s → %s', (input, expected) => {
+    expect(majorToCents(input)).toBe(expected);
+  });
+
+  it('round-trips every cent value exactly', () => {
+    for (let cents = 0; cents < 100_000; cents += 7) expect(majorToCents(centsToMajor(cents))).toBe(cents);
+  });
+});
+
+describe('amountInputToCents', () => {
+  it('takes integers only when isCent', () => {
+    expect(amountInputToCents(1250, true)).toBe(1250);
+    expect(amountInputToCents('1250', true)).toBe(1250);
+    expect(amountInputToCents(12.5, true)).toBeNull();
+    expect(amountInputToCents('12.5', true)).toBeNull();
+  });
+
+  it('takes at most two decimals otherwise', () => {
+    expect(amountInputToCents(12.5, false)).toBe(1250);
+    expect(amountInputToCents(12.555, false)).toBeNull();
+  });
+});

@@ -1,0 +1,29 @@
+import { MINOR_UNITS_PER_MAJOR } from './constants';
+
+
+/**
+ * Converts a major-unit amount with at most two decimals ("12.34" or 12.34) to integer cents without
+ * floating-point drift. Returns null when the value has more than two decimals or is not a finite number.
+ */
+export function majorToCents(value: number | string): number | null {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  const cents = Number(whole) * MINOR_UNITS_PER_MAJOR + Number(fraction.padEnd(2, '0'));
+  if (!Number.isSafeInteger(cents)) return null;
+  return sign === '-' ? -cents : cents;
+}
+
+/** Integer cents to a major-unit number (1234 → 12.34), as the spec's samples report amounts. */
+export function centsToMajor(cents: number): number {
+  return cents / MINOR_UNITS_PER_MAJOR;
+}
+
+function numberToPlainString(value: number): string {
+  if (!Number.isFinite(value)) return 'NaN';
+  // Shortest round-trip representation; 10.005 stays "10.005" and is rejected above.
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/\.?0+$/, '');
+}

@@ -1,0 +1,66 @@
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+export type OpenApiRef = { $ref: string };
+
+export interface OpenApiHeader {
+  description: string;
+  schema: JsonSchema;
+  required?: boolean;
+}
+
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, OpenApiHeader | OpenApiRef>;
+  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { summary: string; value: unknown }> }>;
+  /** The stable error codes this response carries (problem responses only). */
+  'x-svc-error-codes'?: string[];
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  security: Record<string, string[]>[];
+  parameters?: (OpenApiParameter | OpenApiRef)[];
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, OpenApiResponse>;
+  /** Who may call: `merchant` (API or branch key), `device` (device ID in the body), `none`. */
+  'x-svc-auth': string[];
+  /** Every error code the operation may answer with, in the order of ENDPOINTS. */
+  'x-svc-error-codes': string[];
+  'x-svc-idempotent': boolean;
+  'x-svc-sandbox-only'?: true;
+}
+
+export type HttpMethod = 'get' | 'post';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+    parameters: Record<string, OpenApiParameter>;
+    headers: Record<string, OpenApiHeader>;
+  };
+}
+
+/** One operation of the document with its path and method, in document order. */
+export interface OpenApiOperationEntry {
+  path: string;
+  method: HttpMethod;
+  operation: OpenApiOperation;
+}

@@ -1,0 +1,12 @@
+/** The sandbox processor's test cards (CONTRACT §10). Any future expiry and any 3-digit CVC. */
+export const SANDBOX_TEST_CARDS = [
+  { number: '4242424242424242', outcome: 'approved', processor: 'alpha', supportsCloseAuth: true },
+  { number: '5555555555554444', outcome: 'approved', processor: 'beta', supportsCloseAuth: false },
+  { number: '4000000000000002', outcome: 'card_declined', processor: 'alpha', supportsCloseAuth: true },
+  { number: '4000000000009995', outcome: 'insufficient_funds', processor: 'alpha', supportsCloseAuth: true },
+  { number: '4000000000000119', outcome: 'processor_failure', processor: 'alpha', supportsCloseAuth: true },
+] as const;
+
+export type SandboxCardOutcome = (typeof SANDBOX_TEST_CARDS)[number]['outcome'];
+export const SANDBOX_PROCESSORS = ['alpha', 'beta'] as const;
+export type SandboxProcessor = (typeof SANDBOX_PROCESSORS)[number];

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES } from './constants';
+import { CurrencySchema } from './currency';
+import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
+import { ProductInputSchema } from './init-request';
+import { ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
+import { TransactionStatusCodeSchema } from './status';
+
+export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
+export type SdkMethodType = z.infer<typeof SdkMethodTypeSchema>;
+export const SdkModeSchema = z.enum(['sandbox', 'production']);
+
+export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
+export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
+
+/** `ServiceFrontEndSDK.config(...)`: unknown options are an integration mistake, reported, not ignored. */
+export const SdkConfigSchema = z.strictObject({
+  mode: SdkModeSchema,
+  debug: z.boolean().optional(),
+  visualizer: z.boolean().optional(),
+  clientId: z.string().startsWith('ck_', 'must be a client ID (ck_…)'),
+  methodType: SdkMethodTypeSchema.optional().describe('manual_capture (default), tokenize or authorize'),
+  payButtonId: z.string().min(1).optional(),
+});
+export type SdkConfig = z.input<typeof SdkConfigSchema>;
+
+/** `pay(callback, options)`: amount in cents. */
+export const SdkPayOptionsSchema = z.strictObject({
+  amount: CentsSchema,
+  currency: CurrencySchema,
+  billingAddress: BillingAddressSchema.optional(),
+});
+export type SdkPayOptions = z.input<typeof SdkPayOptionsSchema>;
+
+
+export const SdkErrorCodeSchema = z.enum(SDK_ERROR_CODES);
+export type SdkErrorCode = z.infer<typeof SdkErrorCodeSchema>;
+export const SdkErrorSchema = z.object({ code: SdkErrorCodeSchema, message: z.string() });
+export type SdkError = z.infer<typeof SdkErrorSchema>;
+
+// ---- HTTP: the /sdk endpoints (client ID + Origin, then the session token) ----
+
+export const CreateSdkSessionRequestSchema = z.strictObject({
+  clientId: z.string().min(1).max(200),
+  methodType: SdkMethodTypeSchema.default('manual_capture'),
+  mode: SdkModeSchema,
+});
+export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
+
+export const SdkSessionSchema = z.object({
+  sessionId: z.string(),
+  sessionToken: z.string().describe('Authorises the session\'s payment calls (Authorization: Bearer) and its websocket (?session=)'),
+  paymentMethods: z.array(PaymentMethodNameSchema),
+  expiresAt: z.iso.datetime(),
+});
+export type SdkSession = z.infer<typeof SdkSessionSchema>;
+
+/** `POST /sdk/sessions/:sessionId/payments`, sent by the card frame (card) or the Express component (wallets). */
+const WidgetAmount = { amount: CentsSchema.optional(), currency: CurrencySchema.optional() };
+export const SdkPaymentRequestSchema = z.discriminatedUnion('method', [CardPaymentSchema.extend(WidgetAmount), WalletPaymentSchema.extend(WidgetAmount)]);
+export type SdkPaymentRequest = z.input<typeof SdkPaymentRequestSchema>;
+
+// ---- The merchant backend's commit ----
+
+export const CommitRequestSchema = z.strictObject({
+  methodType: SdkMethodTypeSchema.optional(),
+  amount: CentsSchema,
+  currency: CurrencySchema,
+  callbackURL: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  products: z.array(ProductInputSchema).max(500).optional(),
+  posData: z.record(z.string().max(100), z.unknown()).optional(),
+  apiKey: z.string().max(200).optional(),
+  deviceId: z.string().max(200).optional(),
+});
+export type CommitRequest = z.input<typeof CommitRequestSchema>;
+
+export const CommitResponseSchema = z.object({
+  success: z.literal(true),
+  transactionNumber: z.string(),
+  transactionStatus: TransactionStatusCodeSchema,
+  paymentDetails: PaymentDetailsSchema.nullable(),
+  confirmation: ConfirmationSchema.nullable(),
+  transaction: TransactionSchema,
+});
+export type CommitResponse = z.infer<typeof CommitResponseSchema>;
+
+// ---- postMessage between the Elements host (merchant page) and the secure card frame ----
+
+const HOST = POST_MESSAGE_SOURCES.host;
+const FRAME = POST_MESSAGE_SOURCES.frame;
+const instanceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+/** Host → frame. Sent with targetOrigin = the frame's origin (the service), never '*'. */
+export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('init'), sessionId: z.string(), sessionToken: z.string(), apiBase: z.url(), debug: z.boolean() }),
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('submit'), requestId: z.string().max(64), amount: CentsSchema.optional(), currency: CurrencySchema.optional(), billingAddress: BillingAddressSchema.optional() }),
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('reset') }),
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('focus') }),
+]);
+export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
+
+export const CardFieldSchema = z.enum(['number', 'expiry', 'cvc']);
+
+/** Frame → host. Sent with targetOrigin = the merchant page's origin the frame was created for. */
+export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('ready') }),
+  z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('size'), height: z.number().nonnegative(), width: z.number().nonnegative() }),
+  z.strictObject({
+    source: z.literal(FRAME),
+    instanceId,
+    type: z.literal('validation'),
+    isValid: z.boolean(),
+    brand: z.string().nullable(),
+    errors: z.array(z.object({ field: CardFieldSchema, message: z.string() })),
+  }),
+  // One `result` type, told apart by `ok` (a discriminated union may not repeat a discriminator value).
+  z.discriminatedUnion('ok', [
+    z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(true), transaction: TransactionSchema }),
+    z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
+  ]),
+]);
+export type FrameToHostMessage = z.infer<typeof FrameToHostMessageSchema>;
+
+
+// ---- Express (spec: "Express widget payment data") ----
+
+const PartyInformationSchema = z.object({
+  fullName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  addressLine1: z.string(),
+  addressLine2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+  email: z.string(),
+});
+export const ExpressPayDataSchema = z.object({
+  code: z.number(),
+  method: WalletMethodSchema,
+  timestamp: z.iso.datetime(),
+  transactionNumber: z.string(),
+  billingInformation: PartyInformationSchema,
+  shippingInformation: PartyInformationSchema,
+});
+export type ExpressPayData = z.infer<typeof ExpressPayDataSchema>;

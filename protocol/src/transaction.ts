@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { CURRENCIES, METHOD_TYPES, SMS_STATES } from './constants';
+import { TransactionStatusCodeSchema, TransactionStatusNameSchema } from './status';
+
+export const MethodTypeSchema = z.enum(METHOD_TYPES);
+export type MethodType = z.infer<typeof MethodTypeSchema>;
+
+export const DirectAppLinksSchema = z.object({
+  iOSLink: z.string(),
+  androidLink: z.string(),
+  qrURL: z.string(),
+});
+
+export const ProductSchema = z.object({
+  name: z.string(),
+  quantity: z.number().int(),
+  amount: z.number().describe('Unit price, in major units'),
+  vat: z.number().nullable(),
+  discount: z.number().nullable(),
+  posIdentifier: z.string().nullable(),
+});
+export type Product = z.infer<typeof ProductSchema>;
+
+export const ConfirmationSchema = z.object({
+  paymentType: z.string().nullable(),
+  confirmationNumber: z.string().nullable(),
+  fullConfirmationCode: z.string().nullable(),
+  dateApproval: z.iso.datetime().nullable(),
+  installments: z.number().nullable(),
+  paymentMethodName: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  providerId: z.string().nullable(),
+  requestID: z.string().nullable(),
+  authNumber: z.string().nullable(),
+  referenceNumber: z.string().nullable(),
+  acquirer: z.string().nullable(),
+  voucher: z.string().nullable(),
+  lastFourDigits: z.string().nullable(),
+  serviceReferenceId: z.string().nullable(),
+});
+export type Confirmation = z.infer<typeof ConfirmationSchema>;
+
+export const PaymentCommitSchema = z.object({
+  messsage: z.string().describe('Spelled with three s, as in the spec'),
+  isPaymentCommitted: z.boolean(),
+  secondsToCommit: z.number().int(),
+  commitLink: z.string().nullable(),
+});
+
+export const PaymentDetailsSchema = z.object({
+  type: z.enum(['authorization', 'token']),
+  token: z.string(),
+});
+
+export const AUTHORIZATION_STATES = ['active', 'captured', 'voided', 'closed', 'expired'] as const;
+export const AuthorizationSchema = z.object({
+  status: z.enum(AUTHORIZATION_STATES),
+  authorizedCents: z.number().int(),
+  capturedCents: z.number().int(),
+  releasedCents: z.number().int(),
+  availableCents: z.number().int(),
+  expiresAt: z.iso.datetime().nullable(),
+  processor: z.string().nullable(),
+  supportsCloseAuth: z.boolean(),
+});
+export type Authorization = z.infer<typeof AuthorizationSchema>;
+
+export const PaymentSchema = z.object({
+  paymentId: z.string(),
+  amountCents: z.number().int(),
+  status: z.enum(['succeeded', 'failed']),
+  date: z.iso.datetime(),
+  confirmationNumber: z.string().nullable(),
+});
+export type Payment = z.infer<typeof PaymentSchema>;
+
+
+/** The transaction object (CONTRACT §6): every field of the spec always present, null where unknown. */
+export const TransactionSchema = z.object({
+  TransactionNumber: z.string().describe('Identifier of the transaction; the path parameter transactionNumber'),
+  date: z.iso.datetime().describe('ISO 8601 creation time'),
+  amount: z.number().nullable().describe('Major units; null for an authorization created without an amount'),
+  amountCents: z.number().int().nullable(),
+  currency: z.enum(CURRENCIES),
+  status: TransactionStatusCodeSchema,
+  statusName: TransactionStatusNameSchema,
+  methodType: MethodTypeSchema,
+  pos: z.string().nullable(),
+  posReceiptsEndpoint: z.string(),
+  posData: z.record(z.string(), z.unknown()).nullable(),
+  businessName: z.string(),
+  businessId: z.number().int(),
+  timeoutDate: z.iso.datetime().nullable().describe('When a pending transaction times out (status 3); null for none'),
+  paymentMethodData: z.object({
+    PaymentType: z.string().nullable(),
+    directAppLinks: DirectAppLinksSchema,
+  }),
+  SMS: z.enum(SMS_STATES),
+  paymentCommit: PaymentCommitSchema,
+  products: z.array(ProductSchema),
+  productSumMismatch: z.boolean(),
+  confirmations: z.array(ConfirmationSchema),
+  confirmation: ConfirmationSchema.nullable(),
+  transactionPage: DirectAppLinksSchema,
+  balance: z.number().describe('availableCents in major units; 0 when not an authorization'),
+  paymentDetails: PaymentDetailsSchema.nullable(),
+  authorization: AuthorizationSchema.nullable(),
+  payments: z.array(PaymentSchema),
+  sequence: z.number().int().min(1).describe('Starts at 1 and grows by 1 with every update; callbacks and websocket messages carry it'),
+  updatedAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+});
+export type Transaction = z.infer<typeof TransactionSchema>;
