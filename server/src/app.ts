@@ -1,0 +1,65 @@
+import express, { type Express } from 'express';
+import type postgres from 'postgres';
+import type { Clock } from './clock';
+import type { Database } from './db/client';
+import type { Env } from './env';
+import { accessLog } from './http/access-log';
+import { jsonBody } from './http/json-body';
+import { notFoundHandler, problemHandler } from './http/problem';
+import { RateLimiter } from './http/rate-limit';
+import { requestId } from './http/request-id';
+import type { Logger } from './logger';
+import type { PaymentProcessor } from './processor/processor';
+import { SandboxProcessor } from './processor/sandbox-processor';
+import { docsRouter } from './modules/docs/docs.routes';
+import { healthRouter } from './modules/health/health.routes';
+import { authorizationsRouter } from './modules/authorizations/authorizations.routes';
+import { callbacksRouter } from './modules/callbacks/callbacks.routes';
+import { commitsRouter } from './modules/commits/commits.routes';
+import { sdkAssetsRouter } from './modules/sdk-assets/sdk-assets.routes';
+import { sdkSessionsRouter } from './modules/sdk-sessions/sdk-sessions.routes';
+import { hostedPageRouter } from './modules/hosted-page/hosted-page.routes';
+import { SandboxClock } from './modules/sandbox/sandbox-clock';
+import { sandboxRouter } from './modules/sandbox/sandbox.routes';
+import { transactionsRouter } from './modules/transactions/transactions.routes';
+
+export interface AppDeps {
+  env: Env;
+  db: Database;
+  sql: postgres.Sql;
+  logger: Logger;
+  clock: Clock;
+  limiter: RateLimiter;
+  processor: PaymentProcessor;
+}
+
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor'> & { limiter?: RateLimiter; processor?: PaymentProcessor };
+
+/** Wiring only: middleware in order, then the routers, then the one error handler. */
+export function createApp(input: AppDepsInput): Express {
+  const deps: AppDeps = {
+    ...input,
+    limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
+    processor: input.processor ?? new SandboxProcessor(),
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.env.TRUST_PROXY);
+  app.set('json spaces', 0);
+  app.use(requestId);
+  app.use(accessLog(deps.logger));
+  app.use(healthRouter(deps));
+  app.use(docsRouter(deps));
+  app.use(jsonBody);
+  app.use(transactionsRouter(deps));
+  app.use(authorizationsRouter(deps));
+  app.use(hostedPageRouter(deps));
+  app.use(callbacksRouter(deps));
+  app.use(commitsRouter(deps));
+  app.use(sdkSessionsRouter(deps));
+  app.use(sdkAssetsRouter(deps));
+  if (deps.env.SVC_MODE === 'sandbox' && deps.clock instanceof SandboxClock) app.use(sandboxRouter(deps, deps.clock));
+  app.use(notFoundHandler);
+  app.use(problemHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,74 @@
+import { ProvisionedMerchantSchema } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../test/app';
+import { runNode } from '../test/process';
+import { parseCommand, UsageError } from './command';
+import { useTestApp } from '../test/harness';
+
+const t = useTestApp();
+
+const svc = (...args: string[]) => runNode(['bin/svc.mjs', ...args], { DATABASE_URL: t.database.url });
+
+describe('svc merchant create', () => {
+  it('--json prints the credentials as one JSON object and nothing else on stdout', async () => {
+    const result = await svc('merchant', 'create', '--name', 'Corner Shop', '--origin', 'https://shop.example.com', '--origin', 'http://localhost:5173/', '--json');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    const created = ProvisionedMerchantSchema.strict().parse(JSON.parse(result.stdout));
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'branchApiKey', 'branchId', 'clientId', 'deviceId', 'hmacSecret', 'merchantId']);
+
+    const [row] = await t.database.sql<{ name: string; allowed_origins: string[] }[]>`
+      select m.name, c.allowed_origins from merchants m join api_credentials c on c.merchant_id = m.id and c.kind = 'client'
+      where m.id = ${created.merchantId}`;
+    expect(row).toEqual({ name: 'Corner Shop', allowed_origins: ['https://shop.example.com', 'http://localhost:5173'] });
+
+    // The printed key works against the API at once.
+    const res = await t.app.request('/transactions/TNOTHING00000000', { headers: bearer(created.apiKey) });
+    expect(res.status).toBe(404);
+  });
+
+  it('without --json prints a readable listing', async () => {
+    const result = await svc('merchant', 'create', '--name', 'Readable');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Created merchant "Readable"/);
+    expect(result.stdout).toMatch(/apiKey\s+sk_/);
+  });
+
+  it.each([
+    [['merchant', 'create']],
+    [['merchant', 'create', '--name']],
+    [['merchant', 'create', '--name', '  ']],
+    [['merchant']],
+    [[]],
+    [['merchant', 'create', '--name', 'X', '--origin', 'https://x.example.com/path']],
+    [['merchant', 'create', '--name', 'X', '--bogus']],
+  ])('usage error %j: usage on stderr, nothing on stdout, exit 2', async (args) => {
+    const result = await svc(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/usage: svc merchant create --name NAME/);
+  });
+
+  it('a database that does not answer: one line on stderr, exit 1', async () => {
+    const result = await runNode(['bin/svc.mjs', 'merchant', 'create', '--name', 'X'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/cannot connect to the database at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
+  });
+});
+
+describe('parseCommand', () => {
+  it('normalises and de-duplicates origins', () => {
+    expect(parseCommand(['merchant', 'create', '--name', ' A ', '--origin', 'https://a.example', '--origin', 'https://a.example/'])).toEqual({
+      command: 'merchant create',
+      name: 'A',
+      origins: ['https://a.example'],
+      json: false,
+    });
+  });
+
+  it('throws UsageError for an unknown command', () => {
+    expect(() => parseCommand(['branch', 'create'])).toThrow(UsageError);
+  });
+});

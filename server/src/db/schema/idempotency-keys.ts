@@ -1,0 +1,20 @@
+import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea, merchants } from './merchants';
+
+/**
+ * Responses stored under an Idempotency-Key, scoped per merchant (CONTRACT §8). Written in the same database
+ * transaction as the effect. The body is text, not jsonb, so a replay is byte-identical.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    key: text('key').notNull(),
+    requestHash: bytea('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: text('response_body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.key] })],
+);

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+export const merchants = pgTable('merchants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  businessId: integer('business_id').generatedAlwaysAsIdentity().notNull().unique(),
+  name: text('name').notNull(),
+  /** Signs callbacks, so it must be usable, not hashed. Never logged, never returned after creation. */
+  hmacSecret: text('hmac_secret').notNull(),
+  isSandboxDemo: boolean('is_sandbox_demo').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const branches = pgTable(
+  'branches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('branches_merchant_idx').on(t.merchantId)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    branchId: uuid('branch_id').notNull().references(() => branches.id),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('devices_merchant_idx').on(t.merchantId)],
+);
+
+export const CREDENTIAL_KINDS = ['merchant_key', 'branch_key', 'device', 'client'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** Every credential the service accepts, stored as the SHA-256 of the presented value. */
+export const apiCredentials = pgTable(
+  'api_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    branchId: uuid('branch_id').references(() => branches.id),
+    deviceId: uuid('device_id').references(() => devices.id),
+    kind: text('kind', { enum: CREDENTIAL_KINDS }).notNull(),
+    secretHash: bytea('secret_hash').notNull().unique(),
+    /** Prefix and last four characters, to tell keys apart in an operator's listing. */
+    hint: text('hint').notNull(),
+    allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('api_credentials_merchant_idx').on(t.merchantId),
+    check('api_credentials_kind_scope', sql`
+      (${t.kind} = 'merchant_key' and ${t.branchId} is null and ${t.deviceId} is null)
+      or (${t.kind} = 'branch_key' and ${t.branchId} is not null and ${t.deviceId} is null)
+      or (${t.kind} = 'device' and ${t.branchId} is not null and ${t.deviceId} is not null)
+      or (${t.kind} = 'client' and ${t.deviceId} is null)`),
+    check('api_credentials_hash_len', sql`octet_length(${t.secretHash}) = 32`),
+  ],
+);

@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { branches, devices, merchants } from './merchants';
+
+const money = (name: string) => bigint(name, { mode: 'number' });
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transactionNumber: text('transaction_number').notNull().unique(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    /** Null for a transaction created with the merchant key: it belongs to no branch in particular. */
+    branchId: uuid('branch_id').references(() => branches.id),
+    deviceId: uuid('device_id').references(() => devices.id),
+    methodType: text('method_type', { enum: ['sale', 'authorize', 'manual_capture', 'tokenize'] }).notNull(),
+    status: smallint('status').notNull(),
+    currency: text('currency').notNull(),
+    amountCents: money('amount_cents'),
+    products: jsonb('products').notNull().default(sql`'[]'::jsonb`),
+    productSumMismatch: boolean('product_sum_mismatch').notNull().default(false),
+    pos: text('pos'),
+    posData: jsonb('pos_data'),
+    phone: text('phone'),
+    email: text('email'),
+    smsState: text('sms_state').notNull().default('Not requested'),
+    callbackUrl: text('callback_url'),
+    callbackMethod: text('callback_method', { enum: ['GET', 'POST'] }).notNull().default('POST'),
+    timeoutAt: at('timeout_at'),
+    /** The hosted payment page's id: random and unguessable, it is the only credential of the consumer. */
+    linkId: text('link_id').notNull().unique(),
+    paymentType: text('payment_type'),
+    confirmation: jsonb('confirmation'),
+    /**
+     * Authorization counters, cumulative over every hold of the transaction: `available = authorized - captured - released`.
+     * A re-authorization releases what is left and adds the new hold to `authorized`. Balance changes are guarded
+     * single UPDATEs; the CHECKs below make an overdraft impossible even for a wrong query.
+     */
+    authStatus: text('auth_status', { enum: ['active', 'captured', 'voided', 'closed', 'expired'] }),
+    authorizedCents: money('authorized_cents').notNull().default(0),
+    capturedCents: money('captured_cents').notNull().default(0),
+    releasedCents: money('released_cents').notNull().default(0),
+    holdExpiresAt: at('hold_expires_at'),
+    processor: text('processor'),
+    supportsCloseAuth: boolean('supports_close_auth').notNull().default(false),
+    /**
+     * SDK payments (CONTRACT §12): the consumer approved `approved_cents` in the widget; the merchant's backend
+     * commits up to that before `commit_deadline`. The processor reference waits here until the commit issues a
+     * token for it.
+     */
+    sdkSessionId: uuid('sdk_session_id'),
+    commitId: text('commit_id').unique(),
+    commitDeadline: at('commit_deadline'),
+    approvedCents: money('approved_cents'),
+    committedAt: at('committed_at'),
+    processorReference: text('processor_reference'),
+    sequence: integer('sequence').notNull().default(1),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('transactions_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.status} = 1`),
+    index('transactions_device_idx').on(t.deviceId, t.createdAt),
+    check('transactions_status_known', sql`${t.status} between 0 and 12`),
+    check('transactions_amount_positive', sql`${t.amountCents} is null or ${t.amountCents} > 0`),
+    check('transactions_sequence_positive', sql`${t.sequence} >= 1`),
+    check('transactions_currency_known', sql`${t.currency} in ('USD', 'CAD', 'ILS', 'EUR', 'RUB')`),
+    check('transactions_auth_counters_non_negative', sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0`),
+    check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} <= ${t.authorizedCents}`),
+    check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
+    index('transactions_active_hold_idx').on(t.holdExpiresAt).where(sql`${t.authStatus} = 'active'`),
+    index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = 10`),
+  ],
+);

@@ -1,0 +1,50 @@
+import type { Env } from '../env';
+import type { Logger } from '../logger';
+import { checkConnection, describeConnectionError, openDatabase, type DatabaseHandle } from './client';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { applyMigrations } from './migrate';
+
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+export interface Storage extends DatabaseHandle {
+  url: string;
+  embedded: EmbeddedPostgres | null;
+}
+
+/**
+ * The storage rule of CONTRACT §2: DATABASE_URL when set, else the embedded PostgreSQL in DATA_DIR/postgres.
+ * Migrations are applied before anything else touches the database.
+ */
+export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = env.DATABASE_URL;
+  if (!url) {
+    try {
+      embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, onLog: (line) => logger.debug({ source: 'postgres' }, line) });
+    } catch (error) {
+      throw new StartupError(`cannot start the embedded database in ${env.DATA_DIR}/postgres: ${(error as Error).message}`);
+    }
+    url = embedded.url;
+    logger.info({ dataDir: env.DATA_DIR, adopted: embedded.adopted }, 'using the embedded PostgreSQL');
+  }
+  const handle = openDatabase(url, { max: env.DATABASE_POOL_MAX });
+  try {
+    await checkConnection(handle.sql);
+    await applyMigrations(url);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw new StartupError(describeConnectionError(error, url));
+  }
+  return {
+    ...handle,
+    url,
+    embedded,
+    close: async () => {
+      await handle.close();
+      if (embedded?.owned) await embedded.stop();
+    },
+  };
+}

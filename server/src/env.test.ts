@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv } from './env';
+
+function problemsOf(source: Record<string, string>): string[] {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected loadEnv to fail');
+}
+
+describe('loadEnv', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      SVC_MODE: 'sandbox',
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: 'http://localhost:8080',
+      DATABASE_POOL_MAX: 10,
+      RATE_LIMIT_PER_S: 100,
+      RATE_LIMIT_BURST: 200,
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: false,
+      CALLBACK_RETRY_SCHEDULE_S: [15, 60, 120, 600, 2000, 32000],
+      CALLBACK_GIVE_UP_AFTER_S: 259200,
+      COMMIT_WINDOW_S: 600,
+      AUTHORIZATION_HOLD_S: 604800,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DATA_DIR).toMatch(/\.data$/);
+  });
+
+  it('coerces numbers and booleans and treats empty strings as unset', () => {
+    const env = loadEnv({ PORT: '9090', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', DATABASE_URL: '', PUBLIC_BASE_URL: 'https://pay.example.com/' });
+    expect(env.PORT).toBe(9090);
+    expect(env.CALLBACK_ALLOW_PRIVATE_NETWORKS).toBe(true);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.PUBLIC_BASE_URL).toBe('https://pay.example.com');
+  });
+
+  it('names every wrong variable at once', () => {
+    const problems = problemsOf({ PORT: 'eighty', SVC_MODE: 'staging', DATABASE_URL: 'mysql://db/x', CALLBACK_RETRY_SCHEDULE_S: '15, 60' });
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/^PORT /m);
+    expect(problems.join('\n')).toMatch(/^SVC_MODE /m);
+    expect(problems.join('\n')).toMatch(/^DATABASE_URL must be a postgres:\/\/ URL/m);
+    expect(problems.join('\n')).toMatch(/^CALLBACK_RETRY_SCHEDULE_S must be a comma-separated list/m);
+  });
+
+  it('refuses production without a database, a public URL, or with sandbox-only settings', () => {
+    const problems = problemsOf({ SVC_MODE: 'production', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^DATABASE_URL is required in production/),
+        expect.stringMatching(/^CALLBACK_ALLOW_PRIVATE_NETWORKS is a sandbox-only setting/),
+        expect.stringMatching(/^PUBLIC_BASE_URL is required in production/),
+      ]),
+    );
+  });
+
+  it('accepts a complete production configuration and listens on all interfaces there', () => {
+    const env = loadEnv({ SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@db:5432/svc', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    expect(env.HOST).toBe('0.0.0.0');
+  });
+
+  it('rejects a port out of range and a boolean that is not one', () => {
+    expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT /);
+    expect(problemsOf({ TRUST_PROXY: 'maybe' })[0]).toBe('TRUST_PROXY must be true or false');
+  });
+});

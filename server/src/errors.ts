@@ -1,0 +1,57 @@
+import { API_ERRORS, type ApiErrorCode, type ProblemFieldError } from '@svc/protocol';
+import type { ZodError } from 'zod';
+
+/**
+ * The one error tree of the service. Everything a client should see is an ApiError with a stable code from
+ * `protocol`; the problem+json middleware turns it into a response. Any other thrown value is a 500.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ApiErrorCode,
+    readonly detail: string,
+    readonly options: { errors?: ProblemFieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = 'ApiError';
+    this.status = API_ERRORS[code].status;
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(errors: ProblemFieldError[], detail = describeFieldErrors(errors)) {
+    super('validation_failed', detail, { errors });
+    this.name = 'ValidationError';
+  }
+
+  static fromZod(error: ZodError, pathPrefix: string[] = []): ValidationError {
+    return new ValidationError(
+      error.issues.map((issue) => ({
+        path: [...pathPrefix, ...issue.path.map(String)].join('.'),
+        message: issue.message,
+      })),
+    );
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(what = 'resource') {
+    super('not_found', `No ${what} with that identifier exists for these credentials.`);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor() {
+    super('unauthorized', 'Send a valid API key as "Authorization: Bearer <key>" (or a device ID where the endpoint allows one).');
+    this.name = 'UnauthorizedError';
+  }
+}
+
+function describeFieldErrors(errors: ProblemFieldError[]): string {
+  const first = errors[0];
+  if (!first) return 'The request is not valid.';
+  const where = first.path ? `${first.path}: ` : '';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${where}${first.message}${more}`;
+}

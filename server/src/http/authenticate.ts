@@ -1,0 +1,102 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Database } from '../db/client';
+import type { CredentialKind } from '../db/schema';
+import { ApiError, UnauthorizedError } from '../errors';
+import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
+import { findCredentialByHash } from '../modules/merchants/merchants.queries';
+import type { RateLimiter } from './rate-limit';
+
+/** Who is calling, as resolved from a credential. Every query is scoped by it. */
+export interface Principal {
+  credentialId: string;
+  kind: CredentialKind;
+  merchantId: string;
+  branchId: string | null;
+  deviceId: string | null;
+  allowedOrigins: string[];
+}
+
+export interface AuthenticateDeps {
+  db: Database;
+  limiter: RateLimiter;
+}
+
+export interface AuthenticateOptions {
+  /** Credential kinds this endpoint accepts; the others are refused. */
+  allow: readonly CredentialKind[];
+}
+
+const MAX_CREDENTIAL_LENGTH = 200;
+
+/**
+ * Resolves the caller from `Authorization: Bearer`, the body's `apiKey` (spec compatibility) or, where the
+ * endpoint accepts devices, the body's `deviceId`. Unknown or malformed credentials get one answer, 401
+ * `unauthorized`, that never says which part was wrong.
+ */
+export function authenticate({ db, limiter }: AuthenticateDeps, { allow }: AuthenticateOptions): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const addressKey = `addr:${req.ip ?? 'unknown'}`;
+    if (!limiter.peek(addressKey)) {
+      throw rateLimited(limiter, addressKey);
+    }
+    const presented = presentedCredential(req, allow.includes('device'));
+    const row = presented ? await findCredentialByHash(db, hashCredential(presented)) : null;
+    if (!presented || !row || !hashesEqual(row.secretHash, hashCredential(presented))) {
+      // Failed attempts spend the address's budget, so guessing keys is rate limited too.
+      limiter.take(addressKey);
+      throw new UnauthorizedError();
+    }
+    const verdict = limiter.take(`cred:${row.id}`);
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
+    if (!allow.includes(row.kind)) {
+      if (row.kind === 'client') {
+        throw new ApiError('client_id_not_allowed', 'A client ID may only call the /sdk endpoints; call this endpoint from your backend with an API key.');
+      }
+      throw new ApiError('credential_not_allowed', `This endpoint does not accept a ${row.kind.replace('_', ' ')}; use ${allow.map((k) => k.replace('_', ' ')).join(' or ')}.`);
+    }
+    setPrincipal(res, {
+      credentialId: row.id,
+      kind: row.kind,
+      merchantId: row.merchantId,
+      branchId: row.branchId,
+      deviceId: row.deviceId,
+      allowedOrigins: row.allowedOrigins,
+    });
+    next();
+  };
+}
+
+function presentedCredential(req: Request, acceptDeviceInBody: boolean): string | null {
+  const header = req.get('authorization');
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  let value: unknown;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    value = match?.[1];
+  } else if (typeof body.apiKey === 'string' && body.apiKey !== '') {
+    value = body.apiKey;
+  } else if (acceptDeviceInBody && typeof body.deviceId === 'string') {
+    value = body.deviceId;
+  }
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_CREDENTIAL_LENGTH ? value : null;
+}
+
+function rateLimited(limiter: RateLimiter, key: string): ApiError {
+  const verdict = limiter.take(key);
+  return rateLimitedError(verdict.allowed ? 1 : verdict.retryAfterS);
+}
+
+export function rateLimitedError(retryAfterS: number): ApiError {
+  return new ApiError('rate_limited', `Slow down: retry after ${retryAfterS} s.`, { headers: { 'Retry-After': String(retryAfterS) } });
+}
+
+export function setPrincipal(res: Response, principal: Principal): void {
+  res.locals.principal = principal;
+}
+
+/** The authenticated caller; only call behind `authenticate`. */
+export function principalOf(res: Response): Principal {
+  const principal = res.locals.principal as Principal | undefined;
+  if (!principal) throw new Error('principalOf called on a route without authenticate()');
+  return principal;
+}

@@ -1,0 +1,107 @@
+import type { Transaction } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import { provisionTestMerchant } from '../test/fixtures';
+import { authorizedHold, merchantClient } from '../test/merchant-client';
+import { useTestApp, UNTHROTTLED } from '../test/harness';
+
+const t = useTestApp({ poolMax: 10, env: UNTHROTTLED, merchantName: 'Idempotent Shop' });
+
+const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toString(36).slice(2)}` });
+const codeOf = (body: unknown) => (body as { code?: string }).code;
+
+async function countTransactions(pos: string): Promise<number> {
+  const [row] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from transactions where merchant_id = ${t.merchant.merchantId} and pos = ${pos}`;
+  return row!.n;
+}
+
+describe('Idempotency-Key', () => {
+  it('50 concurrent requests with one key make one effect; every success is the same response', async () => {
+    const headers = key('burst');
+    const body = { amount: 10, currency: 'USD' as const, pos: 'burst' };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => t.app.request('/transactions/init', { headers: { ...headers, authorization: `Bearer ${t.merchant.apiKey}` }, body })));
+    const texts = await Promise.all(answers.map((a) => a.text()));
+    expect(await countTransactions('burst')).toBe(1);
+    const ok = answers.map((a, i) => ({ status: a.status, text: texts[i]! })).filter((a) => a.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((a) => a.text)).size).toBe(1);
+    answers.forEach((a, i) => {
+      if (a.status !== 200) {
+        expect(a.status).toBe(409);
+        expect(codeOf(JSON.parse(texts[i]!))).toBe('idempotency_key_in_use');
+      }
+    });
+    // Once the first has finished, the key always replays, byte for byte.
+    const replay = await t.client.init(body, headers);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(JSON.stringify(replay.body)).toBe(ok[0]!.text);
+  });
+
+  it('50 concurrent captures with one key capture once', async () => {
+    const hold = await authorizedHold(t.app, t.client, 1000);
+    const headers = key('capture');
+    const answers = await Promise.all(Array.from({ length: 50 }, () => t.client.pay({ token: hold.token, amount: 100 }, headers)));
+    expect(answers.every((a) => a.status === 200 || (a.status === 409 && codeOf(a.body) === 'idempotency_key_in_use'))).toBe(true);
+    const after = (await t.client.get(hold.transactionNumber)).body;
+    expect(after.authorization!.capturedCents).toBe(100);
+    expect(after.payments).toHaveLength(1);
+    const paymentIds = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.payment.paymentId));
+    expect(paymentIds.size).toBe(1);
+  });
+
+  it('the same key with another body: 422 idempotency_key_reused, and nothing happens', async () => {
+    const headers = key('reuse');
+    expect((await t.client.init({ amount: 10, currency: 'USD', pos: 'reuse' }, headers)).status).toBe(200);
+    const other = await t.client.init({ amount: 11, currency: 'USD', pos: 'reuse' }, headers);
+    expect(other.status).toBe(422);
+    expect(codeOf(other.body)).toBe('idempotency_key_reused');
+    expect(await countTransactions('reuse')).toBe(1);
+    // Key order in the JSON does not make it another request.
+    const reordered = await t.client.init({ pos: 'reuse', currency: 'USD', amount: 10 }, headers);
+    expect(reordered.status).toBe(200);
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('keys are scoped per merchant', async () => {
+    const headers = key('scope');
+    const other = merchantClient(t.app, await provisionTestMerchant(t.database.db));
+    const mine = await t.client.init({ amount: 10, currency: 'USD' }, headers);
+    const theirs = await other.init({ amount: 10, currency: 'USD' }, headers);
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.TransactionNumber).not.toBe(mine.body.TransactionNumber);
+  });
+
+  it('validation failures are not stored; refusals are, and replay as they were', async () => {
+    const headers = key('validation');
+    expect((await t.client.init({ amount: 10.001, currency: 'USD' }, headers)).status).toBe(400);
+    expect((await t.client.init({ amount: 10, currency: 'USD' }, headers)).status).toBe(200);
+
+    const hold = await authorizedHold(t.app, t.client, 100);
+    const refusalKey = key('refusal');
+    const refused = await t.client.pay({ token: hold.token, amount: 500 }, refusalKey);
+    expect(refused.status).toBe(409);
+    const replayed = await t.client.pay({ token: hold.token, amount: 500 }, refusalKey);
+    expect(replayed.status).toBe(409);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(replayed.body).toEqual(refused.body);
+  });
+
+  it('a key longer than 255 characters: 400 naming the header', async () => {
+    const res = await t.client.init({ amount: 1, currency: 'USD' }, { 'idempotency-key': 'k'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect((res.body as unknown as { errors: { path: string }[] }).errors[0]!.path).toBe('Idempotency-Key');
+  });
+
+  it('a stored response lives 24 hours, by the service clock', async () => {
+    const headers = key('ttl');
+    const first = await t.client.init({ amount: 3, currency: 'USD', pos: 'ttl' }, headers);
+    await t.client.advanceClock(23 * 3600);
+    expect((await t.client.init({ amount: 3, currency: 'USD', pos: 'ttl' }, headers)).body.TransactionNumber).toBe(first.body.TransactionNumber);
+    await t.client.advanceClock(3600 + 1);
+    const fresh = await t.client.init({ amount: 3, currency: 'USD', pos: 'ttl' }, headers);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+    expect((fresh.body as Transaction).TransactionNumber).not.toBe(first.body.TransactionNumber);
+  });
+});

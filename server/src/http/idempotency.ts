@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Request } from 'express';
+import { PROBLEM_CONTENT_TYPE, problemFor } from '@svc/protocol';
+import type { Clock } from '../clock';
+import type { Database, Tx } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+import { ApiError, ValidationError } from '../errors';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+/** What a mutation answers: the status and the exact body text, so a replay is byte-identical. */
+export interface MutationResponse {
+  status: number;
+  body: string;
+  contentType: string;
+  replayed: boolean;
+}
+
+/**
+ * What an effect returns: a success body, or a refusal that must still commit what the effect wrote (a declined
+ * card leaves the transaction Declined, and the caller is told with a 402).
+ */
+export type MutationResult = { status?: number; body: unknown } | { problem: ApiError };
+
+function toResponse(result: MutationResult, requestId: string): Omit<MutationResponse, 'replayed'> {
+  if ('problem' in result) return problemResponse(result.problem, requestId);
+  return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+}
+
+function problemResponse(error: ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
+  return { status: error.status, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)), contentType: PROBLEM_CONTENT_TYPE };
+}
+
+export interface IdempotencyScope {
+  merchantId: string;
+  key: string | undefined;
+  request: Request;
+  requestId: string;
+}
+
+/**
+ * Runs a mutation in one database transaction. With an Idempotency-Key (CONTRACT §8) the stored response is
+ * written in that same transaction: the same key and body within 24 h replay it; another body is 422
+ * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
+ * (an advisory lock tried, never waited on). Refusals (4xx) are stored and replayed too, except validation
+ * failures, which are not: the effect runs in a savepoint so a refusal leaves nothing behind but its answer.
+ */
+export async function runMutation(
+  db: Database,
+  clock: Clock,
+  scope: IdempotencyScope,
+  effect: (tx: Tx) => Promise<MutationResult>,
+): Promise<MutationResponse> {
+  if (scope.key === undefined) {
+    const result = await db.transaction(effect);
+    return { ...toResponse(result, scope.requestId), replayed: false };
+  }
+  const key = scope.key;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
+  }
+  const requestHash = hashRequest(scope.request);
+  return db.transaction(async (tx) => {
+    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);
+    if (!lock?.locked) {
+      throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
+    }
+    const now = clock.now();
+    const [stored] = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.merchantId, scope.merchantId), eq(idempotencyKeys.key, key)))
+      .limit(1);
+    if (stored && stored.expiresAt > now) {
+      if (!stored.requestHash.equals(requestHash)) {
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
+      }
+      const contentType = stored.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
+      return { status: stored.responseStatus, body: stored.responseBody, contentType, replayed: true };
+    }
+
+    let response: Omit<MutationResponse, 'replayed'>;
+    try {
+      response = toResponse(await tx.transaction(effect), scope.requestId);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
+      response = problemResponse(error, scope.requestId);
+    }
+    const row = { requestHash, responseStatus: response.status, responseBody: response.body, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+    await tx
+      .insert(idempotencyKeys)
+      .values({ merchantId: scope.merchantId, key, ...row })
+      .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
+    return { ...response, replayed: false };
+  });
+}
+
+/** Method, path and the body with keys sorted: the same request however its JSON was laid out. */
+function hashRequest(req: Request): Buffer {
+  return createHash('sha256')
+    .update(`${req.method} ${req.path}\n`)
+    .update(canonicalJson(req.body ?? {}))
+    .digest();
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A signed 64-bit advisory lock key from the merchant and the key. */
+function lockKey(merchantId: string, key: string): string {
+  return createHash('sha256').update(`${merchantId}\0${key}`).digest().readBigInt64BE(0).toString();
+}
+
+export function sendMutation(res: import('express').Response, response: MutationResponse): void {
+  if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(response.status).type(response.contentType).send(response.body);
+}

@@ -1,0 +1,63 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Keys whose values never reach a log line: credentials, card data, and the consumer's personal data
+ * (billing and shipping details, e-mail, phone). Matched case-insensitively at any depth.
+ */
+const SENSITIVE_KEY =
+  /^(authorization|cookie|set-cookie|x-api-key|api[-_]?key|branchapikey|secret|hmacsecret|password|token|sessiontoken|idempotency-key|card|cardnumber|number|pan|cvc|cvv|expmonth|expyear|billing.*|shipping.*|email|phone|mobilephone|street|zipcode|postalcode|addressline\d?|fullname|firstname|lastname|deviceid|clientid)$/i;
+
+/** Values that look like a card number or one of our credentials, wherever they appear in text. */
+const SENSITIVE_TEXT = /\b(?:\d[ -]?){12,18}\d\b|\b(?:sk|bk|dev|ck|whsec|sess)_[A-Za-z0-9+/=_-]{8,}/g;
+
+export const REDACTED = '[redacted]';
+
+/** Deep copy of a log payload with sensitive keys and card- or key-shaped text replaced. */
+export function redactSensitive(value: unknown, depth = 0): unknown {
+  if (depth > 8) return '[depth]';
+  if (typeof value === 'string') return value.replace(SENSITIVE_TEXT, REDACTED);
+  if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
+  if (value instanceof Error) {
+    return { type: value.name, message: redactSensitive(value.message, depth + 1), stack: value.stack?.replace(SENSITIVE_TEXT, REDACTED) };
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = SENSITIVE_KEY.test(key) ? REDACTED : redactSensitive(inner, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+export interface LoggerOptions {
+  level: string;
+  /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
+  destination?: DestinationStream;
+}
+
+export function createLogger({ level, destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'svc' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Driver errors wrap the database's own message in `cause`: keep it.
+      serializers: { err: pino.stdSerializers.errWithCause },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redactSensitive(object) as Record<string, unknown>,
+      },
+      hooks: {
+        // Messages are text too: a card number or key pasted into a message is scrubbed as well.
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? arg.replace(SENSITIVE_TEXT, REDACTED) : arg));
+          method.apply(this, scrubbed as Parameters<typeof method>);
+        },
+      },
+    },
+    destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}

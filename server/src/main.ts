@@ -1,0 +1,111 @@
+import http from 'node:http';
+import { createApp } from './app';
+import { RateLimiter } from './http/rate-limit';
+import { attachRealtime, sessionTokenResolver } from './realtime';
+import { systemClock, type Clock } from './clock';
+import { openStorage } from './db/storage';
+import { EnvError, loadEnv, type Env } from './env';
+import { createLogger, type Logger } from './logger';
+import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
+import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
+import { startExpiryWorker } from './modules/lifecycle/expiry-worker';
+import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
+import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
+import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
+
+async function main(): Promise<void> {
+  let env: Env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const storage = await openStorage(env, logger).catch((error: Error) => fail(logger, error));
+
+  let clock: Clock = systemClock;
+  let dispatcher: ReturnType<typeof createCallbackDispatcher> | undefined;
+  if (env.SVC_MODE === 'sandbox') {
+    const sandboxClock = new SandboxClock(storage.db);
+    await sandboxClock.refresh();
+    // Another instance moved the test clock: follow at once (the expiry worker also refreshes every tick), and
+    // let the dispatcher look for retries that are now due.
+    await storage.sql.listen(SANDBOX_CLOCK_CHANNEL, () =>
+      void sandboxClock
+        .refresh()
+        .then(() => dispatcher?.wake())
+        .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
+    );
+    clock = sandboxClock;
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger }).catch((error: Error) => fail(logger, error));
+  }
+
+  // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
+  const limiter = new RateLimiter(env.RATE_LIMIT_PER_S, env.RATE_LIMIT_BURST);
+  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter });
+  const expiryWorker = startExpiryWorker({ db: storage.db, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
+  const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
+  dispatcher = callbacks;
+  callbacks.start();
+  // A queued callback, a redelivery, or a moved test clock: look for due deliveries now rather than at the next poll.
+  await storage.sql.listen(EVENTS_CHANNEL, (payload) => {
+    if ((JSON.parse(payload) as EventNotice).callback) callbacks.wake();
+  });
+  await storage.sql.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, logger, limiter, resolveSessionToken: sessionTokenResolver(clock) });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(env.PORT, env.HOST, resolve);
+  }).catch((error: Error) => fail(logger, new Error(`cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)));
+  logger.info({ url: env.PUBLIC_BASE_URL, host: env.HOST, port: env.PORT, mode: env.SVC_MODE }, `listening on ${env.PUBLIC_BASE_URL}`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: forcing exit');
+      storage.embedded?.kill();
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing requests in flight');
+    // Upgraded websockets are not the HTTP server's any more: close them (1001) alongside.
+    const realtimeClosed = realtime.close().catch((error: Error) => logger.warn({ err: error }, 'closing websockets failed'));
+    const force = setTimeout(() => {
+      logger.warn('grace period over: closing the remaining connections');
+      server.closeAllConnections();
+    }, env.SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      try {
+        await realtimeClosed;
+        await expiryWorker.stop();
+        await callbacks.stop();
+        await storage.close();
+        logger.info('stopped');
+        logger.flush();
+        process.exitCode = 0;
+      } catch (error) {
+        logger.error({ err: error }, 'error while closing the database');
+        process.exitCode = 1;
+      }
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+function fail(logger: Logger, error: Error): never {
+  logger.fatal(error.message);
+  logger.flush();
+  process.exit(1);
+}
+
+await main();

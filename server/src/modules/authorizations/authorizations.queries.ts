@@ -1,0 +1,108 @@
+import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { paymentTokens, payments, transactions } from '../../db/schema';
+import type { Principal } from '../../http/authenticate';
+import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../transactions/transactions.queries';
+
+const t = transactions;
+const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
+
+/** A token the caller may use, with the transaction it belongs to. Branch keys see their branch's only. */
+export async function findTokenForPrincipal(db: Queryable, principal: Principal, token: string) {
+  const scope = [eq(paymentTokens.token, token), eq(paymentTokens.merchantId, principal.merchantId)];
+  if (principal.kind === 'branch_key') scope.push(eq(paymentTokens.branchId, principal.branchId!));
+  const [row] = await db
+    .select({ token: paymentTokens, transaction: transactions })
+    .from(paymentTokens)
+    .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
+    .where(and(...scope))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findTokenOfTransaction(db: Queryable, transactionId: string): Promise<PaymentTokenRow | null> {
+  const [row] = await db.select().from(paymentTokens).where(eq(paymentTokens.transactionId, transactionId)).limit(1);
+  return row ?? null;
+}
+
+export async function readTransaction(db: Queryable, transactionId: string): Promise<TransactionRow> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1);
+  return row!;
+}
+
+/**
+ * Capture if it fits, as one guarded statement: the hold must be active and unexpired and `amount` at most what
+ * it still holds. Concurrent captures serialise on the row and each re-checks the guard, so together they never
+ * take more than the hold. Status 6 while something is left, 7 (and the hold `captured`) when nothing is.
+ */
+export async function captureAgainstHold(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
+  const usesItUp = sql`${t.capturedCents} + ${t.releasedCents} + ${amountCents} = ${t.authorizedCents}`;
+  const [row] = await db
+    .update(t)
+    .set({
+      capturedCents: sql`${t.capturedCents} + ${amountCents}`,
+      status: sql`case when ${usesItUp} then 7 else 6 end`,
+      authStatus: sql`case when ${usesItUp} then 'captured' else 'active' end`,
+      sequence: nextSequence(),
+      updatedAt: now,
+    })
+    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
+    .returning();
+  return row ?? null;
+}
+
+/** Releases what an active, unexpired hold still holds and ends it with `status`/`authStatus` (void, closeAuth). */
+async function endHold(
+  db: Queryable,
+  transactionId: string,
+  now: Date,
+  end: { status: 8 | 9; authStatus: 'voided' | 'closed' },
+  extraGuard?: ReturnType<typeof sql>,
+): Promise<TransactionRow | null> {
+  const [row] = await db
+    .update(t)
+    .set({ releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
+    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), extraGuard))
+    .returning();
+  return row ?? null;
+}
+
+export function voidHold(db: Queryable, transactionId: string, now: Date) {
+  return endHold(db, transactionId, now, { status: 8, authStatus: 'voided' });
+}
+
+/** closeAuth's preconditions in the guard: a capture was made, something is left, and the processor supports it. */
+export function closeHold(db: Queryable, transactionId: string, now: Date) {
+  return endHold(db, transactionId, now, { status: 9, authStatus: 'closed' }, sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`);
+}
+
+/**
+ * Re-authorization: releases what the current hold still holds and adds a new hold of `amount`, expiring at
+ * `expiresAt`. Allowed from Authorized (5), PartiallyCaptured (6) and Expired (11).
+ */
+export async function reauthorizeHold(db: Queryable, transactionId: string, amountCents: number, expiresAt: Date, now: Date): Promise<TransactionRow | null> {
+  const [row] = await db
+    .update(t)
+    .set({
+      releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`,
+      authorizedCents: sql`${t.authorizedCents} + ${amountCents}`,
+      status: 5,
+      authStatus: 'active',
+      holdExpiresAt: expiresAt,
+      sequence: nextSequence(),
+      updatedAt: now,
+    })
+    .where(and(eq(t.id, transactionId), inArray(t.status, [5, 6, 11]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
+    .returning();
+  return row ?? null;
+}
+
+export async function insertPayment(db: Queryable, values: typeof payments.$inferInsert) {
+  const [row] = await db.insert(payments).values(values).returning();
+  return row!;
+}
+
+export async function insertPaymentToken(db: Queryable, values: typeof paymentTokens.$inferInsert) {
+  const [row] = await db.insert(paymentTokens).values(values).returning();
+  return row!;
+}

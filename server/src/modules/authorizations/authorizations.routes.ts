@@ -1,0 +1,47 @@
+import { AuthorizeRequestSchema, EmptyRequestSchema, PayRequestSchema, VoidRequestSchema } from '@svc/protocol';
+import { Router } from 'express';
+import type { AppDeps } from '../../app';
+import { authenticate, principalOf } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { mutationScope, TransactionNumberParam } from '../transactions/transactions.routes';
+import { closeAuthorization, pay, reauthorize, voidAuthorization } from './authorizations.service';
+
+/** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */
+export function authorizationsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
+
+  router.post('/transactions/pay', merchantOnly, async (req, res) => {
+    const body = parseInput(PayRequestSchema, req.body);
+    const principal = principalOf(res);
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await pay(tx, deps, principal, body) })));
+  });
+
+  router.post('/transactions/void', merchantOnly, async (req, res) => {
+    const body = parseInput(VoidRequestSchema, req.body);
+    const principal = principalOf(res);
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await voidAuthorization(tx, deps, principal, body) })),
+    );
+  });
+
+  router.post('/transactions/authorize', merchantOnly, async (req, res) => {
+    const body = parseInput(AuthorizeRequestSchema, req.body);
+    const principal = principalOf(res);
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await reauthorize(tx, deps, principal, body) })));
+  });
+
+  router.post('/transactions/:transactionNumber/closeAuth', merchantOnly, async (req, res) => {
+    const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
+    parseInput(EmptyRequestSchema, req.body);
+    const principal = principalOf(res);
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await closeAuthorization(tx, deps, principal, number) })),
+    );
+  });
+
+  return router;
+}

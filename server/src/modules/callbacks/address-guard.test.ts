@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { callbackHostProblem, isPublicAddress } from './address-guard';
+
+const hostOf = (url: string) => callbackHostProblem(new URL(url));
+
+describe('isPublicAddress', () => {
+  it.each([
+    '127.0.0.1', '127.255.255.254', '0.0.0.0', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1',
+    '169.254.169.254', '224.0.0.1', '255.255.255.255', '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1',
+    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '::127.0.0.1',
+  ])('%s is not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+describe('callbackHostProblem (the init-time check)', () => {
+  it.each([
+    'http://127.0.0.1/cb', 'http://localhost:3000/cb', 'http://LOCALHOST./cb', 'http://shop.localhost/cb', 'http://0.0.0.0/cb',
+    'http://[::1]/cb', 'http://[::ffff:127.0.0.1]/cb', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.5/cb',
+    'http://172.16.3.4/cb', 'http://192.168.0.10/cb', 'http://100.64.1.1/cb', 'http://[fc00::5]/cb', 'http://[fe80::1]/cb',
+    'http://2130706433/cb', 'http://0x7f000001/cb', 'http://017700000001/cb', 'http://127.1/cb', 'http://0x7f.1/cb',
+  ])('%s is refused', (url) => {
+    expect(hostOf(url)).not.toBeNull();
+  });
+
+  it.each(['https://shop.example.com/cb', 'http://93.184.216.34/cb', 'https://[2606:4700:4700::1111]/cb'])('%s passes (names are checked again at connect)', (url) => {
+    expect(hostOf(url)).toBeNull();
+  });
+});

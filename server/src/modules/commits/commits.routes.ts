@@ -1,0 +1,39 @@
+import { CommitRequestSchema } from '@svc/protocol';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { NotFoundError } from '../../errors';
+import { authenticate, principalOf } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { requestIdOf } from '../../http/request-id';
+import { mutationScope, TransactionNumberParam } from '../transactions/transactions.routes';
+import { findByCommitId } from './commits.queries';
+import { commitByLink, commitByMerchant } from './commits.service';
+
+const CommitIdParam = z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id');
+
+/** The merchant backend's commit of a widget payment, and the commitLink. */
+export function commitsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const merchantOrDevice = authenticate(deps, { allow: ['merchant_key', 'branch_key', 'device'] });
+
+  router.post('/transactions/:transactionNumber/commit', merchantOrDevice, async (req, res) => {
+    const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
+    const body = parseInput(CommitRequestSchema, req.body);
+    const principal = principalOf(res);
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), (tx) => commitByMerchant(tx, deps, principal, number, body)));
+  });
+
+  // The link itself is the credential (random, 190 bits); a GET that commits, as the contract defines it.
+  router.get('/transactions/commitPayment/:commitId', async (req, res) => {
+    const commitId = parseInput(CommitIdParam, req.params.commitId, ['commitId']);
+    const row = await findByCommitId(deps.db, commitId);
+    if (!row) throw new NotFoundError('commit');
+    const scope = { merchantId: row.merchantId, key: undefined, request: req, requestId: requestIdOf(res) };
+    res.setHeader('Cache-Control', 'no-store');
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => commitByLink(tx, deps, commitId)));
+  });
+
+  return router;
+}

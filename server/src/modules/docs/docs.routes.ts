@@ -1,0 +1,41 @@
+import { buildOpenApiDocument } from '@svc/protocol';
+import { Router, type RequestHandler } from 'express';
+import type { AppDeps } from '../../app';
+import { renderApiReference } from './docs-page';
+import { renderErrorReference } from './errors-page';
+
+const CACHE_CONTROL = 'public, max-age=300';
+/** The pages are self-contained: inline styles, no scripts, no requests to anywhere. */
+const PAGE_SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/**
+ * `GET /openapi.json` (the OpenAPI 3.1 document generated from `protocol`), `GET /docs` (the API reference
+ * rendered from it) and `GET /docs/errors` (every error code; problem `type`s point here). Built once, at start.
+ */
+export function docsRouter({ env }: AppDeps): Router {
+  const document = buildOpenApiDocument({ serverUrl: env.PUBLIC_BASE_URL, sandbox: env.SVC_MODE === 'sandbox' });
+  const json = JSON.stringify(document);
+  const reference = renderApiReference(document);
+  const errors = renderErrorReference(document);
+
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.setHeader('Cache-Control', CACHE_CONTROL);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('application/json').send(json);
+  });
+  router.get('/docs', sendPage(reference));
+  router.get('/docs/errors', sendPage(errors));
+  return router;
+}
+
+function sendPage(html: string): RequestHandler {
+  return (_req, res) => {
+    res.set(PAGE_SECURITY_HEADERS);
+    res.setHeader('Cache-Control', CACHE_CONTROL);
+    res.type('html').send(html);
+  };
+}

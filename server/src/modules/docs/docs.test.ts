@@ -1,0 +1,117 @@
+import { API_ERROR_CODES, ENDPOINTS, TRANSACTION_STATUSES } from '@svc/protocol';
+import express from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../../app';
+import { loadEnv } from '../../env';
+import { docsRouter } from './docs.routes';
+import { escapeHtml } from './html';
+
+const SERVER_URL = 'http://localhost:8080';
+
+/** The docs router alone on a bare Express app: it needs nothing but the environment. */
+async function serve(vars: Record<string, string>): Promise<{ get(path: string): Promise<Response>; close(): Promise<void> }> {
+  const env = loadEnv({ LOG_LEVEL: 'silent', ...vars });
+  const app = express();
+  app.use(docsRouter({ env } as AppDeps));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    get: (path) => fetch(`${base}${path}`),
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+let sandbox: Awaited<ReturnType<typeof serve>>;
+let production: Awaited<ReturnType<typeof serve>>;
+beforeAll(async () => {
+  sandbox = await serve({ PUBLIC_BASE_URL: SERVER_URL });
+  production = await serve({
+    SVC_MODE: 'production',
+    PUBLIC_BASE_URL: 'https://pay.example.com',
+    DATABASE_URL: 'postgres://svc@db.invalid/svc',
+  });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await production.close();
+});
+
+describe('GET /openapi.json', () => {
+  it('answers the OpenAPI 3.1 document for this server, cacheable for five minutes', async () => {
+    const res = await sandbox.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    const document = (await res.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers[0]?.url).toBe(SERVER_URL);
+    expect(document.paths['/transactions/init']?.post).toBeDefined();
+    expect(document.paths['/sandbox/clock']?.get).toBeDefined();
+  });
+
+  it('leaves sandbox-only endpoints out in production', async () => {
+    const document = (await (await production.get('/openapi.json')).json()) as { servers: { url: string }[]; paths: Record<string, unknown> };
+    expect(document.servers[0]?.url).toBe('https://pay.example.com');
+    expect(document.paths['/transactions/init']).toBeDefined();
+    expect(document.paths['/sandbox/clock']).toBeUndefined();
+    expect(document.paths['/sandbox/messages']).toBeUndefined();
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a self-contained HTML page that covers every endpoint and every status', async () => {
+    const res = await sandbox.get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const html = await res.text();
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    for (const endpoint of ENDPOINTS) {
+      expect(html, endpoint.path).toContain(escapeHtml(endpoint.path));
+      expect(html).toContain(`id="op-${endpoint.operationId}"`);
+    }
+    for (const status of TRANSACTION_STATUSES) expect(html).toContain(status.statusName);
+    expect(html.toLowerCase()).not.toContain('<script');
+    const urls = html.match(/https?:\/\/[^\s"'<>)]+/g) ?? [];
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url.startsWith(SERVER_URL), url).toBe(true);
+  });
+
+  it('shows request fields, the transaction\'s spec field names, callers, idempotency and linked error codes', async () => {
+    const html = await (await sandbox.get('/docs')).text();
+    expect(html).toContain('<h2 id="authentication">Authentication</h2>');
+    expect(html).toContain('<h2 id="errors">Errors</h2>');
+    expect(html).toContain('<code>products[].quantity</code>');
+    expect(html).toContain('<code>TransactionNumber</code>');
+    expect(html).toContain('<code>paymentCommit.messsage</code>');
+    expect(html).toContain('Who may call');
+    expect(html).toContain('Idempotency-Key');
+    expect(html).toContain('href="/docs/errors#amount_exceeds_available"');
+    expect(html).toContain('href="#schema-Transaction"');
+  });
+
+  it('does not list sandbox-only endpoints in production', async () => {
+    const html = await (await production.get('/docs')).text();
+    expect(html).toContain('/transactions/init');
+    expect(html).not.toContain('/sandbox/clock');
+  });
+});
+
+describe('GET /docs/errors', () => {
+  it('has an anchor per error code, with its status, title and the endpoints that answer it', async () => {
+    const res = await sandbox.get('/docs/errors');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    const html = await res.text();
+    expect(html).toContain('id="card_declined"');
+    for (const code of API_ERROR_CODES) expect(html).toContain(`id="${code}"`);
+    const row = html.slice(html.indexOf('id="amount_exceeds_available"'));
+    expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/<td>409<\/td>.*href="\/docs#op-pay"/s);
+    expect(html.toLowerCase()).not.toContain('<script');
+  });
+});

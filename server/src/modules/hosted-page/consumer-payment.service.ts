@@ -1,0 +1,98 @@
+import type { ConsumerPayRequest, Currency } from '@svc/protocol';
+import type { Tx } from '../../db/client';
+import { ApiError, NotFoundError } from '../../errors';
+import type { MutationResult } from '../../http/idempotency';
+import type { PaymentMethodInput } from '../../processor/processor';
+import { processorError } from '../../processor/processor-errors';
+import { confirmationFor } from '../authorizations/authorizations.service';
+import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
+import { recordChange } from '../transactions/transaction-events';
+import { assertCardUsable } from './card-validation';
+import { applyConsumerOutcome, findLinkFace, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
+import { toLinkState } from './link-state';
+
+/**
+ * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved, 0); an authorization places its hold and
+ * issues the token (Authorized, 5). A decline (2) or a processor failure (12) is final for the transaction and is
+ * committed, while the consumer is answered 402 or 502. The card never leaves this function but to the processor.
+ */
+export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<MutationResult> {
+  const now = deps.clock.now();
+  const method: PaymentMethodInput =
+    input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
+  const row = await lockTransactionByLink(tx, linkId);
+  if (!row) throw new NotFoundError('payment link');
+  if (row.status !== 1) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
+  if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
+    throw new ApiError('transaction_not_payable', 'This transaction is paid through the merchant\'s checkout, not a payment link.');
+  }
+
+  const currency = row.currency as Currency;
+  const amountCents = row.amountCents ?? 0;
+  const result = row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
+  const paymentType = method.method;
+  const confirmationNumber = newConfirmationNumber();
+
+  let outcome: ConsumerOutcome;
+  if (result.outcome === 'approved') {
+    const confirmation = confirmationFor({
+      paymentType,
+      processor: result.processor,
+      lastFourDigits: result.lastFourDigits,
+      authNumber: result.authNumber,
+      confirmationNumber,
+      at: now,
+      paymentMethodName: result.paymentMethodName,
+    });
+    outcome =
+      row.methodType === 'sale'
+        ? { kind: 'sold', paymentType, processor: result.processor, confirmation }
+        : {
+            kind: 'authorized',
+            paymentType,
+            processor: result.processor,
+            confirmation,
+            authorizedCents: amountCents,
+            holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000),
+            supportsCloseAuth: result.supportsCloseAuth,
+          };
+  } else {
+    outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
+  }
+
+  const updated = await applyConsumerOutcome(tx, row.id, outcome, now);
+  if (!updated) throw new ApiError('transaction_not_payable', 'This payment is no longer open.');
+  if (row.methodType === 'sale') {
+    await insertPayment(tx, {
+      paymentId: newPaymentId(),
+      transactionId: row.id,
+      merchantId: row.merchantId,
+      kind: 'sale',
+      amountCents,
+      status: outcome.kind === 'sold' ? 'succeeded' : 'failed',
+      confirmationNumber: outcome.kind === 'sold' ? confirmationNumber : null,
+      createdAt: now,
+    });
+  }
+  if (result.outcome === 'approved' && row.methodType === 'authorize') {
+    await insertPaymentToken(tx, {
+      token: newToken('authorization'),
+      type: 'authorization',
+      merchantId: row.merchantId,
+      branchId: row.branchId,
+      transactionId: row.id,
+      processor: result.processor,
+      processorReference: result.reference,
+      paymentMethod: paymentType,
+      lastFourDigits: result.lastFourDigits,
+      createdAt: now,
+    });
+  }
+  await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+  const face = await findLinkFace(tx, linkId);
+  if (result.outcome !== 'approved') return { problem: processorError(result) };
+  return { body: toLinkState(face!, now) };
+}

@@ -1,0 +1,51 @@
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { merchants, paymentTokens, transactions } from '../../db/schema';
+import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+
+/** The transaction behind a payment link, locked: concurrent payments of one link run one after the other. */
+export async function lockTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.linkId, linkId)).limit(1).for('update');
+  return row ?? null;
+}
+
+export async function findLinkFace(db: Queryable, linkId: string) {
+  const [row] = await db
+    .select({ row: transactions, businessName: merchants.name, lastFourDigits: paymentTokens.lastFourDigits })
+    .from(transactions)
+    .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
+    .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id))
+    .where(eq(transactions.linkId, linkId))
+    .limit(1);
+  return row ?? null;
+}
+
+export type ConsumerOutcome =
+  | { kind: 'sold'; paymentType: string; processor: string; confirmation: object }
+  | { kind: 'authorized'; paymentType: string; processor: string; confirmation: object; authorizedCents: number; holdExpiresAt: Date; supportsCloseAuth: boolean }
+  | { kind: 'declined'; paymentType: string; processor: string }
+  | { kind: 'failed'; paymentType: string; processor: string };
+
+const STATUS_OF = { sold: 0, authorized: 5, declined: 2, failed: 12 } as const;
+
+/** Pending → the consumer's outcome, guarded on still being pending and not timed out. */
+export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionRow | null> {
+  const authorization =
+    outcome.kind === 'authorized'
+      ? { authStatus: 'active' as const, authorizedCents: outcome.authorizedCents, holdExpiresAt: outcome.holdExpiresAt, supportsCloseAuth: outcome.supportsCloseAuth }
+      : {};
+  const [row] = await db
+    .update(transactions)
+    .set({
+      status: STATUS_OF[outcome.kind],
+      paymentType: outcome.paymentType,
+      processor: outcome.processor,
+      confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
+      ...authorization,
+      sequence: nextSequence(),
+      updatedAt: now,
+    })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 1), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,45 @@
+import { ConsumerPayRequestSchema } from '@svc/protocol';
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { NotFoundError } from '../../errors';
+import { rateLimitedError } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { requestIdOf } from '../../http/request-id';
+import { payLink } from './consumer-payment.service';
+import { findLinkFace } from './hosted-page.queries';
+import { toLinkState } from './link-state';
+
+const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment link');
+
+/** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
+export function hostedPageRouter(deps: AppDeps): Router {
+  const router = Router();
+  // Consumers have no credential: their address gets a bucket, which also slows card testing through one page.
+  const perAddress: RequestHandler = (req, _res, next) => {
+    const verdict = deps.limiter.take(`consumer:${req.ip ?? 'unknown'}`);
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
+    next();
+  };
+
+  router.get('/pay/:linkId/state', perAddress, async (req, res) => {
+    const linkId = parseInput(LinkIdParam, req.params.linkId, ['linkId']);
+    const face = await findLinkFace(deps.db, linkId);
+    if (!face) throw new NotFoundError('payment link');
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toLinkState(face, deps.clock.now()));
+  });
+
+  router.post('/pay/:linkId', perAddress, async (req, res) => {
+    const linkId = parseInput(LinkIdParam, req.params.linkId, ['linkId']);
+    const body = parseInput(ConsumerPayRequestSchema, req.body);
+    const face = await findLinkFace(deps.db, linkId);
+    if (!face) throw new NotFoundError('payment link');
+    const scope = { merchantId: face.row.merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    res.setHeader('Cache-Control', 'no-store');
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => payLink(tx, deps, linkId, body)));
+  });
+
+  return router;
+}

@@ -1,0 +1,24 @@
+import { centsToMajor, statusName, type PaymentLinkState, type TransactionStatusCode } from '@svc/protocol';
+import { toProduct, type StoredProduct } from '../transactions/transaction-object';
+import type { TransactionRow } from '../transactions/transactions.queries';
+
+/** What the consumer's page may know of a transaction: nothing secret, no token, no merchant data beyond its name. */
+export function toLinkState(face: { row: TransactionRow; businessName: string; lastFourDigits: string | null }, now: Date): PaymentLinkState {
+  const { row } = face;
+  const status = row.status as TransactionStatusCode;
+  const payable = status === 1 && (row.timeoutAt === null || row.timeoutAt > now);
+  return {
+    TransactionNumber: row.transactionNumber,
+    amount: row.amountCents === null ? null : centsToMajor(row.amountCents),
+    amountCents: row.amountCents,
+    currency: row.currency as PaymentLinkState['currency'],
+    businessName: face.businessName,
+    products: (row.products as StoredProduct[]).map(toProduct),
+    methodType: row.methodType,
+    status,
+    statusName: statusName(status),
+    timeoutDate: row.timeoutAt?.toISOString() ?? null,
+    payable,
+    lastFourDigits: face.lastFourDigits ?? ((row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import type { Logger } from '../../logger';
+import { SandboxClock } from '../sandbox/sandbox-clock';
+import { sweepDue } from './expiry';
+
+export interface ExpiryWorker {
+  stop(): Promise<void>;
+}
+
+/** Sweeps time-outs and hold expiries every `intervalMs`, following the clock (the sandbox clock included). */
+export function startExpiryWorker(deps: { db: Database; clock: Clock; baseUrl: string; logger: Logger; intervalMs?: number }): ExpiryWorker {
+  const intervalMs = deps.intervalMs ?? 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    try {
+      if (deps.clock instanceof SandboxClock) await deps.clock.refresh();
+      const swept = await sweepDue(deps.db, deps.clock.now(), deps.baseUrl);
+      if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
+    } catch (error) {
+      deps.logger.error({ err: error }, 'expiry sweep failed; retrying on the next tick');
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().finally(schedule);
+    }, intervalMs);
+  };
+  schedule();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

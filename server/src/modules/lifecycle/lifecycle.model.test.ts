@@ -1,0 +1,596 @@
+/**
+ * Model-based test of the transaction lifecycle (CONTRACT §5, §7, §10): random sequences of init, consumer pays,
+ * capture, void, re-authorization, closeAuth, cancel and sandbox clock advances run against the real server over
+ * HTTP and against a small in-memory model of the rules; after every command every transaction of the run is read
+ * back and must match the model.
+ *
+ * Timing: the model's clock is the sum of the run's advances, in seconds. Time-outs and advances are multiples of
+ * 500 s and a run takes far less than 500 s of wall time, so no "is it due yet" decision sits near a boundary.
+ */
+import type { ConsumerPayRequest, ProvisionedMerchant, Transaction } from '@svc/protocol';
+import * as fc from 'fast-check';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { provisionTestMerchant } from '../../test/fixtures';
+import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient } from '../../test/merchant-client';
+
+const HOLD_S = 604_800;
+
+/** CONTRACT §5, written out here so the test does not take the server's (or protocol's) word for it. */
+const STATUS_NAMES: Record<number, string> = {
+  0: 'Approved',
+  1: 'Pending',
+  2: 'Declined',
+  3: 'TimedOut',
+  4: 'Cancelled',
+  5: 'Authorized',
+  6: 'PartiallyCaptured',
+  7: 'Captured',
+  8: 'Voided',
+  9: 'AuthorizationClosed',
+  10: 'AwaitingCommit',
+  11: 'Expired',
+  12: 'Failed',
+};
+/** `authorization.status` (CONTRACT §6) for a transaction that has had a hold. */
+const HOLD_STATE: Record<number, string> = { 5: 'active', 6: 'active', 7: 'captured', 8: 'voided', 9: 'closed', 11: 'expired' };
+
+// ---------------------------------------------------------------------------------------------------------------
+// The model
+
+interface ModelHold {
+  authorized: number;
+  captured: number;
+  released: number;
+  /** Model seconds. */
+  expiresAt: number;
+  processor: 'alpha' | 'beta';
+  supportsCloseAuth: boolean;
+}
+
+interface ModelTx {
+  methodType: 'sale' | 'authorize';
+  amountCents: number | null;
+  status: number;
+  /** Model seconds; null without a time-out. */
+  timeoutAt: number | null;
+  /** Set once the consumer's authorization is approved. */
+  hold: ModelHold | null;
+  hasToken: boolean;
+  payments: { amountCents: number; status: 'succeeded' | 'failed' }[];
+  sequence: number;
+}
+
+interface Model {
+  /** Seconds advanced since the run started. */
+  now: number;
+  txs: ModelTx[];
+}
+
+interface RealTx {
+  number: string;
+  created: Transaction;
+  token: string | null;
+}
+
+interface Real {
+  app: TestApp;
+  client: MerchantClient;
+  txs: RealTx[];
+  /** What this run did so far, resolved (which transaction, which amount) and with the server's answers. */
+  trace: string[];
+}
+
+type Outcome = { http: 200 } | { http: number; code: string };
+const OK: Outcome = { http: 200 };
+const refused = (code: string, http = 409): Outcome => ({ http, code });
+
+const available = (h: ModelHold) => h.authorized - h.captured - h.released;
+const holdActive = (t: ModelTx) => t.hold !== null && (t.status === 5 || t.status === 6);
+
+type PayMethod = 'alpha' | 'beta' | 'paypal' | 'declined' | 'insufficient' | 'failure';
+const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
+  alpha: TEST_CARD,
+  beta: BETA_CARD,
+  paypal: { method: 'paypal' },
+  declined: cardNumbered('4000000000000002'),
+  insufficient: cardNumbered('4000000000009995'),
+  failure: cardNumbered('4000000000000119'),
+};
+
+/** Consumer pays (POST /pay/:linkId). Mutates `t` when something changes. */
+function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
+  if (t.status !== 1 || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
+  t.sequence += 1;
+  const amount = t.amountCents ?? 0;
+  if (method === 'declined' || method === 'insufficient' || method === 'failure') {
+    t.status = method === 'failure' ? 12 : 2;
+    if (t.methodType === 'sale') t.payments.push({ amountCents: amount, status: 'failed' });
+    if (method === 'failure') return refused('processor_failure', 502);
+    return refused(method === 'declined' ? 'card_declined' : 'insufficient_funds', 402);
+  }
+  if (t.methodType === 'sale') {
+    t.status = 0;
+    t.payments.push({ amountCents: amount, status: 'succeeded' });
+    return OK;
+  }
+  const processor = method === 'beta' ? 'beta' : 'alpha';
+  t.status = 5;
+  t.hasToken = true;
+  t.hold = { authorized: amount, captured: 0, released: 0, expiresAt: m.now + HOLD_S, processor, supportsCloseAuth: processor === 'alpha' };
+  return OK;
+}
+
+function modelCapture(t: ModelTx, amount: number): Outcome {
+  const h = t.hold;
+  if (!h || !holdActive(t)) return refused('authorization_not_active');
+  if (amount > available(h)) return refused('amount_exceeds_available');
+  h.captured += amount;
+  t.status = available(h) === 0 ? 7 : 6;
+  t.payments.push({ amountCents: amount, status: 'succeeded' });
+  t.sequence += 1;
+  return OK;
+}
+
+function modelVoid(t: ModelTx): Outcome {
+  if (t.methodType !== 'authorize') return refused('not_an_authorization');
+  const h = t.hold;
+  if (!h || !holdActive(t)) return refused('authorization_not_active');
+  h.released += available(h);
+  t.status = 8;
+  t.sequence += 1;
+  return OK;
+}
+
+function modelReauthorize(m: Model, t: ModelTx, amount: number): Outcome {
+  const h = t.hold;
+  if (!h || ![5, 6, 11].includes(t.status)) return refused('authorization_not_active');
+  h.released = h.authorized - h.captured;
+  h.authorized += amount;
+  h.expiresAt = m.now + HOLD_S;
+  t.status = 5;
+  t.sequence += 1;
+  return OK;
+}
+
+function modelCloseAuth(t: ModelTx): Outcome {
+  if (t.methodType !== 'authorize') return refused('not_an_authorization');
+  if (t.status === 7) return refused('nothing_to_release');
+  const h = t.hold;
+  if (!h || !holdActive(t)) return refused('authorization_not_active');
+  if (h.captured === 0) return refused('no_successful_payment');
+  if (available(h) === 0) return refused('nothing_to_release');
+  if (!h.supportsCloseAuth) return refused('close_auth_unsupported');
+  h.released += available(h);
+  t.status = 9;
+  t.sequence += 1;
+  return OK;
+}
+
+function modelCancel(t: ModelTx): Outcome {
+  if (t.status !== 1) return refused('transaction_not_cancellable');
+  t.status = 4;
+  t.sequence += 1;
+  return OK;
+}
+
+function modelAdvance(m: Model, seconds: number): void {
+  m.now += seconds;
+  for (const t of m.txs) {
+    if (t.status === 1 && t.timeoutAt !== null && t.timeoutAt <= m.now) {
+      t.status = 3;
+      t.sequence += 1;
+    }
+    const h = t.hold;
+    if (h && holdActive(t) && h.expiresAt <= m.now) {
+      h.released += available(h);
+      t.status = 11;
+      t.sequence += 1;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Comparing the model with the server
+
+/** The fields the model predicts, as the model sees them. */
+function expectedView(t: ModelTx, token: string | null) {
+  const h = t.hold;
+  return {
+    status: t.status,
+    statusName: STATUS_NAMES[t.status],
+    methodType: t.methodType,
+    amountCents: t.amountCents,
+    hasTimeoutDate: t.timeoutAt !== null,
+    sequence: t.sequence,
+    token: t.hasToken ? (token ?? '(a token)') : null,
+    balance: h ? available(h) / 100 : 0,
+    authorization: h
+      ? {
+          status: HOLD_STATE[t.status],
+          authorizedCents: h.authorized,
+          capturedCents: h.captured,
+          releasedCents: h.released,
+          availableCents: available(h),
+          processor: h.processor,
+          supportsCloseAuth: h.supportsCloseAuth,
+        }
+      : null,
+    payments: t.payments.map((p) => `${p.amountCents}:${p.status}`),
+  };
+}
+
+/** The same fields, as the server reports them. */
+function actualView(tx: Transaction, knownToken: string | null) {
+  const a = tx.authorization;
+  const token = tx.paymentDetails?.token ?? null;
+  return {
+    status: tx.status,
+    statusName: tx.statusName,
+    methodType: tx.methodType,
+    amountCents: tx.amountCents,
+    hasTimeoutDate: tx.timeoutDate !== null,
+    sequence: tx.sequence,
+    // Before the run has learnt the token, any token counts.
+    token: token !== null && knownToken === null ? '(a token)' : token,
+    balance: tx.balance,
+    authorization: a
+      ? {
+          status: a.status,
+          authorizedCents: a.authorizedCents,
+          capturedCents: a.capturedCents,
+          releasedCents: a.releasedCents,
+          availableCents: a.availableCents,
+          processor: a.processor,
+          supportsCloseAuth: a.supportsCloseAuth,
+        }
+      : null,
+    payments: tx.payments.map((p) => `${p.amountCents}:${p.status}`),
+  };
+}
+
+/** `path: expected X, got Y` for every leaf that differs. */
+function differences(expected: unknown, actual: unknown, path = ''): string[] {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(expected) && isObject(actual)) {
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    return [...keys].flatMap((k) => differences(expected[k], actual[k], path ? `${path}.${k}` : k));
+  }
+  if (JSON.stringify(expected) === JSON.stringify(actual)) return [];
+  return [`${path || '(value)'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+}
+
+function fail(r: Real, message: string): never {
+  throw new Error(`${message}\n  run so far:\n    ${r.trace.join('\n    ')}`);
+}
+
+const codeOf = (body: unknown): string | undefined =>
+  typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : undefined;
+
+const describeOutcome = (o: Outcome) => ('code' in o ? `${o.http} ${o.code}` : `${o.http}`);
+
+/** The answer's HTTP status (and problem code) must be what the model said. */
+function checkAnswer(r: Real, answer: Answer<unknown>, want: Outcome): void {
+  const code = codeOf(answer.body);
+  const got = code === undefined ? `${answer.status}` : `${answer.status} ${code}`;
+  r.trace[r.trace.length - 1] += ` → ${got}`;
+  const wantCode = 'code' in want ? want.code : undefined;
+  if (answer.status !== want.http || (wantCode !== undefined && code !== wantCode)) {
+    fail(r, `answer differs: expected ${describeOutcome(want)}, got ${got}: ${JSON.stringify(answer.body).slice(0, 400)}`);
+  }
+}
+
+/** A transaction object the server returned must match the model's transaction `index`. */
+function checkTransaction(m: Model, r: Real, index: number, tx: Transaction, where: string): void {
+  const t = m.txs[index]!;
+  const real = r.txs[index]!;
+  const diff = differences(expectedView(t, real.token), actualView(tx, real.token));
+  const a = tx.authorization;
+  if (a) {
+    if (a.capturedCents + a.releasedCents > a.authorizedCents) {
+      diff.push(`invariant captured + released ≤ authorized broken: ${a.capturedCents} + ${a.releasedCents} > ${a.authorizedCents}`);
+    }
+    const paid = tx.payments.filter((p) => p.status === 'succeeded').reduce((sum, p) => sum + p.amountCents, 0);
+    if (paid !== a.capturedCents) diff.push(`invariant Σ succeeded payments = capturedCents broken: ${paid} ≠ ${a.capturedCents}`);
+  }
+  if (diff.length > 0) fail(r, `${where}: tx${index} (${real.number}) differs from the model:\n    ${diff.join('\n    ')}`);
+}
+
+/** After every command: every transaction of the run, as GET /transactions/:n reports it. */
+async function checkAll(m: Model, r: Real): Promise<void> {
+  const answers = await Promise.all(r.txs.map((t) => r.client.get(t.number)));
+  answers.forEach((answer, i) => {
+    if (answer.status !== 200) fail(r, `GET tx${i} (${r.txs[i]!.number}) answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    checkTransaction(m, r, i, answer.body, 'GET after the last step');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Commands
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+/**
+ * Which transaction a command acts on: `n` modulo the number of candidates. A focused pick prefers the candidates
+ * on which the command can succeed (a pending one to pay, an active hold to capture...), so success paths are
+ * common; an unfocused one takes any candidate, so refusals are common too.
+ */
+interface Pick {
+  n: number;
+  focused: boolean;
+}
+type Filter = (t: ModelTx) => boolean;
+const anyTx: Filter = () => true;
+const withToken: Filter = (t) => t.hasToken;
+const pending: Filter = (t) => t.status === 1;
+const indicesOf = (m: Readonly<Model>, filter: Filter) => m.txs.flatMap((t, i) => (filter(t) ? [i] : []));
+function choose(m: Readonly<Model>, pick: Pick, broad: Filter, focus: Filter): number {
+  const focused = pick.focused ? indicesOf(m, (t) => broad(t) && focus(t)) : [];
+  const candidates = focused.length > 0 ? focused : indicesOf(m, broad);
+  return candidates[pick.n % candidates.length]!;
+}
+const hasCandidate = (m: Readonly<Model>, broad: Filter) => m.txs.some(broad);
+const showPick = (p: Pick) => `${p.focused ? 'focused ' : ''}#${p.n}`;
+
+class Init implements Cmd {
+  constructor(
+    readonly methodType: 'sale' | 'authorize',
+    readonly amount: number | null,
+    readonly timeOut: number | null,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    r.trace.push(`init ${this.methodType} amount=${this.amount ?? '(none)'} timeOut=${this.timeOut ?? '(none)'} → tx${r.txs.length}`);
+    const answer = await r.client.init({
+      ...(this.amount === null ? {} : { amount: this.amount, isCent: true }),
+      currency: 'USD',
+      ...(this.methodType === 'authorize' ? { methodType: 'authorize' } : {}),
+      ...(this.timeOut === null ? {} : { timeOut: this.timeOut }),
+    });
+    checkAnswer(r, answer, OK);
+    m.txs.push({
+      methodType: this.methodType,
+      amountCents: this.amount,
+      status: 1,
+      timeoutAt: this.timeOut === null ? null : m.now + this.timeOut,
+      hold: null,
+      hasToken: false,
+      payments: [],
+      sequence: 1,
+    });
+    r.txs.push({ number: answer.body.TransactionNumber, created: answer.body, token: null });
+    r.trace[r.trace.length - 1] += ` ${answer.body.TransactionNumber}`;
+    checkTransaction(m, r, m.txs.length - 1, answer.body, 'init answer');
+    await checkAll(m, r);
+  }
+  toString = () => `init(${this.methodType}, ${this.amount ?? 'no amount'}, timeOut ${this.timeOut ?? 'none'})`;
+}
+
+class ConsumerPays implements Cmd {
+  constructor(
+    readonly pick: Pick,
+    readonly method: PayMethod,
+  ) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, anyTx);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, anyTx, pending);
+    r.trace.push(`consumer pays tx${i} with ${this.method} (model: status ${m.txs[i]!.status})`);
+    const want = modelConsumerPays(m, m.txs[i]!, this.method);
+    const answer = await consumerPays(r.app, r.txs[i]!.created, PAY_BODIES[this.method]);
+    checkAnswer(r, answer, want);
+    if (m.txs[i]!.hasToken && r.txs[i]!.token === null) {
+      const read = await r.client.get(r.txs[i]!.number);
+      const token = read.body.paymentDetails?.token ?? null;
+      if (token === null) fail(r, `tx${i} was authorized but paymentDetails.token is null: ${JSON.stringify(read.body.paymentDetails)}`);
+      r.txs[i]!.token = token;
+    }
+    await checkAll(m, r);
+  }
+  toString = () => `consumerPays(${showPick(this.pick)}, ${this.method})`;
+}
+
+/** A capture amount: fixed cents, half of what is available, exactly what is available, or one cent more. */
+type CaptureAmount = { kind: 'cents'; cents: number } | { kind: 'half' } | { kind: 'all' } | { kind: 'allPlusOne' };
+function captureCents(amount: CaptureAmount, left: number): number {
+  switch (amount.kind) {
+    case 'cents':
+      return amount.cents;
+    case 'half':
+      return Math.max(1, Math.floor(left / 2));
+    case 'all':
+      return Math.max(1, left);
+    case 'allPlusOne':
+      return left + 1;
+  }
+}
+
+class Capture implements Cmd {
+  constructor(
+    readonly pick: Pick,
+    readonly amount: CaptureAmount,
+  ) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, withToken);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, withToken, holdActive);
+    const t = m.txs[i]!;
+    const left = t.hold ? available(t.hold) : 0;
+    const cents = captureCents(this.amount, left);
+    r.trace.push(`capture tx${i} ${cents} cents (model: status ${t.status}, available ${left})`);
+    const want = modelCapture(t, cents);
+    const answer = await r.client.pay({ token: r.txs[i]!.token!, amount: cents });
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) {
+      if (answer.body.payment.amountCents !== cents) fail(r, `capture answer: payment.amountCents expected ${cents}, got ${answer.body.payment.amountCents}`);
+      checkTransaction(m, r, i, answer.body.transaction, 'capture answer');
+    }
+    await checkAll(m, r);
+  }
+  toString = () => `capture(${showPick(this.pick)}, ${this.amount.kind === 'cents' ? this.amount.cents : this.amount.kind})`;
+}
+
+class Void implements Cmd {
+  constructor(
+    readonly pick: Pick,
+    readonly by: 'token' | 'transactionNumber',
+  ) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, this.by === 'token' ? withToken : anyTx);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, this.by === 'token' ? withToken : anyTx, holdActive);
+    const t = m.txs[i]!;
+    r.trace.push(`void tx${i} by ${this.by} (model: status ${t.status}${t.hold ? `, available ${available(t.hold)}` : ''})`);
+    const want = modelVoid(t);
+    const answer = await r.client.void(this.by === 'token' ? { token: r.txs[i]!.token! } : { transactionNumber: r.txs[i]!.number });
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) checkTransaction(m, r, i, answer.body, 'void answer');
+    await checkAll(m, r);
+  }
+  toString = () => `void(${showPick(this.pick)}, by ${this.by})`;
+}
+
+class Reauthorize implements Cmd {
+  constructor(
+    readonly pick: Pick,
+    readonly amount: number,
+  ) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, withToken);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, withToken, (t) => [5, 6, 11].includes(t.status));
+    const t = m.txs[i]!;
+    r.trace.push(`authorize tx${i} ${this.amount} cents (model: status ${t.status}${t.hold ? `, available ${available(t.hold)}` : ''})`);
+    const want = modelReauthorize(m, t, this.amount);
+    const answer = await r.client.authorize({ token: r.txs[i]!.token!, amount: this.amount });
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) checkTransaction(m, r, i, answer.body, 'authorize answer');
+    await checkAll(m, r);
+  }
+  toString = () => `authorize(${showPick(this.pick)}, ${this.amount})`;
+}
+
+class CloseAuth implements Cmd {
+  constructor(readonly pick: Pick) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, anyTx);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, anyTx, (t) => holdActive(t) && t.hold!.captured > 0);
+    const t = m.txs[i]!;
+    const h = t.hold;
+    r.trace.push(`closeAuth tx${i} (model: ${t.methodType}, status ${t.status}${h ? `, captured ${h.captured}, available ${available(h)}, ${h.processor}` : ''})`);
+    const want = modelCloseAuth(t);
+    const answer = await r.client.closeAuth(r.txs[i]!.number);
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) checkTransaction(m, r, i, answer.body, 'closeAuth answer');
+    await checkAll(m, r);
+  }
+  toString = () => `closeAuth(${showPick(this.pick)})`;
+}
+
+class Cancel implements Cmd {
+  constructor(readonly pick: Pick) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, anyTx);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, anyTx, pending);
+    r.trace.push(`cancel tx${i} (model: status ${m.txs[i]!.status})`);
+    const want = modelCancel(m.txs[i]!);
+    const answer = await r.client.cancel(r.txs[i]!.number);
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) checkTransaction(m, r, i, answer.body, 'cancel answer');
+    await checkAll(m, r);
+  }
+  toString = () => `cancel(${showPick(this.pick)})`;
+}
+
+class AdvanceClock implements Cmd {
+  constructor(readonly seconds: number) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    r.trace.push(`advance clock ${this.seconds} s (model now ${m.now} → ${m.now + this.seconds})`);
+    modelAdvance(m, this.seconds);
+    const answer = await r.client.advanceClock(this.seconds);
+    checkAnswer(r, answer, OK);
+    await checkAll(m, r);
+  }
+  toString = () => `advance(${this.seconds})`;
+}
+
+let database: TestDatabase;
+let app: TestApp;
+
+const pick: fc.Arbitrary<Pick> = fc.record({
+  n: fc.nat({ max: 1000 }),
+  focused: fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+});
+const cents = fc.integer({ min: 1, max: 1500 });
+const initCmd = fc
+  .record({
+    methodType: fc.constantFrom('sale' as const, 'authorize' as const, 'authorize' as const),
+    amount: cents,
+    noAmount: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }),
+    timeOut: fc.constantFrom(null, null, 1000, 3000),
+  })
+  .map(({ methodType, amount, noAmount, timeOut }) => new Init(methodType, methodType === 'authorize' && noAmount ? null : amount, timeOut));
+const payCmd = fc
+  .tuple(
+    pick,
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constant<PayMethod>('alpha') },
+      { weight: 2, arbitrary: fc.constantFrom<PayMethod>('beta', 'paypal') },
+      { weight: 2, arbitrary: fc.constantFrom<PayMethod>('declined', 'insufficient', 'failure') },
+    ),
+  )
+  .map(([p, method]) => new ConsumerPays(p, method));
+const captureCmd = fc
+  .tuple(
+    pick,
+    fc.oneof(
+      { weight: 2, arbitrary: cents.map((c): CaptureAmount => ({ kind: 'cents', cents: c })) },
+      { weight: 2, arbitrary: fc.constant<CaptureAmount>({ kind: 'half' }) },
+      { weight: 2, arbitrary: fc.constantFrom<CaptureAmount>({ kind: 'all' }, { kind: 'allPlusOne' }) },
+    ),
+  )
+  .map(([p, amount]) => new Capture(p, amount));
+const voidCmd = fc.tuple(pick, fc.constantFrom('token' as const, 'token' as const, 'transactionNumber' as const)).map(([p, by]) => new Void(p, by));
+const authorizeCmd = fc.tuple(pick, cents).map(([p, amount]) => new Reauthorize(p, amount));
+const closeAuthCmd = pick.map((p) => new CloseAuth(p));
+const cancelCmd = pick.map((p) => new Cancel(p));
+const advanceCmd = fc
+  .oneof({ weight: 3, arbitrary: fc.constantFrom(500, 1000, 3000) }, { weight: 1, arbitrary: fc.constant(HOLD_S) })
+  .map((s) => new AdvanceClock(s));
+
+/** fc.commands picks uniformly among these; repeating one makes it more likely. */
+const commandArbitraries: fc.Arbitrary<Cmd>[] = [
+  initCmd,
+  ...[payCmd, payCmd],
+  ...[captureCmd, captureCmd, captureCmd],
+  voidCmd,
+  ...[authorizeCmd, authorizeCmd],
+  ...[closeAuthCmd, closeAuthCmd],
+  cancelCmd,
+  ...[advanceCmd, advanceCmd],
+];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database, { env: { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } });
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+describe('transaction lifecycle against a model', () => {
+  it('random sequences of lifecycle commands never differ from the model', { timeout: 600_000 }, async () => {
+    await fc.assert(
+      // Every run starts with an init, so the commands after it have something to act on.
+      fc.asyncProperty(initCmd, fc.commands(commandArbitraries, { maxCommands: 25, size: 'max' }), async (first, commands) => {
+        const setup = async () => {
+          const merchant: ProvisionedMerchant = await provisionTestMerchant(database.db);
+          const real: Real = { app, client: merchantClient(app, merchant), txs: [], trace: [] };
+          return { model: { now: 0, txs: [] } as Model, real };
+        };
+        await fc.asyncModelRun(setup, [first, ...commands]);
+      }),
+      // LIFECYCLE_MODEL_RUNS=1000 for a longer soak; the default keeps the file well under a minute.
+      { numRuns: Number(process.env.LIFECYCLE_MODEL_RUNS) || 40 },
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CredentialKind } from '../../db/schema';
+
+/** Wire prefixes of CONTRACT §3. */
+export const CREDENTIAL_PREFIX = {
+  merchant_key: 'sk_',
+  branch_key: 'bk_',
+  device: 'dev_',
+  client: 'ck_',
+} as const satisfies Record<CredentialKind, string>;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_LENGTH = 32; // 32 characters of 62: about 190 random bits, above the 128 the contract asks for
+
+/** A new credential: prefix + 32 random alphanumerics (easy to copy, no "_" or "-" to confuse). Shown once; only its hash is stored. */
+export function generateCredential(kind: CredentialKind): string {
+  return CREDENTIAL_PREFIX[kind] + randomAlphanumeric(SECRET_LENGTH);
+}
+
+/** Uniform over the alphabet: bytes of 248 and above are dropped (248 = 4 × 62) rather than folded in. */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** The callback signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
+export function generateHmacSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export function hashCredential(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Constant-time comparison of two hashes. */
+export function hashesEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** "sk_…AbCd": enough to tell keys apart in a listing, useless to an attacker. */
+export function credentialHint(value: string): string {
+  const prefix = value.slice(0, value.indexOf('_') + 1);
+  return `${prefix}…${value.slice(-4)}`;
+}
+
+/** The kind a presented value claims by its prefix, or null. Only a hint: the stored row decides. */
+export function kindFromPrefix(value: string): CredentialKind | null {
+  for (const [kind, prefix] of Object.entries(CREDENTIAL_PREFIX) as [CredentialKind, string][]) {
+    if (value.startsWith(prefix)) return kind;
+  }
+  return null;
+}

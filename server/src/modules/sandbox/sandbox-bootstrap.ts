@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ProvisionedMerchantSchema, type ProvisionedMerchant } from '@svc/protocol';
+import { count } from 'drizzle-orm';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import { merchants } from '../../db/schema';
+import type { Logger } from '../../logger';
+import { hashCredential } from '../merchants/credentials';
+import * as q from '../merchants/merchants.queries';
+import { createMerchantRecords, issueCredentials } from '../merchants/merchants.service';
+
+export const DEMO_MERCHANT_NAME = 'Demo merchant';
+export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
+export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
+
+export type BootstrapOutcome = 'created' | 'reissued' | 'unchanged' | 'skipped';
+
+/**
+ * CONTRACT §2: on an empty sandbox database, provision the demo merchant and write its credentials (mode 0600)
+ * for the demo site. When the demo merchant exists but the file is gone or stale (keys are stored only as
+ * hashes, so they cannot be read back), its credentials are reissued and the file written again.
+ */
+export async function bootstrapSandbox(
+  db: Database,
+  { dataDir, clock, logger }: { dataDir: string; clock: Clock; logger: Logger },
+): Promise<{ outcome: BootstrapOutcome; path: string }> {
+  const file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
+  const existing = await readCredentialsFile(file);
+
+  const result = await db.transaction(async (tx) => {
+    await q.lockProvisioning(tx);
+    const demo = await q.findSandboxDemoMerchant(tx);
+    if (!demo) {
+      const [row] = await tx.select({ n: count() }).from(merchants);
+      if ((row?.n ?? 0) > 0) return { outcome: 'skipped' as const };
+      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true });
+      return { outcome: 'created' as const, credentials };
+    }
+    if (existing && existing.merchantId === demo.id) {
+      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
+      if (live?.merchantId === demo.id) return { outcome: 'unchanged' as const };
+    }
+    const scope = await q.firstBranchAndDevice(tx, demo.id);
+    if (!scope) throw new Error('the demo merchant has no branch with a device');
+    await q.revokeCredentials(tx, demo.id, clock.now());
+    const keys = await issueCredentials(tx, { merchantId: demo.id, ...scope, origins: DEMO_ORIGINS });
+    const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret };
+    return { outcome: 'reissued' as const, credentials };
+  });
+
+  if (result.outcome === 'skipped' || result.outcome === 'unchanged') return { outcome: result.outcome, path: file };
+  await writeCredentialsFile(file, result.credentials);
+  logger.info({ path: file, outcome: result.outcome }, `sandbox demo merchant credentials written to ${file}`);
+  return { outcome: result.outcome, path: file };
+}
+
+async function readCredentialsFile(file: string): Promise<ProvisionedMerchant | null> {
+  try {
+    return ProvisionedMerchantSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/** Written to a temporary file and renamed, so a reader never sees half a file; mode 0600. */
+async function writeCredentialsFile(file: string, credentials: ProvisionedMerchant): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  await fs.writeFile(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  await fs.rename(temp, file);
+  await fs.chmod(file, 0o600);
+}

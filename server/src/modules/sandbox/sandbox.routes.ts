@@ -1,0 +1,53 @@
+import { ClockAdvanceRequestSchema, type ClockState, type SandboxMessages } from '@svc/protocol';
+import { Router } from 'express';
+import type { AppDeps } from '../../app';
+import { authenticate, principalOf } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { sweepDue } from '../lifecycle/expiry';
+import { mutationScope } from '../transactions/transactions.routes';
+import { listMessages } from './messages';
+import type { SandboxClock } from './sandbox-clock';
+
+/** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
+export function sandboxRouter(deps: AppDeps, clock: SandboxClock): Router {
+  const router = Router();
+  const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
+  const state = (): ClockState => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
+
+  router.get('/sandbox/clock', merchantOnly, async (_req, res) => {
+    await clock.refresh();
+    res.json(state());
+  });
+
+  router.post('/sandbox/clock/advance', merchantOnly, async (req, res) => {
+    const body = parseInput(ClockAdvanceRequestSchema, req.body);
+    const principal = principalOf(res);
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => {
+      const advanced = await clock.advance(body.seconds, tx);
+      return { body: { now: advanced.now.toISOString(), offsetSeconds: advanced.offsetMs / 1000 } satisfies ClockState };
+    });
+    await clock.refresh();
+    // Everything now due happens before the answer, so the next read already shows it.
+    await sweepDue(deps.db, clock.now(), deps.env.PUBLIC_BASE_URL);
+    sendMutation(res, response);
+  });
+
+  router.get('/sandbox/messages', merchantOnly, async (_req, res) => {
+    const rows = await listMessages(deps.db, principalOf(res).merchantId);
+    const body: SandboxMessages = {
+      messages: rows.map((m) => ({
+        messageId: m.id,
+        channel: m.channel,
+        to: m.recipient,
+        body: m.body,
+        transactionNumber: m.transactionNumber,
+        status: m.status,
+        createdAt: m.createdAt.toISOString(),
+      })),
+    };
+    res.json(body);
+  });
+
+  return router;
+}

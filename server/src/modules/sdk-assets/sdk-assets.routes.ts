@@ -1,0 +1,81 @@
+import { Router, type Response } from 'express';
+import type { AppDeps } from '../../app';
+import { REPO_ROOT } from '../../env';
+import { ApiError } from '../../errors';
+import { hashCredential } from '../merchants/credentials';
+import { findCredentialByHash } from '../merchants/merchants.queries';
+import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned), their SRI hashes in
+ * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
+ */
+export function sdkAssetsRouter(deps: AppDeps, root = REPO_ROOT): Router {
+  const router = Router();
+  const files = new SdkFileCache(root);
+  const base = `${deps.env.PUBLIC_BASE_URL}/sdk`;
+
+  router.get('/sdk/manifest.json', async (_req, res) => {
+    const entries: Record<string, { url: string; integrity: string }> = {};
+    for (const file of SDK_FILES) {
+      const loaded = await files.load(file);
+      if (loaded) entries[file.name] = { url: `${base}${file.urlPath}`, integrity: loaded.integrity };
+    }
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.json({ files: entries });
+  });
+
+  for (const file of SDK_FILES) {
+    router.get(`/sdk${file.urlPath}`, async (req, res) => {
+      const loaded = await files.load(file);
+      if (!loaded) throw new ApiError('not_found', `The ${file.name} SDK is not built on this server; run "pnpm build" in the repository.`);
+      if (file.kind === 'frame') {
+        await sendFrame(deps, req.query, res, loaded);
+        return;
+      }
+      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      res.setHeader('Cache-Control', IMMUTABLE);
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      send(req.get('if-none-match'), res, loaded);
+    });
+  }
+  return router;
+}
+
+/**
+ * The card frame page: `?clientId=ck_…&origin=<merchant origin>`. The origin must be one the client ID allows;
+ * the page then carries `frame-ancestors <origin>`, so no other site can frame it, and a CSP that lets it talk
+ * only to this service.
+ */
+async function sendFrame(deps: AppDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile): Promise<void> {
+  const clientId = typeof query.clientId === 'string' ? query.clientId : '';
+  const origin = typeof query.origin === 'string' ? query.origin : '';
+  const client = clientId.length > 0 && clientId.length <= 200 ? await findCredentialByHash(deps.db, hashCredential(clientId)) : null;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  if (!client || client.kind !== 'client' || !client.allowedOrigins.includes(origin)) {
+    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors *");
+    res.status(403).type('html').send('<!doctype html><title>Payment form unavailable</title><p>This payment form cannot be shown on this site.</p>');
+    return;
+  }
+  res.setHeader(
+    'Content-Security-Policy',
+    [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "connect-src 'self'", "img-src 'self' data:", "base-uri 'none'", "form-action 'none'"].join('; '),
+  );
+  res.type('html').send(loaded.body);
+}
+
+function send(ifNoneMatch: string | undefined, res: Response, loaded: LoadedFile): void {
+  res.setHeader('ETag', loaded.etag);
+  if (ifNoneMatch === loaded.etag) {
+    res.status(304).end();
+    return;
+  }
+  res.send(loaded.body);
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { SDK_VERSIONS } from '@svc/protocol';
+
+/** The built browser files the service serves, by URL path under /sdk, and the package folder they come from. */
+export const SDK_FILES = [
+  { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.js`, dist: 'sdk-elements/dist/sdk.js', kind: 'script', name: 'elements' },
+  { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.js`, dist: 'sdk-elements/dist/card-frame.js', kind: 'script', name: 'elements-card-frame' },
+  { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.html`, dist: 'sdk-elements/dist/card-frame.html', kind: 'frame', name: 'elements-card-frame-page' },
+  { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.js`, dist: 'sdk-iframe/dist/sdk.js', kind: 'script', name: 'iframe' },
+  { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
+] as const;
+export type SdkFile = (typeof SDK_FILES)[number];
+
+export interface LoadedFile {
+  body: Buffer;
+  integrity: string;
+  etag: string;
+  mtimeMs: number;
+}
+
+/**
+ * Reads built files on demand and keeps them until they change on disk (a rebuild while the service runs is
+ * picked up). The SRI hash is sha384, as browsers check it.
+ */
+export class SdkFileCache {
+  readonly #cache = new Map<string, LoadedFile>();
+
+  constructor(readonly root: string) {}
+
+  async load(file: SdkFile): Promise<LoadedFile | null> {
+    const full = path.join(this.root, file.dist);
+    let info;
+    try {
+      info = await stat(full);
+    } catch {
+      return null;
+    }
+    const cached = this.#cache.get(full);
+    if (cached && cached.mtimeMs === info.mtimeMs) return cached;
+    const body = await readFile(full);
+    const loaded: LoadedFile = {
+      body,
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      mtimeMs: info.mtimeMs,
+    };
+    this.#cache.set(full, loaded);
+    return loaded;
+  }
+}

@@ -1,0 +1,37 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { sdkSessions, transactions } from '../../db/schema';
+
+export type SdkSessionRow = typeof sdkSessions.$inferSelect;
+
+export async function insertSession(db: Queryable, values: typeof sdkSessions.$inferInsert): Promise<SdkSessionRow> {
+  const [row] = await db.insert(sdkSessions).values(values).returning();
+  return row!;
+}
+
+/** The live session with this id whose token hashes to `tokenHash`. */
+export async function findLiveSession(db: Queryable, sessionId: string, tokenHash: Buffer, now: Date): Promise<SdkSessionRow | null> {
+  const [row] = await db
+    .select()
+    .from(sdkSessions)
+    .where(and(eq(sdkSessions.id, sessionId), eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A live session by its token alone (the websocket's `?session=`). */
+export async function findLiveSessionByToken(db: Queryable, tokenHash: Buffer, now: Date): Promise<SdkSessionRow | null> {
+  const [row] = await db.select().from(sdkSessions).where(and(eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now))).limit(1);
+  return row ?? null;
+}
+
+/** The newest transaction a session created (its widget watches that one). */
+export async function findLatestSessionTransaction(db: Queryable, sessionId: string) {
+  const [row] = await db
+    .select({ transactionId: transactions.id, transactionNumber: transactions.transactionNumber })
+    .from(transactions)
+    .where(eq(transactions.sdkSessionId, sessionId))
+    .orderBy(desc(transactions.createdAt))
+    .limit(1);
+  return row ?? null;
+}

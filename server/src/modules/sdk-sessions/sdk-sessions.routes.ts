@@ -1,0 +1,59 @@
+import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema } from '@svc/protocol';
+import { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { ApiError, UnauthorizedError } from '../../errors';
+import { rateLimitedError } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { requestIdOf } from '../../http/request-id';
+import { hashCredential } from '../merchants/credentials';
+import { findCredentialByHash } from '../merchants/merchants.queries';
+import { sdkCors } from './sdk-cors';
+import { findLiveSession } from './sdk-sessions.queries';
+import { createSession, submitSdkPayment } from './sdk-sessions.service';
+
+const SessionIdParam = z.uuid('is not a session id');
+
+/** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
+export function sdkSessionsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const serviceOrigin = new URL(deps.env.PUBLIC_BASE_URL).origin;
+  const perAddress: RequestHandler = (req, _res, next) => {
+    const verdict = deps.limiter.take(`sdk:${req.ip ?? 'unknown'}`);
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
+    next();
+  };
+  router.use('/sdk', sdkCors);
+
+  router.post('/sdk/sessions', perAddress, async (req, res) => {
+    const body = parseInput(CreateSdkSessionRequestSchema, req.body);
+    const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
+    if (!client || client.kind !== 'client') throw new UnauthorizedError();
+    const scope = { merchantId: client.merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
+  });
+
+  router.post('/sdk/sessions/:sessionId/payments', perAddress, async (req, res) => {
+    const sessionId = parseInput(SessionIdParam, req.params.sessionId, ['sessionId']);
+    const token = bearerToken(req);
+    const session = token ? await findLiveSession(deps.db, sessionId, hashCredential(token), deps.clock.now()) : null;
+    if (!session) throw new UnauthorizedError();
+    // The card frame calls from the service's own origin; Express from the merchant page the session belongs to.
+    const origin = req.get('origin');
+    if (origin !== undefined && origin !== serviceOrigin && origin !== session.origin) {
+      throw new ApiError('origin_not_allowed', `Payments of this session may come from ${session.origin} or the card frame only.`);
+    }
+    const body = parseInput(SdkPaymentRequestSchema, req.body);
+    const scope = { merchantId: session.merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    res.setHeader('Cache-Control', 'no-store');
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => submitSdkPayment(tx, deps, session, body)));
+  });
+
+  return router;
+}
+
+function bearerToken(req: Request): string | null {
+  const match = /^Bearer\s+(\S{1,200})\s*$/i.exec(req.get('authorization') ?? '');
+  return match?.[1] ?? null;
+}

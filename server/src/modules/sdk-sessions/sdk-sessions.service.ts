@@ -1,0 +1,99 @@
+import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
+import { PAYMENT_METHODS } from '@svc/protocol';
+import type { Tx } from '../../db/client';
+import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
+import type { MutationResult } from '../../http/idempotency';
+import type { PaymentMethodInput } from '../../processor/processor';
+import { processorError } from '../../processor/processor-errors';
+import { confirmationFor } from '../authorizations/authorizations.service';
+import { assertCardUsable } from '../hosted-page/card-validation';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { hashCredential, randomAlphanumeric } from '../merchants/credentials';
+import { findCredentialByHash } from '../merchants/merchants.queries';
+import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions/identifiers';
+import { recordChange } from '../transactions/transaction-events';
+import { insertTransaction } from '../transactions/transactions.queries';
+import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
+
+export const SDK_SESSION_TTL_S = 30 * 60;
+
+/**
+ * `POST /sdk/sessions`: a client ID, used from one of its allowed origins, starts a widget session. The session
+ * token it returns authorises only that session's payment calls.
+ */
+export async function createSession(
+  tx: Tx,
+  deps: LifecycleDeps,
+  input: { clientId: string; methodType: SdkSessionRow['methodType']; mode: SdkSessionRow['mode']; origin: string | undefined },
+): Promise<SdkSession> {
+  const client = await findCredentialByHash(tx, hashCredential(input.clientId));
+  if (!client || client.kind !== 'client') throw new UnauthorizedError();
+  if (!input.origin || !client.allowedOrigins.includes(input.origin)) {
+    throw new ApiError('origin_not_allowed', `The origin ${input.origin ?? '(none)'} is not allowed for this client ID; add it with the client ID's allowed origins.`);
+  }
+  if (input.mode !== deps.env.SVC_MODE) {
+    throw new ValidationError([{ path: 'mode', message: `this service runs in ${deps.env.SVC_MODE} mode; configure the SDK with mode "${deps.env.SVC_MODE}"` }]);
+  }
+  const now = deps.clock.now();
+  const sessionToken = `sess_${randomAlphanumeric(40)}`;
+  const row = await insertSession(tx, {
+    merchantId: client.merchantId,
+    branchId: client.branchId,
+    clientCredentialId: client.id,
+    tokenHash: hashCredential(sessionToken),
+    methodType: input.methodType,
+    mode: input.mode,
+    origin: input.origin,
+    expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
+    createdAt: now,
+  });
+  return { sessionId: row.id, sessionToken, paymentMethods: [...PAYMENT_METHODS], expiresAt: row.expiresAt.toISOString() };
+}
+
+/**
+ * `POST /sdk/sessions/:sessionId/payments`: the consumer approves a payment in the widget. The method is
+ * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit (10) for the
+ * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined (2) and answers 402.
+ */
+export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest): Promise<MutationResult> {
+  const now = deps.clock.now();
+  if (session.methodType !== 'tokenize' && (input.amount === undefined || input.currency === undefined)) {
+    throw new ValidationError([
+      ...(input.amount === undefined ? [{ path: 'amount', message: `is required for ${session.methodType} (cents)` }] : []),
+      ...(input.currency === undefined ? [{ path: 'currency', message: `is required for ${session.methodType}` }] : []),
+    ]);
+  }
+  const method: PaymentMethodInput = input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
+  const currency = (input.currency ?? 'USD') as Currency;
+  const approvedCents = input.amount ?? 0;
+  const result = await deps.processor.authorize(method, approvedCents, currency);
+  const confirmationNumber = newConfirmationNumber();
+  const approved = result.outcome === 'approved';
+  const row = await insertTransaction(tx, {
+    transactionNumber: newTransactionNumber(),
+    merchantId: session.merchantId,
+    branchId: session.branchId,
+    methodType: session.methodType,
+    status: approved ? 10 : result.outcome === 'declined' ? 2 : 12,
+    currency,
+    amountCents: input.amount ?? null,
+    linkId: newLinkId(),
+    paymentType: method.method,
+    processor: result.processor,
+    supportsCloseAuth: approved && result.supportsCloseAuth,
+    processorReference: approved ? result.reference : null,
+    confirmation: approved
+      ? confirmationFor({ paymentType: method.method, processor: result.processor, lastFourDigits: result.lastFourDigits, authNumber: result.authNumber, confirmationNumber, at: now, paymentMethodName: result.paymentMethodName })
+      : null,
+    sdkSessionId: session.id,
+    commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
+    commitDeadline: approved ? new Date(now.getTime() + deps.env.COMMIT_WINDOW_S * 1000) : null,
+    approvedCents: approved ? approvedCents : null,
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  if (result.outcome !== 'approved') return { problem: processorError(result) };
+  return { body: transaction satisfies Transaction };
+}

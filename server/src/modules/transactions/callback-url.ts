@@ -1,0 +1,24 @@
+import type { Env } from '../../env';
+import { ApiError } from '../../errors';
+import { callbackHostProblem } from '../callbacks/address-guard';
+
+/**
+ * The init-time check of a callback URL (CONTRACT §9): https in production (http allowed in the sandbox), no
+ * credentials in it, and no literal private, loopback or metadata address. Names are checked again on their
+ * resolved addresses at every connect, by the dispatcher.
+ */
+export function assertCallbackUrlAllowed(url: string, env: Env): void {
+  const parsed = new URL(url);
+  if (env.SVC_MODE === 'production' && parsed.protocol !== 'https:') {
+    throw new ApiError('callback_url_not_allowed', 'callbackURL must use https in production.', { errors: [{ path: 'callbackURL', message: 'must use https' }] });
+  }
+  const hostProblem = env.CALLBACK_ALLOW_PRIVATE_NETWORKS ? null : callbackHostProblem(parsed);
+  if (hostProblem) {
+    throw new ApiError('callback_url_not_allowed', `callbackURL must reach a public address: ${hostProblem}.`, { errors: [{ path: 'callbackURL', message: hostProblem }] });
+  }
+  if (parsed.username || parsed.password) {
+    throw new ApiError('callback_url_not_allowed', 'callbackURL must not carry credentials; verify callbacks with the HMAC signature instead.', {
+      errors: [{ path: 'callbackURL', message: 'must not contain a user name or password' }],
+    });
+  }
+}

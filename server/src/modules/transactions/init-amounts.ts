@@ -1,0 +1,44 @@
+import { amountInputToCents, MAX_AMOUNT_CENTS, type ParsedInitTransactionRequest } from '@svc/protocol';
+import { ValidationError } from '../../errors';
+import type { StoredProduct } from './transaction-object';
+
+export interface InitAmounts {
+  amountCents: number | null;
+  products: StoredProduct[];
+  productSumMismatch: boolean;
+}
+
+/**
+ * CONTRACT §4: amounts to cents in the unit `isCent` says; products summed as Σ (amount + vat − discount) × quantity.
+ * No amount but products: the amount is the sum. Both and different: accepted, flagged. No amount at all: only an
+ * authorization may leave it for later.
+ */
+export function resolveInitAmounts(body: ParsedInitTransactionRequest, methodType: 'sale' | 'authorize'): InitAmounts {
+  const isCent = body.isCent === true;
+  const toCents = (value: number | string | undefined | null): number | null =>
+    value === undefined || value === null || value === '' ? null : amountInputToCents(value, isCent);
+
+  const products: StoredProduct[] = (body.products ?? []).map((p) => ({
+    name: p.name,
+    quantity: p.quantity,
+    amountCents: toCents(p.amount) ?? 0,
+    vatCents: toCents(p.vat),
+    discountCents: toCents(p.discount),
+    posIdentifier: p.posIdentifier ?? null,
+  }));
+  const productSum = products.reduce((sum, p) => sum + (p.amountCents + (p.vatCents ?? 0) - (p.discountCents ?? 0)) * p.quantity, 0);
+
+  let amountCents = toCents(body.amount);
+  let productSumMismatch = false;
+  if (products.length > 0) {
+    if (productSum <= 0 || productSum > MAX_AMOUNT_CENTS) {
+      throw new ValidationError([{ path: 'products', message: `the product sum must be greater than 0 and at most ${MAX_AMOUNT_CENTS} cents (it is ${productSum})` }]);
+    }
+    if (amountCents === null) amountCents = productSum;
+    else productSumMismatch = amountCents !== productSum;
+  }
+  if (amountCents === null && methodType !== 'authorize') {
+    throw new ValidationError([{ path: 'amount', message: 'is required (only an authorization may leave it for later)' }]);
+  }
+  return { amountCents, products, productSumMismatch };
+}

@@ -1,0 +1,65 @@
+import type { Transaction } from '@svc/protocol';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { toTransactionObject } from './transaction-object';
+import { queueCallbackDelivery } from '../callbacks/callbacks.queries';
+import { insertEvent, loadTransactionView, type TransactionView } from './transactions.queries';
+
+export type EventType = 'transaction.created' | 'transaction.updated';
+
+/** The channel every instance listens on for new events (websocket fan-out, callback dispatcher wake-up). */
+export const EVENTS_CHANNEL = 'svc_events';
+
+/** What an events notification carries: enough to route it; the payload is read from transaction_events. */
+export interface EventNotice {
+  eventId: string;
+  transactionId: string;
+  transactionNumber: string;
+  merchantId: string;
+  branchId: string | null;
+  deviceId: string | null;
+  sequence: number;
+  /** Whether a callback delivery was queued with it. */
+  callback: boolean;
+}
+
+export interface RecordedChange {
+  eventId: string;
+  transaction: Transaction;
+  view: TransactionView;
+}
+
+/**
+ * The one way a state change is recorded: inside the caller's database transaction, after the guarded write
+ * that took the new sequence, append the event carrying the transaction object as it now is, queue its callback
+ * delivery (updates of transactions with a callbackURL; creation is the merchant's own call and its response),
+ * and notify every instance. Whatever consumes events hangs off this function, so no change can skip it.
+ */
+export async function recordChange(tx: Queryable, transactionId: string, at: Date, baseUrl: string, type: EventType = 'transaction.updated'): Promise<RecordedChange> {
+  const view = await loadTransactionView(tx, transactionId);
+  const transaction = toTransactionObject(view, baseUrl);
+  const payload = JSON.stringify(transaction);
+  const event = await insertEvent(tx, {
+    transactionId,
+    merchantId: view.row.merchantId,
+    sequence: view.row.sequence,
+    type,
+    payload,
+    createdAt: at,
+  });
+  const callback = type === 'transaction.updated' && view.row.callbackUrl !== null;
+  if (callback) await queueCallbackDelivery(tx, { eventId: event.id, row: view.row, at });
+  const notice: EventNotice = {
+    eventId: event.id,
+    transactionId,
+    transactionNumber: view.row.transactionNumber,
+    merchantId: view.row.merchantId,
+    branchId: view.row.branchId,
+    deviceId: view.row.deviceId,
+    sequence: view.row.sequence,
+    callback,
+  };
+  // Delivered to listeners when the transaction commits, never before, and not at all on rollback.
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})`);
+  return { eventId: event.id, transaction, view };
+}

@@ -1,0 +1,53 @@
+import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { NotFoundError } from '../../errors';
+import { authenticate, principalOf } from '../../http/authenticate';
+import { runMutation, sendMutation } from '../../http/idempotency';
+import { parseInput } from '../../http/parse';
+import { requestIdOf } from '../../http/request-id';
+import { toTransactionObject } from './transaction-object';
+import { findTransactionViewForPrincipal } from './transactions.queries';
+import { cancelTransaction, initTransaction } from './transactions.service';
+
+export const TransactionNumberParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a transaction number');
+
+export function transactionsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const merchantOrDevice = authenticate(deps, { allow: ['merchant_key', 'branch_key', 'device'] });
+  const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
+
+  router.post('/transactions/init', merchantOrDevice, async (req, res) => {
+    const body = parseInput(InitTransactionRequestSchema, req.body);
+    const principal = principalOf(res);
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({
+      body: await initTransaction(tx, deps, principal, body),
+    }));
+    sendMutation(res, response);
+  });
+
+  router.get('/transactions/:transactionNumber', merchantOrDevice, async (req, res) => {
+    const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
+    const view = await findTransactionViewForPrincipal(deps.db, principalOf(res), number);
+    if (!view) throw new NotFoundError('transaction');
+    res.json(toTransactionObject(view, deps.env.PUBLIC_BASE_URL));
+  });
+
+  router.post('/transactions/:transactionNumber/cancel', merchantOnly, async (req, res) => {
+    const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
+    parseInput(EmptyRequestSchema, req.body);
+    const principal = principalOf(res);
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({
+      body: await cancelTransaction(tx, deps, principal, number),
+    }));
+    sendMutation(res, response);
+  });
+
+  return router;
+}
+
+/** The idempotency scope of a merchant's mutating request. */
+export function mutationScope(req: import('express').Request, res: import('express').Response, merchantId: string) {
+  return { merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+}

@@ -1,0 +1,83 @@
+import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
+import type { Tx } from '../../db/client';
+import { ApiError, NotFoundError, ValidationError } from '../../errors';
+import type { Principal } from '../../http/authenticate';
+import { hashCredential } from '../merchants/credentials';
+import { findCredentialByHash } from '../merchants/merchants.queries';
+import { queueLinkMessages } from '../sandbox/messages';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { assertCallbackUrlAllowed } from './callback-url';
+import { newLinkId, newTransactionNumber } from './identifiers';
+import { resolveInitAmounts } from './init-amounts';
+import { recordChange } from './transaction-events';
+import { cancelPending, findTransactionRowForPrincipal, insertTransaction } from './transactions.queries';
+
+/** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
+export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
+  const now = deps.clock.now();
+  const methodType = body.methodType ?? 'sale';
+  const amounts = resolveInitAmounts(body, methodType);
+  const terminal = await resolveTerminal(tx, principal, body.deviceId);
+  if (body.callbackURL) assertCallbackUrlAllowed(body.callbackURL, deps.env);
+
+  let timeoutAt: Date | null = null;
+  if (body.timeOut !== undefined) timeoutAt = new Date(now.getTime() + body.timeOut * 1000);
+  if (body.timeoutDate !== undefined) {
+    timeoutAt = new Date(body.timeoutDate);
+    if (timeoutAt <= now) throw new ValidationError([{ path: 'timeoutDate', message: `must be in the future (the service time is ${now.toISOString()})` }]);
+  }
+
+  const row = await insertTransaction(tx, {
+    transactionNumber: newTransactionNumber(),
+    merchantId: principal.merchantId,
+    branchId: terminal.branchId,
+    deviceId: terminal.deviceId,
+    methodType,
+    status: 1,
+    currency: body.currency,
+    amountCents: amounts.amountCents,
+    products: amounts.products,
+    productSumMismatch: amounts.productSumMismatch,
+    pos: body.pos ?? null,
+    posData: body.posData ?? null,
+    phone: body.phone ?? null,
+    email: body.email ?? null,
+    smsState: body.phone ? 'Sent' : 'Not requested',
+    callbackUrl: body.callbackURL ?? null,
+    callbackMethod: body.callbackMethod ?? 'POST',
+    timeoutAt,
+    linkId: newLinkId(),
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  await queueLinkMessages(tx, { row, transaction, now });
+  return transaction;
+}
+
+/** `POST /transactions/:transactionNumber/cancel`: Pending → Cancelled, nothing else. */
+export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
+  const now = deps.clock.now();
+  const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
+  if (!row) throw new NotFoundError('transaction');
+  const cancelled = await cancelPending(tx, row.id, now);
+  if (!cancelled) {
+    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status 1) can be cancelled; this one has status ${row.status}.`);
+  }
+  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+}
+
+/**
+ * Where the transaction goes: a device credential sends it to its own terminal; an API key may name a terminal
+ * with `deviceId` (one of its own merchant's, and of its own branch for a branch key).
+ */
+async function resolveTerminal(tx: Tx, principal: Principal, deviceId: string | undefined): Promise<{ branchId: string | null; deviceId: string | null }> {
+  if (principal.kind === 'device') return { branchId: principal.branchId, deviceId: principal.deviceId };
+  if (deviceId === undefined) return { branchId: principal.branchId, deviceId: null };
+  const device = await findCredentialByHash(tx, hashCredential(deviceId));
+  const fits =
+    device?.kind === 'device' && device.merchantId === principal.merchantId && (principal.kind !== 'branch_key' || device.branchId === principal.branchId);
+  if (!device || !fits) throw new ValidationError([{ path: 'deviceId', message: 'is not a device of this merchant (or of this branch)' }]);
+  return { branchId: device.branchId, deviceId: device.deviceId };
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
+import { newConfirmationNumber } from '../modules/transactions/identifiers';
+import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';
+
+const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
+
+/**
+ * The sandbox processor of CONTRACT §10: outcomes follow the test cards; any other Luhn-valid card and every
+ * wallet approve on processor alpha. References encode the processor and the behaviour, so later operations on
+ * a token behave like the method it stands for.
+ */
+export class SandboxProcessor implements PaymentProcessor {
+  async sale(method: PaymentMethodInput): Promise<ProcessorResult> {
+    return this.#decide(method);
+  }
+
+  async authorize(method: PaymentMethodInput): Promise<ProcessorResult> {
+    return this.#decide(method);
+  }
+
+  async reauthorize(reference: string): Promise<ProcessorResult> {
+    return this.#fromReference(reference);
+  }
+
+  async capture(reference: string): Promise<ProcessorResult> {
+    return this.#fromReference(reference);
+  }
+
+  async chargeToken(reference: string, _amountCents: number, _currency: Currency): Promise<ProcessorResult> {
+    return this.#fromReference(reference);
+  }
+
+  async release(): Promise<void> {}
+
+  #decide(method: PaymentMethodInput): ProcessorResult {
+    if (method.method !== 'card') {
+      return this.#approve('alpha', true, WALLET_NAMES[method.method], null);
+    }
+    const number = method.card.number.replace(/[\s-]/g, '');
+    const known = SANDBOX_TEST_CARDS.find((c) => c.number === number);
+    const outcome: SandboxCardOutcome = known?.outcome ?? 'approved';
+    const processor = known?.processor ?? 'alpha';
+    if (outcome === 'card_declined' || outcome === 'insufficient_funds') return { outcome: 'declined', processor, code: outcome };
+    if (outcome === 'processor_failure') return { outcome: 'failed', processor, reason: 'sandbox test card 4000 0000 0000 0119' };
+    return this.#approve(processor, known?.supportsCloseAuth ?? true, cardBrand(number), number.slice(-4));
+  }
+
+  #approve(processor: string, supportsCloseAuth: boolean, paymentMethodName: string, lastFourDigits: string | null): ProcessorResult {
+    return {
+      outcome: 'approved',
+      processor,
+      reference: `sbx_${processor}_${randomBytes(12).toString('hex')}`,
+      authNumber: newConfirmationNumber().slice(0, 6),
+      supportsCloseAuth,
+      paymentMethodName,
+      lastFourDigits,
+    };
+  }
+
+  #fromReference(reference: string): ProcessorResult {
+    const processor = /^sbx_(alpha|beta)_/.exec(reference)?.[1];
+    if (!processor) return { outcome: 'failed', processor: 'unknown', reason: 'unknown processor reference' };
+    return {
+      outcome: 'approved',
+      processor,
+      reference,
+      authNumber: newConfirmationNumber().slice(0, 6),
+      supportsCloseAuth: processor === 'alpha',
+      paymentMethodName: '',
+      lastFourDigits: null,
+    };
+  }
+}
+
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'Visa';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'Mastercard';
+  if (/^3[47]/.test(number)) return 'American Express';
+  if (/^6(011|5)/.test(number)) return 'Discover';
+  return 'Card';
+}

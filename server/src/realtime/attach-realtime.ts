@@ -1,0 +1,139 @@
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WEBSOCKET_PATH, WS_CLOSE_CODES, WS_MAX_MESSAGE_BYTES, WS_MAX_SUBSCRIPTIONS } from '@svc/protocol';
+import { WebSocketServer } from 'ws';
+import type { AppDeps } from '../app';
+import type { Audience } from './audience';
+import { Connection, type ConnectionContext } from './connection';
+import { startEventsBridge } from './events-bridge';
+import { Hub } from './hub';
+import { eventsAfter, findVisibleTransaction } from './realtime.queries';
+import { resolveSessionToken, type SessionTokenResolver } from './session-token';
+import { authenticateUpgrade } from './upgrade-auth';
+
+export interface RealtimeOptions {
+  /** Protocol-level ping interval; a connection that has not answered the previous ping is dropped. Default 30 s. */
+  heartbeatIntervalMs?: number;
+  /** Unsent bytes a socket may hold before it is closed with 4008 (slow consumer). Default 1 MiB. */
+  slowConsumerBytes?: number;
+  /** Subscriptions per connection. Default WS_MAX_SUBSCRIPTIONS (100). */
+  maxSubscriptions?: number;
+  /** Events read (and sent) per replay query. Default 100. */
+  replayPageSize?: number;
+  /** How long `close()` waits for clients to answer the close frame before dropping them. Default 2 s. */
+  closeTimeoutMs?: number;
+}
+
+export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter'> & {
+  options?: RealtimeOptions;
+  /** Resolves `?session=` tokens; defaults to the sdk-sessions one. */
+  resolveSessionToken?: SessionTokenResolver;
+};
+
+export interface Realtime {
+  /** Stops accepting sockets, stops listening, closes every socket with 1001 and stops the timers. */
+  close(): Promise<void>;
+}
+
+/**
+ * The websocket endpoint of CONTRACT §11 on `server`: upgrades of `{base_url}/ws` are authenticated and
+ * become connections; every other upgrade is answered 404. Resolves once this instance listens for events,
+ * so an update committed after it resolves reaches the subscribers here.
+ */
+export async function attachRealtime(server: Server, deps: RealtimeDeps): Promise<Realtime> {
+  const { db, logger, limiter, env } = deps;
+  const options = deps.options ?? {};
+  const closeTimeoutMs = options.closeTimeoutMs ?? 2_000;
+  const hub = new Hub();
+  const bridge = await startEventsBridge({ sql: deps.sql, db, hub, logger });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const connections = new Set<Connection>();
+  const upgrading = new Set<Promise<void>>();
+  let closing = false;
+
+  const context: ConnectionContext = {
+    hub,
+    logger,
+    store: (audience: Audience) => ({
+      findVisible: (transactionNumber) => findVisibleTransaction(db, audience, transactionNumber),
+      eventsAfter: (transactionId, afterSequence, limit) => eventsAfter(db, transactionId, afterSequence, limit),
+    }),
+    slowConsumerBytes: options.slowConsumerBytes ?? 1024 * 1024,
+    maxSubscriptions: options.maxSubscriptions ?? WS_MAX_SUBSCRIPTIONS,
+    subscription: { pageSize: options.replayPageSize ?? 100, maxBuffered: 10_000 },
+  };
+
+  const accept = async (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => {
+    const verdict = await authenticateUpgrade(req, url, { db, env, limiter, resolveSessionToken: deps.resolveSessionToken ?? resolveSessionToken }).catch(
+      (error: unknown) => {
+        logger.error({ err: error }, 'websocket: authenticating an upgrade failed');
+        return { ok: false as const, status: 500, reason: 'internal_error' };
+      },
+    );
+    if (socket.destroyed) return;
+    if (closing) return refuseUpgrade(socket, 503);
+    if (!verdict.ok) {
+      logger.info({ status: verdict.status, reason: verdict.reason }, 'websocket: upgrade refused');
+      return refuseUpgrade(socket, verdict.status, 'retryAfterS' in verdict && verdict.retryAfterS !== undefined ? { 'Retry-After': String(verdict.retryAfterS) } : {});
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new Connection(ws, verdict.audience, context);
+      connections.add(connection);
+      void connection.closed.then(() => connections.delete(connection));
+    });
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // The query string carries credentials (?link, ?deviceId, ?session): it is never logged.
+    const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
+    if (url.pathname !== WEBSOCKET_PATH) return refuseUpgrade(socket, 404);
+    if (closing) return refuseUpgrade(socket, 503);
+    const onSocketError = (error: Error) => logger.info({ err: error }, 'websocket: socket error during the upgrade');
+    socket.on('error', onSocketError);
+    const done = accept(req, socket, head, url)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'websocket: accepting an upgrade failed');
+        socket.destroy();
+      })
+      .finally(() => {
+        socket.off('error', onSocketError);
+        upgrading.delete(done);
+      });
+    upgrading.add(done);
+  };
+  server.on('upgrade', onUpgrade);
+
+  const heartbeat = setInterval(() => {
+    for (const connection of connections) connection.heartbeat();
+  }, options.heartbeatIntervalMs ?? 30_000);
+  heartbeat.unref();
+
+  return {
+    async close() {
+      if (closing) return;
+      closing = true;
+      server.off('upgrade', onUpgrade);
+      clearInterval(heartbeat);
+      await bridge.stop();
+      await Promise.allSettled(upgrading);
+      const open = [...connections];
+      for (const connection of open) connection.close(WS_CLOSE_CODES.GOING_AWAY, 'server shutting down');
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, closeTimeoutMs);
+      });
+      await Promise.race([Promise.all(open.map((connection) => connection.closed)), timedOut]);
+      clearTimeout(timer);
+      for (const connection of connections) connection.terminate();
+      await Promise.all(open.map((connection) => Promise.all([connection.closed, connection.settled()])));
+      await new Promise<void>((resolve, reject) => wss.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+/** A plain HTTP answer to an upgrade that does not become a websocket; then the socket goes. */
+function refuseUpgrade(socket: Duplex, status: number, headers: Record<string, string> = {}): void {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close', 'Content-Length: 0', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${lines.join('\r\n')}\r\n\r\n`);
+}

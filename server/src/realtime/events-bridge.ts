@@ -1,0 +1,112 @@
+import type postgres from 'postgres';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import type { Logger } from '../logger';
+import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
+import type { Hub } from './hub';
+import { RealtimeEvent } from './realtime-event';
+import { eventPayloads } from './realtime.queries';
+
+/** The notice as `recordChange` sends it; anything else on the channel is logged and ignored. */
+const EventNoticeSchema = z.object({
+  eventId: z.string(),
+  transactionId: z.string(),
+  transactionNumber: z.string(),
+  merchantId: z.string(),
+  branchId: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  sequence: z.number().int(),
+  callback: z.boolean(),
+}) satisfies z.ZodType<EventNotice>;
+
+/** Payloads read per query when notifications pile up. */
+const BATCH = 200;
+
+export interface EventsBridge {
+  stop(): Promise<void>;
+}
+
+/**
+ * LISTEN on the events channel (postgres.js keeps one dedicated connection for it and re-listens after a
+ * reconnect) and hand every notice some local subscriber wants to the hub, with its payload read once.
+ * Notices are published in the order they arrived, which for one transaction is its sequence order; payloads
+ * of notices that arrive together are read in one query. After a reconnect, notifications sent meanwhile are
+ * lost: transaction subscriptions then re-read the store.
+ */
+export async function startEventsBridge({ sql, db, hub, logger }: { sql: postgres.Sql; db: Database; hub: Hub; logger: Logger }): Promise<EventsBridge> {
+  let stopped = false;
+  let listening = false;
+  let pending: EventNotice[] = [];
+  let draining: Promise<void> | null = null;
+
+  const drain = async () => {
+    while (pending.length > 0 && !stopped) {
+      const batch = pending.slice(0, BATCH);
+      pending = pending.slice(BATCH);
+      let payloads: Map<string, string>;
+      try {
+        payloads = await eventPayloads(db, [...new Set(batch.map((notice) => notice.eventId))]);
+      } catch (error) {
+        // The transaction subscriptions read the store themselves (and tell their client if that fails too).
+        logger.error({ err: error, events: batch.length }, 'websocket: reading notified events failed');
+        hub.catchUp(batch.map((notice) => notice.transactionNumber));
+        continue;
+      }
+      for (const notice of batch) {
+        const payload = payloads.get(notice.eventId);
+        if (payload === undefined) {
+          logger.warn({ eventId: notice.eventId }, 'websocket: notified event not found');
+          continue;
+        }
+        hub.publish(notice, new RealtimeEvent(notice.eventId, notice.transactionNumber, notice.sequence, payload));
+      }
+    }
+  };
+
+  const onNotify = (text: string) => {
+    if (stopped) return;
+    const parsed = EventNoticeSchema.safeParse(safeJson(text));
+    if (!parsed.success) {
+      logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: ignoring a malformed events notification');
+      return;
+    }
+    if (!hub.wants(parsed.data)) return;
+    pending.push(parsed.data);
+    schedule();
+  };
+
+  const schedule = () => {
+    if (draining || stopped) return;
+    draining = drain().finally(() => {
+      draining = null;
+      // A notice may have arrived after the loop's last check.
+      if (pending.length > 0) schedule();
+    });
+  };
+
+  const onListen = () => {
+    if (stopped) return;
+    if (listening) {
+      logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: events listener reconnected; subscriptions catch up from the store');
+      hub.catchUp();
+    }
+    listening = true;
+  };
+
+  const { unlisten } = await sql.listen(EVENTS_CHANNEL, onNotify, onListen);
+  return {
+    async stop() {
+      stopped = true;
+      await unlisten();
+      await draining;
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}

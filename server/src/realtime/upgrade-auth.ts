@@ -1,0 +1,125 @@
+import type { IncomingMessage } from 'node:http';
+import type { Database } from '../db/client';
+import type { Env } from '../env';
+import type { RateLimiter } from '../http/rate-limit';
+import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
+import { findCredentialByHash } from '../modules/merchants/merchants.queries';
+import type { Audience } from './audience';
+import { findLinkTransaction } from './realtime.queries';
+import type { SessionTokenResolver } from './session-token';
+
+export type UpgradeVerdict =
+  | { ok: true; audience: Audience }
+  | { ok: false; status: 400 | 401 | 403 | 429; reason: string; retryAfterS?: number };
+
+export interface UpgradeAuthDeps {
+  db: Database;
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'TRUST_PROXY'>;
+  limiter: RateLimiter;
+  resolveSessionToken: SessionTokenResolver;
+}
+
+const MAX_CREDENTIAL_LENGTH = 200;
+const CREDENTIAL_PARAMS = ['deviceId', 'link', 'session'] as const;
+
+/**
+ * Who is opening the socket, from exactly one credential: `Authorization: Bearer` (merchant and branch keys),
+ * `?deviceId=` (terminals), `?link=` (the hosted payment page, from the service's own origin) or `?session=`
+ * (SDK sessions, from the client ID's allowed origins). Browsers always send `Origin`, so a browser credential
+ * without one, or from another site, is refused (403): a page elsewhere cannot ride a consumer's link. Unknown
+ * credentials spend the address's rate limit budget, as on the HTTP endpoints; known ones their own.
+ */
+export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: UpgradeAuthDeps): Promise<UpgradeVerdict> {
+  const { db, env, limiter } = deps;
+  const addressKey = `addr:${clientAddress(req, env.TRUST_PROXY)}`;
+  if (!limiter.peek(addressKey)) return rateLimited(limiter, addressKey);
+  const unknown = (): UpgradeVerdict => {
+    limiter.take(addressKey);
+    return { ok: false, status: 401, reason: 'unauthorized' };
+  };
+
+  const presented = presentedCredential(req, url);
+  if (presented === 'ambiguous') return { ok: false, status: 400, reason: 'more than one credential' };
+  if (presented === null) return unknown();
+  const origin = req.headers.origin;
+  const ownOrigin = new URL(env.PUBLIC_BASE_URL).origin;
+
+  let audience: Audience;
+  let rateKey: string;
+  switch (presented.kind) {
+    case 'bearer':
+    case 'deviceId': {
+      // Terminals and backends send no Origin; a browser page that does must be the service's own (the terminal simulator).
+      if (presented.kind === 'deviceId' && origin !== undefined && origin !== ownOrigin) return forbiddenOrigin();
+      const row = await findCredentialByHash(db, hashCredential(presented.value));
+      if (!row || !hashesEqual(row.secretHash, hashCredential(presented.value))) return unknown();
+      const accepted = presented.kind === 'bearer' ? row.kind === 'merchant_key' || row.kind === 'branch_key' : row.kind === 'device';
+      if (!accepted) return { ok: false, status: 403, reason: 'credential_not_allowed' };
+      audience = {
+        kind: 'credential',
+        principal: { credentialId: row.id, kind: row.kind, merchantId: row.merchantId, branchId: row.branchId, deviceId: row.deviceId, allowedOrigins: row.allowedOrigins },
+      };
+      rateKey = `cred:${row.id}`;
+      break;
+    }
+    case 'link': {
+      if (origin !== ownOrigin) return forbiddenOrigin();
+      const link = await findLinkTransaction(db, presented.value);
+      if (!link) return unknown();
+      audience = { kind: 'single_transaction', via: 'link', ...link };
+      rateKey = `link:${link.transactionId}`;
+      break;
+    }
+    case 'session': {
+      if (origin === undefined) return forbiddenOrigin();
+      const grant = await deps.resolveSessionToken(db, presented.value);
+      if (!grant) return unknown();
+      if (!grant.allowedOrigins.includes(origin)) return forbiddenOrigin();
+      audience = { kind: 'single_transaction', via: 'session', merchantId: grant.merchantId, transactionId: grant.transactionId, transactionNumber: grant.transactionNumber };
+      rateKey = `session:${hashCredential(presented.value).toString('hex')}`;
+      break;
+    }
+  }
+  const verdict = limiter.take(rateKey);
+  if (!verdict.allowed) return { ok: false, status: 429, reason: 'rate_limited', retryAfterS: verdict.retryAfterS };
+  return { ok: true, audience };
+}
+
+type Presented = { kind: 'bearer' | (typeof CREDENTIAL_PARAMS)[number]; value: string };
+
+function presentedCredential(req: IncomingMessage, url: URL): Presented | 'ambiguous' | null {
+  const found: Presented[] = [];
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const value = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (!value) return null;
+    found.push({ kind: 'bearer', value });
+  }
+  for (const kind of CREDENTIAL_PARAMS) {
+    const values = url.searchParams.getAll(kind);
+    if (values.length > 1) return 'ambiguous';
+    if (values[0] !== undefined) found.push({ kind, value: values[0] });
+  }
+  if (found.length > 1) return 'ambiguous';
+  const [only] = found;
+  return only && only.value.length > 0 && only.value.length <= MAX_CREDENTIAL_LENGTH ? only : null;
+}
+
+/** The caller's address as Express's `req.ip` has it: behind a trusted proxy, the first X-Forwarded-For hop. */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function forbiddenOrigin(): UpgradeVerdict {
+  return { ok: false, status: 403, reason: 'forbidden_origin' };
+}
+
+function rateLimited(limiter: RateLimiter, key: string): UpgradeVerdict {
+  const verdict = limiter.take(key);
+  return { ok: false, status: 429, reason: 'rate_limited', retryAfterS: verdict.allowed ? 1 : verdict.retryAfterS };
+}

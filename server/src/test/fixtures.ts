@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { ProvisionedMerchant } from '@svc/protocol';
+import type { Database } from '../db/client';
+import { firstBranchAndDevice, insertBranch, insertDevice } from '../modules/merchants/merchants.queries';
+import { issueCredentials, provisionMerchant } from '../modules/merchants/merchants.service';
+import { insertTransaction } from '../modules/transactions/transactions.queries';
+
+let counter = 0;
+
+export function provisionTestMerchant(db: Database, name = `Merchant ${++counter}`, origins = ['http://localhost:3000']): Promise<ProvisionedMerchant> {
+  return provisionMerchant(db, { name, origins });
+}
+
+/** A pending sale row written directly, for tests that need a transaction but not the init endpoint. */
+export async function insertPendingTransaction(
+  db: Database,
+  owner: { merchantId: string; branchId?: string | null; deviceId?: string | null },
+  at = new Date('2026-01-01T00:00:00Z'),
+) {
+  return insertTransaction(db, {
+    transactionNumber: `T${randomBytes(8).toString('hex').toUpperCase()}`,
+    merchantId: owner.merchantId,
+    branchId: owner.branchId ?? null,
+    deviceId: owner.deviceId ?? null,
+    methodType: 'sale',
+    status: 1,
+    currency: 'USD',
+    amountCents: 1250,
+    linkId: randomBytes(24).toString('base64url'),
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/** A second branch (with its own device) for an existing merchant, and that branch's credentials. */
+export async function addBranch(db: Database, merchantId: string) {
+  const branch = await insertBranch(db, { merchantId, name: `Branch ${++counter}` });
+  const device = await insertDevice(db, { merchantId, branchId: branch.id, name: 'Terminal' });
+  const keys = await issueCredentials(db, { merchantId, branchId: branch.id, deviceId: device.id, origins: [] });
+  return { branchId: branch.id, deviceRowId: device.id, branchApiKey: keys.branchApiKey, deviceId: keys.deviceId };
+}
+
+/** The row id of a merchant's first device (the `devices` table id, not the dev_ credential). */
+export async function firstDeviceRowId(db: Database, merchantId: string): Promise<string> {
+  const row = await firstBranchAndDevice(db, merchantId);
+  if (!row) throw new Error('merchant without a device');
+  return row.deviceId;
+}

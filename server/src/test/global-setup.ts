@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { startThrowawayPostgres, type EmbeddedPostgres } from '../db/embedded';
+import { applyMigrations } from '../db/migrate';
+import { withDatabase } from './database-url';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A superuser connection: test files create their databases from the migrated template through it. */
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
+
+/**
+ * Every test runs on real PostgreSQL: DATABASE_URL's server when set (CI uses the machine's), else a throw-away
+ * embedded cluster. The migrations run once into a template database; each test file clones it.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let embedded: EmbeddedPostgres | null = null;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    embedded = await startThrowawayPostgres();
+    adminUrl = embedded.url;
+  }
+  const template = `svc_tpl_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${template}`);
+  await applyMigrations(withDatabase(adminUrl, template));
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    const leftovers = await admin<{ datname: string }[]>`
+      select datname from pg_database where datname like ${`svc_test_${template.slice(8)}_%`}`;
+    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists ${datname} with (force)`);
+    await admin.unsafe(`drop database if exists ${template} with (force)`);
+    await admin.end();
+    await embedded?.stop();
+  };
+}

@@ -1,0 +1,35 @@
+import type { ProvisionedMerchant } from '@svc/protocol';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from './app';
+import { createTestDatabase, type TestDatabase } from './database';
+import { provisionTestMerchant } from './fixtures';
+import { merchantClient, type MerchantClient } from './merchant-client';
+
+export interface TestHarness {
+  database: TestDatabase;
+  app: TestApp;
+  merchant: ProvisionedMerchant;
+  client: MerchantClient;
+}
+
+/** Limits high enough that a test's own traffic is never throttled. */
+export const UNTHROTTLED = { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } as const;
+
+/**
+ * The usual test file set-up: a fresh database, the app on it, one merchant and its HTTP client; torn down after
+ * the file. Read the fields inside tests (they exist once beforeAll has run).
+ */
+export function useTestApp(options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number } = {}): TestHarness {
+  const harness = {} as TestHarness;
+  beforeAll(async () => {
+    harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});
+    harness.app = await startTestApp(harness.database, options.env ? { env: options.env } : {});
+    harness.merchant = await provisionTestMerchant(harness.database.db, options.merchantName, options.origins);
+    harness.client = merchantClient(harness.app, harness.merchant);
+  });
+  afterAll(async () => {
+    await harness.app?.close();
+    await harness.database?.drop();
+  });
+  return harness;
+}

@@ -1,0 +1,50 @@
+import type { ConsumerPayRequest, InitTransactionRequest, PaymentLinkState, ProvisionedMerchant, Transaction } from '@svc/protocol';
+import type { TestApp } from './app';
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A merchant's backend, as tests drive it: every call is real HTTP against the test app. */
+export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant, 'apiKey'>, key: string = merchant.apiKey) {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
+    const res = await app.request(path, { method, headers: { authorization: `Bearer ${key}`, ...headers }, body });
+    return { status: res.status, body: (await res.json()) as T, headers: res.headers };
+  };
+  return {
+    call,
+    init: (body: InitTransactionRequest, headers?: Record<string, string>) => call<Transaction>('POST', '/transactions/init', body, headers),
+    get: (transactionNumber: string) => call<Transaction>('GET', `/transactions/${transactionNumber}`),
+    cancel: (transactionNumber: string) => call<Transaction>('POST', `/transactions/${transactionNumber}/cancel`),
+    pay: (body: { token: string; amount: number; currency?: string }, headers?: Record<string, string>) =>
+      call<{ payment: { paymentId: string; amountCents: number }; transaction: Transaction }>('POST', '/transactions/pay', body, headers),
+    void: (body: { token?: string; transactionNumber?: string }) => call<Transaction>('POST', '/transactions/void', body),
+    authorize: (body: { token: string; amount: number }) => call<Transaction>('POST', '/transactions/authorize', body),
+    closeAuth: (transactionNumber: string) => call<Transaction>('POST', `/transactions/${transactionNumber}/closeAuth`),
+    advanceClock: (seconds: number) => call<{ now: string; offsetSeconds: number }>('POST', '/sandbox/clock/advance', { seconds }),
+  };
+}
+export type MerchantClient = ReturnType<typeof merchantClient>;
+
+/** The consumer's side of a payment link. */
+export async function consumerPays(app: TestApp, transaction: Pick<Transaction, 'transactionPage'>, body: ConsumerPayRequest = TEST_CARD): Promise<Answer<PaymentLinkState>> {
+  const linkId = transaction.transactionPage.qrURL.split('/pay/')[1]!;
+  const res = await app.request(`/pay/${linkId}`, { body });
+  return { status: res.status, body: (await res.json()) as PaymentLinkState, headers: res.headers };
+}
+
+export const TEST_CARD: ConsumerPayRequest = { method: 'card', card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2099, cvc: '123' } };
+export const BETA_CARD: ConsumerPayRequest = { method: 'card', card: { number: '5555555555554444', expMonth: 12, expYear: 2099, cvc: '123' } };
+export const cardNumbered = (number: string): ConsumerPayRequest => ({ method: 'card', card: { number, expMonth: 12, expYear: 2099, cvc: '123' } });
+
+/** init an authorization of `amountCents` and have the consumer pay it: an active hold and its token. */
+export async function authorizedHold(app: TestApp, client: MerchantClient, amountCents: number, card: ConsumerPayRequest = TEST_CARD) {
+  const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize' });
+  if (created.status !== 200) throw new Error(`init failed: ${JSON.stringify(created.body)}`);
+  const paid = await consumerPays(app, created.body, card);
+  if (paid.status !== 200) throw new Error(`consumer payment failed: ${JSON.stringify(paid.body)}`);
+  const after = await client.get(created.body.TransactionNumber);
+  return { transactionNumber: created.body.TransactionNumber, token: after.body.paymentDetails!.token, transaction: after.body };
+}

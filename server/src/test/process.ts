@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a child: this one's PATH and HOME only, so a developer's DATABASE_URL never leaks in. */
+export function childEnv(extra: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extra };
+}
+
+export function runNode(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+  return finished(spawnNode(args, env), timeoutMs);
+}
+
+export function spawnNode(args: string[], env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  return Object.assign(child, { output });
+}
+
+export function finished(child: ChildProcess & { output: { stdout: string; stderr: string } }, timeoutMs = 30_000): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`process did not exit within ${timeoutMs} ms; output: ${child.output.stdout}${child.output.stderr}`));
+    }, timeoutMs);
+    const done = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ...child.output });
+    };
+    if (child.exitCode !== null || child.signalCode !== null) done(child.exitCode, child.signalCode);
+    else child.once('exit', done);
+  });
+}
+
+/** Polls `url` until it answers 200 or the child exits. */
+export async function waitForHealthy(url: string, child: ChildProcess & { output: { stdout: string; stderr: string } }, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${child.output.stdout}${child.output.stderr}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become healthy: ${child.output.stdout}${child.output.stderr}`);
+}
