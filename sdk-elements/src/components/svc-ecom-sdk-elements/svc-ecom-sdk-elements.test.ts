@@ -1,0 +1,381 @@
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import 'axe-core/axe.min.js';
+import type * as Axe from 'axe-core';
+import type { Transaction } from '@svc/protocol';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '../../../test/api-mock';
+import { frameOf, mount, part, radios, ready, record, typeCard } from '../../../test/element-helpers';
+import { otherOrigin, sleep, waitFor } from '../../../test/helpers';
+import type { SdkErrorException, SvcEcomSdkElements } from './svc-ecom-sdk-elements';
+
+const axe = (window as unknown as { axe: typeof Axe }).axe;
+const ALL_EVENTS = ['svc-ready', 'svc-payment-selected', 'svc-paying', 'svc-validation-status', 'svc-error', 'svc-payment-success'];
+const paymentCalls = () => calls.filter((call) => call.url.endsWith('/payments'));
+const sessionCalls = () => calls.filter((call) => call.url.endsWith('/sdk/sessions'));
+
+async function rejection(promise: Promise<unknown>): Promise<SdkErrorException> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as SdkErrorException;
+  }
+  throw new Error('expected pay() to reject');
+}
+
+describe('<svc-ecom-sdk-elements>', () => {
+  let element: SvcEcomSdkElements;
+  before(() => startApiMock());
+  afterEach(() => {
+    document.querySelectorAll('svc-ecom-sdk-elements').forEach((node) => node.remove());
+    resetApiMock();
+  });
+
+  describe('loading', () => {
+    it("starts a session, then offers the session's methods as a radio group with card chosen", async () => {
+      element = mount();
+      const events = record(element, ALL_EVENTS);
+      await element.updateComplete;
+      expect(element.state).to.equal('loading');
+      expect(element.getAttribute('state')).to.equal('loading');
+      expect(part(element, 'spinner')).to.exist;
+      expect(part(element, 'status')!.textContent).to.equal('Loading payment methods…');
+      await ready(element);
+      expect(sessionCalls()[0]!.body).to.deep.equal({ clientId: 'ck_test', methodType: 'manual_capture', mode: 'sandbox' });
+      expect(part(element, 'base')!.getAttribute('aria-busy')).to.equal('false');
+      const legend = element.shadowRoot!.querySelector('fieldset legend');
+      expect(legend?.textContent).to.equal('Payment method');
+      expect(radios(element).map((radio) => radio.value)).to.deep.equal(['card', 'paypal', 'applepay', 'googlepay']);
+      expect(radios(element)[0]!.checked).to.equal(true);
+      expect(events.slice(0, 2)).to.deep.equal([
+        { type: 'svc-ready', detail: { paymentMethods: ['card', 'paypal', 'applepay', 'googlepay'] } },
+        { type: 'svc-payment-selected', detail: { paymentMethod: 'card' } },
+      ]);
+    });
+
+    it('embeds the card frame from the service with a title, the client ID, this origin and its instance id', async () => {
+      element = mount();
+      await ready(element);
+      const iframe = frameOf(element);
+      expect(iframe.title).to.equal('Secure card payment form');
+      expect(iframe.getAttribute('part')).to.equal('frame');
+      const url = new URL(iframe.src);
+      expect(url.origin + url.pathname).to.equal(`${location.origin}/sdk/elements/1.1.1/card-frame.html`);
+      expect(url.searchParams.get('clientId')).to.equal('ck_test');
+      expect(url.searchParams.get('origin')).to.equal(location.origin);
+      expect(url.hash).to.equal(`#instance=${element.instanceId}`);
+      await waitFor(() => parseFloat(iframe.style.height) > 100, 'the frame height follows its content');
+    });
+
+    it('hides the method choice when the session offers card only', async () => {
+      element = mount({ clientId: 'ck_cardonly' });
+      await ready(element);
+      expect(element.shadowRoot!.querySelector('fieldset')).to.equal(null);
+      expect(element.paymentMethod).to.equal('card');
+    });
+
+    it('reports an unknown client ID and an origin not allowed, with a retry button', async () => {
+      element = mount({ clientId: 'ck_unknown' });
+      const errors = record(element, ['svc-error']);
+      await waitFor(() => element.state === 'error', 'error state');
+      expect(errors[0]!.detail).to.include({ code: 'client_id_unknown' });
+      expect(part(element, 'error')!.getAttribute('role')).to.equal('alert');
+      expect(part(element, 'error')!.textContent).to.contain('ck_unknown');
+      expect(part(element, 'retry')).to.exist;
+
+      const forbidden = mount({ clientId: 'ck_forbidden' });
+      const forbiddenErrors = record(forbidden, ['svc-error']);
+      await waitFor(() => forbiddenErrors.length > 0, 'error');
+      expect(forbiddenErrors[0]!.detail).to.include({ code: 'origin_not_allowed' });
+      expect((forbiddenErrors[0]!.detail as { message: string }).message).to.contain(location.origin);
+    });
+
+    it('reports a network failure and recovers with "Try again"', async () => {
+      worker.use(http.post('*/sdk/sessions', () => HttpResponse.error(), { once: true }));
+      element = mount();
+      const errors = record(element, ['svc-error']);
+      await waitFor(() => element.state === 'error', 'error state');
+      expect(errors[0]!.detail).to.include({ code: 'network_error' });
+      part(element, 'retry')!.click();
+      await ready(element);
+      expect(part(element, 'error')!.textContent).to.equal('');
+    });
+
+    it('reports a card frame that never completes its handshake (e.g. blocked by CSP or not served)', async () => {
+      const { SvcEcomSdkElements } = await import('./svc-ecom-sdk-elements');
+      SvcEcomSdkElements.frameTimeoutMs = 300;
+      try {
+        element = mount({ apiBase: `${location.origin}/no-such-service` }); // the frame URL answers 404
+        const errors = record(element, ['svc-error']);
+        await waitFor(() => errors.length > 0, 'frame_unavailable', 3000);
+        expect(errors[0]!.detail).to.include({ code: 'frame_unavailable' });
+        expect((errors[0]!.detail as { message: string }).message).to.contain(location.origin);
+        radios(element)[1]!.click();
+        expect((await element.pay({ amount: 100, currency: 'USD' })).status, 'wallets still work').to.equal(10);
+      } finally {
+        SvcEcomSdkElements.frameTimeoutMs = 5000;
+      }
+    });
+
+    it('refuses an incomplete configuration without calling the service', async () => {
+      element = mount({ clientId: 'oops' });
+      const errors = record(element, ['svc-error']);
+      expect((await rejection(element.pay({ amount: 100, currency: 'USD' }))).code, 'pay right away').to.equal('config_invalid');
+      expect(errors[0]!.detail).to.include({ code: 'config_invalid' });
+      expect((errors[0]!.detail as { message: string }).message).to.contain('client-id');
+      expect(element.state).to.equal('error');
+      expect(part(element, 'retry')).to.equal(null);
+      expect(calls).to.have.length(0);
+    });
+  });
+
+  describe('choosing and validating', () => {
+    it('is used with the keyboard: arrows choose the method, Tab enters the card frame', async () => {
+      element = mount();
+      await ready(element);
+      const events = record(element, ['svc-payment-selected', 'svc-validation-status']);
+      radios(element)[0]!.focus();
+      await sendKeys({ press: 'ArrowRight' });
+      expect(element.paymentMethod).to.equal('paypal');
+      expect(part(element, 'card')!.hidden).to.equal(true);
+      expect(part(element, 'wallet-note')!.textContent).to.contain('PayPal');
+      expect(events).to.deep.equal([
+        { type: 'svc-payment-selected', detail: { paymentMethod: 'paypal' } },
+        { type: 'svc-validation-status', detail: { isValid: true, errors: [] } },
+      ]);
+      await sendKeys({ press: 'ArrowLeft' });
+      expect(element.paymentMethod).to.equal('card');
+      await sendKeys({ press: 'Tab' });
+      expect(element.shadowRoot!.activeElement).to.equal(frameOf(element));
+      await sendKeys({ type: '4242424242424242' });
+      const number = frameOf(element).contentDocument!.getElementById('number') as HTMLInputElement;
+      expect(number.value).to.equal('4242 4242 4242 4242');
+    });
+
+    it('reports the card validation status without card data', async () => {
+      element = mount();
+      await ready(element);
+      const events = record(element, ['svc-validation-status']);
+      await typeCard(element, { number: '4242424242424242', expiry: '1230', cvc: '737' });
+      await waitFor(() => (events.at(-1)?.detail as { isValid: boolean } | undefined)?.isValid, 'valid');
+      const first = events[0]!.detail as { isValid: boolean; errors: { field: string }[] };
+      expect(first.isValid).to.equal(false);
+      expect(first.errors.map((error) => error.field)).to.include('expiry');
+      expect(JSON.stringify(events)).to.not.match(/4242|737|12\/30/);
+    });
+  });
+
+  describe('paying', () => {
+    it('pays by card: paying events, the transaction in status 10, the success state', async () => {
+      element = mount();
+      await ready(element);
+      const events = record(element, ['svc-paying', 'svc-payment-success', 'svc-error']);
+      await typeCard(element, { number: '4242424242424242' });
+      const pending = element.pay({ amount: 1050, currency: 'usd' });
+      await waitFor(() => element.state === 'paying', 'paying');
+      expect(part(element, 'status')!.textContent).to.equal('Processing the payment…');
+      expect(radios(element).every((radio) => radio.disabled)).to.equal(true);
+      const transaction: Transaction = await pending;
+      expect(transaction.status).to.equal(10);
+      expect(transaction.paymentCommit).to.include({ isPaymentCommitted: false, secondsToCommit: 600 });
+      expect(events.map((event) => event.type)).to.deep.equal(['svc-paying', 'svc-payment-success', 'svc-paying']);
+      expect(events[0]!.detail).to.deep.equal({ isPaying: true });
+      expect(events[2]!.detail).to.deep.equal({ isPaying: false });
+      await element.updateComplete;
+      expect(element.state).to.equal('success');
+      expect(part(element, 'success')!.textContent).to.equal('Payment accepted.');
+      expect(part(element, 'card')!.hidden).to.equal(true);
+      const payment = paymentCalls()[0]!;
+      expect(payment.authorization).to.match(/^Bearer tok_\d+$/);
+      expect(payment.body).to.deep.include({ method: 'card', amount: 1050, currency: 'USD' });
+
+      const again = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
+      expect(again.code, 'a completed widget does not pay twice').to.equal('payment_in_progress');
+      element.reset();
+      await ready(element);
+      expect(element.state).to.equal('ready');
+    });
+
+    for (const [number, code] of [
+      ['4000000000000002', 'card_declined'],
+      ['4000000000009995', 'insufficient_funds'],
+      ['4000000000000119', 'processor_failure'],
+    ] as const) {
+      it(`reports ${code} and lets the customer try again`, async () => {
+        element = mount();
+        await ready(element);
+        const errors = record(element, ['svc-error']);
+        await typeCard(element, { number });
+        const error = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
+        expect(error.code).to.equal(code);
+        expect(errors.map((event) => (event.detail as { code: string }).code)).to.deep.equal([code]);
+        await element.updateComplete;
+        expect(element.state).to.equal('ready');
+        expect(part(element, 'error')!.textContent).to.equal(error.message);
+      });
+    }
+
+    it('pays with a wallet from the page itself, with the session token', async () => {
+      element = mount();
+      await ready(element);
+      radios(element)[1]!.click();
+      const transaction = await element.pay({ amount: 2500, currency: 'EUR', billingAddress: { city: 'Paris' } });
+      expect(transaction.amountCents).to.equal(2500);
+      const payment = paymentCalls()[0]!;
+      expect(payment.body).to.deep.equal({ method: 'paypal', amount: 2500, currency: 'EUR', billingAddress: { city: 'Paris' } });
+      expect(payment.authorization).to.match(/^Bearer tok_/);
+    });
+
+    it('refuses a second pay while the first runs', async () => {
+      element = mount();
+      await ready(element);
+      await typeCard(element, { number: '4242424242424242' });
+      const first = element.pay({ amount: 1050, currency: 'USD' });
+      const second = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
+      expect(second.code).to.equal('payment_in_progress');
+      expect((await first).status).to.equal(10);
+      expect(paymentCalls()).to.have.length(1);
+    });
+
+    it('checks the pay options', async () => {
+      element = mount();
+      await ready(element);
+      expect((await rejection(element.pay())).code, 'manual_capture needs an amount').to.equal('amount_invalid');
+      expect((await rejection(element.pay({ amount: 10.5, currency: 'USD' }))).code).to.equal('amount_invalid');
+      expect((await rejection(element.pay({ amount: 1050, currency: 'GBP' }))).code).to.equal('amount_invalid');
+      const unknown = await rejection(element.pay({ amount: 1050, currency: 'USD', tip: 1 } as never));
+      expect(unknown.code).to.equal('config_invalid');
+      expect(unknown.message).to.contain('tip');
+      expect(paymentCalls()).to.have.length(0);
+    });
+
+    it('tokenize may pay without an amount', async () => {
+      element = mount({ methodType: 'tokenize' });
+      await ready(element);
+      radios(element)[2]!.click();
+      await element.pay();
+      expect(sessionCalls()[0]!.body).to.include({ methodType: 'tokenize' });
+      expect(paymentCalls()[0]!.body).to.deep.equal({ method: 'applepay' });
+    });
+
+    it('starts a new session when the session expired', async () => {
+      worker.use(
+        http.post('*/sdk/sessions', () => HttpResponse.json({ sessionId: 'ses_old', sessionToken: 'tok_expired', paymentMethods: ['card', 'paypal'], expiresAt: new Date().toISOString() }), { once: true }),
+      );
+      element = mount();
+      await ready(element);
+      radios(element)[1]!.click();
+      const error = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
+      expect(error.code).to.equal('session_expired');
+      await waitFor(() => sessionCalls().length === 1, 'a new session');
+      await ready(element);
+      expect((await element.pay({ amount: 1050, currency: 'USD' })).status).to.equal(10);
+    });
+  });
+
+  describe('page integration', () => {
+    it('reports its dimensions when its size changes', async () => {
+      const box = document.createElement('div');
+      box.style.width = '500px';
+      document.body.append(box);
+      element = mount({ parent: box });
+      const sizes = record(element, ['svc-dimensions']);
+      await ready(element);
+      await waitFor(() => sizes.length > 0, 'a size');
+      box.style.width = '320px';
+      await waitFor(() => (sizes.at(-1)!.detail as { width: number }).width === 320, 'the new width');
+      expect(element.dimensions.width).to.equal(320);
+      expect(element.dimensions.height).to.be.greaterThan(100);
+      box.remove();
+    });
+
+    it('has no accessibility violations (axe)', async () => {
+      element = mount();
+      await ready(element);
+      const results = await axe.run(element, { resultTypes: ['violations'] });
+      expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).to.deep.equal([]);
+      radios(element)[1]!.click();
+      await element.updateComplete;
+      const wallet = await axe.run(element, { resultTypes: ['violations'] });
+      expect(wallet.violations.map((violation) => violation.id)).to.deep.equal([]);
+    });
+
+    it('themes through CSS custom properties and parts', async () => {
+      const style = document.createElement('style');
+      style.textContent = `svc-ecom-sdk-elements.themed { --svc-color-accent: rgb(1, 2, 3); } svc-ecom-sdk-elements.themed::part(method-selected) { color: rgb(4, 5, 6); }`;
+      document.head.append(style);
+      element = mount();
+      element.classList.add('themed');
+      await ready(element);
+      const selected = part(element, 'method-selected')!;
+      expect(getComputedStyle(selected).color).to.equal('rgb(4, 5, 6)');
+      expect(getComputedStyle(selected).borderColor).to.equal('rgb(1, 2, 3)');
+      style.remove();
+    });
+
+    it('removes its message listener when it leaves the page, and settles a pending payment', async () => {
+      const added: EventListenerOrEventListenerObject[] = [];
+      const originalAdd = window.addEventListener.bind(window);
+      const originalRemove = window.removeEventListener.bind(window);
+      window.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) => {
+        if (type === 'message') added.push(listener);
+        originalAdd(type, listener, options);
+      }) as typeof window.addEventListener;
+      window.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions) => {
+        if (type === 'message') added.splice(added.indexOf(listener), 1);
+        originalRemove(type, listener, options);
+      }) as typeof window.removeEventListener;
+      try {
+        element = mount();
+        await ready(element);
+        expect(added).to.have.length(1);
+        await typeCard(element, { number: '4242424242424242' });
+        worker.use(http.post('*/payments', async () => { await sleep(2000); return HttpResponse.error(); }, { once: true }));
+        const pending = element.pay({ amount: 1050, currency: 'USD' });
+        await sleep(100);
+        element.remove();
+        expect(added, 'no message listener left').to.have.length(0);
+        expect((await rejection(pending)).code).to.equal('frame_unavailable');
+      } finally {
+        window.addEventListener = originalAdd;
+        window.removeEventListener = originalRemove;
+      }
+    });
+
+    it('runs two widgets on one page independently', async () => {
+      const first = mount();
+      const second = mount();
+      await Promise.all([ready(first), ready(second)]);
+      expect(first.instanceId).to.not.equal(second.instanceId);
+      const firstEvents = record(first, ['svc-validation-status', 'svc-payment-success']);
+      const secondEvents = record(second, ['svc-validation-status', 'svc-payment-success']);
+      await typeCard(first, { number: '4242424242424242' });
+      await waitFor(() => firstEvents.length > 0, 'validation of the first');
+      expect(secondEvents, 'typing in the first frame says nothing to the second').to.have.length(0);
+      radios(second)[1]!.click();
+      secondEvents.length = 0;
+      const [a, b] = await Promise.all([first.pay({ amount: 100, currency: 'USD' }), second.pay({ amount: 200, currency: 'USD' })]);
+      expect([a.amountCents, b.amountCents]).to.deep.equal([100, 200]);
+      expect(firstEvents.filter((event) => event.type === 'svc-payment-success')).to.have.length(1);
+      expect(secondEvents.filter((event) => event.type === 'svc-payment-success')).to.have.length(1);
+      expect(paymentCalls().map((call) => call.body['method']).sort()).to.deep.equal(['card', 'paypal']);
+    });
+
+    it('works with the card frame on another origin (the real deployment shape)', async () => {
+      element = mount({ apiBase: otherOrigin() });
+      await ready(element);
+      expect(new URL(frameOf(element).src).origin).to.equal(otherOrigin());
+      expect(frameOf(element).contentDocument, 'cross-origin: the page cannot read the frame').to.equal(null);
+      const validation = record(element, ['svc-validation-status']);
+      radios(element)[0]!.focus();
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: '4242424242424242' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: '1230' }); // a complete expiry moves on to the CVC by itself
+      await sendKeys({ type: '123' });
+      await waitFor(() => (validation.at(-1)?.detail as { isValid?: boolean } | undefined)?.isValid, 'a valid card in the cross-origin frame');
+      const transaction = await element.pay({ amount: 4200, currency: 'USD' });
+      expect(transaction).to.include({ status: 10, amountCents: 4200 });
+      expect(paymentCalls(), 'the card went from the frame to its own origin, not through this page').to.have.length(0);
+    });
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * Owns one card frame: its URL (with this widget's instance id), the mount handshake (`ready` from the frame, then
+ * `init` with the session), the frame's reported size and validation, and the submit → result exchange. The window
+ * listener lives from hostConnected to hostDisconnected; pending submits are settled when the element goes away.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { BillingAddress, FrameToHostMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
+import { FrameChannel } from '../channel/frame-channel';
+import { ELEMENTS_VERSION } from '../wire/constants';
+import type { CardFieldError } from '../events/events';
+
+export interface CardValidationState {
+  isValid: boolean;
+  brand: string | null;
+  errors: CardFieldError[];
+}
+
+export interface CardFrameCallbacks {
+  readyTimeoutMs: () => number;
+  onValidation: (validation: CardValidationState) => void;
+  onResize: () => void;
+  onUnavailable: (error: SdkError) => void;
+  log: (event: string, detail?: unknown) => void;
+}
+
+export interface CardSubmit {
+  amount?: number | undefined;
+  currency?: string | undefined;
+  billingAddress?: BillingAddress | undefined;
+}
+
+export type CardOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
+
+/** Time the frame gets to say `ready` after its page loaded (the element's `frameTimeoutMs`). */
+export const READY_TIMEOUT_MS = 5_000;
+/** Longer than the frame's own 30 s request limit, so the frame normally answers first. */
+const RESULT_TIMEOUT_MS = 45_000;
+
+export function randomInstanceId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export class CardFrameController implements ReactiveController {
+  readonly instanceId = randomInstanceId();
+  frameReady = false;
+  /** Height the frame reported for its content, px. */
+  height: number | null = null;
+  validation: CardValidationState = { isValid: false, brand: null, errors: [] };
+
+  #iframe: HTMLIFrameElement | null = null;
+  #apiBase = '';
+  #channel: FrameChannel | null = null;
+  #session: SdkSession | null = null;
+  #debug = false;
+  #readyTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #pending = new Map<string, { resolve: (outcome: CardOutcome) => void; timer: ReturnType<typeof setTimeout> }>();
+  #requestCount = 0;
+  readonly #readyWaiters = new Set<() => void>();
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly callbacks: CardFrameCallbacks,
+  ) {
+    host.addController(this);
+  }
+
+  /** The frame page for this widget: the server checks `origin` against the client ID and sets frame-ancestors. */
+  frameUrl(apiBase: string, clientId: string): string {
+    const query = new URLSearchParams({ clientId, origin: location.origin });
+    return `${apiBase}/sdk/elements/${ELEMENTS_VERSION}/card-frame.html?${query}#instance=${this.instanceId}`;
+  }
+
+  /** Called with the rendered iframe (or undefined when it leaves the DOM). */
+  attach(iframe: HTMLIFrameElement | undefined, apiBase: string): void {
+    if (iframe === this.#iframe && this.#channel?.frameOrigin === new URL(apiBase).origin) return;
+    this.#channel?.close();
+    this.#channel = null;
+    this.#iframe = iframe ?? null;
+    this.#apiBase = apiBase;
+    this.frameReady = false;
+    if (!iframe) return;
+    this.#channel = new FrameChannel(window, {
+      frameOrigin: new URL(apiBase).origin,
+      instanceId: this.instanceId,
+      frameWindow: () => this.#iframe?.contentWindow ?? null,
+      onMessage: (message) => this.#onMessage(message),
+    });
+    this.#channel.open();
+  }
+
+  /** The iframe's load event: from now on the frame has readyTimeoutMs to complete the handshake. */
+  frameLoaded(): void {
+    if (this.frameReady) return;
+    clearTimeout(this.#readyTimer);
+    this.#readyTimer = setTimeout(() => {
+      if (this.frameReady) return;
+      this.callbacks.log('frame did not say ready');
+      this.callbacks.onUnavailable({
+        code: 'frame_unavailable',
+        message: `The secure card frame did not start. Check that this page's origin (${location.origin}) is allowed for the client ID, that the page's Content-Security-Policy allows frames from the payment service, and that the service is reachable.`,
+      });
+    }, this.callbacks.readyTimeoutMs());
+  }
+
+  /** Hands the (new) session to the frame as soon as the frame is ready. */
+  setSession(session: SdkSession | null, debug: boolean): void {
+    this.#session = session;
+    this.#debug = debug;
+    this.#sendInit();
+  }
+
+  /** Resolves true once the handshake is done, or false after `timeoutMs`. */
+  whenReady(timeoutMs = this.callbacks.readyTimeoutMs()): Promise<boolean> {
+    if (this.frameReady) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#readyWaiters.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.#readyWaiters.add(waiter);
+    });
+  }
+
+  async submit(payment: CardSubmit): Promise<CardOutcome> {
+    if (!(await this.whenReady()) || !this.#channel) {
+      return {
+        ok: false,
+        error: { code: 'frame_unavailable', message: 'The secure card frame did not load. Check the connection, then pay again.' },
+      };
+    }
+    this.#requestCount += 1;
+    const requestId = `${this.instanceId.slice(0, 8)}-${this.#requestCount}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(requestId);
+        resolve({ ok: false, error: { code: 'frame_unavailable', message: 'The secure card frame did not answer. Check the connection and pay again.' } });
+      }, RESULT_TIMEOUT_MS);
+      this.#pending.set(requestId, { resolve, timer });
+      const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
+      this.#channel!.send({ type: 'submit', requestId, ...body });
+    });
+  }
+
+  reset(): void {
+    this.#channel?.send({ type: 'reset' });
+  }
+
+  focus(): void {
+    this.#channel?.send({ type: 'focus' });
+  }
+
+  hostConnected(): void {
+    this.#channel?.open();
+  }
+
+  hostDisconnected(): void {
+    this.#channel?.close();
+    clearTimeout(this.#readyTimer);
+    for (const [requestId, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.resolve({ ok: false, error: { code: 'frame_unavailable', message: 'The widget was removed from the page during the payment.' } });
+      this.#pending.delete(requestId);
+    }
+  }
+
+  #sendInit(): void {
+    if (!this.frameReady || !this.#session || !this.#channel) return;
+    const { sessionId, sessionToken } = this.#session;
+    this.#channel.send({ type: 'init', sessionId, sessionToken, apiBase: this.#apiBase, debug: this.#debug });
+    this.callbacks.log('frame init sent', { sessionId });
+  }
+
+  #onMessage(message: FrameToHostMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.frameReady = true;
+        clearTimeout(this.#readyTimer);
+        this.callbacks.log('frame ready');
+        this.#sendInit();
+        for (const waiter of this.#readyWaiters) waiter();
+        this.#readyWaiters.clear();
+        this.host.requestUpdate();
+        return;
+      case 'size':
+        if (this.height !== message.height) {
+          this.height = message.height;
+          this.host.requestUpdate();
+          this.callbacks.onResize();
+        }
+        return;
+      case 'validation':
+        this.validation = { isValid: message.isValid, brand: message.brand, errors: message.errors };
+        this.callbacks.onValidation(this.validation);
+        return;
+      case 'result': {
+        const pending = this.#pending.get(message.requestId);
+        if (!pending) return;
+        this.#pending.delete(message.requestId);
+        clearTimeout(pending.timer);
+        pending.resolve(message.ok ? { ok: true, transaction: message.transaction } : { ok: false, error: message.error });
+      }
+    }
+  }
+}

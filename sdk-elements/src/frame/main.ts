@@ -1,0 +1,4 @@
+/** Entry of dist/card-frame.js. */
+import { startCardFrame } from './card-frame-app';
+
+startCardFrame(window);

@@ -1,0 +1,92 @@
+/** Mirror of protocol `TransactionSchema` (CONTRACT §6); checked against it in wire.test.ts. */
+import type { Transaction } from '@svc/protocol';
+import { CURRENCIES, METHOD_TYPES, SMS_STATES, TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
+import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union, type Validator } from './schema';
+
+const str = string();
+const int = number({ int: true });
+const num = number();
+
+const directAppLinks = object({ iOSLink: str, androidLink: str, qrURL: str });
+
+const product = object({
+  name: str,
+  quantity: int,
+  amount: num,
+  vat: nullable(num),
+  discount: nullable(num),
+  posIdentifier: nullable(str),
+});
+
+const confirmation = object({
+  paymentType: nullable(str),
+  confirmationNumber: nullable(str),
+  fullConfirmationCode: nullable(str),
+  dateApproval: nullable(isoDatetime),
+  installments: nullable(num),
+  paymentMethodName: nullable(str),
+  approvedBy: nullable(str),
+  providerId: nullable(str),
+  requestID: nullable(str),
+  authNumber: nullable(str),
+  referenceNumber: nullable(str),
+  acquirer: nullable(str),
+  voucher: nullable(str),
+  lastFourDigits: nullable(str),
+  serviceReferenceId: nullable(str),
+});
+
+const authorization = object({
+  status: oneOf(['active', 'captured', 'voided', 'closed', 'expired']),
+  authorizedCents: int,
+  capturedCents: int,
+  releasedCents: int,
+  availableCents: int,
+  expiresAt: nullable(isoDatetime),
+  processor: nullable(str),
+  supportsCloseAuth: boolean,
+});
+
+const payment = object({
+  paymentId: str,
+  amountCents: int,
+  status: oneOf(['succeeded', 'failed']),
+  date: isoDatetime,
+  confirmationNumber: nullable(str),
+});
+
+const statusCode = union('', TRANSACTION_STATUS_CODES.map((code) => literal(code)));
+
+const transactionShape = object({
+  TransactionNumber: str,
+  date: isoDatetime,
+  amount: nullable(num),
+  amountCents: nullable(int),
+  currency: oneOf(CURRENCIES),
+  status: statusCode,
+  statusName: oneOf(TRANSACTION_STATUS_NAMES),
+  methodType: oneOf(METHOD_TYPES),
+  pos: nullable(str),
+  posReceiptsEndpoint: str,
+  posData: nullable(record),
+  businessName: str,
+  businessId: int,
+  timeoutDate: nullable(isoDatetime),
+  paymentMethodData: object({ PaymentType: nullable(str), directAppLinks }),
+  SMS: oneOf(SMS_STATES),
+  paymentCommit: object({ messsage: str, isPaymentCommitted: boolean, secondsToCommit: int, commitLink: nullable(str) }),
+  products: array(product),
+  productSumMismatch: boolean,
+  confirmations: array(confirmation),
+  confirmation: nullable(confirmation),
+  transactionPage: directAppLinks,
+  balance: num,
+  paymentDetails: nullable(object({ type: oneOf(['authorization', 'token']), token: str })),
+  authorization: nullable(authorization),
+  payments: array(payment),
+  sequence: number({ int: true, min: 1 }),
+  updatedAt: isoDatetime,
+  createdAt: isoDatetime,
+});
+
+export const TransactionWire: Validator<Transaction> = transactionShape;
