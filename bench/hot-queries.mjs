@@ -1,0 +1,77 @@
+// EXPLAIN ANALYZE of the statements the service runs on every lifecycle request and every second (the expiry
+// sweeps), written as drizzle writes them (read off the PostgreSQL statement log of a lifecycle), with parameters
+// taken from a stored transaction. Each runs inside a transaction that is rolled back, so nothing changes.
+
+const VIEW = `select t.*, m.name, m.business_id, pt.token, pt.type
+  from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id`;
+
+function hotQueries(p, columns) {
+  const queries = [
+    ['credential by key hash (every merchant request)', `select id, kind, secret_hash, merchant_id, branch_id, device_id, allowed_origins from api_credentials where secret_hash = $1 and revoked_at is null limit 1`, [p.secretHash]],
+    ['link face (pay, twice)', `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`, [p.linkId]],
+    ['lock by link (pay)', `select * from transactions where link_id = $1 limit 1 for update`, [p.linkId]],
+    ['view by id (every change)', `${VIEW} where t.id = $1 limit 1`, [p.id]],
+    ['payments of a transaction (every view)', `select * from payments where transaction_id = $1 order by created_at asc, id asc`, [p.id]],
+    ['view by number for the merchant (status)', `${VIEW} where t.transaction_number = $1 and t.merchant_id = $2 limit 1`, [p.number, p.merchantId]],
+    ['token for the merchant (capture)', `select pt.*, t.* from payment_tokens pt inner join transactions t on t.id = pt.transaction_id where pt.token = $1 and pt.merchant_id = $2 limit 1`, [p.token, p.merchantId]],
+    [
+      'guarded capture (capture)',
+      `update transactions set captured_cents = captured_cents + 100, sequence = sequence + 1, updated_at = now()
+       where id = $1 and auth_status = 'active' and hold_expires_at > now() and authorized_cents - captured_cents - released_cents >= 100 returning *`,
+      [p.id],
+    ],
+    ['event insert (every change)', `insert into transaction_events (transaction_id, merchant_id, sequence, type, payload, created_at) values ($1, $2, 1000, 'transaction.updated', $3, now()) returning id`, [p.id, p.merchantId, p.payload]],
+    ['expiry sweep: link time-outs (every second)', `select id from transactions where status = 1 and timeout_at <= now() order by timeout_at limit 200 for update skip locked`, []],
+    ['expiry sweep: hold expiries (every second)', `select id from transactions where auth_status = 'active' and hold_expires_at <= now() order by hold_expires_at limit 200 for update skip locked`, []],
+    ['callback claim (dispatcher, every wake)', `select id from callback_deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 32 for update skip locked`, []],
+  ];
+  if (columns.has('commit_deadline')) {
+    queries.push(['expiry sweep: commit deadlines (every second)', `select id from transactions where status = 10 and commit_deadline <= now() order by commit_deadline limit 200 for update skip locked`, []]);
+  }
+  return queries;
+}
+
+/** Parameters from one stored, finished transaction of `merchantId` (chosen at random). */
+async function sampleParameters(sql, merchantId) {
+  const [row] = await sql`
+    select t.id, t.transaction_number as number, t.link_id, t.merchant_id, pt.token,
+           (select e.payload from transaction_events e where e.transaction_id = t.id order by e.sequence desc limit 1) as payload,
+           (select c.secret_hash from api_credentials c where c.merchant_id = t.merchant_id and c.kind = 'merchant_key' limit 1) as secret_hash
+    from transactions t join payment_tokens pt on pt.transaction_id = t.id
+    where t.merchant_id = ${merchantId}
+    order by random() limit 1`;
+  if (!row) throw new Error('no finished transaction to take query parameters from');
+  return { id: row.id, number: row.number, linkId: row.link_id, merchantId: row.merchant_id, token: row.token, payload: row.payload, secretHash: row.secret_hash };
+}
+
+/** `[{ name, executionMs (median of `repeat`), plan (scan nodes) }]` */
+export async function explainHotQueries(sql, merchantId, repeat = 5) {
+  const p = await sampleParameters(sql, merchantId);
+  const columns = new Set((await sql`select column_name from information_schema.columns where table_name = 'transactions'`).map((r) => r.column_name));
+  const results = [];
+  for (const [name, text, params] of hotQueries(p, columns)) {
+    const times = [];
+    let plan = [];
+    for (let i = 0; i < repeat; i++) {
+      await sql
+        .begin(async (tx) => {
+          const rows = await tx.unsafe(`explain (analyze, buffers, format text) ${text}`, params);
+          const lines = rows.map((r) => r['QUERY PLAN']);
+          times.push(Number(/Execution Time: ([\d.]+) ms/.exec(lines.join('\n'))?.[1]));
+          plan = lines;
+          throw new Rollback();
+        })
+        .catch((error) => {
+          if (!(error instanceof Rollback)) throw error;
+        });
+    }
+    times.sort((a, b) => a - b);
+    const scans = plan
+      .filter((line) => /Scan|Insert on|Update on|Sort|LockRows/.test(line))
+      .map((line) => line.replace(/^[\s->]+/, '').replace(/\s+\(cost=.*$/, '').trim());
+    results.push({ name, executionMs: times[Math.floor(times.length / 2)], plan: scans.join('; '), full: plan });
+  }
+  return results;
+}
+
+class Rollback extends Error {}

@@ -1,0 +1,101 @@
+// A keep-alive HTTP load client on node:http: each virtual client owns one persistent connection and runs its
+// iteration back to back (a closed loop), so "8 concurrent clients" means exactly 8 requests in flight at most.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export class HttpError extends Error {
+  constructor(method, path, status, text) {
+    super(`${method} ${path} answered ${status}: ${text.slice(0, 300)}`);
+    this.status = status;
+  }
+}
+
+/** One virtual client: a single keep-alive connection to `baseUrl`. */
+export function createConnection(baseUrl) {
+  const { hostname, port } = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    /** Resolves with the parsed JSON answer; throws HttpError on a non-2xx. `onTime` gets the round trip in ms. */
+    request(method, path, { body, headers = {}, onTime } = {}) {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const allHeaders = { ...headers };
+      if (payload !== undefined) {
+        allHeaders['content-type'] = 'application/json';
+        allHeaders['content-length'] = Buffer.byteLength(payload);
+      }
+      const started = performance.now();
+      return new Promise((resolve, reject) => {
+        const req = http.request({ agent, host: hostname, port, method, path, headers: allHeaders }, (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const ms = performance.now() - started;
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode < 200 || res.statusCode >= 300) return reject(new HttpError(method, path, res.statusCode, text));
+            onTime?.(ms);
+            try {
+              resolve(text === '' ? null : JSON.parse(text));
+            } catch (error) {
+              reject(error);
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+/**
+ * Runs `iteration(clientIndex)` on `clients` virtual clients back to back for `durationMs` and counts the
+ * iterations that finished inside the window. Those still running at its end are awaited but not counted, and
+ * `onWindowEnd` is called at the end so recorders stop taking samples. Failures are counted by message.
+ */
+export async function runClosedLoop({ clients, durationMs, iteration, onWindowEnd }) {
+  const started = performance.now();
+  const deadline = started + durationMs;
+  let completed = 0;
+  let failed = 0;
+  const failures = new Map();
+  const timer = setTimeout(() => onWindowEnd?.(), durationMs);
+  await Promise.all(
+    Array.from({ length: clients }, async (_, index) => {
+      while (performance.now() < deadline) {
+        try {
+          await iteration(index);
+          if (performance.now() <= deadline) completed += 1;
+        } catch (error) {
+          failed += 1;
+          const key = String(error?.message ?? error).slice(0, 200);
+          failures.set(key, (failures.get(key) ?? 0) + 1);
+          if (failed > 100 && completed === 0) throw new Error(`every iteration fails: ${key}`);
+        }
+      }
+    }),
+  ).finally(() => clearTimeout(timer));
+  onWindowEnd?.();
+  const elapsedS = durationMs / 1000;
+  return { completed, failed, failures, elapsedS, perSecond: completed / elapsedS };
+}
+
+/**
+ * Runs up to `count` iterations on `clients` virtual clients as fast as they go (for preparing data), stopping
+ * early after `maxMs`; resolves with the results of those that ran.
+ */
+export async function runCount({ clients, count, iteration, maxMs = Infinity }) {
+  let next = 0;
+  const deadline = performance.now() + maxMs;
+  const results = [];
+  await Promise.all(
+    Array.from({ length: clients }, async (_, index) => {
+      while (next < count && performance.now() < deadline) {
+        const mine = next++;
+        results[mine] = await iteration(index, mine);
+      }
+    }),
+  );
+  return results.filter((r) => r !== undefined);
+}

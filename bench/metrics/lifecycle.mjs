@@ -1,0 +1,107 @@
+// Metric 1: lifecycle throughput (init → consumer pays → status → capture) at 8 concurrent clients, against the
+// reference server measured in the same run, in alternating rounds so that both see the same machine noise.
+import { createConnection, runClosedLoop } from '../load-client.mjs';
+import { LIFECYCLE_STEPS, runLifecycle } from '../lifecycle.mjs';
+import { startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
+import { StepLatencies } from '../latencies.mjs';
+import { measureReferenceWire, measureWritesPerStep } from '../write-count.mjs';
+import { cpuSampler, REFERENCE_APPLICATION } from '../cpu-usage.mjs';
+
+export const CLIENTS = 8;
+
+/**
+ * Closed-loop rounds of `sequence` on CLIENTS connections (one connection set per target, reused across rounds).
+ * Latencies are kept for measured rounds only, and only for requests that finish inside the round's window.
+ */
+export function lifecycleTarget(url, sequence, cpu) {
+  const connections = Array.from({ length: CLIENTS }, () => createConnection(url));
+  const cpuUsed = { serverMs: 0, databaseMs: 0 };
+  const latencies = new StepLatencies();
+  latencies.close();
+  const record = (step, ms) => latencies.add(step, ms);
+  const rounds = [];
+  return {
+    latencies,
+    rounds,
+    async round(durationMs, { measure = true } = {}) {
+      if (measure) latencies.reopen();
+      const cpuBefore = measure && cpu ? await cpu.sample() : null;
+      let cpuAtEnd = null;
+      const result = await runClosedLoop({
+        clients: CLIENTS,
+        durationMs,
+        iteration: (i) => sequence(connections[i], record),
+        onWindowEnd: () => {
+          latencies.close();
+          if (cpuBefore && !cpuAtEnd) cpuAtEnd = cpu.sample();
+        },
+      });
+      if (cpuBefore) {
+        const used = cpu.between(cpuBefore, await cpuAtEnd);
+        cpuUsed.serverMs += used.serverMs;
+        cpuUsed.databaseMs += used.databaseMs;
+      }
+      if (measure) rounds.push(result);
+      return result;
+    },
+    totals() {
+      const completed = rounds.reduce((n, r) => n + r.completed, 0);
+      const failed = rounds.reduce((n, r) => n + r.failed, 0);
+      const seconds = rounds.reduce((n, r) => n + r.elapsedS, 0);
+      const failures = new Map();
+      for (const r of rounds) for (const [k, v] of r.failures) failures.set(k, (failures.get(k) ?? 0) + v);
+      const cpuPerSequence = cpu ? { serverMs: cpuUsed.serverMs / completed, databaseMs: cpuUsed.databaseMs / completed } : null;
+      return { completed, failed, seconds, perSecond: completed / seconds, failures, cpuPerSequence };
+    },
+    close: () => connections.forEach((c) => c.close()),
+  };
+}
+
+/**
+ * `counted`: a server started with startCountedServer (write-count.mjs) on the same store, or a promise of one;
+ * unless it is `server` itself (quick runs), it is stopped once the counts are taken.
+ */
+export async function measureLifecycle({ server, counted, merchant, sql, config, log }) {
+  log('  rows, statements and round trips per request…');
+  const countedServer = await counted;
+  const writes = await measureWritesPerStep(countedServer, merchant, sql, config.writeSamples);
+  if (countedServer.server !== server) await countedServer.stop();
+  const referenceWrites = Object.fromEntries(LIFECYCLE_STEPS.map((step) => [step, Math.round(writes[step].rows)]));
+  const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
+  const reference = await startReferenceServer(server.store.url(), referenceWrites);
+  const service = lifecycleTarget(server.url, (connection, record) => runLifecycle(connection, merchant.apiKey, { record }), cpuSampler({ pid: server.pid, sql }));
+  const floor = lifecycleTarget(
+    reference.url,
+    (connection, record) => runReferenceSequence(connection, { record }),
+    cpuSampler({ pid: reference.pid, sql, application: REFERENCE_APPLICATION }),
+  );
+  try {
+    log('  warm-up…');
+    await service.round(config.warmupMs, { measure: false });
+    await floor.round(config.warmupMs, { measure: false });
+    for (let r = 0; r < config.rounds; r++) {
+      const order = r % 2 === 0 ? [service, floor] : [floor, service];
+      for (const target of order) await target.round(config.roundMs);
+      const s = service.rounds.at(-1);
+      const f = floor.rounds.at(-1);
+      log(`  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s`);
+    }
+  } finally {
+    service.close();
+    floor.close();
+    await reference.stop();
+  }
+  const serviceTotals = service.totals();
+  const floorTotals = floor.totals();
+  return {
+    clients: CLIENTS,
+    writeSamples: config.writeSamples,
+    writes,
+    referenceWrites,
+    referenceWire,
+    service: { ...serviceTotals, latencies: service.latencies, rounds: service.rounds.map((r) => r.perSecond) },
+    reference: { ...floorTotals, latencies: floor.latencies, rounds: floor.rounds.map((r) => r.perSecond) },
+    ratio: serviceTotals.perSecond / floorTotals.perSecond,
+    roundRatios: service.rounds.map((s, i) => s.perSecond / floor.rounds[i].perSecond),
+  };
+}

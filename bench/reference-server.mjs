@@ -1,0 +1,69 @@
+// The reference: the floor our stack can reach. A minimal Express 5 + postgres.js server with the same four calls
+// as a lifecycle sequence, where each call does, in one database transaction, exactly as many single-row writes as
+// the service's request of that step was measured to do (REF_WRITES), and nothing else: no authentication, no
+// validation, no reads before writing, no events or notifications. A step with no writes (the status read) reads
+// its one row by primary key. Started as its own process: REF_DATABASE_URL, REF_PORT, REF_WRITES (JSON).
+import express from 'express';
+import postgres from 'postgres';
+
+const writes = JSON.parse(process.env.REF_WRITES);
+const sql = postgres(process.env.REF_DATABASE_URL, {
+  max: Number(process.env.REF_POOL_MAX ?? 10),
+  onnotice: () => undefined,
+  // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).
+  connection: { application_name: 'svc-bench-reference' },
+});
+
+await sql.unsafe(`
+  create schema if not exists bench_reference;
+  create table if not exists bench_reference.items (
+    id uuid primary key default gen_random_uuid(),
+    state text not null,
+    payload text not null,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now()
+  );
+  create table if not exists bench_reference.item_log (
+    id uuid primary key default gen_random_uuid(),
+    item_id uuid not null,
+    kind text not null,
+    payload text not null,
+    created_at timestamptz not null default now()
+  );`);
+
+/** `count` single-row writes in one transaction: the item's insert (or update), then log rows. */
+async function step(name, id, payload) {
+  const count = writes[name];
+  if (count === 0) {
+    const [row] = await sql`select * from bench_reference.items where id = ${id}`;
+    return row;
+  }
+  return sql.begin(async (tx) => {
+    const [row] =
+      id === undefined
+        ? await tx`insert into bench_reference.items (state, payload) values (${name}, ${payload}) returning *`
+        : await tx`update bench_reference.items set state = ${name}, updated_at = now() where id = ${id} returning *`;
+    if (!row) return undefined;
+    for (let i = 1; i < count; i++) await tx`insert into bench_reference.item_log (item_id, kind, payload) values (${row.id}, ${name}, ${payload})`;
+    return row;
+  });
+}
+
+const app = express();
+app.use(express.json());
+app.get('/healthz', (_req, res) => res.json({ ok: true }));
+const answer = (name, idOf) => async (req, res) => {
+  const row = await step(name, idOf(req), JSON.stringify(req.body ?? {}));
+  if (!row) return res.status(404).json({ error: 'not found' });
+  res.json(row);
+};
+app.post('/ref/init', answer('init', () => undefined));
+app.post('/ref/pay/:id', answer('pay', (req) => req.params.id));
+app.get('/ref/items/:id', answer('status', (req) => req.params.id));
+app.post('/ref/capture/:id', answer('capture', (req) => req.params.id));
+
+const server = app.listen(Number(process.env.REF_PORT), '127.0.0.1');
+server.keepAliveTimeout = 65_000;
+const stop = () => server.close(() => void sql.end({ timeout: 2 }).then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

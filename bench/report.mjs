@@ -1,0 +1,335 @@
+// BENCHMARKS.md from the results of one run: the machine, the command, the date, a summary of every goal, a table
+// per metric, and, for every missed goal, what the profile and the query plans say plus the diagnosis kept in
+// bench/findings.md (the section named after the metric).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeWrites, fmt } from './write-count.mjs';
+import { LIFECYCLE_STEPS } from './lifecycle.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const n0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+const n1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const n2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const ms = (x) => (Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(1) : Math.round(x)} ms` : 'n/a');
+const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 ** 2).toFixed(0)} MB` : 'n/a');
+const kb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : 'n/a');
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+const met = (ok) => (ok === null ? '–' : ok ? '**met**' : '**not met**');
+
+function table(header, rows) {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** The section `## <name>` of bench/findings.md, or null. */
+function findings(name) {
+  let text;
+  try {
+    text = readFileSync(path.join(here, 'findings.md'), 'utf8');
+  } catch {
+    return null;
+  }
+  const match = new RegExp(`^## ${name}\\s*$([\\s\\S]*?)(?=^## |(?![\\s\\S]))`, 'm').exec(text);
+  return match ? match[1].trim() : null;
+}
+
+/** Every goal with its value and verdict; `null` verdicts are rows that were not measured. */
+export function goals(r) {
+  const rows = [];
+  const add = (metric, what, value, goal, ok) => rows.push({ metric, what, value, goal, ok });
+  if (r.lifecycle) {
+    const l = r.lifecycle;
+    add(1, 'lifecycle throughput ÷ reference', `${n2(l.ratio)} (${n1(l.service.perSecond)} ÷ ${n1(l.reference.perSecond)} sequences/s)`, '≥ 0.6', l.ratio >= 0.6);
+    const p99 = l.service.latencies.all.percentile(99);
+    add(1, 'p99 per request (lifecycle)', ms(p99), '≤ 25 ms', p99 <= 25);
+  }
+  if (r.capture) {
+    add(2, 'captures per second', `${n1(r.capture.perSecond)} /s (p50 ${ms(r.capture.latencies.p50)}, p99 ${ms(r.capture.latencies.p99)})`, 'none set', null);
+    add(2, 'server RSS at the end', `${mb(r.capture.rssBytes)} (peak ${mb(r.capture.peakRssBytes)})`, '≤ 250 MB', r.capture.rssBytes <= 250 * 1024 ** 2);
+  }
+  if (r.storeGrowth) {
+    const g = r.storeGrowth;
+    add(3, `throughput with ${n0(g.seedCount)} stored ÷ empty`, `${n2(g.ratio)} (${n1(g.seeded.perSecond)} ÷ ${n1(g.empty.perSecond)} sequences/s)`, '≥ 0.9', g.ratio >= 0.9);
+  }
+  if (r.callbacks) {
+    const c = r.callbacks;
+    add(4, 'callback deliveries per second (backlog drain)', `${n0(c.drain.perSecond)} /s`, '≥ 800 /s', c.drain.perSecond >= 800);
+    add(4, 'event → receipt p99 (8 clients of lifecycle load)', `${ms(c.loaded.latencies.p99)} (p50 ${ms(c.loaded.latencies.p50)})`, '≤ 50 ms', c.loaded.latencies.p99 <= 50);
+  }
+  if (r.websocket) {
+    const w = r.websocket;
+    if (w.measured) {
+      const complete = w.received >= w.expected;
+      add(5, `update → receipt p99, ${n0(w.subscribers)} subscribers`, `${ms(w.latencies.p99)} (p50 ${ms(w.latencies.p50)})${complete ? '' : `; only ${n0(w.received)} of ${n0(w.expected)} frames arrived`}`, '≤ 100 ms', complete && w.latencies.p99 <= 100);
+    } else {
+      add(5, 'update → receipt p99, 1,000 subscribers', `not measured: ${w.reason}`, '≤ 100 ms', null);
+    }
+  }
+  if (r.sdk) {
+    for (const a of r.sdk.assets) {
+      if (a.goalGzipBytes === null) continue;
+      if (a.built) add(6, `${a.name} (gzip)`, `${kb(a.gzipBytes)} (brotli ${kb(a.brotliBytes)})`, `≤ ${kb(a.goalGzipBytes)}`, a.gzipBytes <= a.goalGzipBytes);
+      else add(6, `${a.name} (gzip)`, 'not built yet', `≤ ${kb(a.goalGzipBytes)}`, null);
+    }
+  }
+  return rows;
+}
+
+function lifecycleSection(l) {
+  const both = (service, reference) => `${fmt(service)} / ${fmt(reference)}`;
+  const stepRows = LIFECYCLE_STEPS.map((step) => {
+    const s = l.service.latencies.steps.get(step);
+    const f = l.reference.latencies.steps.get(step);
+    const w = l.writes[step];
+    const r = l.referenceWire?.[step] ?? { statements: NaN, roundTrips: NaN };
+    return [step, fmt(w.rows), describeWrites(w), both(w.statements, r.statements), both(w.roundTrips, r.roundTrips), ms(s?.percentile(50)), ms(s?.percentile(99)), ms(f?.percentile(50)), ms(f?.percentile(99))];
+  });
+  const sum = (of, key) => (of ? LIFECYCLE_STEPS.reduce((n, step) => n + of[step][key], 0) : NaN);
+  stepRows.push([
+    'sequence',
+    fmt(sum(l.writes, 'rows')),
+    '',
+    both(sum(l.writes, 'statements'), sum(l.referenceWire, 'statements')),
+    both(sum(l.writes, 'roundTrips'), sum(l.referenceWire, 'roundTrips')),
+    ms(l.service.latencies.all.percentile(50)),
+    ms(l.service.latencies.all.percentile(99)),
+    ms(l.reference.latencies.all.percentile(50)),
+    ms(l.reference.latencies.all.percentile(99)),
+  ]);
+  const statementLists = LIFECYCLE_STEPS.map(
+    (step) => `**${step}**\n\n${l.writes[step].texts.map(([text, n]) => `- ${n === 1 ? '' : `${fmt(n)} × `}\`${text.replace(/`/g, "'")}\``).join('\n')}`,
+  ).join('\n\n');
+  return [
+    `### 1. Lifecycle throughput`,
+    '',
+    `${l.clients} concurrent clients, each on one keep-alive connection, run init → consumer pays (authorize) → status (the merchant reads the token) → capture back to back. ` +
+      `The reference is a minimal Express 5 + postgres.js server (bench/reference-server.mjs) with the same four calls, each doing in one transaction as many single-row writes as the service's request of that step was measured to write ` +
+      `(bench/write-count.mjs: the row versions that ${l.writeSamples} requests of each step created, told apart by their transaction id, xmin), and nothing else. Rounds alternate between the two so both see the same noise.`,
+    '',
+    table(
+      ['', 'sequences/s', 'requests/s', 'sequences', 'failed', 'per round', 'CPU per sequence: server process', 'CPU per sequence: PostgreSQL backends'],
+      [
+        ['service', n1(l.service.perSecond), n1(l.service.perSecond * 4), n0(l.service.completed), n0(l.service.failed), l.service.rounds.map(n1).join(', '), ms(l.service.cpuPerSequence?.serverMs), ms(l.service.cpuPerSequence?.databaseMs)],
+        ['reference', n1(l.reference.perSecond), n1(l.reference.perSecond * 4), n0(l.reference.completed), n0(l.reference.failed), l.reference.rounds.map(n1).join(', '), ms(l.reference.cpuPerSequence?.serverMs), ms(l.reference.cpuPerSequence?.databaseMs)],
+        ['ratio', `**${n2(l.ratio)}**`, '', '', '', l.roundRatios.map(n2).join(', '), ratioOf(l.reference.cpuPerSequence?.serverMs, l.service.cpuPerSequence?.serverMs), ratioOf(l.reference.cpuPerSequence?.databaseMs, l.service.cpuPerSequence?.databaseMs)],
+      ],
+    ),
+    '',
+    'CPU per sequence is read from /proc (user + system time of the server process and of the PostgreSQL backends serving it) over the measured rounds; ' +
+      'the ratio row gives reference ÷ service, comparable with the throughput ratio.',
+    '',
+    table(['step', 'rows written', 'what the service writes', 'SQL statements (service / reference)', 'round trips to PostgreSQL (service / reference)', 'service p50', 'service p99', 'reference p50', 'reference p99'], stepRows),
+    '',
+    'Statements and round trips are counted per request by a proxy on the wire between a server and PostgreSQL (bench/pg-wire-counter.mjs), background work (expiry sweeps, dispatcher polls) excluded. ' +
+      'A round trip is every time the client waits for PostgreSQL: a Sync, a Flush or a simple query.',
+    '',
+    `<details><summary>The service's statements per request (first 160 characters)</summary>\n\n${statementLists}\n\n</details>`,
+    failuresNote(l.service.failures),
+  ].join('\n');
+}
+
+function ratioOf(a, b) {
+  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? n2(a / b) : '';
+}
+
+function failuresNote(failures) {
+  if (!failures || failures.size === 0) return '';
+  return `\nFailures: ${[...failures].map(([k, v]) => `${v} × \`${k}\``).join('; ')}\n`;
+}
+
+function captureSection(c) {
+  return [
+    `### 2. Capture throughput`,
+    '',
+    `${c.clients} concurrent clients capture ${100} cents at a time, round-robin over ${n0(c.holds)} authorizations (holds of 100,000.00 USD placed beforehand through the lifecycle).`,
+    '',
+    table(
+      ['captures/s', 'captures', 'failed', 'p50', 'p99', 'max', 'server RSS at the end', 'peak RSS'],
+      [[n1(c.perSecond), n0(c.completed), n0(c.failed), ms(c.latencies.p50), ms(c.latencies.p99), ms(c.latencies.max), mb(c.rssBytes), mb(c.peakRssBytes)]],
+    ),
+    failuresNote(c.failures),
+  ].join('\n');
+}
+
+function storeGrowthSection(g) {
+  const lines = [
+    `### 3. Store growth`,
+    '',
+    `Two servers, each on a fresh database; one of them holds ${n0(g.stored.transactions)} transactions (${n0(g.stored.events)} events): copies of a real finished lifecycle ` +
+      `(transaction, payment token, capture payment, three events), made with INSERT … SELECT generate_series in ${n1(g.seedSeconds)} s and then ANALYZEd. ` +
+      `Both servers take the lifecycle load of metric 1 (8 clients each) at the same time, so both see the same machine; each is CPU-bound on the same cores, so its throughput follows its cost per sequence.`,
+    '',
+    table(
+      ['store', 'sequences/s', 'p99 per request', 'per round', 'CPU per sequence: server', 'CPU per sequence: PostgreSQL'],
+      [
+        ['empty', n1(g.empty.perSecond), ms(g.empty.p99), '', ms(g.empty.cpuPerSequence?.serverMs), ms(g.empty.cpuPerSequence?.databaseMs)],
+        [`${n0(g.seedCount)} stored`, n1(g.seeded.perSecond), ms(g.seeded.p99), '', ms(g.seeded.cpuPerSequence?.serverMs), ms(g.seeded.cpuPerSequence?.databaseMs)],
+        ['ratio', `**${n2(g.ratio)}**`, '', g.roundRatios.map(n2).join(', '), ratioOf(g.empty.cpuPerSequence?.serverMs, g.seeded.cpuPerSequence?.serverMs), ratioOf(g.empty.cpuPerSequence?.databaseMs, g.seeded.cpuPerSequence?.databaseMs)],
+      ],
+    ),
+    '',
+    'The CPU ratios (empty ÷ stored, 1.00 = a sequence costs the same) are steadier than throughput on a shared machine: a store that grows slower shows there first.',
+  ];
+  if (g.queries) {
+    lines.push(
+      '',
+      'EXPLAIN ANALYZE of the hot statements (median of 5 executions, rolled back):',
+      '',
+      table(
+        ['statement', 'empty store', `${n0(g.seedCount)} stored`, `plan with ${n0(g.seedCount)} stored`],
+        g.queries.map((q) => [q.name, ms(q.emptyMs), ms(q.seededMs), q.plan.replace(/\|/g, '\\|')]),
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+function callbacksSection(c) {
+  return [
+    `### 4. Callback delivery`,
+    '',
+    `A receiver on 127.0.0.1 (its own process) answers 200 at once. Latency: lifecycles with a callbackURL (the consumer payment and the capture each queue one delivery); ` +
+      `latency is the receipt time minus the update's \`updatedAt\`. Throughput: a backlog as after a receiver outage: the deliveries made so far are started again, as \`POST /callbacks/:id/redeliver\` does, ` +
+      `and more are queued for earlier events (the outbox rows an update with a callbackURL writes, with the event's real payload), in one transaction with the wake-up notification; ` +
+      `the running dispatcher's drain is timed from that commit to the last receipt.`,
+    '',
+    table(
+      ['phase', 'deliveries', 'deliveries/s', 'p50', 'p99', 'max'],
+      [
+        ['1 client of lifecycle load', n0(c.light.deliveries), `${n1(c.light.perSecondDuringLoad)} (as fast as updates come)`, ms(c.light.latencies.p50), ms(c.light.latencies.p99), ms(c.light.latencies.max)],
+        ['8 clients of lifecycle load', n0(c.loaded.deliveries), `${n1(c.loaded.perSecondDuringLoad)} (as fast as updates come)`, ms(c.loaded.latencies.p50), ms(c.loaded.latencies.p99), ms(c.loaded.latencies.max)],
+        ['backlog drain', n0(c.drain.deliveries), `**${n0(c.drain.perSecond)}** (${n1(c.drain.seconds)} s)`, '', '', ''],
+      ],
+    ),
+    '',
+    `While draining, each delivery took ${ms(c.drain.serverCpuPerDeliveryMs)} of server CPU and ${ms(c.drain.databaseCpuPerDeliveryMs)} of PostgreSQL CPU.`,
+  ].join('\n');
+}
+
+function websocketSection(w) {
+  if (!w.measured) return `### 5. Websocket fan-out\n\nNot measured: ${w.reason}. The harness checks by upgrading \`/ws\` with the merchant's API key; it measures as soon as the server serves it.`;
+  return [
+    `### 5. Websocket fan-out`,
+    '',
+    `${n0(w.subscribers)} merchant connections (\`Authorization: Bearer\`) each subscribe to one authorization; ${w.updates} partial captures follow one another; ` +
+      `latency is the receipt time of each \`transaction.updated\` frame minus its \`updatedAt\`.`,
+    '',
+    table(['subscribers', 'updates', 'frames expected', 'frames received', 'p50', 'p99', 'max'], [[n0(w.subscribers), n0(w.updates), n0(w.expected), n0(w.received), ms(w.latencies.p50), ms(w.latencies.p99), ms(w.latencies.max)]]),
+    '',
+    table(
+      ['capture request (p50)', 'first subscriber reached (median over updates)', 'last subscriber reached (median)', 'server CPU per update', 'load client CPU per update'],
+      [[ms(w.captureP50), ms(w.firstReceiptP50), ms(w.lastReceiptP50), ms(w.serverCpuPerUpdateMs), ms(w.clientCpuPerUpdateMs)]],
+    ),
+    '',
+    'Server CPU per update covers the capture request and the fan-out; the load client (this harness, on the same two cores) reads every frame.',
+  ].join('\n');
+}
+
+function sdkSection(s) {
+  const rows = s.assets.map((a) =>
+    a.built
+      ? [a.name, a.parts.map((p) => `\`${p.path.split('?')[0]}\``).join(' + '), kb(a.rawBytes), kb(a.gzipBytes), kb(a.brotliBytes), a.goalGzipBytes ? `≤ ${kb(a.goalGzipBytes)}` : '–', met(a.goalGzipBytes ? a.gzipBytes <= a.goalGzipBytes : null)]
+      : [a.name, `\`${a.path}\``, 'not built yet', '', '', `≤ ${kb(a.goalGzipBytes)}`, '–'],
+  );
+  return [
+    `### 6. SDK weight`,
+    '',
+    `Fetched from the running server; gzip level 9 and brotli quality 11 (node:zlib). A frame counts with the same-origin scripts and stylesheets it loads. ` +
+      `\`/sdk/manifest.json\`: ${s.manifest ? 'served; every file it lists is measured' : 'not served yet'}.`,
+    '',
+    table(['asset', 'path', 'raw', 'gzip', 'brotli', 'goal (gzip)', ''], rows),
+  ].join('\n');
+}
+
+function profileSection(p, title, rate) {
+  return [
+    `#### ${title}`,
+    '',
+    `\`node --cpu-prof\` on a server of its own on the same database, ${p.what} (${rate} while profiled); ${n1(p.totalMs / 1000)} s of samples; ` +
+      `the server's main thread was busy ${pct(p.busyShare)} of the time.`,
+    '',
+    table(['area', 'self time', 'share'], p.areas.map((a) => [a.name.replace(/\|/g, '\\|'), ms(a.ms), pct(a.share)])),
+    '',
+    'Functions with the most self time:',
+    '',
+    table(['function', 'called mostly from', 'self time', 'share'], p.selfTop.map((a) => [`\`${a.name}\``, a.caller ? `\`${a.caller}\`` : '', ms(a.ms), pct(a.share)])),
+    '',
+    'Our functions with the most total time (self plus callees):',
+    '',
+    table(['function', 'total time', 'share'], p.totalTop.map((a) => [`\`${a.name}\``, ms(a.ms), pct(a.share)])),
+  ].join('\n');
+}
+
+export function renderReport(r) {
+  const rows = goals(r);
+  const missed = new Set(rows.filter((g) => g.ok === false).map((g) => g.metric));
+  const m = r.machine;
+  const out = [
+    '# Benchmarks',
+    '',
+    `Written by \`${r.command}\` (bench/run.mjs) on ${r.date}; the run took ${n0(r.durationS)} s. Do not edit by hand: run \`pnpm bench\` again. ` +
+      'The diagnosis of missed goals is kept in bench/findings.md and copied here for the goals that are missed.',
+    '',
+    table(
+      ['machine', ''],
+      [
+        ['CPU', `${m.cpu}, ${m.cores} cores (shared with other work: load average ${m.loadAtStart} at the start)`],
+        ['memory', `${m.memoryGiB} GiB`],
+        ['OS', m.os],
+        ['Node.js', m.node],
+        ['database', `${m.postgres} (${r.storeKind === 'local' ? 'local server on 127.0.0.1:5432, a fresh database per server, dropped afterwards' : 'the embedded PostgreSQL, in a temporary DATA_DIR'})`],
+        ['server', `\`node --import tsx src/main.ts\` in server/, SVC_MODE=sandbox, LOG_LEVEL=${r.logLevel} (request logging at info costs throughput), DATABASE_POOL_MAX default (10), rate limits raised to 1,000,000/s`],
+        ['load client', 'bench/load-client.mjs: node:http, one keep-alive connection per client, closed loop; all samples kept (nearest-rank percentiles)'],
+      ],
+    ),
+    '',
+    'The machine is shared and noisy, so comparisons are made inside one run: the service and the reference in alternating rounds (metric 1), the empty and the full store under load at the same time (metric 3). ' +
+      'Absolute numbers move from run to run; CPU time per sequence, statements and round trips per request move much less.',
+    '',
+    '## Goals',
+    '',
+    table(['#', 'metric', 'value', 'goal', ''], rows.map((g) => [g.metric, g.what, g.value, g.goal, met(g.ok)])),
+    '',
+    '## Measurements',
+    '',
+  ];
+  if (r.lifecycle) out.push(lifecycleSection(r.lifecycle), '');
+  if (r.capture) out.push(captureSection(r.capture), '');
+  if (r.storeGrowth) out.push(storeGrowthSection(r.storeGrowth), '');
+  if (r.callbacks) out.push(callbacksSection(r.callbacks), '');
+  if (r.websocket) out.push(websocketSection(r.websocket), '');
+  if (r.sdk) out.push(sdkSection(r.sdk), '');
+
+  const notes = [];
+  const sections = {
+    1: ['lifecycle', 'Lifecycle throughput and latency'],
+    2: ['capture', 'Server memory'],
+    3: ['store-growth', 'Store growth'],
+    4: ['callbacks', 'Callback delivery'],
+    5: ['websocket', 'Websocket fan-out'],
+    6: ['sdk-weight', 'SDK weight'],
+  };
+  for (const [metric, [name, title]] of Object.entries(sections)) {
+    if (!missed.has(Number(metric))) continue;
+    const text = findings(name);
+    const parts = [`### ${metric}. ${title}`];
+    if (text) parts.push('', text);
+    if (Number(metric) === 1 && r.profile) parts.push('', profileSection(r.profile, 'CPU profile of the server during the lifecycle load', `${n1(r.profile.perSecond)} sequences/s`));
+    if (Number(metric) === 5 && r.websocket?.profile) parts.push('', profileSection(r.websocket.profile, 'CPU profile of the server during the fan-out', `${n1(r.websocket.profile.perSecond)} updates/s`));
+    if (Number(metric) === 4 && r.callbacks?.profile) parts.push('', profileSection(r.callbacks.profile, 'CPU profile of the server draining the callback backlog', `${n0(r.callbacks.profile.perSecond)} deliveries/s`));
+    if (parts.length > 1) notes.push(parts.join('\n'));
+  }
+  if (notes.length > 0) {
+    out.push(
+      '## Where the time goes',
+      '',
+      'For every missed goal: the diagnosis (bench/findings.md, written from the counts, CPU figures and profiles above and the code they point at) and the CPU profile taken in this run. Fixes made since the first measurement are named in each section; what is left is described with its fix.',
+      '',
+      notes.join('\n\n'),
+      '',
+    );
+  }
+  if (r.errors.length > 0) out.push('## Not measured because of errors', '', ...r.errors.map((e) => `- ${e}`), '');
+  return out.join('\n');
+}

@@ -1,0 +1,100 @@
+// The service under test, started the way production starts it: `node --import tsx src/main.ts` in server/, with
+// its configuration in the environment, against a real PostgreSQL.
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isRunning, spawnTracked, stopChild } from './children.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_DIR = path.join(ROOT, 'server');
+export const LOG_LEVEL = 'warn';
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment every benchmarked server gets (README "Configuration"), on top of the store's. */
+export function serverEnvironment(store, port, overrides = {}) {
+  const env = {
+    ...process.env,
+    SVC_MODE: 'sandbox',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL,
+    RATE_LIMIT_PER_S: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...store.serverEnv,
+    ...overrides,
+  };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  return env;
+}
+
+/**
+ * Starts a server on `store` and resolves once /healthz answers 200. `cpuProfDir` adds `--cpu-prof` (the profile
+ * is written when the server exits after SIGTERM); `databaseUrl` points it elsewhere than the store's own URL.
+ */
+export async function startServer(store, { cpuProfDir, databaseUrl, name = `server-${store.label}` } = {}) {
+  const port = await freePort();
+  const nodeArgs = ['--import', 'tsx'];
+  if (cpuProfDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`);
+  const child = spawnTracked(name, process.execPath, [...nodeArgs, 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: serverEnvironment(store, port, databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (!isRunning(child)) throw new Error(`${name} exited (${child.signalCode ?? child.exitCode}) before answering:\n${output}`);
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`${name} did not answer /healthz within 120 s:\n${output}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+
+  return {
+    name,
+    url,
+    port,
+    pid: child.pid,
+    store,
+    output: () => output,
+    /** Resident and peak resident set size in bytes (Linux /proc). */
+    memory: () => readMemory(child.pid),
+    stop: () => stopChild(child),
+  };
+}
+
+function readMemory(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssBytes: kb('VmRSS') * 1024, peakRssBytes: kb('VmHWM') * 1024 };
+  } catch {
+    return { rssBytes: NaN, peakRssBytes: NaN };
+  }
+}
