@@ -87,7 +87,9 @@ export default {
   files: ['src/**/*.test.ts'],
   hostname: '127.0.0.1',
   nodeResolve: { exportConditions: ['development'] },
-  concurrency: 2,
+  // One test file at a time: several suites type into focused fields (sendKeys), and pages running side by side in one
+  // browser compete for focus, which made a card-typing test time out on a loaded machine.
+  concurrency: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: join(here, 'tsconfig.json') })],
