@@ -4,22 +4,6 @@ import { callbackAttempts, callbackDeliveries, transactions } from '../../db/sch
 import type { Principal } from '../../http/authenticate';
 import { transactionScope } from '../transactions/transaction-scope';
 import type { AfterAttempt } from './retry-schedule';
-import type { TransactionRow } from '../transactions/transactions.queries';
-
-/** The outbox row of one update, in the caller's transaction: due at once. */
-export async function queueCallbackDelivery(db: Queryable, { eventId, row, at }: { eventId: string; row: TransactionRow; at: Date }) {
-  await db.insert(callbackDeliveries).values({
-    eventId,
-    transactionId: row.id,
-    merchantId: row.merchantId,
-    sequence: row.sequence,
-    url: row.callbackUrl!,
-    method: row.callbackMethod,
-    nextAttemptAt: at,
-    createdAt: at,
-    updatedAt: at,
-  });
-}
 
 export interface ClaimedDelivery {
   deliveryId: string;

@@ -10,7 +10,7 @@ import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
 import { assertCardUsable } from './card-validation';
-import { applyConsumerOutcome, findLinkFace, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
+import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 
 /**
@@ -91,8 +91,7 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
       createdAt: now,
     });
   }
-  await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
-  const face = await findLinkFace(tx, linkId);
+  const { view } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
   if (result.outcome !== 'approved') return { problem: processorError(result) };
-  return { body: toLinkState(face!, now) };
+  return { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) };
 }

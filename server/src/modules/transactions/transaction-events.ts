@@ -1,9 +1,8 @@
 import type { Transaction } from '@svc/protocol';
-import { sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
 import { toTransactionObject } from './transaction-object';
-import { queueCallbackDelivery } from '../callbacks/callbacks.queries';
-import { insertEvent, loadTransactionView, type TransactionView } from './transactions.queries';
+import { appendEvent, loadTransactionView, type TransactionView } from './transactions.queries';
 
 export type EventType = 'transaction.created' | 'transaction.updated';
 
@@ -38,19 +37,10 @@ export interface RecordedChange {
 export async function recordChange(tx: Queryable, transactionId: string, at: Date, baseUrl: string, type: EventType = 'transaction.updated'): Promise<RecordedChange> {
   const view = await loadTransactionView(tx, transactionId);
   const transaction = toTransactionObject(view, baseUrl);
-  const payload = JSON.stringify(transaction);
-  const event = await insertEvent(tx, {
-    transactionId,
-    merchantId: view.row.merchantId,
-    sequence: view.row.sequence,
-    type,
-    payload,
-    createdAt: at,
-  });
+  const eventId = randomUUID();
   const callback = type === 'transaction.updated' && view.row.callbackUrl !== null;
-  if (callback) await queueCallbackDelivery(tx, { eventId: event.id, row: view.row, at });
   const notice: EventNotice = {
-    eventId: event.id,
+    eventId,
     transactionId,
     transactionNumber: view.row.transactionNumber,
     merchantId: view.row.merchantId,
@@ -59,7 +49,6 @@ export async function recordChange(tx: Queryable, transactionId: string, at: Dat
     sequence: view.row.sequence,
     callback,
   };
-  // Delivered to listeners when the transaction commits, never before, and not at all on rollback.
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})`);
-  return { eventId: event.id, transaction, view };
+  await appendEvent(tx, { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) });
+  return { eventId, transaction, view };
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
+import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../http/authenticate';
 import { transactionScope } from './transaction-scope';
 
@@ -23,7 +23,7 @@ export interface MerchantFace {
 export interface TransactionView {
   row: TransactionRow;
   merchant: MerchantFace;
-  token: Pick<PaymentTokenRow, 'token' | 'type'> | null;
+  token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'> | null;
   payments: PaymentRow[];
 }
 
@@ -32,42 +32,63 @@ export async function insertTransaction(db: Queryable, values: NewTransactionRow
   return row!;
 }
 
+/** A payment as the view's JSON column carries it: the payments row with its timestamp as text. */
+type PaymentJson = Omit<PaymentRow, 'createdAt'> & { createdAt: string };
+
+/**
+ * The transaction's payments, oldest first, as one JSON column, so that one statement reads the whole view. The
+ * keys are the drizzle field names of `payments`.
+ */
+const paymentsOfTransaction = sql<PaymentJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', p.id, 'paymentId', p.payment_id, 'transactionId', p.transaction_id, 'merchantId', p.merchant_id,
+    'kind', p.kind, 'amountCents', p.amount_cents, 'status', p.status,
+    'confirmationNumber', p.confirmation_number, 'createdAt', p.created_at
+  ) order by p.created_at, p.id)
+  from ${payments} p where p.transaction_id = ${transactions.id}
+), '[]'::json)`;
+
 const viewColumns = {
   row: transactions,
   merchant: { name: merchants.name, businessId: merchants.businessId },
-  token: { token: paymentTokens.token, type: paymentTokens.type },
+  token: { token: paymentTokens.token, type: paymentTokens.type, lastFourDigits: paymentTokens.lastFourDigits },
+  payments: paymentsOfTransaction,
 };
 
-async function completeView(db: Queryable, found: { row: TransactionRow; merchant: MerchantFace; token: TransactionView['token'] | null } | undefined) {
+type ViewRecord = { row: TransactionRow; merchant: MerchantFace; token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null; payments: PaymentJson[] };
+
+function toView(found: ViewRecord | undefined): TransactionView | null {
   if (!found) return null;
-  const rows = await db.select().from(payments).where(eq(payments.transactionId, found.row.id)).orderBy(asc(payments.createdAt), asc(payments.id));
-  return { row: found.row, merchant: found.merchant, token: found.token?.token ? found.token : null, payments: rows };
+  return {
+    row: found.row,
+    merchant: found.merchant,
+    token: found.token?.token ? found.token : null,
+    payments: found.payments.map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
+  };
 }
 
-/** The view of a transaction by id (no scope: for code that already holds the row). */
-export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
-  const [found] = await db
+function selectView(db: Queryable) {
+  return db
     .select(viewColumns)
     .from(transactions)
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
-    .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id))
-    .where(eq(transactions.id, transactionId))
-    .limit(1);
-  const view = await completeView(db, found);
+    .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id));
+}
+
+/** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
+export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
+  const [found] = await selectView(db).where(eq(transactions.id, transactionId)).limit(1);
+  const view = toView(found);
   if (!view) throw new Error(`transaction ${transactionId} vanished`);
   return view;
 }
 
-/** The view of a transaction the caller may see, by number; null when it does not exist for them. */
+/** The view of a transaction the caller may see, by number; null when it does not exist for them. One statement. */
 export async function findTransactionViewForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionView | null> {
-  const [found] = await db
-    .select(viewColumns)
-    .from(transactions)
-    .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
-    .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id))
+  const [found] = await selectView(db)
     .where(and(eq(transactions.transactionNumber, transactionNumber), transactionScope(principal)))
     .limit(1);
-  return completeView(db, found);
+  return toView(found);
 }
 
 /** The row of a transaction the caller may see, by number. */
@@ -80,12 +101,39 @@ export async function findTransactionRowForPrincipal(db: Queryable, principal: P
   return row ?? null;
 }
 
-export async function insertEvent(
-  db: Queryable,
-  values: { transactionId: string; merchantId: string; sequence: number; type: 'transaction.created' | 'transaction.updated'; payload: string; createdAt: Date },
-) {
-  const [row] = await db.insert(transactionEvents).values(values).returning({ id: transactionEvents.id });
-  return row!;
+export interface EventAppend {
+  eventId: string;
+  /** The transaction as the change left it (its new sequence). */
+  row: TransactionRow;
+  type: 'transaction.created' | 'transaction.updated';
+  payload: string;
+  at: Date;
+  /** Whether to queue the update's callback delivery (the outbox row, due at once) with it. */
+  callback: boolean;
+  /** Where to announce it, and what: delivered to listeners at commit, never on rollback. */
+  channel: string;
+  notice: string;
+}
+
+/**
+ * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
+ * statement: one round trip inside the change's database transaction instead of three.
+ */
+export async function appendEvent(db: Queryable, e: EventAppend): Promise<void> {
+  const { row } = e;
+  const at = e.at.toISOString(); // raw sql parameters skip drizzle's Date mapping
+  await db.execute(sql`
+    with event as (
+      insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
+      values (${e.eventId}::uuid, ${row.id}::uuid, ${row.merchantId}::uuid, ${row.sequence}::integer, ${e.type}::text, ${e.payload}::text, ${at}::timestamptz)
+      returning id
+    ), delivery as (
+      insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
+      select event.id, ${row.id}::uuid, ${row.merchantId}::uuid, ${row.sequence}::integer, ${row.callbackUrl}::text, ${row.callbackMethod}::text,
+        ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      from event where ${e.callback}::boolean
+    )
+    select pg_notify(${e.channel}::text, ${e.notice}::text) from event`);
 }
 
 /** Pending → Cancelled, guarded: only a transaction still pending moves. */
