@@ -49,6 +49,16 @@ describe('log redaction', () => {
     expect(text).toContain(REDACTED);
   });
 
+  it('drops the parameters of a failed query, which carry what the request wrote, and keeps the query', () => {
+    const { lines, logger } = capture();
+    const failed = new Error('Failed query: insert into "transactions" ("email") values ($1)\nparams: jane@example.com,+972501234567');
+    logger.error({ err: new Error('wrapped', { cause: failed }) }, 'unhandled error');
+    const text = lines.join('');
+    expect(text).not.toMatch(/jane@example\.com|972501234567/);
+    expect(text).toContain('insert into \\"transactions\\"');
+    expect(text).toContain(`params: ${REDACTED}`);
+  });
+
   it('leaves ordinary values alone', () => {
     expect(redactSensitive({ status: 5, list: ['a', 1], when: '2026-01-01T00:00:00Z', requestId: 'abc-123' })).toEqual({
       status: 5,

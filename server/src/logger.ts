@@ -12,15 +12,34 @@ const SENSITIVE_KEY =
 /** Values that look like a card number or one of our credentials, wherever they appear in text. */
 const SENSITIVE_TEXT = /\b(?:\d[ -]?){12,18}\d\b|\b(?:sk|bk|dev|ck|whsec|sess)_[A-Za-z0-9+/=_-]{8,}/g;
 
+/**
+ * The parameters drizzle appends to a failed query's message (`Failed query: …\nparams: …`): the values a request
+ * wrote, which can be a consumer's e-mail or phone. The query text stays; its values go.
+ */
+const QUERY_PARAMS = /\nparams: [^\n]*/g;
+
 export const REDACTED = '[redacted]';
+
+function scrubText(text: string): string {
+  return text.replace(QUERY_PARAMS, `\nparams: ${REDACTED}`).replace(SENSITIVE_TEXT, REDACTED);
+}
 
 /** Deep copy of a log payload with sensitive keys and card- or key-shaped text replaced. */
 export function redactSensitive(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[depth]';
-  if (typeof value === 'string') return value.replace(SENSITIVE_TEXT, REDACTED);
+  if (typeof value === 'string') return scrubText(value);
   if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
   if (value instanceof Error) {
-    return { type: value.name, message: redactSensitive(value.message, depth + 1), stack: value.stack?.replace(SENSITIVE_TEXT, REDACTED) };
+    // Formatters run before serializers, so the error is flattened here; its cause (the driver's own error behind a
+    // drizzle error) and code come along.
+    const { code } = value as { code?: unknown };
+    return {
+      type: value.name,
+      message: scrubText(value.message),
+      stack: value.stack === undefined ? undefined : scrubText(value.stack),
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(value.cause === undefined ? {} : { cause: redactSensitive(value.cause, depth + 1) }),
+    };
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -44,8 +63,9 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
       level,
       base: { service: 'svc' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      // Driver errors wrap the database's own message in `cause`: keep it.
-      serializers: { err: pino.stdSerializers.errWithCause },
+      // `formatters.log` below already turned errors into plain objects (with their cause, where drivers put the
+      // database's own message); pino's error serializer would only rename their type to "Object".
+      serializers: { err: (err: unknown) => err },
       formatters: {
         level: (label) => ({ level: label }),
         log: (object) => redactSensitive(object) as Record<string, unknown>,
@@ -53,7 +73,7 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
       hooks: {
         // Messages are text too: a card number or key pasted into a message is scrubbed as well.
         logMethod(args, method) {
-          const scrubbed = args.map((arg) => (typeof arg === 'string' ? arg.replace(SENSITIVE_TEXT, REDACTED) : arg));
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubText(arg) : arg));
           method.apply(this, scrubbed as Parameters<typeof method>);
         },
       },
