@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   await storage.sql.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, logger, limiter, resolveSessionToken: sessionTokenResolver(clock) });
+  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, logger, limiter, clock, resolveSessionToken: sessionTokenResolver(clock) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, resolve);

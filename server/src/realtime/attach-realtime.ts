@@ -7,7 +7,7 @@ import type { Audience } from './audience';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
 import { Hub } from './hub';
-import { eventsAfter, findVisibleTransaction } from './realtime.queries';
+import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
 import { resolveSessionToken, type SessionTokenResolver } from './session-token';
 import { authenticateUpgrade } from './upgrade-auth';
 
@@ -22,9 +22,11 @@ export interface RealtimeOptions {
   replayPageSize?: number;
   /** How long `close()` waits for clients to answer the close frame before dropping them. Default 2 s. */
   closeTimeoutMs?: number;
+  /** Open sockets this instance holds; upgrades beyond it are answered 503 with Retry-After. Default 10,000. */
+  maxConnections?: number;
 }
 
-export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter'> & {
+export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter' | 'clock'> & {
   options?: RealtimeOptions;
   /** Resolves `?session=` tokens; defaults to the sdk-sessions one. */
   resolveSessionToken?: SessionTokenResolver;
@@ -44,8 +46,9 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   const { db, logger, limiter, env } = deps;
   const options = deps.options ?? {};
   const closeTimeoutMs = options.closeTimeoutMs ?? 2_000;
+  const maxConnections = options.maxConnections ?? 10_000;
   const hub = new Hub();
-  const bridge = await startEventsBridge({ sql: deps.sql, db, hub, logger });
+  const bridge = await startEventsBridge({ sql: deps.sql, db, hub, logger, clock: deps.clock });
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const connections = new Set<Connection>();
   const upgrading = new Set<Promise<void>>();
@@ -58,6 +61,8 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       findVisible: (transactionNumber) => findVisibleTransaction(db, audience, transactionNumber),
       eventsAfter: (transactionId, afterSequence, limit) => eventsAfter(db, transactionId, afterSequence, limit),
     }),
+    now: () => deps.clock.now(),
+    scopeStore: { eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(db, filter, since, limit) },
     slowConsumerBytes: options.slowConsumerBytes ?? 1024 * 1024,
     maxSubscriptions: options.maxSubscriptions ?? WS_MAX_SUBSCRIPTIONS,
     subscription: { pageSize: options.replayPageSize ?? 100, maxBuffered: 10_000 },
@@ -75,6 +80,12 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
     if (!verdict.ok) {
       logger.info({ status: verdict.status, reason: verdict.reason }, 'websocket: upgrade refused');
       return refuseUpgrade(socket, verdict.status, 'retryAfterS' in verdict && verdict.retryAfterS !== undefined ? { 'Retry-After': String(verdict.retryAfterS) } : {});
+    }
+    // Checked after authentication, right before the (synchronous) hand-over, so the count is current.
+    if (connections.size >= maxConnections) {
+      // Every socket costs memory and a share of each fan-out: past the cap, clients go to another instance or retry.
+      logger.warn({ connections: connections.size, maxConnections }, 'websocket: connection cap reached, upgrade refused');
+      return refuseUpgrade(socket, 503, { 'Retry-After': '5' });
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, verdict.audience, context);

@@ -12,7 +12,8 @@ import {
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../logger';
 import { describeAudience, scopeFilterFor, viewFor, type Audience, type TransactionView } from './audience';
-import type { Hub, ScopeSubscription } from './hub';
+import type { Hub } from './hub';
+import { ScopeSubscription, type ScopeEventStore } from './scope-subscription';
 import { TransactionSubscription, type EventStore, type SubscriptionSink, type TransactionSubscriptionOptions } from './transaction-subscription';
 
 export interface ConnectionContext {
@@ -20,6 +21,10 @@ export interface ConnectionContext {
   logger: Logger;
   /** The store as this connection's audience may see it. */
   store: (audience: Audience) => EventStore;
+  /** The store scope subscriptions catch up from (their filter is their audience). */
+  scopeStore: ScopeEventStore;
+  /** The clock events are stamped with. */
+  now: () => Date;
   /** Bytes the socket may hold unsent (counting the message about to go) before the client counts as a slow consumer. */
   slowConsumerBytes: number;
   maxSubscriptions: number;
@@ -103,6 +108,10 @@ export class Connection implements SubscriptionSink {
     return this.sendText(JSON.stringify(message));
   }
 
+  follows(transactionNumber: string): boolean {
+    return this.#transactions.has(transactionNumber);
+  }
+
   sendText(text: string): boolean {
     if (this.#closing || this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount + Buffer.byteLength(text) > this.ctx.slowConsumerBytes) {
@@ -167,7 +176,7 @@ export class Connection implements SubscriptionSink {
         this.#sendError('too_many_subscriptions', `At most ${this.ctx.maxSubscriptions} subscriptions per connection.`);
         return;
       }
-      const subscription: ScopeSubscription = { filter, sink: this };
+      const subscription = new ScopeSubscription(filter, this, this.ctx.scopeStore, this.ctx.logger, this.ctx.now());
       this.#scopes.set(scope, subscription);
       this.ctx.hub.addScope(subscription);
     }

@@ -1,5 +1,5 @@
-import type postgres from 'postgres';
 import { z } from 'zod';
+import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Logger } from '../logger';
 import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
@@ -22,6 +22,17 @@ const EventNoticeSchema = z.object({
 /** Payloads read per query when notifications pile up. */
 const BATCH = 200;
 
+/**
+ * How far before the last sign of life a scope catch-up reads: an event is stamped when its change starts and
+ * notified when it commits, so a change that began before the listener was last heard from can be among the lost.
+ */
+const CATCH_UP_MARGIN_MS = 30_000;
+
+/** What the bridge needs of postgres.js: LISTEN, with a callback on every (re)connect of its connection. */
+export interface Listener {
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<{ unlisten(): Promise<unknown> }>;
+}
+
 export interface EventsBridge {
   stop(): Promise<void>;
 }
@@ -31,11 +42,17 @@ export interface EventsBridge {
  * reconnect) and hand every notice some local subscriber wants to the hub, with its payload read once.
  * Notices are published in the order they arrived, which for one transaction is its sequence order; payloads
  * of notices that arrive together are read in one query. After a reconnect, notifications sent meanwhile are
- * lost: transaction subscriptions then re-read the store.
+ * lost: transaction subscriptions then re-read the store after their last sequence, and scope subscriptions
+ * from (a margin before) the last time the listener was heard from, by the clock events are stamped with.
  */
-export async function startEventsBridge({ sql, db, hub, logger }: { sql: postgres.Sql; db: Database; hub: Hub; logger: Logger }): Promise<EventsBridge> {
+export async function startEventsBridge({ sql, db, hub, logger, clock }: { sql: Listener; db: Database; hub: Hub; logger: Logger; clock: Clock }): Promise<EventsBridge> {
   let stopped = false;
   let listening = false;
+  let lastHeardMs = clock.now().getTime();
+  const recover = (transactionNumbers?: string[]) => {
+    hub.catchUp(transactionNumbers);
+    hub.catchUpScopes(new Date(lastHeardMs - CATCH_UP_MARGIN_MS));
+  };
   let pending: EventNotice[] = [];
   let draining: Promise<void> | null = null;
 
@@ -49,7 +66,7 @@ export async function startEventsBridge({ sql, db, hub, logger }: { sql: postgre
       } catch (error) {
         // The transaction subscriptions read the store themselves (and tell their client if that fails too).
         logger.error({ err: error, events: batch.length }, 'websocket: reading notified events failed');
-        hub.catchUp(batch.map((notice) => notice.transactionNumber));
+        recover(batch.map((notice) => notice.transactionNumber));
         continue;
       }
       for (const notice of batch) {
@@ -65,6 +82,7 @@ export async function startEventsBridge({ sql, db, hub, logger }: { sql: postgre
 
   const onNotify = (text: string) => {
     if (stopped) return;
+    lastHeardMs = clock.now().getTime();
     const parsed = EventNoticeSchema.safeParse(safeJson(text));
     if (!parsed.success) {
       logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: ignoring a malformed events notification');
@@ -88,9 +106,10 @@ export async function startEventsBridge({ sql, db, hub, logger }: { sql: postgre
     if (stopped) return;
     if (listening) {
       logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: events listener reconnected; subscriptions catch up from the store');
-      hub.catchUp();
+      recover();
     }
     listening = true;
+    lastHeardMs = clock.now().getTime();
   };
 
   const { unlisten } = await sql.listen(EVENTS_CHANNEL, onNotify, onListen);

@@ -1,13 +1,8 @@
 import type { EventNotice } from '../modules/transactions/transaction-events';
 import type { ScopeFilter } from './audience';
 import type { RealtimeEvent } from './realtime-event';
+import type { ScopeSubscription } from './scope-subscription';
 import type { SubscriptionSink, TransactionSubscription } from './transaction-subscription';
-
-/** A standing subscription to every transaction of a merchant (or branch), or of a device. */
-export interface ScopeSubscription {
-  filter: ScopeFilter;
-  sink: SubscriptionSink;
-}
 
 /**
  * This instance's subscriptions, indexed the way notifications are routed: transactions by number, merchant
@@ -59,7 +54,7 @@ export class Hub {
     for (const scope of scopes) {
       if (reached.has(scope.sink) || !scopeMatches(scope.filter, notice)) continue;
       reached.add(scope.sink);
-      scope.sink.sendText(event.message(scope.sink.view));
+      scope.deliver(event);
     }
   }
 
@@ -68,6 +63,13 @@ export class Hub {
     const sets = transactionNumbers ? [...new Set(transactionNumbers)].map((number) => this.#byTransaction.get(number)) : [...this.#byTransaction.values()];
     for (const subscriptions of sets) {
       for (const subscription of subscriptions ?? []) void subscription.catchUp();
+    }
+  }
+
+  /** Scope subscriptions re-read the store from `since`: notifications were lost. */
+  catchUpScopes(since: Date): void {
+    for (const subscriptions of [...this.#byMerchant.values(), ...this.#byDevice.values()]) {
+      for (const subscription of subscriptions) void subscription.catchUp(since);
     }
   }
 

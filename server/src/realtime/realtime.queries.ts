@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { transactionEvents, transactions } from '../db/schema';
 import { transactionScope } from '../modules/transactions/transaction-scope';
-import type { Audience } from './audience';
+import type { Audience, ScopeFilter } from './audience';
+import type { ScopedEvent } from './scope-subscription';
 
 /** An event as the websocket sends it: the stored payload text is spliced into the message, never re-serialised. */
 export interface StoredEvent {
@@ -50,4 +51,24 @@ export async function eventPayloads(db: Queryable, eventIds: string[]): Promise<
     .from(transactionEvents)
     .where(inArray(transactionEvents.id, eventIds));
   return new Map(rows.map((row) => [row.id, row.payload]));
+}
+
+/** The events of a merchant (or branch) or device scope created at or after `since`, oldest first, at most `limit`. */
+export async function eventsInScopeSince(db: Queryable, filter: ScopeFilter, since: Date, limit: number): Promise<ScopedEvent[]> {
+  const inScope =
+    filter.scope === 'device'
+      ? eq(transactions.deviceId, filter.deviceId)
+      : and(eq(transactionEvents.merchantId, filter.merchantId), filter.branchId === null ? undefined : eq(transactions.branchId, filter.branchId));
+  return db
+    .select({
+      eventId: transactionEvents.id,
+      transactionNumber: transactions.transactionNumber,
+      sequence: transactionEvents.sequence,
+      payload: transactionEvents.payload,
+    })
+    .from(transactionEvents)
+    .innerJoin(transactions, eq(transactions.id, transactionEvents.transactionId))
+    .where(and(inScope, gte(transactionEvents.createdAt, since)))
+    .orderBy(asc(transactionEvents.createdAt), asc(transactionEvents.sequence))
+    .limit(limit);
 }

@@ -9,6 +9,8 @@ export interface SubscriptionSink {
   readonly view: TransactionView;
   sendText(text: string): boolean;
   sendMessage(message: WsServerMessage): boolean;
+  /** Whether the connection holds a subscription to this one transaction (which then delivers its updates). */
+  follows?(transactionNumber: string): boolean;
 }
 
 /** The store a subscription reads: whether the audience may see the transaction, and the events after a sequence. */

@@ -96,6 +96,23 @@ describe('authenticating the upgrade', () => {
     }
   });
 
+  it('refuses upgrades past the connection cap with 503 and Retry-After, and accepts again once one closes', async () => {
+    const capped = await startRealtimeApp(database, { realtime: { maxConnections: 2 } });
+    try {
+      const first = await openSocket(capped, { headers: bearer(merchant.apiKey) });
+      const second = await openSocket(capped, { headers: bearer(merchant.apiKey) });
+      const refused = await openSocket(capped, { headers: bearer(merchant.apiKey) }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UpgradeRefused);
+      expect((refused as UpgradeRefused).status).toBe(503);
+      expect((refused as UpgradeRefused).headers['retry-after']).toBe('5');
+      await first.close();
+      await expect.poll(() => upgradeStatus(capped, { headers: bearer(merchant.apiKey) })).toBe(101);
+      await second.close();
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('never logs the credentials carried by the upgrade', async () => {
     const created = await merchantClient(app, merchant).init({ amount: 100, isCent: true, currency: 'USD' });
     const linkId = created.body.transactionPage.qrURL.split('/pay/')[1]!;

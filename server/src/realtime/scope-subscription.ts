@@ -1,0 +1,67 @@
+import type { Logger } from '../logger';
+import type { ScopeFilter } from './audience';
+import { RealtimeEvent } from './realtime-event';
+import type { StoredEvent } from './realtime.queries';
+import type { SubscriptionSink } from './transaction-subscription';
+
+/** An event of some transaction in a scope, as the catch-up reads it. */
+export interface ScopedEvent extends StoredEvent {
+  transactionNumber: string;
+}
+
+export interface ScopeEventStore {
+  /** The events in the scope created at or after `since`, oldest first, at most `limit`. */
+  eventsInScopeSince(filter: ScopeFilter, since: Date, limit: number): Promise<ScopedEvent[]>;
+}
+
+/** Transactions whose last sent sequence a subscription remembers (the most recently updated ones). */
+const REMEMBERED_TRANSACTIONS = 5_000;
+/** Events one catch-up sends at most; a longer outage is logged, and clients re-read by status query. */
+export const SCOPE_CATCH_UP_LIMIT = 1_000;
+
+/**
+ * A standing subscription to every transaction of a merchant (or branch), or of a device. It remembers the last
+ * sequence it sent per transaction, so an event reaches the client once even when the catch-up after a lost
+ * listener connection and a late live notification both carry it, and never after a later one of its transaction.
+ */
+export class ScopeSubscription {
+  readonly #sent = new Map<string, number>();
+
+  constructor(
+    readonly filter: ScopeFilter,
+    readonly sink: SubscriptionSink,
+    private readonly store: ScopeEventStore,
+    private readonly logger: Logger,
+    /** Events before it were never this subscription's to send. */
+    readonly subscribedAt: Date,
+  ) {}
+
+  /** Sends the event unless this subscription already sent it or a later update of its transaction. */
+  deliver(event: RealtimeEvent): void {
+    const last = this.#sent.get(event.transactionNumber);
+    if (last !== undefined && event.sequence <= last) return;
+    // Delete first so the Map's order stays "least recently updated first" for the eviction below.
+    this.#sent.delete(event.transactionNumber);
+    this.#sent.set(event.transactionNumber, event.sequence);
+    if (this.#sent.size > REMEMBERED_TRANSACTIONS) this.#sent.delete(this.#sent.keys().next().value as string);
+    this.sink.sendText(event.message(this.sink.view));
+  }
+
+  /** Notifications may have been lost since `since`: send what the store holds from then on that was not sent. */
+  async catchUp(since: Date): Promise<void> {
+    try {
+      const from = since > this.subscribedAt ? since : this.subscribedAt;
+      const events = await this.store.eventsInScopeSince(this.filter, from, SCOPE_CATCH_UP_LIMIT);
+      for (const e of events) {
+        // The connection's own subscription to that transaction catches up by itself, in order.
+        if (this.sink.follows?.(e.transactionNumber)) continue;
+        this.deliver(new RealtimeEvent(e.eventId, e.transactionNumber, e.sequence, e.payload));
+      }
+      if (events.length === SCOPE_CATCH_UP_LIMIT) {
+        this.logger.warn({ scope: this.filter.scope, events: events.length }, 'websocket: scope catch-up stopped at its limit');
+      }
+    } catch (error) {
+      this.logger.error({ err: error, scope: this.filter.scope }, 'websocket: scope catch-up failed');
+    }
+  }
+}
