@@ -39,8 +39,22 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function hmacKey(raw: Uint8Array, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+/** Imported keys by scheme, usage and secret: a sender signs every attempt of a merchant with the same secret. */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_IMPORTED_KEYS = 256;
+
+/** The HMAC-SHA256 key of `raw`, imported once per scheme, usage and secret (the oldest forgotten past 256). */
+function hmacKey(scheme: 'spec' | 'whsec', secret: string, raw: Uint8Array, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+  const id = `${scheme}:${usage}:${secret}`;
+  let key = importedKeys.get(id);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => importedKeys.delete(id));
+    importedKeys.set(id, key);
+    if (importedKeys.size > MAX_IMPORTED_KEYS) importedKeys.delete(importedKeys.keys().next().value as string);
+  }
+  return key;
 }
 
 function toHex(bytes: ArrayBuffer): string {
@@ -82,21 +96,21 @@ export function newRandomKey(): string {
 }
 
 export async function signSpecHmac(secret: string, randomKey: string, body: Body): Promise<string> {
-  const key = await hmacKey(encoder.encode(secret), 'sign');
+  const key = await hmacKey('spec', secret, encoder.encode(secret), 'sign');
   return toHex(await crypto.subtle.sign('HMAC', key, concat(encoder.encode(randomKey), bytesOf(body)) as BufferSource));
 }
 
 export async function verifySpecHmac(secret: string, randomKey: string, signature: string, body: Body): Promise<boolean> {
   const expected = fromHex(signature.trim());
   if (!expected || expected.length !== 32 || !/^[0-9a-f]{32}$/.test(randomKey)) return false;
-  const key = await hmacKey(encoder.encode(secret), 'verify');
+  const key = await hmacKey('spec', secret, encoder.encode(secret), 'verify');
   return crypto.subtle.verify('HMAC', key, expected as BufferSource, concat(encoder.encode(randomKey), bytesOf(body)) as BufferSource);
 }
 
 export async function signStandardWebhook(secret: string, id: string, timestampS: number, body: Body): Promise<string> {
   const raw = standardWebhookKey(secret);
   if (!raw) throw new Error('the secret is not whsec_ followed by base64');
-  const key = await hmacKey(raw, 'sign');
+  const key = await hmacKey('whsec', secret, raw, 'sign');
   const signed = concat(encoder.encode(`${id}.${timestampS}.`), bytesOf(body));
   return `v1,${toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed as BufferSource)))}`;
 }
@@ -115,7 +129,7 @@ export async function verifyStandardWebhook(
   if (!/^\d+$/.test(headers.timestamp) || Math.abs(nowS - timestamp) > toleranceS) return false;
   const raw = standardWebhookKey(secret);
   if (!raw) return false;
-  const key = await hmacKey(raw, 'verify');
+  const key = await hmacKey('whsec', secret, raw, 'verify');
   const signed = concat(encoder.encode(`${headers.id}.${headers.timestamp}.`), bytesOf(body));
   for (const entry of headers.signature.split(' ')) {
     const [version, value] = entry.split(',', 2);
