@@ -285,6 +285,25 @@ describe('the dispatcher loop', () => {
       await d.stop();
     }
   });
+
+  it('sends a delivery queued while a slow endpoint is still answering without waiting for it', async () => {
+    const slowEnd = await receiver(answer(200, 3_000));
+    const fastEnd = await receiver(answer(200));
+    const d = dispatcher({ idleMs: 30_000, env: { CALLBACK_TIMEOUT_MS: '5000' } });
+    d.start();
+    try {
+      await oneUpdate(`${slowEnd.url}/slow`);
+      d.wake();
+      await expect.poll(() => slowEnd.received.length, { timeout: 5_000, interval: 20 }).toBe(1); // in flight for 3 s
+      await oneUpdate(`${fastEnd.url}/fast`);
+      d.wake();
+      await expect.poll(() => fastEnd.received.length, { timeout: 2_000, interval: 20 }).toBe(1);
+      // Sent while the slow answer was still pending: it did not wait for the batch to finish.
+      expect(fastEnd.received[0]!.at - slowEnd.received[0]!.at).toBeLessThan(2_500);
+    } finally {
+      await d.stop();
+    }
+  });
 });
 
 describe('two dispatchers on one database', () => {

@@ -79,15 +79,48 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     else deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'callback attempt failed; will retry');
   };
 
+  const lease = () => deps.env.CALLBACK_TIMEOUT_MS + 5_000;
+
   const runOnce = async (): Promise<number> => {
     // The lease outlasts an attempt (its timeout plus a margin), so no other instance takes a row being sent.
-    const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), batchSize, deps.env.CALLBACK_TIMEOUT_MS + 5_000);
+    const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), batchSize, lease());
     await Promise.all(claimed.map(attempt));
     return claimed.length;
   };
 
-  // A wake-up that arrives while a batch is being sent must not be lost: it makes the next sleep return at once.
+  /**
+   * The running loop keeps up to `batchSize` attempts in flight and claims more as soon as there is room and work:
+   * a delivery queued while others are being sent goes out at once instead of waiting for the whole batch (one slow
+   * merchant endpoint does not hold back the rest). It refills when half the slots are free, not on every
+   * completion, so a backlog is still claimed in batches.
+   */
+  const inFlight = new Set<Promise<void>>();
+  const refillAt = Math.max(1, Math.floor(batchSize / 2));
+  /** The last claim was limited by the free slots, not by what was due: completions should wake the loop. */
+  let starved = false;
+
+  const fill = async (): Promise<number> => {
+    const room = batchSize - inFlight.size;
+    if (room <= 0) return 0;
+    const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), room, lease());
+    for (const delivery of claimed) {
+      const running: Promise<void> = attempt(delivery)
+        .catch((error: unknown) => deps.logger.error({ err: error, deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'))
+        .finally(() => {
+          inFlight.delete(running);
+          if (starved && batchSize - inFlight.size >= refillAt) wake();
+        });
+      inFlight.add(running);
+    }
+    return claimed.length;
+  };
+
+  // A wake-up that arrives while the loop is busy must not be lost: it makes the next sleep return at once.
   let wokenWhileBusy = false;
+  const wake = () => {
+    if (wakeUp) wakeUp();
+    else wokenWhileBusy = true;
+  };
   const sleep = () =>
     new Promise<void>((resolve) => {
       if (wokenWhileBusy) {
@@ -106,21 +139,24 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
 
   return {
     runOnce,
-    wake: () => {
-      if (wakeUp) wakeUp();
-      else wokenWhileBusy = true;
-    },
+    wake,
     start() {
       loop = (async () => {
         while (!stopped) {
-          let sent = 0;
+          let claimed = 0;
+          const room = batchSize - inFlight.size;
           try {
-            sent = await runOnce();
+            claimed = await fill();
           } catch (error) {
             deps.logger.error({ err: error }, 'callback dispatch failed; retrying shortly');
           }
-          if (!stopped && sent < batchSize) await sleep();
+          // Every free slot was filled (or there was none): more may be due, so completions wake the loop once
+          // half the slots are free. Otherwise nothing else is due: sleep until a delivery is queued or the idle poll.
+          starved = claimed === room;
+          const roomAgain = batchSize - inFlight.size >= refillAt; // attempts that ended while claiming
+          if (!stopped && !(starved && roomAgain)) await sleep();
         }
+        await Promise.all(inFlight);
       })();
     },
     async stop() {
