@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, payments, transactions } from '../../db/schema';
 import type { Principal } from '../../http/authenticate';
 import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../transactions/transactions.queries';
@@ -7,16 +8,31 @@ import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../tran
 const t = transactions;
 const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
 
+function tokenScoped(byBranch: boolean) {
+  return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, (db) =>
+    db
+      .select({ token: paymentTokens, transaction: transactions })
+      .from(paymentTokens)
+      .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
+      .where(
+        and(
+          eq(paymentTokens.token, sql.placeholder('token')),
+          eq(paymentTokens.merchantId, sql.placeholder('merchantId')),
+          byBranch ? eq(paymentTokens.branchId, sql.placeholder('branchId')) : undefined,
+        ),
+      )
+      .limit(1),
+  );
+}
+const tokenForMerchant = tokenScoped(false);
+const tokenForBranch = tokenScoped(true);
+
 /** A token the caller may use, with the transaction it belongs to. Branch keys see their branch's only. */
 export async function findTokenForPrincipal(db: Queryable, principal: Principal, token: string) {
-  const scope = [eq(paymentTokens.token, token), eq(paymentTokens.merchantId, principal.merchantId)];
-  if (principal.kind === 'branch_key') scope.push(eq(paymentTokens.branchId, principal.branchId!));
-  const [row] = await db
-    .select({ token: paymentTokens, transaction: transactions })
-    .from(paymentTokens)
-    .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
-    .where(and(...scope))
-    .limit(1);
+  const [row] =
+    principal.kind === 'branch_key'
+      ? await tokenForBranch(db, { token, merchantId: principal.merchantId, branchId: principal.branchId })
+      : await tokenForMerchant(db, { token, merchantId: principal.merchantId });
   return row ?? null;
 }
 

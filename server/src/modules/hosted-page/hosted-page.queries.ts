@@ -1,22 +1,32 @@
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
 
+const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
+  db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),
+);
+
 /** The transaction behind a payment link, locked: concurrent payments of one link run one after the other. */
 export async function lockTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
-  const [row] = await db.select().from(transactions).where(eq(transactions.linkId, linkId)).limit(1).for('update');
+  const [row] = await transactionByLinkForUpdate(db, { linkId });
   return row ?? null;
 }
 
-export async function findLinkFace(db: Queryable, linkId: string) {
-  const [row] = await db
+const linkFace = reusableQuery('link_face', (db) =>
+  db
     .select({ row: transactions, businessName: merchants.name, lastFourDigits: paymentTokens.lastFourDigits })
     .from(transactions)
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
     .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id))
-    .where(eq(transactions.linkId, linkId))
-    .limit(1);
+    .where(eq(transactions.linkId, sql.placeholder('linkId')))
+    .limit(1),
+);
+
+/** What the consumer's page shows of a payment link's transaction. */
+export async function findLinkFace(db: Queryable, linkId: string) {
+  const [row] = await linkFace(db, { linkId });
   return row ?? null;
 }
 

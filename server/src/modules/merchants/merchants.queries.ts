@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { reusableQuery } from '../../db/reusable-query';
 import { apiCredentials, branches, devices, merchants, type CredentialKind } from '../../db/schema';
 
 export async function insertMerchant(db: Queryable, values: { name: string; hmacSecret: string; isSandboxDemo?: boolean }) {
@@ -33,9 +34,8 @@ export async function insertCredential(
   return row!;
 }
 
-/** The live credential with this hash, with what the auth layer needs of its merchant. */
-export async function findCredentialByHash(db: Queryable, secretHash: Buffer) {
-  const [row] = await db
+const credentialByHash = reusableQuery('credential_by_hash', (db) =>
+  db
     .select({
       id: apiCredentials.id,
       kind: apiCredentials.kind,
@@ -46,8 +46,13 @@ export async function findCredentialByHash(db: Queryable, secretHash: Buffer) {
       allowedOrigins: apiCredentials.allowedOrigins,
     })
     .from(apiCredentials)
-    .where(and(eq(apiCredentials.secretHash, secretHash), isNull(apiCredentials.revokedAt)))
-    .limit(1);
+    .where(and(eq(apiCredentials.secretHash, sql.placeholder('secretHash')), isNull(apiCredentials.revokedAt)))
+    .limit(1),
+);
+
+/** The live credential with this hash, with what the auth layer needs of its merchant (every authenticated request). */
+export async function findCredentialByHash(db: Queryable, secretHash: Buffer) {
+  const [row] = await credentialByHash(db, { secretHash });
   return row ?? null;
 }
 

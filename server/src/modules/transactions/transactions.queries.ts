@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../http/authenticate';
-import { transactionScope } from './transaction-scope';
+import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope';
+import { reusableQuery } from '../../db/reusable-query';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
@@ -75,19 +76,35 @@ function selectView(db: Queryable) {
     .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id));
 }
 
+const viewById = reusableQuery('transaction_view_by_id', (db) => selectView(db).where(eq(transactions.id, sql.placeholder('transactionId'))).limit(1));
+
 /** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
 export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
-  const [found] = await selectView(db).where(eq(transactions.id, transactionId)).limit(1);
+  const [found] = await viewById(db, { transactionId });
   const view = toView(found);
   if (!view) throw new Error(`transaction ${transactionId} vanished`);
   return view;
 }
 
+/** One reusable query per credential kind: each kind's scope is a differently shaped condition. */
+const viewByNumberFor = {
+  merchant_key: viewByNumberScoped('merchant_key'),
+  branch_key: viewByNumberScoped('branch_key'),
+  device: viewByNumberScoped('device'),
+};
+
+function viewByNumberScoped(kind: Exclude<Principal['kind'], 'client'>) {
+  return reusableQuery(`transaction_view_by_number_${kind}`, (db) =>
+    selectView(db)
+      .where(and(eq(transactions.transactionNumber, sql.placeholder('transactionNumber')), transactionScopeSlots(kind)))
+      .limit(1),
+  );
+}
+
 /** The view of a transaction the caller may see, by number; null when it does not exist for them. One statement. */
 export async function findTransactionViewForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionView | null> {
-  const [found] = await selectView(db)
-    .where(and(eq(transactions.transactionNumber, transactionNumber), transactionScope(principal)))
-    .limit(1);
+  if (principal.kind === 'client') throw new Error('client IDs never read transactions through a merchant endpoint');
+  const [found] = await viewByNumberFor[principal.kind](db, { transactionNumber, ...scopeSlotValues(principal) });
   return toView(found);
 }
 
