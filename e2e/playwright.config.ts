@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 
-// Debian's Chromium by default (Playwright cannot download its own browser here); CHROMIUM_PATH overrides it, and
-// an empty CHROMIUM_PATH uses Playwright's own browser where one is installed.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const root = process.getuid?.() === 0;
+// A system Chromium (Playwright cannot download its own browser here): CHROMIUM_PATH, else Debian's and the other
+// usual places; an empty CHROMIUM_PATH uses Playwright's own browser where one is installed.
+const executablePath = chromiumPath();
 
 export default defineConfig({
   testDir: 'tests',
@@ -19,7 +19,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       ...(executablePath ? { executablePath } : {}),
-      args: [...(root ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu'],
+      args: chromiumArgs(),
     },
   },
 });

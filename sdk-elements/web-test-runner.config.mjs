@@ -7,14 +7,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { answerPayment, answerSession } from './test/fixtures/api-fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const executablePath = chromiumPath();
 const require = createRequire(import.meta.url);
 const mswWorker = join(dirname(require.resolve('msw/package.json')), 'lib', 'mockServiceWorker.js');
 
-const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu'];
-if (process.getuid?.() === 0) args.unshift('--no-sandbox');
 
 const DIST_FILES = { 'sdk.js': 'application/javascript', 'card-frame.js': 'application/javascript', 'card-frame.html': 'text/html' };
 
@@ -97,7 +97,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args },
+      launchOptions: { ...(executablePath ? { executablePath } : {}), args: chromiumArgs() },
     }),
   ],
 };
