@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { accessLog } from './http/access-log';
+import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
@@ -31,9 +32,11 @@ export interface AppDeps {
   clock: Clock;
   limiter: RateLimiter;
   processor: PaymentProcessor;
+  /** Live credentials by key hash (authenticate); main.ts makes it forget changed ones as they are announced. */
+  credentials: CredentialCache;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor'> & { limiter?: RateLimiter; processor?: PaymentProcessor };
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials'> & { limiter?: RateLimiter; processor?: PaymentProcessor; credentials?: CredentialCache };
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -41,6 +44,7 @@ export function createApp(input: AppDepsInput): Express {
     ...input,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     processor: input.processor ?? new SandboxProcessor(),
+    credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
   };
   const app = express();
   app.disable('x-powered-by');

@@ -40,6 +40,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_S: positiveInt.default(100),
     RATE_LIMIT_BURST: positiveInt.default(200),
+    /** Seconds a live credential is kept in memory; changes reach every instance at once by NOTIFY. 0: off. */
+    CREDENTIAL_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
     TRUST_PROXY: booleanText.default(false),
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { createApp } from './app';
+import { CredentialCache, forgetChangedCredentials } from './http/credential-cache';
 import { RateLimiter } from './http/rate-limit';
 import { attachRealtime, sessionTokenResolver } from './realtime';
 import { systemClock, type Clock } from './clock';
@@ -46,7 +47,11 @@ async function main(): Promise<void> {
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
   const limiter = new RateLimiter(env.RATE_LIMIT_PER_S, env.RATE_LIMIT_BURST);
-  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter });
+  // Live credentials stay in memory for CREDENTIAL_CACHE_S; a changed one (revoked by any instance, or by hand in
+  // SQL) is announced by a trigger and forgotten here at once.
+  const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
+  await forgetChangedCredentials(storage.sql, credentials);
+  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials });
   const expiryWorker = startExpiryWorker({ db: storage.db, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;

@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
 import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
-import { findCredentialByHash } from '../modules/merchants/merchants.queries';
+import type { CredentialCache } from './credential-cache';
 import type { RateLimiter } from './rate-limit';
 
 /** Who is calling, as resolved from a credential. Every query is scoped by it. */
@@ -19,6 +19,7 @@ export interface Principal {
 export interface AuthenticateDeps {
   db: Database;
   limiter: RateLimiter;
+  credentials: CredentialCache;
 }
 
 export interface AuthenticateOptions {
@@ -33,15 +34,16 @@ const MAX_CREDENTIAL_LENGTH = 200;
  * endpoint accepts devices, the body's `deviceId`. Unknown or malformed credentials get one answer, 401
  * `unauthorized`, that never says which part was wrong.
  */
-export function authenticate({ db, limiter }: AuthenticateDeps, { allow }: AuthenticateOptions): RequestHandler {
+export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { allow }: AuthenticateOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const addressKey = `addr:${req.ip ?? 'unknown'}`;
     if (!limiter.peek(addressKey)) {
       throw rateLimited(limiter, addressKey);
     }
     const presented = presentedCredential(req, allow.includes('device'));
-    const row = presented ? await findCredentialByHash(db, hashCredential(presented)) : null;
-    if (!presented || !row || !hashesEqual(row.secretHash, hashCredential(presented))) {
+    const presentedHash = presented ? hashCredential(presented) : null;
+    const row = presentedHash ? await credentials.find(db, presentedHash) : null;
+    if (!presentedHash || !row || !hashesEqual(row.secretHash, presentedHash)) {
       // Failed attempts spend the address's budget, so guessing keys is rate limited too.
       limiter.take(addressKey);
       throw new UnauthorizedError();

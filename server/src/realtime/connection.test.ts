@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../test/app';
 import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
+import { EVENTS_CHANNEL } from '../modules/transactions/transaction-events';
 import { authorizedHold, merchantClient } from '../test/merchant-client';
 import { isError, isSubscribed, isUpdate, openSocket, startRealtimeApp, type RealtimeTestApp, type TestSocket } from './testing';
 
@@ -112,13 +113,15 @@ describe('protecting the server', () => {
   });
 
   it('close() closes every socket with 1001, unlistens and stops taking upgrades', async () => {
-    // Counts the LISTEN registrations the realtime module holds on its postgres.js client.
+    // Counts the LISTEN registrations the realtime module holds on its postgres.js client (the events channel; the
+    // test app listens for credential changes too).
     let listening = 0;
     const sql = new Proxy(database.sql, {
       get(target, property, receiver) {
         if (property !== 'listen') return Reflect.get(target, property, receiver) as unknown;
         return async (...args: Parameters<typeof target.listen>) => {
           const meta = await target.listen(...args);
+          if (args[0] !== EVENTS_CHANNEL) return meta;
           const unlisten = meta.unlisten.bind(meta);
           listening += 1;
           return Object.assign(meta, {

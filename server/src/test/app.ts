@@ -4,6 +4,7 @@ import { createApp } from '../app';
 import type { Clock } from '../clock';
 import { SandboxClock } from '../modules/sandbox/sandbox-clock';
 import { loadEnv, type Env } from '../env';
+import { CredentialCache, forgetChangedCredentials } from '../http/credential-cache';
 import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
@@ -42,7 +43,10 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const limiter = options.limiter ?? new RateLimiter(env.RATE_LIMIT_PER_S, env.RATE_LIMIT_BURST);
   const deps = { env, db: database.db, sql: database.sql, logger, clock, limiter };
-  const server = http.createServer(createApp(deps));
+  // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
+  const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
+  const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
+  const server = http.createServer(createApp({ ...deps, credentials }));
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,
@@ -73,6 +77,7 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
       if (closed) return;
       closed = true;
       await realtime?.close();
+      await credentialChanges.unlisten();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test/database';
+import { provisionTestMerchant } from '../test/fixtures';
+import { hashCredential } from '../modules/merchants/credentials';
+import { CredentialCache } from './credential-cache';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+/** Counts the statements that reach the store. */
+function counting(db: TestDatabase['db']) {
+  const counter = { reads: 0 };
+  const session = (db as unknown as { session: { client: { unsafe: (...args: unknown[]) => unknown } } }).session;
+  const client = session.client;
+  const original = client.unsafe.bind(client);
+  client.unsafe = (...args: unknown[]) => {
+    counter.reads += 1;
+    return original(...args);
+  };
+  return { counter, restore: () => (client.unsafe = original) };
+}
+
+describe('the credential cache', () => {
+  it('reads a live credential once per time-to-live, and again after it', async () => {
+    const m = await provisionTestMerchant(database.db);
+    let now = 0;
+    const cache = new CredentialCache(5_000, 100, () => now);
+    const { counter, restore } = counting(database.db);
+    try {
+      const hash = hashCredential(m.apiKey);
+      expect((await cache.find(database.db, hash))?.merchantId).toBe(m.merchantId);
+      expect((await cache.find(database.db, hash))?.merchantId).toBe(m.merchantId);
+      expect(counter.reads).toBe(1);
+      now += 5_001;
+      await cache.find(database.db, hash);
+      expect(counter.reads).toBe(2);
+    } finally {
+      restore();
+    }
+  });
+
+  it('never keeps an unknown key, and forgets a changed one', async () => {
+    const m = await provisionTestMerchant(database.db);
+    const cache = new CredentialCache(60_000);
+    expect(await cache.find(database.db, hashCredential('sk_unknown'))).toBeNull();
+    expect(cache.size).toBe(0);
+    const hash = hashCredential(m.apiKey);
+    await cache.find(database.db, hash);
+    expect(cache.size).toBe(1);
+    await database.sql`update api_credentials set revoked_at = now() where secret_hash = ${hash}`;
+    expect((await cache.find(database.db, hash))?.merchantId).toBe(m.merchantId); // not told yet
+    cache.forget(hash.toString('hex').toUpperCase());
+    expect(await cache.find(database.db, hash)).toBeNull();
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not store a read that was under way when the credential was forgotten', async () => {
+    const m = await provisionTestMerchant(database.db);
+    const cache = new CredentialCache(60_000);
+    const reading = cache.find(database.db, hashCredential(m.apiKey));
+    cache.forget(hashCredential(m.apiKey).toString('hex'));
+    expect((await reading)?.merchantId).toBe(m.merchantId);
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps at most maxEntries, dropping the least recently stored', async () => {
+    const merchants = await Promise.all([1, 2, 3].map(() => provisionTestMerchant(database.db)));
+    const cache = new CredentialCache(60_000, 2);
+    for (const m of merchants) await cache.find(database.db, hashCredential(m.apiKey));
+    expect(cache.size).toBe(2);
+  });
+
+  it('with a time-to-live of 0 reads the store every time', async () => {
+    const m = await provisionTestMerchant(database.db);
+    const cache = new CredentialCache(0);
+    const { counter, restore } = counting(database.db);
+    try {
+      await cache.find(database.db, hashCredential(m.apiKey));
+      await cache.find(database.db, hashCredential(m.apiKey));
+      expect(counter.reads).toBe(2);
+      expect(cache.size).toBe(0);
+    } finally {
+      restore();
+    }
+  });
+});
