@@ -38,11 +38,11 @@ const problems = [];
 const inputsOf = (result) => Object.keys(result.metafile.inputs).map((path) => relative(root, join(root, path)));
 for (const [name, result] of [['sdk.js', sdk], ['card-frame.js', frame]]) {
   for (const input of inputsOf(result)) {
-    if (/node_modules[\\/](\.pnpm[\\/])?zod/.test(input)) problems.push(`${name} bundles zod (${input}); import only types from @svc/protocol and use src/wire/`);
+    if (/node_modules[\\/](\.pnpm[\\/])?zod/.test(input)) problems.push(`${name} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`);
   }
 }
 for (const input of inputsOf(frame)) {
-  if (input.startsWith('src/') && !input.startsWith('src/frame/') && !input.startsWith('src/wire/')) problems.push(`card-frame.js imports host code: ${input}`);
+  if (input.startsWith('src/') && !input.startsWith('src/frame/') && !input.startsWith('src/shared/')) problems.push(`card-frame.js imports host code: ${input}`);
 }
 for (const input of inputsOf(sdk)) {
   if (input.startsWith('src/frame/')) problems.push(`sdk.js imports frame code: ${input}`);

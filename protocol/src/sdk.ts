@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES } from './constants';
+import { CARD_FIELDS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { ProductInputSchema } from './init-request';
@@ -8,7 +8,7 @@ import { TransactionStatusCodeSchema } from './status';
 
 export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
 export type SdkMethodType = z.infer<typeof SdkMethodTypeSchema>;
-export const SdkModeSchema = z.enum(['sandbox', 'production']);
+export const SdkModeSchema = z.enum(SDK_MODES);
 
 export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
@@ -99,7 +99,7 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 
-export const CardFieldSchema = z.enum(['number', 'expiry', 'cvc']);
+export const CardFieldSchema = z.enum(CARD_FIELDS);
 
 /** Frame → host. Sent with targetOrigin = the merchant page's origin the frame was created for. */
 export const FrameToHostMessageSchema = z.discriminatedUnion('type', [

@@ -4,14 +4,13 @@
  * with a code from SDK_ERROR_CODES (and to one console warning in debug mode, or when no error callback is registered).
  */
 import type { PaymentMethodName, SdkConfig, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
+import { parseWith, SdkConfigWire } from '@svc/protocol/light';
 import { SdkErrorException, SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { TAG } from './define';
 import { debugLog, issueWarning } from './diagnostics/warnings';
 import { Visualizer } from './diagnostics/visualizer';
 import type { CardFieldError } from './events/events';
-import { ELEMENTS_VERSION } from './wire/constants';
-import { parseWith } from './wire/schema';
-import { SdkConfigWire } from './wire/sdk';
+import { ELEMENTS_VERSION } from './shared/sdk-constants';
 
 type Callback<T> = (payload: T) => void;
 

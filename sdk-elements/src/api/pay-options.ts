@@ -1,7 +1,6 @@
 /** Checks `pay(callback, options)` options before anything is sent: amount in cents, a known currency, a billing address. */
 import type { BillingAddress, SdkError, SdkPayOptions } from '@svc/protocol';
-import { parseWith } from '../wire/schema';
-import { SdkPayOptionsWire } from '../wire/sdk';
+import { parseWith, SdkPayOptionsWire } from '@svc/protocol/light';
 
 export interface PaymentFields {
   amount?: number;

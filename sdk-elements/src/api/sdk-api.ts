@@ -3,10 +3,8 @@
  * Origin) and pay with a wallet (`POST /sdk/sessions/:id/payments`). Card payments are sent by the card frame only.
  */
 import type { BillingAddress, CreateSdkSessionRequest, SdkError, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
-import { networkError, paymentError, readProblem, sessionError } from '../wire/problem';
-import { parseWith, type Validator } from '../wire/schema';
-import { SdkSessionWire } from '../wire/sdk';
-import { TransactionWire } from '../wire/transaction';
+import { parseWith, readProblem, SdkSessionWire, TransactionWire, type Validator } from '@svc/protocol/light';
+import { networkError, paymentError, sessionError } from '../shared/sdk-errors';
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: SdkError };
 

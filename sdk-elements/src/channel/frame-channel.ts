@@ -7,9 +7,7 @@
  * anything else is dropped silently. Messages go out with targetOrigin = the frame's origin, never '*'.
  */
 import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
-import { POST_MESSAGE_SOURCES } from '../wire/constants';
-import { parseWith } from '../wire/schema';
-import { FrameToHostMessageWire } from '../wire/sdk';
+import { FrameToHostMessageWire, parseWith, POST_MESSAGE_SOURCES } from '@svc/protocol/light';
 
 export type HostMessageBody = HostToFrameMessage extends infer M ? (M extends unknown ? Omit<M, 'source' | 'instanceId'> : never) : never;
 

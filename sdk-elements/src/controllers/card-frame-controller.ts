@@ -6,7 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BillingAddress, FrameToHostMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
 import { FrameChannel } from '../channel/frame-channel';
-import { ELEMENTS_VERSION } from '../wire/constants';
+import { ELEMENTS_VERSION } from '../shared/sdk-constants';
 import type { CardFieldError } from '../events/events';
 
 export interface CardValidationState {

@@ -3,9 +3,8 @@
  * the card frame, on the service's own origin; the card never leaves this request.
  */
 import type { BillingAddress, SdkError, Transaction } from '@svc/protocol';
-import { networkError, paymentError, readProblem } from '../wire/problem';
-import { parseWith } from '../wire/schema';
-import { TransactionWire } from '../wire/transaction';
+import { parseWith, readProblem, TransactionWire } from '@svc/protocol/light';
+import { networkError, paymentError } from '../shared/sdk-errors';
 import type { CardInput } from './card-form';
 
 export interface FrameSession {

@@ -4,9 +4,7 @@
  * host-to-frame message and carries this frame's instance id. It posts only to that origin, never to '*'.
  */
 import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
-import { POST_MESSAGE_SOURCES } from '../wire/constants';
-import { parseWith } from '../wire/schema';
-import { HostToFrameMessageWire } from '../wire/sdk';
+import { HostToFrameMessageWire, parseWith, POST_MESSAGE_SOURCES } from '@svc/protocol/light';
 
 type Outgoing = FrameToHostMessage extends infer M ? (M extends unknown ? Omit<M, 'source' | 'instanceId'> : never) : never;
 

@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
+import { PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
 import { payOptionsFrom, type PaymentFields } from '../../api/pay-options';
 import { payWithWallet } from '../../api/sdk-api';
 import { CardFrameController, READY_TIMEOUT_MS, type CardOutcome } from '../../controllers/card-frame-controller';
@@ -15,7 +16,6 @@ import {
   SdkErrorEvent,
   ValidationStatusEvent,
 } from '../../events/events';
-import { PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '../../wire/constants';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
 export type WidgetState = 'loading' | 'ready' | 'paying' | 'success' | 'error';

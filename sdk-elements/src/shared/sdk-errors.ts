@@ -1,41 +1,10 @@
 /**
- * From the service's problem+json answers (CONTRACT §7) to the SDK error codes of `SDK_ERROR_CODES`, with messages that
- * tell the integrator what to do. Shared by the host (sessions, wallet payments) and the card frame (card payments),
- * so a declined card reads the same whichever side sent the payment.
+ * From the service's problem+json answers (CONTRACT §7, read by `readProblem` of `@svc/protocol/light`) to the SDK error
+ * codes of `SDK_ERROR_CODES`, with messages that tell the integrator what to do. Shared by the host (sessions, wallet
+ * payments) and the card frame (card payments), so a declined card reads the same whichever side sent the payment.
  */
 import type { SdkError } from '@svc/protocol';
-
-export interface ProblemInfo {
-  status: number;
-  code: string | null;
-  detail: string | null;
-  /** `errors[].path` of the problem, e.g. `card.number`. */
-  paths: string[];
-  requestId: string | null;
-}
-
-/** Reads a non-2xx answer; never throws (a body that is not problem+json leaves the fields null). */
-export async function readProblem(response: Response): Promise<ProblemInfo> {
-  const info: ProblemInfo = { status: response.status, code: null, detail: null, paths: [], requestId: response.headers.get('x-request-id') };
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    return info; // not JSON (a proxy's HTML page, say): the status alone decides
-  }
-  if (typeof body !== 'object' || body === null) return info;
-  const { code, detail, errors, requestId } = body as Record<string, unknown>;
-  if (typeof code === 'string') info.code = code;
-  if (typeof detail === 'string') info.detail = detail;
-  if (typeof requestId === 'string') info.requestId = requestId;
-  if (Array.isArray(errors)) {
-    for (const entry of errors) {
-      const path = (entry as { path?: unknown } | null)?.path;
-      if (typeof path === 'string') info.paths.push(path);
-    }
-  }
-  return info;
-}
+import type { ProblemInfo } from '@svc/protocol/light';
 
 const retryLater = (problem: ProblemInfo): string =>
   `The payment service answered HTTP ${problem.status}${problem.code ? ` (${problem.code})` : ''}${problem.detail ? `: ${problem.detail}` : ''}. ` +

@@ -1,7 +1,7 @@
-/** Mirror of protocol `TransactionSchema` (CONTRACT §6); checked against it in wire.test.ts. */
-import type { Transaction } from '@svc/protocol';
-import { CURRENCIES, METHOD_TYPES, SMS_STATES, TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
-import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union, type Validator } from './schema';
+/** Mirror of protocol `TransactionSchema` (CONTRACT §6, `../transaction.ts`); checked against it in light.test.ts. */
+import { CURRENCIES, METHOD_TYPES, SMS_STATES } from '../constants';
+import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
+import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union } from './schema';
 
 const str = string();
 const int = number({ int: true });
@@ -57,7 +57,7 @@ const payment = object({
 
 const statusCode = union('', TRANSACTION_STATUS_CODES.map((code) => literal(code)));
 
-const transactionShape = object({
+export const TransactionWire = object({
   TransactionNumber: str,
   date: isoDatetime,
   amount: nullable(num),
@@ -88,5 +88,3 @@ const transactionShape = object({
   updatedAt: isoDatetime,
   createdAt: isoDatetime,
 });
-
-export const TransactionWire: Validator<Transaction> = transactionShape;

@@ -1,19 +1,11 @@
 /**
- * Mirrors of the protocol's SDK schemas (protocol/src/sdk.ts) for the browser bundles; wire.test.ts checks each against
- * its zod original on generated inputs. Host code and frame code both import from here and never from each other.
+ * Mirrors of the protocol's SDK schemas (`../sdk.ts`) for the browser bundles, exported as `@svc/protocol/light`;
+ * light.test.ts checks each against its zod original on generated inputs (and that each one's output type is the
+ * protocol type). Host code and frame code both import from here and never from each other.
  */
-import type { BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession } from '@svc/protocol';
-import {
-  CARD_FIELDS,
-  CURRENCIES,
-  MAX_AMOUNT_CENTS,
-  PAYMENT_METHODS,
-  POST_MESSAGE_SOURCES,
-  SDK_ERROR_CODES,
-  SDK_METHOD_TYPES,
-  SDK_MODES,
-} from './constants';
-import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, optional, pipe, string, union, url, type Validator } from './schema';
+import { CURRENCIES, MAX_AMOUNT_CENTS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES } from '../constants';
+import { CARD_FIELDS, SDK_MODES } from '../constants';
+import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
 import { TransactionWire } from './transaction';
 
 /** protocol CentsSchema */
@@ -22,7 +14,7 @@ export const Cents = number({ int: true, min: 1, max: MAX_AMOUNT_CENTS, message:
 /** protocol CurrencySchema: upper-cased, then one of the service's currencies. */
 export const Currency = pipe(string(), (value) => value.toUpperCase(), oneOf(CURRENCIES, `must be one of ${CURRENCIES.join(', ')}`));
 
-export const BillingAddressWire: Validator<BillingAddress> = object(
+export const BillingAddressWire = object(
   {
     city: optional(string({ max: 100 })),
     email: optional(string({ max: 254 })),
@@ -51,21 +43,21 @@ export const SdkConfigWire = object(
 
 export const SdkPayOptionsWire = object({ amount: Cents, currency: Currency, billingAddress: optional(BillingAddressWire) }, { strict: true });
 
-export const SdkSessionWire: Validator<SdkSession> = object({
+export const SdkSessionWire = object({
   sessionId: string(),
   sessionToken: string(),
   paymentMethods: array(oneOf(PAYMENT_METHODS)),
   expiresAt: isoDatetime,
 });
 
-export const SdkErrorWire: Validator<SdkError> = object({ code: oneOf(SDK_ERROR_CODES), message: string() });
+export const SdkErrorWire = object({ code: oneOf(SDK_ERROR_CODES), message: string() });
 
 const instanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
 const host = literal(POST_MESSAGE_SOURCES.host);
 const frame = literal(POST_MESSAGE_SOURCES.frame);
 const strict = { strict: true };
 
-export const HostToFrameMessageWire: Validator<HostToFrameMessage> = union('type', [
+export const HostToFrameMessageWire = union('type', [
   object({ source: host, instanceId, type: literal('init'), sessionId: string(), sessionToken: string(), apiBase: url, debug: boolean }, strict),
   object(
     {
@@ -85,7 +77,7 @@ export const HostToFrameMessageWire: Validator<HostToFrameMessage> = union('type
 
 const nonNegative = number({ min: 0 });
 
-export const FrameToHostMessageWire: Validator<FrameToHostMessage> = union('type', [
+export const FrameToHostMessageWire = union('type', [
   object({ source: frame, instanceId, type: literal('ready') }, strict),
   object({ source: frame, instanceId, type: literal('size'), height: nonNegative, width: nonNegative }, strict),
   object(

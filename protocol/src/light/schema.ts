@@ -1,8 +1,10 @@
 /**
- * A small validator kit for the browser bundles. It mirrors exactly the zod features that the protocol schemas the SDK
- * needs use (strict and stripping objects, enums, literals, integer ranges, code-point string lengths, ISO date-times,
- * URLs), because zod itself adds about 32 KB gzip to a bundle even when tree-shaken. The protocol's zod schemas stay the
- * source of truth: `wire.test.ts` checks these mirrors against them on many generated inputs.
+ * A small validator kit for the browser bundles (`@svc/protocol/light`). It mirrors exactly the zod features that the
+ * protocol schemas the SDKs need use (strict and stripping objects, enums, literals, integer ranges, code-point string
+ * lengths, ISO date-times, URLs), because zod itself adds about 32 KB gzip to a bundle even when tree-shaken. Like every
+ * file of src/light it imports neither zod nor the package index, only other light files and `../constants`. The
+ * protocol's zod schemas stay the source of truth: `light.test.ts` checks these mirrors against them on many generated
+ * inputs.
  */
 
 export class WireIssue extends Error {
