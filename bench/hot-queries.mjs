@@ -2,16 +2,19 @@
 // sweeps), written as drizzle writes them (read off the PostgreSQL statement log of a lifecycle), with parameters
 // taken from a stored transaction. Each runs inside a transaction that is rolled back, so nothing changes.
 
-const VIEW = `select t.*, m.name, m.business_id, pt.token, pt.type
+/** The transaction view: one statement with the payments as a JSON column (server transactions.queries.ts). */
+const VIEW = `select t.*, m.name, m.business_id, pt.token, pt.type, pt.last_four_digits,
+    coalesce((select json_agg(json_build_object('id', p.id, 'paymentId', p.payment_id, 'amountCents', p.amount_cents,
+      'status', p.status, 'createdAt', p.created_at) order by p.created_at, p.id)
+      from payments p where p.transaction_id = t.id), '[]'::json)
   from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id`;
 
 function hotQueries(p, columns) {
   const queries = [
-    ['credential by key hash (every merchant request)', `select id, kind, secret_hash, merchant_id, branch_id, device_id, allowed_origins from api_credentials where secret_hash = $1 and revoked_at is null limit 1`, [p.secretHash]],
-    ['link face (pay, twice)', `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`, [p.linkId]],
+    ['credential by key hash (a merchant request, when not cached)', `select id, kind, secret_hash, merchant_id, branch_id, device_id, allowed_origins from api_credentials where secret_hash = $1 and revoked_at is null limit 1`, [p.secretHash]],
+    ['link face (pay)', `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`, [p.linkId]],
     ['lock by link (pay)', `select * from transactions where link_id = $1 limit 1 for update`, [p.linkId]],
-    ['view by id (every change)', `${VIEW} where t.id = $1 limit 1`, [p.id]],
-    ['payments of a transaction (every view)', `select * from payments where transaction_id = $1 order by created_at asc, id asc`, [p.id]],
+    ['view by id, with payments (every change)', `${VIEW} where t.id = $1 limit 1`, [p.id]],
     ['view by number for the merchant (status)', `${VIEW} where t.transaction_number = $1 and t.merchant_id = $2 limit 1`, [p.number, p.merchantId]],
     ['token for the merchant (capture)', `select pt.*, t.* from payment_tokens pt inner join transactions t on t.id = pt.transaction_id where pt.token = $1 and pt.merchant_id = $2 limit 1`, [p.token, p.merchantId]],
     [
@@ -20,7 +23,15 @@ function hotQueries(p, columns) {
        where id = $1 and auth_status = 'active' and hold_expires_at > now() and authorized_cents - captured_cents - released_cents >= 100 returning *`,
       [p.id],
     ],
-    ['event insert (every change)', `insert into transaction_events (transaction_id, merchant_id, sequence, type, payload, created_at) values ($1, $2, 1000, 'transaction.updated', $3, now()) returning id`, [p.id, p.merchantId, p.payload]],
+    [
+      'event, outbox row and notification (every change)',
+      `with event as (insert into transaction_events (id, transaction_id, merchant_id, sequence, type, payload, created_at)
+         values (gen_random_uuid(), $1, $2, 1000, 'transaction.updated', $3, now()) returning id),
+       delivery as (insert into callback_deliveries (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
+         select event.id, $1, $2, 1000, 'https://merchant.example/callbacks', 'POST', now(), now(), now() from event)
+       select pg_notify('svc_bench_explain', 'x') from event`,
+      [p.id, p.merchantId, p.payload],
+    ],
     ['expiry sweep: link time-outs (every second)', `select id from transactions where status = 1 and timeout_at <= now() order by timeout_at limit 200 for update skip locked`, []],
     ['expiry sweep: hold expiries (every second)', `select id from transactions where auth_status = 'active' and hold_expires_at <= now() order by hold_expires_at limit 200 for update skip locked`, []],
     ['callback claim (dispatcher, every wake)', `select id from callback_deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 32 for update skip locked`, []],
