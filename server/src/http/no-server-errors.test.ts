@@ -47,6 +47,7 @@ const mutated = (valid: Record<string, unknown>) =>
     fc.constantFrom('', ...Object.keys(valid)).map((key) => Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key))),
     fc.jsonValue(),
     fc.string().map((s) => ({ ...valid, pos: `a${s}\u0000` })),
+    fc.string().map((s) => ({ ...valid, pos: `a${s}\ud800`, posData: { note: `\udc00${s}` } })),
   );
 
 describe('no input produces a 500', () => {

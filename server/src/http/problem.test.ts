@@ -36,6 +36,36 @@ describe('problem+json', () => {
     expect((await problem(res)).code).toBe('payload_too_large');
   });
 
+  it('refuses a body nested deeper than any request needs with 400, before anything walks it, and keeps serving', async () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const res = await t.app.request('/pay/anything', { method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: `{"a":${deep}}` });
+    expect(res.status).toBe(400);
+    const body = await problem(res);
+    expect(body.code).toBe('validation_failed');
+    expect(JSON.stringify(body.errors)).toContain('nested more than 32 levels');
+    expect((await t.app.request('/healthz')).status).toBe(200);
+  });
+
+  it('refuses text PostgreSQL cannot store (a lone surrogate, U+0000), in values and keys, with its path', async () => {
+    const lone = await t.app.request('/transactions/init', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.merchant.apiKey}`, 'content-type': 'application/json' },
+      rawBody: '{"amount":1,"currency":"USD","posData":{"note":"\\ud800"}}',
+    });
+    expect(lone.status).toBe(400);
+    expect((await problem(lone)).errors).toEqual([{ path: 'posData.note', message: expect.stringMatching(/well-formed Unicode/) }]);
+    const key = await t.app.request('/transactions/init', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.merchant.apiKey}`, 'content-type': 'application/json' },
+      rawBody: '{"amount":1,"currency":"USD","posData":{"a\\u0000b":1}}',
+    });
+    expect(key.status).toBe(400);
+    expect((await problem(key)).errors).toEqual([{ path: 'posData.a\u0000b', message: expect.stringMatching(/U\+0000/) }]);
+    // A surrogate pair (an emoji) is fine.
+    const emoji = await t.client.init({ amount: 1, currency: 'USD', posData: { note: '\ud83d\ude00' } });
+    expect(emoji.status).toBe(200);
+  });
+
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
     const kept = await t.app.request('/healthz', { headers: { 'x-request-id': 'trace-12345678' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-12345678');
