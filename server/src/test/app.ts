@@ -8,6 +8,7 @@ import { CredentialCache, forgetChangedCredentials } from '../http/credential-ca
 import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
+import type { PaymentProcessor } from '../processor/processor';
 import { createLogger, type Logger } from '../logger';
 import type { TestDatabase } from './database';
 
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   /** Attach the websocket endpoint, as main.ts does (with these options, or the defaults for `true`). */
   realtime?: RealtimeOptions | true;
   resolveSessionToken?: SessionTokenResolver;
+  /** The payment processor; the sandbox one by default. */
+  processor?: PaymentProcessor;
 }
 
 export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'>, options: TestAppOptions = {}): Promise<TestApp> {
@@ -46,7 +49,7 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
-  const server = http.createServer(createApp({ ...deps, credentials }));
+  const server = http.createServer(createApp({ ...deps, credentials, ...(options.processor ? { processor: options.processor } : {}) }));
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

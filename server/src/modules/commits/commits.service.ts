@@ -65,16 +65,14 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
   if (input.callbackURL) assertCallbackUrlAllowed(input.callbackURL, deps.env);
   const amounts = input.products ? resolveInitAmounts({ amount: input.amount, isCent: true, currency: input.currency, products: input.products }, 'authorize') : null;
 
-  let effect: CommitEffect;
-  if (row.methodType === 'manual_capture') {
-    const captured = await deps.processor.capture(row.processorReference, input.amount, input.currency);
-    if (captured.outcome !== 'approved') throw processorError(captured);
-    effect = { kind: 'captured', amountCents: input.amount };
-  } else if (row.methodType === 'authorize') {
-    effect = { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) };
-  } else {
-    effect = { kind: 'tokenized' };
-  }
+  const effect: CommitEffect =
+    row.methodType === 'manual_capture'
+      ? { kind: 'captured', amountCents: input.amount }
+      : row.methodType === 'authorize'
+        ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) }
+        : { kind: 'tokenized' };
+  // The guarded write first: of two commits racing for one payment, only the one that moved it from 10 goes on to
+  // the processor. A processor refusal then throws, and the whole change rolls back.
   const committed = await applyCommit(
     tx,
     row.id,
@@ -88,6 +86,8 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
   );
   if (!committed) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
   if (effect.kind === 'captured') {
+    const captured = await deps.processor.capture(row.processorReference, input.amount, input.currency);
+    if (captured.outcome !== 'approved') throw processorError(captured);
     if (input.amount < approved) await deps.processor.release(row.processorReference, approved - input.amount);
     await insertPayment(tx, { paymentId: newPaymentId(), transactionId: row.id, merchantId: row.merchantId, kind: 'capture', amountCents: input.amount, status: 'succeeded', confirmationNumber: newConfirmationNumber(), createdAt: now });
   } else {

@@ -1,6 +1,8 @@
 import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import type { SandboxClock } from '../sandbox/sandbox-clock';
+import { SandboxProcessor } from '../../processor/sandbox-processor';
+import { startTestApp } from '../../test/app';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
 const SHOP = 'https://shop.example.com';
@@ -147,6 +149,39 @@ describe('widget payment → commit', () => {
     expect(codeOf(bad.body)).toBe('invalid_card');
     const noAmount = await widgetPays(s, { method: 'card', card: CARD });
     expect(noAmount.status).toBe(400);
+  });
+
+  it('commits racing for one payment capture it at the processor once', async () => {
+    // A processor that counts captures and takes a moment over each, so the racing commits overlap.
+    class CountingProcessor extends SandboxProcessor {
+      captures = 0;
+      override async capture(...args: Parameters<SandboxProcessor['capture']>) {
+        this.captures += 1;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return super.capture(...args);
+      }
+    }
+    const processor = new CountingProcessor();
+    const counted = await startTestApp(t.database, { env: UNTHROTTLED, processor });
+    try {
+      const s = (await session('manual_capture')).body;
+      const paid = await widgetPays(s, { method: 'card', card: CARD, amount: 900, currency: 'USD' });
+      const number = paid.body.TransactionNumber;
+      const commitId = paid.body.paymentCommit.commitLink!.split('/commitPayment/')[1]!;
+      const headers = { authorization: `Bearer ${t.merchant.apiKey}` };
+      const answers = await Promise.all([
+        counted.request(`/transactions/${number}/commit`, { headers, body: { amount: 900, currency: 'USD' } }),
+        counted.request(`/transactions/${number}/commit`, { headers, body: { amount: 800, currency: 'USD' } }),
+        counted.request(`/transactions/commitPayment/${commitId}`),
+      ]);
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409]);
+      expect(processor.captures).toBe(1);
+      const final = await t.client.get(number);
+      expect(final.body.status).toBe(0);
+      expect(final.body.payments).toHaveLength(1);
+    } finally {
+      await counted.close();
+    }
   });
 
   it('a transaction that needs no commit refuses one', async () => {
