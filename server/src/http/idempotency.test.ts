@@ -1,6 +1,6 @@
 import type { Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
-import { provisionTestMerchant } from '../test/fixtures';
+import { addBranch, provisionTestMerchant } from '../test/fixtures';
 import { authorizedHold, merchantClient } from '../test/merchant-client';
 import { useTestApp, UNTHROTTLED } from '../test/harness';
 
@@ -70,6 +70,29 @@ describe('Idempotency-Key', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.TransactionNumber).not.toBe(mine.body.TransactionNumber);
+  });
+
+  it("keys are scoped per caller: another branch's key, or a consumer's, is another key", async () => {
+    const headers = key('caller');
+    const { branchApiKey } = await addBranch(t.database.db, t.merchant.merchantId);
+    const branchA = merchantClient(t.app, t.merchant, t.merchant.branchApiKey);
+    const branchB = merchantClient(t.app, t.merchant, branchApiKey);
+    const mine = await branchA.init({ amount: 10, currency: 'USD' }, headers);
+    const theirs = await branchB.init({ amount: 10, currency: 'USD' }, headers);
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.TransactionNumber).not.toBe(mine.body.TransactionNumber);
+    // The public client ID spending a key first does not take it from the merchant's own backend.
+    const origin = 'http://localhost:3000';
+    const sessionHeaders = { ...key('shared'), origin };
+    const session = await t.app.request('/sdk/sessions', { headers: sessionHeaders, body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' } });
+    expect(session.status).toBe(200);
+    const merchantCall = await t.client.init({ amount: 10, currency: 'USD' }, { 'idempotency-key': sessionHeaders['idempotency-key'] });
+    expect(merchantCall.status).toBe(200);
+    // Nor does replaying it from another origin hand that origin the session's token.
+    const elsewhere = await t.app.request('/sdk/sessions', { headers: { ...sessionHeaders, origin: 'https://evil.example' }, body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' } });
+    expect(elsewhere.status).toBe(403);
+    expect(await elsewhere.text()).not.toContain(((await session.json()) as { sessionToken: string }).sessionToken);
   });
 
   it('validation failures are not stored; refusals are, and replay as they were', async () => {

@@ -35,6 +35,11 @@ function problemResponse(error: ApiError, requestId: string): Omit<MutationRespo
 
 export interface IdempotencyScope {
   merchantId: string;
+  /**
+   * Who is asking: a credential (`cred:<id>`), a payment link, a commit link or an SDK session. A key is one key
+   * only for one caller: another credential of the merchant, or a consumer, using the same string gets its own.
+   */
+  caller: string;
   key: string | undefined;
   request: Request;
   requestId: string;
@@ -57,10 +62,10 @@ export async function runMutation(
     const result = await db.transaction(effect);
     return { ...toResponse(result, scope.requestId), replayed: false };
   }
-  const key = scope.key;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+  if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
+  const key = `${scope.caller} ${scope.key}`;
   const requestHash = hashRequest(scope.request);
   return db.transaction(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);

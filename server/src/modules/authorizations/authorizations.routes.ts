@@ -15,7 +15,7 @@ export function authorizationsRouter(deps: AppDeps): Router {
   router.post('/transactions/pay', merchantOnly, async (req, res) => {
     const body = parseInput(PayRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await pay(tx, deps, principal, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await pay(tx, deps, principal, body) })));
   });
 
   router.post('/transactions/void', merchantOnly, async (req, res) => {
@@ -23,14 +23,14 @@ export function authorizationsRouter(deps: AppDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await voidAuthorization(tx, deps, principal, body) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await voidAuthorization(tx, deps, principal, body) })),
     );
   });
 
   router.post('/transactions/authorize', merchantOnly, async (req, res) => {
     const body = parseInput(AuthorizeRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await reauthorize(tx, deps, principal, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await reauthorize(tx, deps, principal, body) })));
   });
 
   router.post('/transactions/:transactionNumber/closeAuth', merchantOnly, async (req, res) => {
@@ -39,7 +39,7 @@ export function authorizationsRouter(deps: AppDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({ body: await closeAuthorization(tx, deps, principal, number) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await closeAuthorization(tx, deps, principal, number) })),
     );
   });
 

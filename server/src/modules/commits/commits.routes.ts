@@ -22,7 +22,7 @@ export function commitsRouter(deps: AppDeps): Router {
     const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
     const body = parseInput(CommitRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), (tx) => commitByMerchant(tx, deps, principal, number, body)));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx) => commitByMerchant(tx, deps, principal, number, body)));
   });
 
   // The link itself is the credential (random, 190 bits); a GET that commits, as the contract defines it.
@@ -30,7 +30,7 @@ export function commitsRouter(deps: AppDeps): Router {
     const commitId = parseInput(CommitIdParam, req.params.commitId, ['commitId']);
     const row = await findByCommitId(deps.db, commitId);
     if (!row) throw new NotFoundError('commit');
-    const scope = { merchantId: row.merchantId, key: undefined, request: req, requestId: requestIdOf(res) };
+    const scope = { merchantId: row.merchantId, caller: `commit:${commitId}`, key: undefined, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => commitByLink(tx, deps, commitId)));
   });

@@ -23,7 +23,7 @@ export function sandboxRouter(deps: AppDeps, clock: SandboxClock): Router {
   router.post('/sandbox/clock/advance', merchantOnly, async (req, res) => {
     const body = parseInput(ClockAdvanceRequestSchema, req.body);
     const principal = principalOf(res);
-    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => {
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => {
       const advanced = await clock.advance(body.seconds, tx);
       return { body: { now: advanced.now.toISOString(), offsetSeconds: advanced.offsetMs / 1000 } satisfies ClockState };
     });

@@ -1,9 +1,9 @@
 import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { authenticate, principalOf } from '../../http/authenticate';
+import { authenticate, principalOf, type Principal } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -21,7 +21,7 @@ export function transactionsRouter(deps: AppDeps): Router {
   router.post('/transactions/init', merchantOrDevice, async (req, res) => {
     const body = parseInput(InitTransactionRequestSchema, req.body);
     const principal = principalOf(res);
-    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({
       body: await initTransaction(tx, deps, principal, body),
     }));
     sendMutation(res, response);
@@ -38,7 +38,7 @@ export function transactionsRouter(deps: AppDeps): Router {
     const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
     parseInput(EmptyRequestSchema, req.body);
     const principal = principalOf(res);
-    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal.merchantId), async (tx) => ({
+    const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({
       body: await cancelTransaction(tx, deps, principal, number),
     }));
     sendMutation(res, response);
@@ -47,7 +47,7 @@ export function transactionsRouter(deps: AppDeps): Router {
   return router;
 }
 
-/** The idempotency scope of a merchant's mutating request. */
-export function mutationScope(req: import('express').Request, res: import('express').Response, merchantId: string) {
-  return { merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+/** The idempotency scope of a mutating request made with a credential: its keys are that credential's. */
+export function mutationScope(req: Request, res: Response, principal: Principal) {
+  return { merchantId: principal.merchantId, caller: `cred:${principal.credentialId}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
 }
