@@ -61,6 +61,16 @@ describe('SDK sessions', () => {
     expect((await widgetPays(s, { method: 'paypal', amount: 100, currency: 'USD' }, SHOP)).status).toBe(200);
   });
 
+  it('take card details from the card frame only, never from the merchant page or without an Origin', async () => {
+    const s = (await session('manual_capture')).body;
+    const fromPage = await widgetPays(s, { method: 'card', card: CARD, amount: 100, currency: 'USD' }, SHOP);
+    expect(fromPage.status).toBe(403);
+    expect(codeOf(fromPage.body)).toBe('origin_not_allowed');
+    const noOrigin = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, { headers: { authorization: `Bearer ${s.sessionToken}` }, body: { method: 'card', card: CARD, amount: 100, currency: 'USD' } });
+    expect(noOrigin.status).toBe(403);
+    expect((await widgetPays(s, { method: 'card', card: CARD, amount: 100, currency: 'USD' })).status).toBe(200);
+  });
+
   it('expire with their 30 minutes', async () => {
     const s = (await session('manual_capture')).body;
     await t.client.advanceClock(30 * 60 + 1);

@@ -30,7 +30,8 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     const body = parseInput(CreateSdkSessionRequestSchema, req.body);
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
-    const scope = { merchantId: client.merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    // A replay answers with the session's token: only to the same client ID from the same origin.
+    const scope = { merchantId: client.merchantId, caller: `client:${client.id} ${req.get('origin') ?? '-'}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
   });
 
@@ -45,7 +46,11 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
       throw new ApiError('origin_not_allowed', `Payments of this session may come from ${session.origin} or the card frame only.`);
     }
     const body = parseInput(SdkPaymentRequestSchema, req.body);
-    const scope = { merchantId: session.merchantId, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    // Card numbers are typed in the card frame and sent by it alone: never from the merchant's page (CONTRACT §12).
+    if (body.method === 'card' && origin !== serviceOrigin) {
+      throw new ApiError('origin_not_allowed', 'Card details are accepted from the secure card frame only; render the Elements widget instead of sending them from your page.');
+    }
+    const scope = { merchantId: session.merchantId, caller: `session:${session.id}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => submitSdkPayment(tx, deps, session, body)));
   });
