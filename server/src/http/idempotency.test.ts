@@ -72,16 +72,18 @@ describe('Idempotency-Key', () => {
     expect(theirs.body.TransactionNumber).not.toBe(mine.body.TransactionNumber);
   });
 
-  it("keys are scoped per caller: another branch's key, or a consumer's, is another key", async () => {
+  it("a key is the merchant's, but its answer replays only to the credential that stored it", async () => {
     const headers = key('caller');
     const { branchApiKey } = await addBranch(t.database.db, t.merchant.merchantId);
     const branchA = merchantClient(t.app, t.merchant, t.merchant.branchApiKey);
     const branchB = merchantClient(t.app, t.merchant, branchApiKey);
     const mine = await branchA.init({ amount: 10, currency: 'USD' }, headers);
+    expect(mine.status).toBe(200);
     const theirs = await branchB.init({ amount: 10, currency: 'USD' }, headers);
-    expect(theirs.status).toBe(200);
-    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
-    expect(theirs.body.TransactionNumber).not.toBe(mine.body.TransactionNumber);
+    expect(theirs.status).toBe(422);
+    expect(codeOf(theirs.body)).toBe('idempotency_key_reused');
+    expect(JSON.stringify(theirs.body)).not.toContain(mine.body.TransactionNumber);
+    expect((await branchA.init({ amount: 10, currency: 'USD' }, headers)).headers.get('idempotent-replayed')).toBe('true');
     // The public client ID spending a key first does not take it from the merchant's own backend.
     const origin = 'http://localhost:3000';
     const sessionHeaders = { ...key('shared'), origin };

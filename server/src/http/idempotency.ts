@@ -36,10 +36,13 @@ function problemResponse(error: ApiError, requestId: string): Omit<MutationRespo
 export interface IdempotencyScope {
   merchantId: string;
   /**
-   * Who is asking: a credential (`cred:<id>`), a payment link, a commit link or an SDK session. A key is one key
-   * only for one caller: another credential of the merchant, or a consumer, using the same string gets its own.
+   * Who is asking. A merchant credential's keys are the merchant's (CONTRACT §8), but a stored answer replays only to
+   * the credential that stored it: another key or branch of the merchant sending the same key gets 422
+   * `idempotency_key_reused`, never the first caller's answer. A payment link, a commit link, a client ID (per
+   * origin) or an SDK session has a key space of its own, so the public side can neither take nor read a merchant's
+   * keys.
    */
-  caller: string;
+  caller: { credentialId: string } | { space: string };
   key: string | undefined;
   request: Request;
   requestId: string;
@@ -65,8 +68,8 @@ export async function runMutation(
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
-  const key = `${scope.caller} ${scope.key}`;
-  const requestHash = hashRequest(scope.request);
+  const key = 'space' in scope.caller ? `${scope.caller.space} ${scope.key}` : scope.key;
+  const requestHash = hashRequest(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
   return db.transaction(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);
     if (!lock?.locked) {
@@ -102,10 +105,10 @@ export async function runMutation(
   });
 }
 
-/** Method, path and the body with keys sorted: the same request however its JSON was laid out. */
-function hashRequest(req: Request): Buffer {
+/** Caller, method, path and the body with keys sorted: the same request however its JSON was laid out. */
+function hashRequest(req: Request, caller: string): Buffer {
   return createHash('sha256')
-    .update(`${req.method} ${req.path}\n`)
+    .update(`${caller}\n${req.method} ${req.path}\n`)
     .update(canonicalJson(req.body ?? {}))
     .digest();
 }

@@ -30,7 +30,7 @@ export function commitsRouter(deps: AppDeps): Router {
     const commitId = parseInput(CommitIdParam, req.params.commitId, ['commitId']);
     const row = await findByCommitId(deps.db, commitId);
     if (!row) throw new NotFoundError('commit');
-    const scope = { merchantId: row.merchantId, caller: `commit:${commitId}`, key: undefined, request: req, requestId: requestIdOf(res) };
+    const scope = { merchantId: row.merchantId, caller: { space: `commit:${commitId}` }, key: undefined, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => commitByLink(tx, deps, commitId)));
   });

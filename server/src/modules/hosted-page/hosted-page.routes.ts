@@ -36,7 +36,7 @@ export function hostedPageRouter(deps: AppDeps): Router {
     const body = parseInput(ConsumerPayRequestSchema, req.body);
     const face = await findLinkFace(deps.db, linkId);
     if (!face) throw new NotFoundError('payment link');
-    const scope = { merchantId: face.row.merchantId, caller: `link:${linkId}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    const scope = { merchantId: face.row.merchantId, caller: { space: `link:${linkId}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => payLink(tx, deps, linkId, body)));
   });

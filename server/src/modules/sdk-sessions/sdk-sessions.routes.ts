@@ -31,7 +31,7 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
     // A replay answers with the session's token: only to the same client ID from the same origin.
-    const scope = { merchantId: client.merchantId, caller: `client:${client.id} ${req.get('origin') ?? '-'}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    const scope = { merchantId: client.merchantId, caller: { space: `client:${client.id} ${req.get('origin') ?? '-'}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
   });
 
@@ -50,7 +50,7 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     if (body.method === 'card' && origin !== serviceOrigin) {
       throw new ApiError('origin_not_allowed', 'Card details are accepted from the secure card frame only; render the Elements widget instead of sending them from your page.');
     }
-    const scope = { merchantId: session.merchantId, caller: `session:${session.id}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    const scope = { merchantId: session.merchantId, caller: { space: `session:${session.id}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => submitSdkPayment(tx, deps, session, body)));
   });

@@ -47,7 +47,7 @@ export function transactionsRouter(deps: AppDeps): Router {
   return router;
 }
 
-/** The idempotency scope of a mutating request made with a credential: its keys are that credential's. */
+/** The idempotency scope of a mutating request made with a merchant's credential. */
 export function mutationScope(req: Request, res: Response, principal: Principal) {
-  return { merchantId: principal.merchantId, caller: `cred:${principal.credentialId}`, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+  return { merchantId: principal.merchantId, caller: { credentialId: principal.credentialId }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
 }
