@@ -1,7 +1,9 @@
 import { centsToMajor, type Transaction } from '@svc/protocol';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { messages, transactions } from '../../db/schema';
+import type { Principal } from '../../http/authenticate';
+import { transactionScope } from '../transactions/transaction-scope';
 import type { TransactionRow } from '../transactions/transactions.queries';
 
 /**
@@ -18,7 +20,8 @@ export async function queueLinkMessages(db: Queryable, { row, transaction, now }
   if (queued.length > 0) await db.insert(messages).values(queued);
 }
 
-export async function listMessages(db: Queryable, merchantId: string, limit = 100) {
+/** The messages of the transactions the caller may see (a branch key: its branch's only), newest first. */
+export async function listMessages(db: Queryable, principal: Principal, limit = 100) {
   return db
     .select({
       id: messages.id,
@@ -31,7 +34,7 @@ export async function listMessages(db: Queryable, merchantId: string, limit = 10
     })
     .from(messages)
     .innerJoin(transactions, eq(transactions.id, messages.transactionId))
-    .where(eq(messages.merchantId, merchantId))
+    .where(and(eq(messages.merchantId, principal.merchantId), transactionScope(principal)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
 }

@@ -34,7 +34,7 @@ export function sandboxRouter(deps: AppDeps, clock: SandboxClock): Router {
   });
 
   router.get('/sandbox/messages', merchantOnly, async (_req, res) => {
-    const rows = await listMessages(deps.db, principalOf(res).merchantId);
+    const rows = await listMessages(deps.db, principalOf(res));
     const body: SandboxMessages = {
       messages: rows.map((m) => ({
         messageId: m.id,

@@ -1,7 +1,8 @@
 import { TransactionSchema, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
-import { provisionTestMerchant } from '../../test/fixtures';
+import { addBranch, provisionTestMerchant } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
+import { merchantClient } from '../../test/merchant-client';
 
 const t = useTestApp({ merchantName: 'Init Shop' });
 
@@ -109,6 +110,11 @@ describe('POST /transactions/init', () => {
     const mine = outbox.body.messages.filter((m) => m.transactionNumber === res.body.TransactionNumber);
     expect(mine.map((m) => m.channel).sort()).toEqual(['email', 'sms']);
     expect(mine[0]!.body).toContain(res.body.transactionPage.qrURL);
+    // Another branch's key does not see this consumer's phone and e-mail.
+    const { branchApiKey } = await addBranch(t.database.db, t.merchant.merchantId);
+    const otherBranch = await merchantClient(t.app, t.merchant, branchApiKey).call<{ messages: { transactionNumber: string }[] }>('GET', '/sandbox/messages');
+    expect(otherBranch.status).toBe(200);
+    expect(otherBranch.body.messages.filter((m) => m.transactionNumber === res.body.TransactionNumber)).toEqual([]);
   });
 
   it('authenticates with a device ID in the body when there is no API key, and scopes the transaction to that device', async () => {
