@@ -19,6 +19,31 @@ export const ProductInputSchema = z.strictObject({
 });
 export type ProductInput = z.infer<typeof ProductInputSchema>;
 
+/** Adds an issue when an amount as sent is not a valid amount in the unit `isCent` says (absent or empty passes). */
+function checkAmount(ctx: z.RefinementCtx, value: unknown, path: (string | number)[], isCent: boolean, allowZero: boolean): void {
+  if (value === undefined || value === null || value === '') return;
+  const cents = amountInputToCents(value as number | string, isCent);
+  if (cents === null) {
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: isCent ? 'must be an integer number of cents (isCent is true)' : 'must be a number with at most two decimals (or set isCent and send cents)',
+    });
+  } else if (cents < (allowZero ? 0 : 1) || cents > MAX_AMOUNT_CENTS) {
+    ctx.addIssue({ code: 'custom', path, message: allowZero ? 'must not be negative' : 'must be greater than 0' });
+  }
+}
+
+/** The amount rules of products, wherever they are sent (init, and commit in cents): each amount required and valid. */
+export function checkProductAmounts(ctx: z.RefinementCtx, products: ProductInput[] | undefined, isCent: boolean): void {
+  products?.forEach((p, i) => {
+    if (p.amount === '') ctx.addIssue({ code: 'custom', path: ['products', i, 'amount'], message: 'is required' });
+    checkAmount(ctx, p.amount, ['products', i, 'amount'], isCent, true);
+    checkAmount(ctx, p.vat, ['products', i, 'vat'], isCent, true);
+    checkAmount(ctx, p.discount, ['products', i, 'discount'], isCent, true);
+  });
+}
+
 const caseInsensitive = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z
     .string()
@@ -55,27 +80,8 @@ export const InitTransactionRequestSchema = z
     email: z.email().max(254).optional(),
   })
   .superRefine((body, ctx) => {
-    const checkAmount = (value: unknown, path: (string | number)[], allowZero: boolean) => {
-      if (value === undefined || value === null || value === '') return;
-      const cents = amountInputToCents(value as number | string, body.isCent === true);
-      if (cents === null) {
-        ctx.addIssue({
-          code: 'custom',
-          path,
-          message: body.isCent
-            ? 'must be an integer number of cents (isCent is true)'
-            : 'must be a number with at most two decimals (or set isCent and send cents)',
-        });
-      } else if (cents < (allowZero ? 0 : 1) || cents > MAX_AMOUNT_CENTS) {
-        ctx.addIssue({ code: 'custom', path, message: allowZero ? 'must not be negative' : 'must be greater than 0' });
-      }
-    };
-    checkAmount(body.amount, ['amount'], false);
-    body.products?.forEach((p, i) => {
-      checkAmount(p.amount, ['products', i, 'amount'], true);
-      checkAmount(p.vat, ['products', i, 'vat'], true);
-      checkAmount(p.discount, ['products', i, 'discount'], true);
-    });
+    checkAmount(ctx, body.amount, ['amount'], body.isCent === true, false);
+    checkProductAmounts(ctx, body.products, body.isCent === true);
     if (body.timeOut !== undefined && body.timeoutDate !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['timeoutDate'], message: 'send either timeOut or timeoutDate, not both' });
     }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CARD_FIELDS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
-import { ProductInputSchema } from './init-request';
+import { checkProductAmounts, ProductInputSchema } from './init-request';
 import { ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
 import { TransactionStatusCodeSchema } from './status';
 
@@ -71,7 +71,7 @@ export const CommitRequestSchema = z.strictObject({
   posData: z.record(z.string().max(100), z.unknown()).optional(),
   apiKey: z.string().max(200).optional(),
   deviceId: z.string().max(200).optional(),
-});
+}).superRefine((body, ctx) => checkProductAmounts(ctx, body.products, true));
 export type CommitRequest = z.input<typeof CommitRequestSchema>;
 
 export const CommitResponseSchema = z.object({

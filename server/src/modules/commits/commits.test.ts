@@ -161,6 +161,26 @@ describe('widget payment → commit', () => {
     expect(noAmount.status).toBe(400);
   });
 
+  it('refuses product amounts that init refuses too (negative, not a number, not whole cents, missing), with their paths', async () => {
+    const s = (await session('manual_capture')).body;
+    const paid = await widgetPays(s, { method: 'card', card: CARD, amount: 900, currency: 'USD' });
+    const bad = await commit(paid.body.TransactionNumber, {
+      amount: 900,
+      currency: 'USD',
+      products: [
+        { name: 'a', quantity: 1, amount: 2.5 },
+        { name: 'b', quantity: 1, amount: 100, vat: -200, discount: 'abc' },
+        { name: 'c', quantity: 1, amount: '' },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(codeOf(bad.body)).toBe('validation_failed');
+    const paths = (bad.body as unknown as { errors: { path: string }[] }).errors.map((e) => e.path).sort();
+    expect(paths).toEqual(['products.0.amount', 'products.1.discount', 'products.1.vat', 'products.2.amount']);
+    // Nothing was committed: the payment still waits for a good commit.
+    expect((await commit(paid.body.TransactionNumber, { amount: 900, currency: 'USD', products: [{ name: 'a', quantity: 2, amount: 450 }] })).status).toBe(200);
+  });
+
   it('commits racing for one payment capture it at the processor once', async () => {
     // A processor that counts captures and takes a moment over each, so the racing commits overlap.
     class CountingProcessor extends SandboxProcessor {

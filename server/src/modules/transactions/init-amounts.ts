@@ -18,10 +18,17 @@ export function resolveInitAmounts(body: ParsedInitTransactionRequest, methodTyp
   const toCents = (value: number | string | undefined | null): number | null =>
     value === undefined || value === null || value === '' ? null : amountInputToCents(value, isCent);
 
-  const products: StoredProduct[] = (body.products ?? []).map((p) => ({
+  // The schemas have checked every amount (protocol checkProductAmounts); a product without one is still refused here
+  // rather than counted as 0.
+  const requiredCents = (value: number | string, index: number): number => {
+    const cents = toCents(value);
+    if (cents === null) throw new ValidationError([{ path: `products.${index}.amount`, message: 'is required' }]);
+    return cents;
+  };
+  const products: StoredProduct[] = (body.products ?? []).map((p, index) => ({
     name: p.name,
     quantity: p.quantity,
-    amountCents: toCents(p.amount) ?? 0,
+    amountCents: requiredCents(p.amount, index),
     vatCents: toCents(p.vat),
     discountCents: toCents(p.discount),
     posIdentifier: p.posIdentifier ?? null,
