@@ -31,7 +31,7 @@ export class SandboxProcessor implements PaymentProcessor {
     return this.#fromReference(reference);
   }
 
-  async release(): Promise<void> {}
+  async release(_reference: string, _amountCents: number): Promise<void> {}
 
   #decide(method: PaymentMethodInput): ProcessorResult {
     if (method.method !== 'card') {

@@ -41,6 +41,12 @@ export async function findTokenOfTransaction(db: Queryable, transactionId: strin
   return row ?? null;
 }
 
+/** The row, locked until the change's transaction ends: what it holds cannot move under the caller. */
+export async function lockTransaction(db: Queryable, transactionId: string): Promise<TransactionRow> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1).for('update');
+  return row!;
+}
+
 export async function readTransaction(db: Queryable, transactionId: string): Promise<TransactionRow> {
   const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1);
   return row!;

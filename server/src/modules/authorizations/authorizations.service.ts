@@ -50,7 +50,9 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
 /** `POST /transactions/void`: releases what the hold still holds; captures already made stay. */
 export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<Transaction> {
   const now = deps.clock.now();
-  const row = await authorizationTarget(tx, principal, target);
+  const found = await authorizationTarget(tx, principal, target);
+  // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
+  const row = await q.lockTransaction(tx, found.id);
   const voided = await q.voidHold(tx, row.id, now);
   if (!voided) throw notActive(row, now, 'void');
   await releaseAtProcessor(tx, deps, row);
@@ -79,8 +81,10 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */
 export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
   const now = deps.clock.now();
-  const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
-  if (!row) throw new NotFoundError('transaction');
+  const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
+  if (!found) throw new NotFoundError('transaction');
+  // Locked first, so the amount the processor is told to release is what the hold held when it was closed.
+  const row = await q.lockTransaction(tx, found.id);
   const closed = await q.closeHold(tx, row.id, now);
   if (!closed) throw await closeAuthRefusal(tx, row.id, now);
   await releaseAtProcessor(tx, deps, row);

@@ -1,6 +1,8 @@
 import type { Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
-import { authorizedHold } from '../../test/merchant-client';
+import { SandboxProcessor } from '../../processor/sandbox-processor';
+import { startTestApp } from '../../test/app';
+import { authorizedHold, merchantClient } from '../../test/merchant-client';
 import { sweepDue } from '../lifecycle/expiry';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
@@ -98,7 +100,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
     }
   });
 
-  it('capture vs hold expiry', async () => {
+  it('capture vs the expiry sweep: whichever takes the row first, the books balance and the last event shows it', async () => {
     const outcomes = new Set<number>();
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
@@ -120,13 +122,47 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
   });
 
   it('void vs closeAuth vs re-authorization: exactly one ending, the books always balance', async () => {
+    const reauthorized = new Set<number>();
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
       await t.client.pay({ token: hold.token, amount: 100 });
-      const [voided, closed] = await Promise.all([t.client.void({ token: hold.token }), t.client.closeAuth(hold.transactionNumber)]);
+      const [voided, closed, renewed] = await Promise.all([
+        t.client.void({ token: hold.token }),
+        t.client.closeAuth(hold.transactionNumber),
+        t.client.authorize({ token: hold.token, amount: 500 }),
+      ]);
       expect([voided.status, closed.status].sort()).toEqual([200, 409]);
+      reauthorized.add(renewed.status);
       const books = await ledger(hold.transactionNumber);
+      expect([8, 9]).toContain(books.status);
       expect(books.captured + books.released).toBe(books.authorized);
+      // A re-authorization that came first added its hold, which the ending released; one that came after was refused.
+      expect(books.authorized).toBe(renewed.status === 200 ? 1500 : 1000);
+    }
+    expect([...reauthorized].every((s) => s === 200 || s === 409)).toBe(true);
+  });
+
+  it('a void racing a capture tells the processor to release what the hold held when it ended', async () => {
+    class RecordingProcessor extends SandboxProcessor {
+      released: number[] = [];
+      override async release(reference: string, amountCents: number) {
+        this.released.push(amountCents);
+        return super.release(reference, amountCents);
+      }
+    }
+    const processor = new RecordingProcessor();
+    const recorded = await startTestApp(t.database, { env: UNTHROTTLED, processor });
+    try {
+      const client = merchantClient(recorded, t.merchant);
+      for (let i = 0; i < TRIALS; i++) {
+        const hold = await authorizedHold(recorded, client, 1000);
+        processor.released = [];
+        await Promise.all([client.pay({ token: hold.token, amount: 300 }), client.void({ token: hold.token })]);
+        const books = await ledger(hold.transactionNumber);
+        expect(processor.released).toEqual([books.released]);
+      }
+    } finally {
+      await recorded.close();
     }
   });
 });
