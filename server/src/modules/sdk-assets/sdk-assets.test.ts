@@ -73,6 +73,9 @@ describe('the card frame page', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toMatch(/^frame-ancestors https:\/\/shop\.example\.com;/);
     expect(ok.headers.get('content-security-policy')).toMatch(/connect-src 'self'/);
+    // Nothing inline and no images: the frame styles itself with a constructed style sheet.
+    expect(ok.headers.get('content-security-policy')).toMatch(/style-src 'self'(;|$)/);
+    expect(ok.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|img-src/);
     for (const query of [`clientId=${clientId}&origin=https://evil.example.com`, 'clientId=ck_unknown&origin=https://shop.example.com', '']) {
       const refused = await fetch(`${base}/sdk/elements/1.1.1/card-frame.html?${query}`);
       expect(refused.status).toBe(403);
