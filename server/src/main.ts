@@ -2,6 +2,7 @@ import http from 'node:http';
 import { createApp } from './app';
 import { CredentialCache, forgetChangedCredentials } from './http/credential-cache';
 import { RateLimiter } from './http/rate-limit';
+import { SandboxProcessor } from './processor/sandbox-processor';
 import { attachRealtime, sessionTokenResolver } from './realtime';
 import { systemClock, type Clock } from './clock';
 import { openStorage } from './db/storage';
@@ -51,8 +52,10 @@ async function main(): Promise<void> {
   // SQL) is announced by a trigger and forgotten here at once.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   await forgetChangedCredentials(storage.sql, credentials);
-  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials });
-  const expiryWorker = startExpiryWorker({ db: storage.db, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
+  // One processor for the requests and the expiry sweeps (they release holds at it too).
+  const processor = new SandboxProcessor();
+  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor });
+  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;
   callbacks.start();

@@ -1,15 +1,14 @@
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
 import type { Logger } from '../../logger';
 import { SandboxClock } from '../sandbox/sandbox-clock';
-import { sweepDue } from './expiry';
+import { sweepDue, type SweepDeps } from './expiry';
 
 export interface ExpiryWorker {
   stop(): Promise<void>;
 }
 
 /** Sweeps time-outs and hold expiries every `intervalMs`, following the clock (the sandbox clock included). */
-export function startExpiryWorker(deps: { db: Database; clock: Clock; baseUrl: string; logger: Logger; intervalMs?: number }): ExpiryWorker {
+export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logger; intervalMs?: number }): ExpiryWorker {
   const intervalMs = deps.intervalMs ?? 1000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -18,7 +17,7 @@ export function startExpiryWorker(deps: { db: Database; clock: Clock; baseUrl: s
   const tick = async () => {
     try {
       if (deps.clock instanceof SandboxClock) await deps.clock.refresh();
-      const swept = await sweepDue(deps.db, deps.clock.now(), deps.baseUrl);
+      const swept = await sweepDue(deps, deps.clock.now());
       if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
     } catch (error) {
       deps.logger.error({ err: error }, 'expiry sweep failed; retrying on the next tick');

@@ -29,7 +29,7 @@ export function sandboxRouter(deps: AppDeps, clock: SandboxClock): Router {
     });
     await clock.refresh();
     // Everything now due happens before the answer, so the next read already shows it.
-    await sweepDue(deps.db, clock.now(), deps.env.PUBLIC_BASE_URL);
+    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL }, clock.now());
     sendMutation(res, response);
   });
 
