@@ -1,9 +1,9 @@
 /** window.ServiceFrontEndSDK: every public method and callback, and every integration mistake reported, never thrown. */
 import { expect } from '@open-wc/testing';
 import type { SdkError, Transaction } from '@svc/protocol';
-import { calls, resetApiMock, startApiMock } from '../test/api-mock';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '../test/api-mock';
 import { frameOf, radios, ready, typeCard } from '../test/element-helpers';
-import { waitFor } from '../test/helpers';
+import { sleep, waitFor } from '../test/helpers';
 import type { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { resetWarnings } from './diagnostics/warnings';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from './global';
@@ -260,16 +260,90 @@ describe('ServiceFrontEndSDK', () => {
     });
   });
 
-  it('destroy removes the widget and its listeners', async () => {
-    sdk.config({ ...CONFIG, payButtonId: 'pay' });
-    sdk.init();
-    await ready(widget());
-    expect(frameOf(widget())).to.exist;
-    sdk.destroy();
-    expect(container.children).to.have.length(0);
-    const button = Object.assign(document.createElement('button'), { id: 'pay' });
-    document.body.append(button);
-    button.click();
-    expect(calls.filter((call) => call.url.endsWith('/payments'))).to.have.length(0);
+  describe('destroy and init again', () => {
+    /** The listeners the SDK has on the document ('click', for payButtonId) and on its element ('svc-…'), live now. */
+    function spyOnListeners(): { live: () => string[]; restore: () => void } {
+      const live = new Map<EventListenerOrEventListenerObject, string>();
+      const { addEventListener: add, removeEventListener: remove } = EventTarget.prototype;
+      const watched = (target: EventTarget, type: string) =>
+        (target === document && type === 'click') || (target instanceof Element && target.localName === 'svc-ecom-sdk-elements' && type.startsWith('svc-'));
+      EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+        if (listener && watched(this, type)) live.set(listener, type);
+        add.call(this, type, listener, options);
+      };
+      EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) {
+        if (listener && watched(this, type)) live.delete(listener);
+        remove.call(this, type, listener, options);
+      };
+      return { live: () => [...live.values()].sort(), restore: () => Object.assign(EventTarget.prototype, { addEventListener: add, removeEventListener: remove }) };
+    }
+
+    it('destroy removes the widget and every listener: a click on payButtonId then pays nothing', async () => {
+      const listeners = spyOnListeners();
+      try {
+        const button = Object.assign(document.createElement('button'), { id: 'pay', textContent: 'Pay' });
+        button.dataset['amount'] = '1200';
+        button.dataset['currency'] = 'USD';
+        document.body.append(button);
+        const paying: boolean[] = [];
+        sdk.error((error) => errors.push(error));
+        sdk.paying(({ isPaying }) => paying.push(isPaying));
+        sdk.config({ ...CONFIG, payButtonId: 'pay' });
+        sdk.init();
+        const removed = widget();
+        await ready(removed);
+        expect(frameOf(removed)).to.exist;
+        expect(listeners.live(), 'mounted: the pay button and the widget events').to.include('click').and.to.include('svc-error').and.to.include('svc-paying');
+        radios(removed)[1]!.click(); // PayPal: no typing needed
+
+        button.click(); // the positive control: before destroy, a click pays
+        await waitFor(() => calls.some((call) => call.url.endsWith('/payments')), 'the button payment');
+        await waitFor(() => paying.length === 2, 'the end of the payment');
+        expect(paying).to.deep.equal([true, false]);
+
+        sdk.destroy();
+        expect(container.children).to.have.length(0);
+        expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
+        calls.length = 0;
+        button.click();
+        removed.dispatchEvent(new CustomEvent('svc-paying', { detail: { isPaying: true } }));
+        removed.dispatchEvent(new CustomEvent('svc-error', { detail: { code: 'internal_error', message: 'from a removed widget' } }));
+        await sleep(50);
+        expect(calls, 'no payment attempt').to.have.length(0);
+        expect(paying).to.deep.equal([true, false]);
+        expect(errors).to.deep.equal([]);
+      } finally {
+        listeners.restore();
+      }
+    });
+
+    for (const how of ['destroy', 'init'] as const) {
+      it(`${how}() during a payment ends it for the merchant: the error, then paying false`, async () => {
+        const seen: string[] = [];
+        let paid = 0;
+        sdk.error((error) => seen.push(`error ${error.code}`));
+        sdk.paying(({ isPaying }) => seen.push(`paying ${isPaying}`));
+        sdk.config(CONFIG);
+        sdk.init();
+        await ready(widget());
+        if (how === 'destroy') await typeCard(widget(), { number: '4242424242424242' });
+        else radios(widget())[1]!.click(); // a wallet payment: the element aborts its own request
+        let requested = false;
+        worker.use(http.post('*/payments', async () => {
+          requested = true;
+          await sleep(1000);
+          return HttpResponse.error();
+        }, { once: true }));
+        sdk.pay(() => (paid += 1), { amount: 1050, currency: 'USD' });
+        await waitFor(() => requested, 'the payment request');
+        expect(seen).to.deep.equal(['paying true']);
+        sdk[how]();
+        expect(seen).to.deep.equal(['paying true', 'error frame_unavailable', 'paying false']);
+        await sleep(1200);
+        expect(seen, 'nothing more from the removed widget').to.deep.equal(['paying true', 'error frame_unavailable', 'paying false']);
+        expect(paid).to.equal(0);
+        if (how === 'init') await ready(widget()); // the new widget works
+      });
+    }
   });
 });

@@ -67,6 +67,10 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
   let element: SvcEcomSdkElements | null = null;
   let removeElementListeners: (() => void) | null = null;
   let removeButtonListener: (() => void) | null = null;
+  /** The merchant's paying callback said true and not yet false for the mounted element. */
+  let elementPaying = false;
+  /** Elements removed during a payment: its outcome was reported when they were removed (see unmount). */
+  const interrupted = new WeakSet<SvcEcomSdkElements>();
   let visualizer: Visualizer | null = null;
   let lastDimensions: { height: number; width: number } | null = null;
   let lastPay: { callback?: Callback<Transaction>; options?: SdkPayOptions } = {};
@@ -203,6 +207,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
         if (subscriptions.paymentSelected) safeCall(subscriptions.paymentSelected, { ...event.detail });
       },
       'svc-paying': (event) => {
+        elementPaying = event.detail.isPaying;
         log('paying', event.detail);
         if (subscriptions.paying) safeCall(subscriptions.paying, { ...event.detail });
       },
@@ -228,23 +233,46 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
     };
   }
 
+  /**
+   * Removes the widget and its listeners. A payment in progress ends here for the merchant: its error and
+   * paying(false) would come from the element after its listeners are gone, so they are delivered now instead,
+   * and whatever the removed element settles with later is ignored (an accepted payment is never committed).
+   */
   function unmount(): void {
+    const removed = element;
+    const wasPaying = elementPaying;
     removeElementListeners?.();
     removeElementListeners = null;
-    element?.remove();
+    removed?.remove();
     element = null;
+    elementPaying = false;
     lastDimensions = null;
+    if (!removed || !wasPaying) return;
+    interrupted.add(removed);
+    report({
+      code: 'frame_unavailable',
+      message: 'The widget was removed (ServiceFrontEndSDK.init() or destroy()) while a payment was in progress, so the payment did not complete. Wait for paying({ isPaying: false }) before init() or destroy(), then pay again.',
+    });
+    log('paying', { isPaying: false });
+    if (subscriptions.paying) safeCall(subscriptions.paying, { isPaying: false });
   }
 
   function startPayment(callback: Callback<Transaction> | undefined, options: SdkPayOptions | undefined): void {
-    element!.pay(options).then(
+    const target = element!;
+    target.pay(options).then(
       (transaction) => {
+        if (interrupted.has(target)) {
+          log('pay result of a removed widget ignored', summary(transaction));
+          return;
+        }
         log('pay callback', summary(transaction));
         if (callback) safeCall(callback, transaction);
       },
       (error: unknown) => {
-        // An SdkErrorException was already delivered through the element's svc-error event.
-        if (!(error instanceof SdkErrorException)) report({ code: 'internal_error', message: `The payment failed unexpectedly (${String(error)}). Please report this to the payment service.` });
+        // An SdkErrorException was already delivered through the element's svc-error event (or by unmount).
+        if (!(error instanceof SdkErrorException) && !interrupted.has(target)) {
+          report({ code: 'internal_error', message: `The payment failed unexpectedly (${String(error)}). Please report this to the payment service.` });
+        }
       },
     );
   }

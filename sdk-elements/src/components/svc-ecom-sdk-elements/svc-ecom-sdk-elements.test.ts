@@ -126,6 +126,54 @@ describe('<svc-ecom-sdk-elements>', () => {
       expect(part(element, 'retry')).to.equal(null);
       expect(calls).to.have.length(0);
     });
+
+    it('reports a removed client-id attribute or a null setting as config_invalid, never a TypeError', async () => {
+      const uncaught: unknown[] = [];
+      const onError = (event: ErrorEvent) => uncaught.push(event.error);
+      const onRejection = (event: PromiseRejectionEvent) => uncaught.push(event.reason);
+      window.addEventListener('error', onError);
+      window.addEventListener('unhandledrejection', onRejection);
+      try {
+        element = document.createElement('svc-ecom-sdk-elements');
+        element.setAttribute('client-id', 'ck_test');
+        element.setAttribute('mode', 'sandbox');
+        element.setAttribute('method-type', 'authorize');
+        element.setAttribute('api-base', location.origin);
+        document.body.append(element);
+        await ready(element);
+        const errors = record(element, ['svc-error']);
+        element.removeAttribute('client-id');
+        element.removeAttribute('method-type'); // back to the default, as when it was never set
+        await element.updateComplete;
+        expect(errors.map((error) => (error.detail as { code: string }).code)).to.deep.equal(['config_invalid']);
+        expect((errors[0]!.detail as { message: string }).message).to.contain('client-id').and.not.to.contain('method-type');
+        expect(element.state).to.equal('error');
+        const refused = await rejection(element.pay({ amount: 100, currency: 'USD' }));
+        expect(refused.name).to.equal('SdkError');
+        expect(refused.code).to.equal('config_invalid');
+
+        element.setAttribute('client-id', 'ck_test');
+        await ready(element);
+        expect(sessionCalls().at(-1)!.body).to.include({ methodType: 'manual_capture' });
+        for (const [name, value] of [['clientId', null], ['mode', undefined], ['clientId', 42]] as const) {
+          (element as unknown as Record<string, unknown>)[name] = value;
+          await element.updateComplete;
+          expect(element.state, `${name} = ${String(value)}`).to.equal('error');
+          element.clientId = 'ck_test';
+          element.mode = 'sandbox';
+          await ready(element);
+        }
+        (element as unknown as Record<string, unknown>)['apiBase'] = null; // the default: the SDK script's origin
+        await ready(element);
+        await sleep(0);
+        // the removed attribute, the refused pay(), clientId null, mode undefined, clientId 42
+        expect(errors.map((error) => (error.detail as { code: string }).code)).to.deep.equal(Array(5).fill('config_invalid'));
+        expect(uncaught).to.deep.equal([]);
+      } finally {
+        window.removeEventListener('error', onError);
+        window.removeEventListener('unhandledrejection', onRejection);
+      }
+    });
   });
 
   describe('choosing and validating', () => {

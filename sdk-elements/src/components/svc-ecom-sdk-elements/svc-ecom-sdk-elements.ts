@@ -30,6 +30,16 @@ const STATUS_TEXT: Record<WidgetState, string> = {
 
 const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
 
+interface WidgetSettings {
+  apiBase: string;
+  clientId: string;
+  mode: string;
+  methodType: string;
+}
+
+/** An attribute-backed property as text: a removed attribute is null, a page may set undefined or another type. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'symbol' ? '' : String(value ?? ''));
+
 /** What `pay()` rejects with; the same error was dispatched as `svc-error` before. */
 export class SdkErrorException extends Error {
   readonly code: SdkError['code'];
@@ -193,7 +203,7 @@ export class SvcEcomSdkElements extends LitElement {
         message: `This widget already completed a payment (transaction ${this.#transaction.TransactionNumber}); commit it from your backend. For another payment call reset() or init() again.`,
       });
     }
-    const payment = payOptionsFrom(options, this.methodType);
+    const payment = payOptionsFrom(options, this.#settings().methodType);
     if (!payment.ok) this.#fail(payment.error);
     this.#setPaying(true);
     try {
@@ -240,18 +250,18 @@ export class SvcEcomSdkElements extends LitElement {
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
-    const apiBase = this.#apiBase();
-    const key = [apiBase, this.clientId, this.mode, this.methodType].join('|');
+    const settings = this.#settings();
+    const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
     if (key === this.#startedKey || !this.isConnected) return;
     this.#startedKey = key;
-    this.#configError = this.#checkConfig(apiBase);
+    this.#configError = this.#checkConfig(settings);
     if (this.#configError) {
       this.#reportError(this.#configError);
       return;
     }
-    if (this.#frameSrcKey !== `${apiBase}|${this.clientId}`) {
-      this.#frameSrcKey = `${apiBase}|${this.clientId}`;
-      this.#frameSrc = this.#frame.frameUrl(apiBase, this.clientId);
+    if (this.#frameSrcKey !== `${settings.apiBase}|${settings.clientId}`) {
+      this.#frameSrcKey = `${settings.apiBase}|${settings.clientId}`;
+      this.#frameSrc = this.#frame.frameUrl(settings.apiBase, settings.clientId);
     }
     void this.#startSession();
   }
@@ -315,25 +325,30 @@ export class SvcEcomSdkElements extends LitElement {
   }
 
   #apiBase(): string {
-    return (this.apiBase || SvcEcomSdkElements.defaultApiBase || location.origin).replace(/\/+$/, '');
+    return (text(this.apiBase) || SvcEcomSdkElements.defaultApiBase || location.origin).replace(/\/+$/, '');
   }
 
-  #checkConfig(apiBase: string): SdkError | null {
+  /**
+   * The attribute-backed settings as strings: a removed attribute (or a property set to null/undefined, or to
+   * another type) must end in config_invalid, never in a TypeError thrown inside Lit's update. A removed
+   * `method-type` means the default, as when it was never set.
+   */
+  #settings(): WidgetSettings {
+    return { apiBase: this.#apiBase(), clientId: text(this.clientId), mode: text(this.mode), methodType: text(this.methodType) || 'manual_capture' };
+  }
+
+  #checkConfig({ apiBase, clientId, mode, methodType }: WidgetSettings): SdkError | null {
     const problems: string[] = [];
-    if (!this.clientId.startsWith('ck_')) problems.push('client-id must be your client ID (ck_…)');
-    if (!(SDK_MODES as readonly string[]).includes(this.mode)) problems.push("mode must be 'sandbox' or 'production'");
-    if (!(SDK_METHOD_TYPES as readonly string[]).includes(this.methodType)) problems.push(`method-type must be one of ${SDK_METHOD_TYPES.join(', ')}`);
+    if (!clientId.startsWith('ck_')) problems.push('client-id must be your client ID (ck_…)');
+    if (!(SDK_MODES as readonly string[]).includes(mode)) problems.push("mode must be 'sandbox' or 'production'");
+    if (!(SDK_METHOD_TYPES as readonly string[]).includes(methodType)) problems.push(`method-type must be one of ${SDK_METHOD_TYPES.join(', ')}`);
     if (!/^https?:\/\/[^/?#]+/.test(apiBase)) problems.push('api-base must be the http(s) URL of the payment service');
     return problems.length ? { code: 'config_invalid', message: `<svc-ecom-sdk-elements>: ${problems.join('; ')}.` } : null;
   }
 
   #startSession(): Promise<SessionState> {
-    return this.#session.start({
-      apiBase: this.#apiBase(),
-      clientId: this.clientId,
-      methodType: this.methodType as SdkMethodType,
-      mode: this.mode as 'sandbox' | 'production',
-    });
+    const { apiBase, clientId, mode, methodType } = this.#settings();
+    return this.#session.start({ apiBase, clientId, methodType: methodType as SdkMethodType, mode: mode as 'sandbox' | 'production' });
   }
 
   #renewSession(): void {
