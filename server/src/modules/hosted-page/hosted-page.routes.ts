@@ -34,9 +34,15 @@ export function hostedPageRouter(deps: AppDeps): Router {
   router.post('/pay/:linkId', perAddress, async (req, res) => {
     const linkId = parseInput(LinkIdParam, req.params.linkId, ['linkId']);
     const body = parseInput(ConsumerPayRequestSchema, req.body);
-    const face = await findLinkFace(deps.db, linkId);
-    if (!face) throw new NotFoundError('payment link');
-    const scope = { merchantId: face.row.merchantId, caller: { space: `link:${linkId}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    // The merchant is needed only to file an Idempotency-Key; without one, payLink finds the link (or answers 404).
+    const key = req.get('idempotency-key');
+    let merchantId = '';
+    if (key !== undefined) {
+      const face = await findLinkFace(deps.db, linkId);
+      if (!face) throw new NotFoundError('payment link');
+      merchantId = face.row.merchantId;
+    }
+    const scope = { merchantId, caller: { space: `link:${linkId}` }, key, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => payLink(tx, deps, linkId, body)));
   });
