@@ -1,10 +1,12 @@
 import http from 'node:http';
+import postgres from 'postgres';
 import { createApp } from './app';
 import { CredentialCache, forgetChangedCredentials } from './http/credential-cache';
 import { RateLimiter } from './http/rate-limit';
 import { SandboxProcessor } from './processor/sandbox-processor';
 import { attachRealtime, sessionTokenResolver } from './realtime';
 import { systemClock, type Clock } from './clock';
+import { ResilientListener } from './db/resilient-listener';
 import { openStorage } from './db/storage';
 import { EnvError, loadEnv, type Env } from './env';
 import { createLogger, type Logger } from './logger';
@@ -28,6 +30,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: env.LOG_LEVEL });
   const storage = await openStorage(env, logger).catch((error: Error) => fail(logger, error));
+  // Every LISTEN of this instance (test clock, events, callback wake-ups, credential changes) on a connection of its
+  // own that starts over when it stops hearing itself, as after a database restart.
+  const notifications = new ResilientListener(() => postgres(storage.url, { max: 1, connect_timeout: 10, onnotice: () => undefined }), logger);
+  await notifications.start();
 
   let clock: Clock = systemClock;
   let dispatcher: ReturnType<typeof createCallbackDispatcher> | undefined;
@@ -36,7 +42,7 @@ async function main(): Promise<void> {
     await sandboxClock.refresh();
     // Another instance moved the test clock: follow at once (the expiry worker also refreshes every tick), and
     // let the dispatcher look for retries that are now due.
-    await storage.sql.listen(SANDBOX_CLOCK_CHANNEL, () =>
+    await notifications.listen(SANDBOX_CLOCK_CHANNEL, () =>
       void sandboxClock
         .refresh()
         .then(() => dispatcher?.wake())
@@ -51,7 +57,7 @@ async function main(): Promise<void> {
   // Live credentials stay in memory for CREDENTIAL_CACHE_S; a changed one (revoked by any instance, or by hand in
   // SQL) is announced by a trigger and forgotten here at once.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
-  await forgetChangedCredentials(storage.sql, credentials);
+  await forgetChangedCredentials(notifications, credentials);
   // One processor for the requests and the expiry sweeps (they release holds at it too).
   const processor = new SandboxProcessor();
   const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor });
@@ -60,13 +66,13 @@ async function main(): Promise<void> {
   dispatcher = callbacks;
   callbacks.start();
   // A queued callback, a redelivery, or a moved test clock: look for due deliveries now rather than at the next poll.
-  await storage.sql.listen(EVENTS_CHANNEL, (payload) => {
+  await notifications.listen(EVENTS_CHANNEL, (payload) => {
     if ((JSON.parse(payload) as EventNotice).callback) callbacks.wake();
   });
-  await storage.sql.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
+  await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, logger, limiter, clock, resolveSessionToken: sessionTokenResolver(clock) });
+  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, listener: notifications, logger, limiter, clock, resolveSessionToken: sessionTokenResolver(clock) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, resolve);
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
         await realtimeClosed;
         await expiryWorker.stop();
         await callbacks.stop();
+        await notifications.stop();
         await storage.close();
         logger.info('stopped');
         logger.flush();

@@ -1,5 +1,5 @@
-import type postgres from 'postgres';
 import type { Queryable } from '../db/client';
+import type { Listener } from '../db/resilient-listener';
 import { findCredentialByHash } from '../modules/merchants/merchants.queries';
 
 export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findCredentialByHash>>>;
@@ -66,9 +66,9 @@ export class CredentialCache {
  * Makes `cache` forget each credential a trigger announces as changed, and everything after the listener's
  * connection was lost (announcements made meanwhile are gone). Resolves once it listens.
  */
-export async function forgetChangedCredentials(sql: postgres.Sql, cache: CredentialCache): Promise<{ unlisten(): Promise<void> }> {
+export async function forgetChangedCredentials(listener: Listener, cache: CredentialCache): Promise<{ unlisten(): Promise<unknown> }> {
   let listening = false;
-  return sql.listen(
+  return listener.listen(
     CREDENTIALS_CHANNEL,
     (hash) => cache.forget(hash),
     () => {

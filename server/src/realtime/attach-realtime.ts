@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WEBSOCKET_PATH, WS_CLOSE_CODES, WS_MAX_MESSAGE_BYTES, WS_MAX_SUBSCRIPTIONS } from '@svc/protocol';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../app';
+import type { Listener } from '../db/resilient-listener';
 import type { Audience } from './audience';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
@@ -28,6 +29,8 @@ export interface RealtimeOptions {
 
 export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter' | 'clock'> & {
   options?: RealtimeOptions;
+  /** Where events notifications are heard; defaults to `sql` (main.ts passes its ResilientListener). */
+  listener?: Listener;
   /** Resolves `?session=` tokens; defaults to the sdk-sessions one. */
   resolveSessionToken?: SessionTokenResolver;
 };
@@ -48,7 +51,7 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   const closeTimeoutMs = options.closeTimeoutMs ?? 2_000;
   const maxConnections = options.maxConnections ?? 10_000;
   const hub = new Hub();
-  const bridge = await startEventsBridge({ sql: deps.sql, db, hub, logger, clock: deps.clock });
+  const bridge = await startEventsBridge({ sql: deps.listener ?? deps.sql, db, hub, logger, clock: deps.clock });
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const connections = new Set<Connection>();
   const upgrading = new Set<Promise<void>>();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Database } from '../db/client';
+import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
 import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
 import type { Hub } from './hub';
@@ -27,11 +28,6 @@ const BATCH = 200;
  * notified when it commits, so a change that began before the listener was last heard from can be among the lost.
  */
 const CATCH_UP_MARGIN_MS = 30_000;
-
-/** What the bridge needs of postgres.js: LISTEN, with a callback on every (re)connect of its connection. */
-export interface Listener {
-  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<{ unlisten(): Promise<unknown> }>;
-}
 
 export interface EventsBridge {
   stop(): Promise<void>;
