@@ -86,4 +86,17 @@ describe('verifyCallback and the test helper', () => {
     expect(await verifyCallback(secret, headerOf({ ...headers }), JSON.stringify(JSON.parse(body), null, 2))).toBe(false);
     expect(await verifyCallback(secret, headerOf({}), body)).toBe(false);
   });
+
+  it('refuse a replay: a callback signed a week ago fails on its timestamp, though its spec HMAC still matches', async () => {
+    const weekAgo = Math.floor(Date.now() / 1000) - 7 * 24 * 3600;
+    const old = await generateTestCallbackHeaders(secret, body, { timestampS: weekAgo });
+    expect(await verifyCallback(secret, headerOf({ ...old }), body)).toBe(false);
+    expect(await verifyCallback(secret, headerOf({ ...old }), body, { nowS: weekAgo + 60 })).toBe(true);
+    // Every signature present must hold: a good Standard Webhooks signature does not cover a forged spec one.
+    const fresh = await generateTestCallbackHeaders(secret, body);
+    expect(await verifyCallback(secret, headerOf({ ...fresh, 'HMAC-Authorization': '0'.repeat(64) }), body)).toBe(false);
+    // The spec headers alone (no timestamp to check) are still accepted.
+    const { 'webhook-id': _i, 'webhook-timestamp': _t, 'webhook-signature': _s, ...specOnly } = fresh;
+    expect(await verifyCallback(secret, headerOf(specOnly), body)).toBe(true);
+  });
 });

@@ -160,8 +160,10 @@ export async function signCallback(secret: string, eventId: string, body: Body, 
 }
 
 /**
- * Verifies a received callback by either scheme: the spec's HMAC headers when present, else Standard Webhooks.
- * `headers` is any case-insensitive lookup (a Headers object, or a function over a plain object).
+ * Verifies a received callback: every signature it carries must verify. The service sends both schemes; the Standard
+ * Webhooks one also carries its time, so a callback older (or newer) than `toleranceS` (5 minutes) is refused: a
+ * replay. A callback with only the spec's HMAC headers (an integration that strips the others) is checked by those
+ * alone, without that protection. `header` is any case-insensitive lookup (a Headers object's get, or a function).
  */
 export async function verifyCallback(
   secret: string,
@@ -171,12 +173,15 @@ export async function verifyCallback(
 ): Promise<boolean> {
   const randomKey = header(SIGNATURE_HEADERS.randomKey);
   const authorization = header(SIGNATURE_HEADERS.authorization);
-  if (randomKey && authorization) return verifySpecHmac(secret, randomKey, authorization, rawBody);
   const id = header(SIGNATURE_HEADERS.webhookId);
   const timestamp = header(SIGNATURE_HEADERS.webhookTimestamp);
   const signature = header(SIGNATURE_HEADERS.webhookSignature);
-  if (!id || !timestamp || !signature) return false;
-  return verifyStandardWebhook(secret, { id, timestamp, signature }, rawBody, options);
+  const spec = Boolean(randomKey && authorization);
+  const standard = Boolean(id && timestamp && signature);
+  if (!spec && !standard) return false;
+  if (standard && !(await verifyStandardWebhook(secret, { id: id!, timestamp: timestamp!, signature: signature! }, rawBody, options))) return false;
+  if (spec && !(await verifySpecHmac(secret, randomKey!, authorization!, rawBody))) return false;
+  return true;
 }
 
 /**
