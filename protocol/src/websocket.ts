@@ -31,6 +31,8 @@ export const WS_CLOSE_CODES = {
   INTERNAL_ERROR: 1011,
   /** The client did not read its messages fast enough; reconnect and resubscribe with `afterSequence`. */
   SLOW_CONSUMER: 4008,
+  /** The credential the socket was opened with was revoked or deleted: do not reconnect with it. */
+  CREDENTIAL_REVOKED: 4001,
 } as const;
 export type WsCloseCode = (typeof WS_CLOSE_CODES)[keyof typeof WS_CLOSE_CODES];
 

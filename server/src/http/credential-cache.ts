@@ -4,8 +4,14 @@ import { findCredentialByHash } from '../modules/merchants/merchants.queries';
 
 export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findCredentialByHash>>>;
 
-/** The channel a trigger on api_credentials announces changed key hashes on (migration 0001). */
+/** The channel a trigger on api_credentials announces changed credentials on (migration 0001). */
 export const CREDENTIALS_CHANNEL = 'svc_credentials';
+
+/** What the trigger announces: `<key hash hex> <credential id>`. */
+export function parseCredentialChange(payload: string): { hashHex: string; credentialId: string } | null {
+  const [hashHex, credentialId] = payload.split(' ');
+  return hashHex && credentialId ? { hashHex, credentialId } : null;
+}
 
 /**
  * Live credentials by key hash, kept for `ttlMs` so that a merchant's requests do not each read their credential
@@ -70,7 +76,12 @@ export async function forgetChangedCredentials(listener: Listener, cache: Creden
   let listening = false;
   return listener.listen(
     CREDENTIALS_CHANNEL,
-    (hash) => cache.forget(hash),
+    (payload) => {
+      const change = parseCredentialChange(payload);
+      // Something unexpected on the channel: forget everything rather than keep a changed credential.
+      if (change) cache.forget(change.hashHex);
+      else cache.clear();
+    },
     () => {
       if (listening) cache.clear();
       listening = true;

@@ -7,6 +7,7 @@ import type { Listener } from '../db/resilient-listener';
 import type { Audience } from './audience';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
+import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-cache';
 import { Hub } from './hub';
 import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
 import { resolveSessionToken, type SessionTokenResolver } from './session-token';
@@ -51,9 +52,19 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   const closeTimeoutMs = options.closeTimeoutMs ?? 2_000;
   const maxConnections = options.maxConnections ?? 10_000;
   const hub = new Hub();
-  const bridge = await startEventsBridge({ sql: deps.listener ?? deps.sql, db, hub, logger, clock: deps.clock });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const connections = new Set<Connection>();
+  const listener = deps.listener ?? deps.sql;
+  const bridge = await startEventsBridge({ sql: listener, db, hub, logger, clock: deps.clock });
+  // A revoked or deleted credential loses its open sockets too, not only its next request.
+  const credentialChanges = await listener.listen(CREDENTIALS_CHANNEL, (payload) => {
+    const change = parseCredentialChange(payload);
+    for (const connection of connections) {
+      if (connection.audience.kind === 'credential' && (!change || connection.audience.principal.credentialId === change.credentialId)) {
+        connection.close(WS_CLOSE_CODES.CREDENTIAL_REVOKED, 'credential revoked');
+      }
+    }
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const upgrading = new Set<Promise<void>>();
   let closing = false;
 
@@ -128,7 +139,13 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       closing = true;
       server.off('upgrade', onUpgrade);
       clearInterval(heartbeat);
-      await bridge.stop();
+      try {
+        await credentialChanges.unlisten();
+        await bridge.stop();
+      } catch (error) {
+        // Whatever the listener does, the sockets below are still closed and the server can stop.
+        logger.warn({ err: error }, 'websocket: stopping the events listener failed');
+      }
       await Promise.allSettled(upgrading);
       const open = [...connections];
       for (const connection of open) connection.close(WS_CLOSE_CODES.GOING_AWAY, 'server shutting down');

@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
 import type { Hub } from './hub';
 import { RealtimeEvent } from './realtime-event';
+import { CATCH_UP_MARGIN_MS } from './scope-subscription';
 import { eventPayloads } from './realtime.queries';
 
 /** The notice as `recordChange` sends it; anything else on the channel is logged and ignored. */
@@ -22,12 +23,6 @@ const EventNoticeSchema = z.object({
 
 /** Payloads read per query when notifications pile up. */
 const BATCH = 200;
-
-/**
- * How far before the last sign of life a scope catch-up reads: an event is stamped when its change starts and
- * notified when it commits, so a change that began before the listener was last heard from can be among the lost.
- */
-const CATCH_UP_MARGIN_MS = 30_000;
 
 export interface EventsBridge {
   stop(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { ProvisionedMerchant } from '@svc/protocol';
+import { WS_CLOSE_CODES, type ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { addBranch, provisionTestMerchant } from '../test/fixtures';
@@ -168,8 +168,9 @@ describe('scopes and credentials', () => {
     expect(await socket.next(isError)).toMatchObject({ code: 'not_found' });
   });
 
-  it('a payment link socket needs the service origin and sees only its transaction, without the token', async () => {
-    const created = await client.init({ amount: 2_500, isCent: true, currency: 'USD', methodType: 'authorize' });
+  it('a payment link socket needs the service origin and sees only its transaction, without the token or POS data', async () => {
+    const created = await client.init({ amount: 2_500, isCent: true, currency: 'USD', methodType: 'authorize', posData: { till: 'T-7', clerk: 'ana' } });
+    expect(created.body.posData).toEqual({ till: 'T-7', clerk: 'ana' });
     const other = await client.init({ amount: 100, isCent: true, currency: 'USD' });
     const linkId = created.body.transactionPage.qrURL.split('/pay/')[1]!;
 
@@ -195,6 +196,19 @@ describe('scopes and credentials', () => {
     expect(update.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 5, paymentDetails: null, posData: null });
     const full = await client.get(created.body.TransactionNumber);
     expect(full.body.paymentDetails?.token).toMatch(/^auth_/);
+    expect(full.body.posData).toEqual({ till: 'T-7', clerk: 'ana' });
+  });
+
+  it("closes a socket when its credential is revoked (4001), and leaves other credentials' sockets open", async () => {
+    const revoked = await provisionTestMerchant(database.db);
+    const doomed = await merchantSocket(revoked.apiKey);
+    const bystander = await merchantSocket();
+    doomed.send({ type: 'subscribe', scope: 'merchant' });
+    await doomed.next(isSubscribed);
+    await database.sql`update api_credentials set revoked_at = now() where merchant_id = ${revoked.merchantId} and kind = 'merchant_key'`;
+    expect(await doomed.closed).toEqual({ code: WS_CLOSE_CODES.CREDENTIAL_REVOKED, reason: 'credential revoked' });
+    bystander.send({ type: 'ping' });
+    expect(await bystander.next((m) => m.type === 'pong')).toBeTruthy();
   });
 
   it('device scope pushes new transactions sent to that terminal, and only those', async () => {

@@ -12,7 +12,7 @@ import { startEventsBridge } from './events-bridge';
 import { Hub } from './hub';
 import { RealtimeEvent } from './realtime-event';
 import { eventsInScopeSince } from './realtime.queries';
-import { ScopeSubscription, type ScopeEventStore } from './scope-subscription';
+import { CATCH_UP_MARGIN_MS, ScopeSubscription, type ScopeEventStore } from './scope-subscription';
 import type { SubscriptionSink } from './transaction-subscription';
 
 const logger = createLogger({ level: 'silent' });
@@ -64,7 +64,7 @@ describe('a scope subscription', () => {
     expect(sink.updates.map((u) => `${u.transactionNumber}${u.sequence}`)).toEqual(['A1', 'A2', 'B1', 'A3']);
   });
 
-  it('catches up from the later of `since` and its own start, and leaves transactions the connection follows to their subscription', async () => {
+  it('catches up from the later of `since` and a margin before its own start, and leaves transactions the connection follows to their subscription', async () => {
     const asked: Date[] = [];
     const store: ScopeEventStore = {
       eventsInScopeSince: (_filter, since) => {
@@ -81,7 +81,7 @@ describe('a scope subscription', () => {
     const sub = new ScopeSubscription(filter, sink, store, logger, subscribedAt);
     await sub.catchUp(new Date('2026-01-01T00:00:00Z'));
     await sub.catchUp(new Date('2026-01-01T00:20:00Z'));
-    expect(asked).toEqual([subscribedAt, new Date('2026-01-01T00:20:00Z')]);
+    expect(asked).toEqual([new Date(subscribedAt.getTime() - CATCH_UP_MARGIN_MS), new Date('2026-01-01T00:20:00Z')]);
     expect(sink.updates).toEqual([{ transactionNumber: 'X', sequence: 1 }]);
   });
 });

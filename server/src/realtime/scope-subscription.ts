@@ -20,6 +20,12 @@ const REMEMBERED_TRANSACTIONS = 5_000;
 export const SCOPE_CATCH_UP_LIMIT = 1_000;
 
 /**
+ * How far before a moment a catch-up reads: an event is stamped when its change starts and notified when it commits,
+ * so a change that began before the listener was last heard from (or before the subscription) can be among the lost.
+ */
+export const CATCH_UP_MARGIN_MS = 30_000;
+
+/**
  * A standing subscription to every transaction of a merchant (or branch), or of a device. It remembers the last
  * sequence it sent per transaction, so an event reaches the client once even when the catch-up after a lost
  * listener connection and a late live notification both carry it, and never after a later one of its transaction.
@@ -32,7 +38,7 @@ export class ScopeSubscription {
     readonly sink: SubscriptionSink,
     private readonly store: ScopeEventStore,
     private readonly logger: Logger,
-    /** Events before it were never this subscription's to send. */
+    /** Changes started well before it (CATCH_UP_MARGIN_MS) were never this subscription's to send. */
     readonly subscribedAt: Date,
   ) {}
 
@@ -50,7 +56,8 @@ export class ScopeSubscription {
   /** Notifications may have been lost since `since`: send what the store holds from then on that was not sent. */
   async catchUp(since: Date): Promise<void> {
     try {
-      const from = since > this.subscribedAt ? since : this.subscribedAt;
+      const start = new Date(this.subscribedAt.getTime() - CATCH_UP_MARGIN_MS);
+      const from = since > start ? since : start;
       const events = await this.store.eventsInScopeSince(this.filter, from, SCOPE_CATCH_UP_LIMIT);
       for (const e of events) {
         // The connection's own subscription to that transaction catches up by itself, in order.
