@@ -2,6 +2,7 @@ import type { Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp } from '../../test/app';
+import { RecordingProcessor } from '../../test/recording-processor';
 import { authorizedHold, merchantClient } from '../../test/merchant-client';
 import { sweepDue } from '../lifecycle/expiry';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
@@ -143,13 +144,6 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
   });
 
   it('a void racing a capture tells the processor to release what the hold held when it ended', async () => {
-    class RecordingProcessor extends SandboxProcessor {
-      released: number[] = [];
-      override async release(reference: string, amountCents: number) {
-        this.released.push(amountCents);
-        return super.release(reference, amountCents);
-      }
-    }
     const processor = new RecordingProcessor();
     const recorded = await startTestApp(t.database, { env: UNTHROTTLED, processor });
     try {
@@ -159,7 +153,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
         processor.released = [];
         await Promise.all([client.pay({ token: hold.token, amount: 300 }), client.void({ token: hold.token })]);
         const books = await ledger(hold.transactionNumber);
-        expect(processor.released).toEqual([books.released]);
+        expect(processor.released.map((r) => r.amountCents)).toEqual([books.released]);
       }
     } finally {
       await recorded.close();

@@ -1,8 +1,8 @@
 import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import type { SandboxClock } from '../sandbox/sandbox-clock';
-import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp } from '../../test/app';
+import { RecordingProcessor } from '../../test/recording-processor';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
 const SHOP = 'https://shop.example.com';
@@ -182,16 +182,8 @@ describe('widget payment → commit', () => {
   });
 
   it('commits racing for one payment capture it at the processor once', async () => {
-    // A processor that counts captures and takes a moment over each, so the racing commits overlap.
-    class CountingProcessor extends SandboxProcessor {
-      captures = 0;
-      override async capture(...args: Parameters<SandboxProcessor['capture']>) {
-        this.captures += 1;
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        return super.capture(...args);
-      }
-    }
-    const processor = new CountingProcessor();
+    // Each capture takes a moment, so the racing commits overlap.
+    const processor = new RecordingProcessor(30);
     const counted = await startTestApp(t.database, { env: UNTHROTTLED, processor });
     try {
       const s = (await session('manual_capture')).body;

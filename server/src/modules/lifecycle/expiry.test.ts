@@ -1,20 +1,12 @@
 /** Expiries release at the processor what they release in the books: a hold past its time, a commit window missed. */
 import type { SdkSession, Transaction } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp, type TestApp } from '../../test/app';
+import { RecordingProcessor } from '../../test/recording-processor';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
-
-class RecordingProcessor extends SandboxProcessor {
-  released: { reference: string; amountCents: number }[] = [];
-  override async release(reference: string, amountCents: number) {
-    this.released.push({ reference, amountCents });
-    return super.release(reference, amountCents);
-  }
-}
 
 const SHOP = 'https://shop.example.com';
 const processor = new RecordingProcessor();
