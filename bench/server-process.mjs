@@ -1,25 +1,17 @@
 // The service under test, started the way production starts it: `node --import tsx src/main.ts` in server/, with
 // its configuration in the environment, against a real PostgreSQL.
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../scripts/free-port.mjs';
 import { isRunning, spawnTracked, stopChild } from './children.mjs';
+
+export { freePort };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_DIR = path.join(ROOT, 'server');
 export const LOG_LEVEL = 'warn';
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The environment every benchmarked server gets (README "Configuration"), on top of the store's. */
 export function serverEnvironment(store, port, overrides = {}) {

@@ -31,12 +31,12 @@ export const TRANSACTION_STATUSES = [
   { status: 12, statusName: 'Failed', meaning: 'the processor failed (not a decline)' },
 ] as const;
 
-/** Script versions served under {sdk_url} (CONTRACT §12). */
 /** The SDK's `config({ mode })`. */
 export const SDK_MODES = ['sandbox', 'production'] as const;
 /** The card frame's fields, as validation errors name them. */
 export const CARD_FIELDS = ['number', 'expiry', 'cvc'] as const;
 
+/** Script versions served under {sdk_url} (CONTRACT §12). */
 export const SDK_VERSIONS = { elements: '1.1.1', iframe: '1.0.9', express: '1.0.0' } as const;
 export const SDK_METHOD_TYPES = ['manual_capture', 'tokenize', 'authorize'] as const;
 export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;

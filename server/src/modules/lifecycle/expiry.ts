@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentProcessor } from '../../processor/processor';
 import { recordChange } from '../transactions/transaction-events';
-import { nextSequence } from '../transactions/transactions.queries';
+import { moveStatus, nextSequence } from '../transactions/transactions.queries';
 
 const BATCH = 200;
 
@@ -68,11 +68,7 @@ function lockDue(tx: Tx, condition: SQL | undefined, deadline: PgColumn) {
 const timeOutPending: Sweep = async (tx, now) => {
   const due = await lockDue(tx, and(eq(transactions.status, 1), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
   if (due.length === 0) return [];
-  const changed = await tx
-    .update(transactions)
-    .set({ status: 3, sequence: nextSequence(), updatedAt: now })
-    .where(and(inArray(transactions.id, due.map((row) => row.id)), eq(transactions.status, 1)))
-    .returning({ id: transactions.id });
+  const changed = await moveStatus(tx, due.map((row) => row.id), 1, 3, now);
   return changed.map(({ id }) => ({ id, release: null }));
 };
 
@@ -102,11 +98,7 @@ const expireHolds: Sweep = async (tx, now) => {
 const expireCommitWindows: Sweep = async (tx, now) => {
   const due = await lockDue(tx, and(eq(transactions.status, 10), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
   if (due.length === 0) return [];
-  const changed = await tx
-    .update(transactions)
-    .set({ status: 11, sequence: nextSequence(), updatedAt: now })
-    .where(and(inArray(transactions.id, due.map((row) => row.id)), eq(transactions.status, 10)))
-    .returning({ id: transactions.id });
+  const changed = await moveStatus(tx, due.map((row) => row.id), 10, 11, now);
   const approval = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
     const row = approval.get(id);

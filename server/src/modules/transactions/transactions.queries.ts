@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../http/authenticate';
@@ -153,12 +153,21 @@ export async function appendEvent(db: Queryable, e: EventAppend): Promise<void> 
     select pg_notify(${e.channel}::text, ${e.notice}::text) from event`);
 }
 
+/**
+ * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking
+ * its next sequence. Returns the rows that moved.
+ */
+export function moveStatus(db: Queryable, transactionIds: string[], from: number, to: number, now: Date): Promise<TransactionRow[]> {
+  if (transactionIds.length === 0) return Promise.resolve([]);
+  return db
+    .update(transactions)
+    .set({ status: to, sequence: nextSequence(), updatedAt: now })
+    .where(and(inArray(transactions.id, transactionIds), eq(transactions.status, from)))
+    .returning();
+}
+
 /** Pending → Cancelled, guarded: only a transaction still pending moves. */
 export async function cancelPending(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await db
-    .update(transactions)
-    .set({ status: 4, sequence: nextSequence(), updatedAt: now })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 1)))
-    .returning();
+  const [row] = await moveStatus(db, [transactionId], 1, 4, now);
   return row ?? null;
 }
