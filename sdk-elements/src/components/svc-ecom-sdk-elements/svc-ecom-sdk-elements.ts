@@ -394,8 +394,11 @@ export class SvcEcomSdkElements extends LitElement {
     try {
       const result = await payWithWallet(this.#apiBase(), session, { method, ...payment }, this.#payAbort.signal);
       return result.ok ? { ok: true, transaction: result.value } : result;
-    } catch {
-      return { ok: false, error: { code: 'internal_error', message: 'The widget was removed from the page during the payment.' } };
+    } catch (error) {
+      if (this.#payAbort?.signal.aborted) return { ok: false, error: { code: 'internal_error', message: 'The widget was removed from the page during the payment.' } };
+      // Not an abort: a defect of ours, reported as one rather than as a removal.
+      console.error('[svc-ecom-sdk-elements] wallet payment failed', error);
+      return { ok: false, error: { code: 'internal_error', message: 'The wallet payment failed unexpectedly; try again, or pay by card.' } };
     } finally {
       this.#payAbort = null;
     }
