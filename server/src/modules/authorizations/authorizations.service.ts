@@ -1,3 +1,4 @@
+import { Status } from '@svc/protocol';
 import type { Currency, Payment, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
@@ -71,7 +72,7 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
   const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
   const renewed = await q.reauthorizeHold(tx, row.id, input.amount, expiresAt, now);
   if (!renewed) {
-    throw new ApiError('authorization_not_active', `Only an authorization with status 5, 6 or 11 can be re-authorized; this one has status ${row.status}.`);
+    throw new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
   }
   const result = await deps.processor.reauthorize(found.token.processorReference, input.amount, row.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
@@ -110,7 +111,7 @@ async function chargeTokenizedMethod(
     merchantId: principal.merchantId,
     branchId: principal.branchId ?? token.branchId,
     methodType: 'sale',
-    status: 0,
+    status: Status.Approved,
     currency: input.currency,
     amountCents: input.amount,
     linkId: newLinkId(),
@@ -166,7 +167,7 @@ async function captureRefusal(tx: Tx, transactionId: string, amount: number, now
 async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
   if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
-  if (row.status === 7) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
+  if (row.status === Status.Captured) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'close');
   if (row.capturedCents === 0) {
     return new ApiError('no_successful_payment', 'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.');
@@ -179,7 +180,7 @@ function notActive(row: TransactionRow, now: Date, verb: string): ApiError {
   if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', `This transaction is not an authorization; there is nothing to ${verb}.`);
   const expired = row.authStatus === 'active' && row.holdExpiresAt !== null && row.holdExpiresAt <= now;
   const why = expired ? 'its hold has expired' : row.authStatus === null ? 'the consumer has not paid yet' : `it is ${row.authStatus}`;
-  return new ApiError('authorization_not_active', `Cannot ${verb} this authorization: ${why} (status ${expired ? 11 : row.status}).`);
+  return new ApiError('authorization_not_active', `Cannot ${verb} this authorization: ${why} (status ${expired ? Status.Expired : row.status}).`);
 }
 
 export function toPayment(row: PaymentRow): Payment {

@@ -7,6 +7,7 @@ import {
   type Product,
   type Transaction,
   type TransactionStatusCode,
+  Status,
 } from '@svc/protocol';
 import type { TransactionView } from './transactions.queries';
 
@@ -85,9 +86,9 @@ function paymentCommitOf(row: TransactionView['row'], baseUrl: string): Transact
   const committed = row.committedAt !== null;
   const messsage = committed
     ? 'Payment committed'
-    : row.status === 10
+    : row.status === Status.AwaitingCommit
       ? 'Waiting for the merchant to commit the payment'
-      : row.status === 11
+      : row.status === Status.Expired
         ? 'Commit window expired'
         : 'Not committed';
   return {

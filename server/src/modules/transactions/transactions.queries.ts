@@ -1,3 +1,4 @@
+import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
@@ -157,7 +158,7 @@ export async function appendEvent(db: Queryable, e: EventAppend): Promise<void> 
  * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking
  * its next sequence. Returns the rows that moved.
  */
-export function moveStatus(db: Queryable, transactionIds: string[], from: number, to: number, now: Date): Promise<TransactionRow[]> {
+export function moveStatus(db: Queryable, transactionIds: string[], from: TransactionStatusCode, to: TransactionStatusCode, now: Date): Promise<TransactionRow[]> {
   if (transactionIds.length === 0) return Promise.resolve([]);
   return db
     .update(transactions)
@@ -168,6 +169,6 @@ export function moveStatus(db: Queryable, transactionIds: string[], from: number
 
 /** Pending → Cancelled, guarded: only a transaction still pending moves. */
 export async function cancelPending(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await moveStatus(db, [transactionId], 1, 4, now);
+  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now);
   return row ?? null;
 }

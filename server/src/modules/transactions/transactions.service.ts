@@ -1,3 +1,4 @@
+import { Status } from '@svc/protocol';
 import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
@@ -33,7 +34,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     branchId: terminal.branchId,
     deviceId: terminal.deviceId,
     methodType,
-    status: 1,
+    status: Status.Pending,
     currency: body.currency,
     amountCents: amounts.amountCents,
     products: amounts.products,
@@ -63,7 +64,7 @@ export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: 
   if (!row) throw new NotFoundError('transaction');
   const cancelled = await cancelPending(tx, row.id, now);
   if (!cancelled) {
-    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status 1) can be cancelled; this one has status ${row.status}.`);
+    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`);
   }
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
