@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, payments, transactions } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../transactions/transactions.queries';
 
 const t = transactions;

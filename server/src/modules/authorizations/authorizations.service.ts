@@ -2,7 +2,7 @@ import { Status } from '@svc/protocol';
 import type { Currency, Payment, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions/identifiers';

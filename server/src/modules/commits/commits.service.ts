@@ -2,7 +2,7 @@ import { Status } from '@svc/protocol';
 import type { CommitResponse, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import type { MutationResult } from '../../http/idempotency';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';

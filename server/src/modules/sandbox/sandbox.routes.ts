@@ -6,7 +6,7 @@ import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle/expiry';
 import { mutationScope } from '../transactions/transactions.routes';
-import { listMessages } from './messages';
+import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */

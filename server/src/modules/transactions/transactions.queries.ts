@@ -2,7 +2,7 @@ import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope';
 import { reusableQuery } from '../../db/reusable-query';
 

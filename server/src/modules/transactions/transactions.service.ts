@@ -2,14 +2,14 @@ import { Status } from '@svc/protocol';
 import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { hashCredential } from '../merchants/credentials';
 import { findCredentialByHash } from '../merchants/merchants.queries';
-import { queueLinkMessages } from '../sandbox/messages';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { assertCallbackUrlAllowed } from './callback-url';
 import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
+import { sendLinkMessages } from './link-messages';
 import { recordChange } from './transaction-events';
 import { cancelPending, findTransactionRowForPrincipal, insertTransaction } from './transactions.queries';
 
@@ -53,7 +53,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     updatedAt: now,
   });
   const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  await queueLinkMessages(tx, { row, transaction, now });
+  await sendLinkMessages(tx, deps.messages, { row, transaction, now });
   return transaction;
 }
 
