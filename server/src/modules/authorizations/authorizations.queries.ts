@@ -2,9 +2,10 @@ import { Status } from '@svc/protocol';
 import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
-import { paymentTokens, payments, transactions } from '../../db/schema';
+import { paymentTokens, transactions } from '../../db/schema';
+import type { PaymentTokenRow } from '../payments';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../transactions/transactions.queries';
+import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
 
 const t = transactions;
 const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
@@ -118,14 +119,4 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
     .where(and(eq(t.id, transactionId), inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
     .returning();
   return row ?? null;
-}
-
-export async function insertPayment(db: Queryable, values: typeof payments.$inferInsert) {
-  const [row] = await db.insert(payments).values(values).returning();
-  return row!;
-}
-
-export async function insertPaymentToken(db: Queryable, values: typeof paymentTokens.$inferInsert) {
-  const [row] = await db.insert(paymentTokens).values(values).returning();
-  return row!;
 }

@@ -7,7 +7,8 @@ import { processorError } from '../../processor/processor-errors';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
-import { findTransactionRowForPrincipal, insertTransaction, type PaymentRow, type TransactionRow } from '../transactions/transactions.queries';
+import { confirmationFor, insertPayment, toPayment } from '../payments';
+import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions/transactions.queries';
 import * as q from './authorizations.queries';
 
 export interface PayResult {
@@ -34,7 +35,7 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
 
   const result = await deps.processor.capture(found.token.processorReference, input.amount, holder.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
-  const payment = await q.insertPayment(tx, {
+  const payment = await insertPayment(tx, {
     paymentId: newPaymentId(),
     transactionId: holder.id,
     merchantId: holder.merchantId,
@@ -122,7 +123,7 @@ async function chargeTokenizedMethod(
     createdAt: now,
     updatedAt: now,
   });
-  const payment = await q.insertPayment(tx, {
+  const payment = await insertPayment(tx, {
     paymentId: newPaymentId(),
     transactionId: sale.id,
     merchantId: sale.merchantId,
@@ -181,29 +182,4 @@ function notActive(row: TransactionRow, now: Date, verb: string): ApiError {
   const expired = row.authStatus === 'active' && row.holdExpiresAt !== null && row.holdExpiresAt <= now;
   const why = expired ? 'its hold has expired' : row.authStatus === null ? 'the consumer has not paid yet' : `it is ${row.authStatus}`;
   return new ApiError('authorization_not_active', `Cannot ${verb} this authorization: ${why} (status ${expired ? Status.Expired : row.status}).`);
-}
-
-export function toPayment(row: PaymentRow): Payment {
-  return { paymentId: row.paymentId, amountCents: row.amountCents, status: row.status, date: row.createdAt.toISOString(), confirmationNumber: row.confirmationNumber };
-}
-
-/** The spec's Confirmation object for an approval. */
-export function confirmationFor(input: { paymentType: string; processor: string; lastFourDigits: string | null; authNumber: string; confirmationNumber: string; at: Date; paymentMethodName?: string }) {
-  return {
-    paymentType: input.paymentType,
-    confirmationNumber: input.confirmationNumber,
-    fullConfirmationCode: `${input.processor.toUpperCase()}-${input.authNumber}-${input.confirmationNumber}`,
-    dateApproval: input.at.toISOString(),
-    installments: 1,
-    paymentMethodName: input.paymentMethodName ?? input.paymentType,
-    approvedBy: input.processor,
-    providerId: input.processor,
-    requestID: input.confirmationNumber,
-    authNumber: input.authNumber,
-    referenceNumber: input.confirmationNumber,
-    acquirer: input.processor,
-    voucher: null,
-    lastFourDigits: input.lastFourDigits,
-    serviceReferenceId: input.confirmationNumber,
-  };
 }

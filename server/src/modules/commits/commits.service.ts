@@ -5,7 +5,7 @@ import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import type { MutationResult } from '../../http/idempotency';
 import { processorError } from '../../processor/processor-errors';
-import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';
+import { insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { resolveInitAmounts } from '../transactions/init-amounts';

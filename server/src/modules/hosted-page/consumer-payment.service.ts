@@ -5,12 +5,10 @@ import { ApiError, NotFoundError } from '../../errors';
 import type { MutationResult } from '../../http/idempotency';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { confirmationFor } from '../authorizations/authorizations.service';
-import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';
+import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
-import { assertCardUsable } from './card-validation';
 import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 

@@ -5,7 +5,7 @@ import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle/expiry';
-import { mutationScope } from '../transactions/transactions.routes';
+import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 

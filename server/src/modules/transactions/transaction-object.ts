@@ -3,12 +3,12 @@ import {
   statusName,
   type Authorization,
   type Confirmation,
-  type Payment,
   type Product,
   type Transaction,
   type TransactionStatusCode,
   Status,
 } from '@svc/protocol';
+import { toPayment } from '../payments';
 import type { TransactionView } from './transactions.queries';
 
 /** A product as stored: amounts in cents. */
@@ -65,15 +65,7 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
     balance: authorization ? centsToMajor(authorization.availableCents) : 0,
     paymentDetails: token ? { type: token.type, token: token.token } : null,
     authorization,
-    payments: payments.map(
-      (p): Payment => ({
-        paymentId: p.paymentId,
-        amountCents: p.amountCents,
-        status: p.status,
-        date: p.createdAt.toISOString(),
-        confirmationNumber: p.confirmationNumber,
-      }),
-    ),
+    payments: payments.map(toPayment),
     sequence: row.sequence,
     updatedAt: row.updatedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),

@@ -5,11 +5,10 @@ import { callbackDeliveries, merchants, paymentTokens, payments, transactionEven
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope';
 import { reusableQuery } from '../../db/reusable-query';
+import type { PaymentRow, PaymentTokenRow } from '../payments';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
-export type PaymentRow = typeof payments.$inferSelect;
-export type PaymentTokenRow = typeof paymentTokens.$inferSelect;
 
 /** Every update of a transaction takes the next sequence number in the same statement. */
 export function nextSequence() {
