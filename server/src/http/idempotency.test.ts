@@ -49,6 +49,22 @@ describe('Idempotency-Key', () => {
     expect(paymentIds.size).toBe(1);
   });
 
+  it('concurrent replays of a finished request all replay its answer, none is told the key is in use', async () => {
+    const headers = key('replays');
+    const body = { amount: 12, currency: 'USD' as const, pos: 'replays' };
+    const first = await t.client.init(body, headers);
+    expect(first.status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      const replays = await Promise.all(Array.from({ length: 10 }, () => t.client.init(body, headers)));
+      expect(replays.map((r) => r.status)).toEqual(Array(10).fill(200));
+      for (const replay of replays) {
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.body).toEqual(first.body);
+      }
+    }
+    expect(await countTransactions('replays')).toBe(1);
+  });
+
   it('the same key with another body: 422 idempotency_key_reused, and nothing happens', async () => {
     const headers = key('reuse');
     expect((await t.client.init({ amount: 10, currency: 'USD', pos: 'reuse' }, headers)).status).toBe(200);
