@@ -101,6 +101,16 @@ describe('problem+json', () => {
     expect(logLines.filter((line) => line.level >= ERROR_LEVEL).length).toBe(errorsBefore);
   });
 
+  it('every answer, JSON and problem+json alike, says X-Content-Type-Options: nosniff', async () => {
+    const answers = [
+      await t.app.request('/healthz'),
+      await t.app.request('/nope'),
+      await t.client.init({ amount: 1, currency: 'USD' }).then((r) => ({ headers: r.headers })),
+      await t.app.request('/transactions/init', { method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '{' }),
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
     const kept = await t.app.request('/healthz', { headers: { 'x-request-id': 'trace-12345678' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-12345678');
