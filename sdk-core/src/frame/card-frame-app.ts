@@ -88,8 +88,8 @@ export function startCardFrame(win: Window): void {
     const outcome = await payWithCard(session, { card, amount: message.amount, currency: message.currency, billingAddress: message.billingAddress });
     paying = false;
     if (outcome.ok) {
-      log('result ok', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
-      link.send({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
+      log('result ok', { transactionNumber: outcome.value.TransactionNumber, status: outcome.value.status });
+      link.send({ type: 'result', requestId, ok: true, transaction: outcome.value });
       form.clear(); // the card is not kept once it is paid with
       return;
     }
