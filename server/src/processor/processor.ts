@@ -37,8 +37,8 @@ export type ProcessorResult = Approval | Refusal | Failure;
  *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
- * - Calls are made inside the change's database transaction, after its guarded write; an implementation should
- *   answer within a few seconds and be idempotent per reference where the acquirer allows it.
+ * - Calls are made inside the change's database transaction, with the transaction row locked or guarded; an
+ *   implementation should answer within a few seconds, since the row stays locked while it waits.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {
