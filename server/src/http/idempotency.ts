@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Request } from 'express';
-import { PROBLEM_CONTENT_TYPE, problemFor } from '@svc/protocol';
+import { PROBLEM_CONTENT_TYPE } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
+import { renderProblem } from './problem';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MAX_KEY_LENGTH = 255;
@@ -18,19 +19,26 @@ export interface MutationResponse {
   replayed: boolean;
 }
 
-/**
- * What an effect returns: a success body, or a refusal that must still commit what the effect wrote (a declined
- * card leaves the transaction Declined, and the caller is told with a 402).
- */
-export type MutationResult = { status?: number; body: unknown } | { problem: ApiError };
+/** What an effect returns on success. A refusal that must still commit what the effect wrote is thrown as a `RefusalAfterChange`. */
+export interface MutationResult {
+  status?: number;
+  body: unknown;
+}
 
-function toResponse(result: MutationResult, requestId: string): Omit<MutationResponse, 'replayed'> {
-  if ('problem' in result) return problemResponse(result.problem, requestId);
-  return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+/** Runs the effect; a `RefusalAfterChange` becomes its answer and what the effect wrote stays (the caller commits). */
+async function settle(tx: Tx, effect: (tx: Tx) => Promise<MutationResult>, requestId: string): Promise<Omit<MutationResponse, 'replayed'>> {
+  try {
+    const result = await effect(tx);
+    return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+  } catch (error) {
+    if (error instanceof RefusalAfterChange) return problemResponse(error.refusal, requestId);
+    throw error;
+  }
 }
 
 function problemResponse(error: ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
-  return { status: error.status, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)), contentType: PROBLEM_CONTENT_TYPE };
+  const { status, body, contentType } = renderProblem(error, requestId);
+  return { status, body, contentType };
 }
 
 export interface IdempotencyScope {
@@ -62,8 +70,8 @@ export async function runMutation(
   effect: (tx: Tx) => Promise<MutationResult>,
 ): Promise<MutationResponse> {
   if (scope.key === undefined) {
-    const result = await db.transaction(effect);
-    return { ...toResponse(result, scope.requestId), replayed: false };
+    const response = await db.transaction((tx) => settle(tx, effect, scope.requestId));
+    return { ...response, replayed: false };
   }
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
@@ -91,7 +99,7 @@ export async function runMutation(
 
     let response: Omit<MutationResponse, 'replayed'>;
     try {
-      response = toResponse(await tx.transaction(effect), scope.requestId);
+      response = await tx.transaction((savepoint) => settle(savepoint, effect, scope.requestId));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
       response = problemResponse(error, scope.requestId);
