@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Request } from 'express';
 import { PROBLEM_CONTENT_TYPE } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
-import { idempotencyKeys } from '../db/schema';
 import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
+import { findStoredResponse, storeResponse, tryAdvisoryXactLock } from './idempotency.queries';
 import { renderProblem } from './problem';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -79,16 +78,11 @@ export async function runMutation(
   const key = 'space' in scope.caller ? `${scope.caller.space} ${scope.key}` : scope.key;
   const requestHash = hashRequest(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
   return db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);
-    if (!lock?.locked) {
+    if (!(await tryAdvisoryXactLock(tx, lockKey(scope.merchantId, key)))) {
       throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
     }
     const now = clock.now();
-    const [stored] = await tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.merchantId, scope.merchantId), eq(idempotencyKeys.key, key)))
-      .limit(1);
+    const stored = await findStoredResponse(tx, scope.merchantId, key);
     if (stored && stored.expiresAt > now) {
       if (!stored.requestHash.equals(requestHash)) {
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
@@ -105,10 +99,7 @@ export async function runMutation(
       response = problemResponse(error, scope.requestId);
     }
     const row = { requestHash, responseStatus: response.status, responseBody: response.body, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    await tx
-      .insert(idempotencyKeys)
-      .values({ merchantId: scope.merchantId, key, ...row })
-      .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
+    await storeResponse(tx, scope.merchantId, key, row);
     return { ...response, replayed: false };
   });
 }
