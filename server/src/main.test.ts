@@ -40,6 +40,14 @@ describe('start-up failures', () => {
     expect(result.stderr).toMatch(/PORT /);
   });
 
+  it('production refuses to start on the sandbox processor, before touching the database', async () => {
+    const result = await runNode(['src/main.ts'], { SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@127.0.0.1:1/svc', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^svc: SVC_MODE=production needs a payment processor, and none is configured/);
+    expect(result.stderr).not.toMatch(/cannot connect to the database/);
+  });
+
   it('production without a database refuses to start', async () => {
     const result = await runNode(['src/main.ts'], { SVC_MODE: 'production' });
     expect(result.code).toBe(1);
