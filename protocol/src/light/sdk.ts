@@ -3,7 +3,7 @@
  * light.test.ts checks each against its zod original on generated inputs (and that each one's output type is the
  * protocol type). Host code and frame code both import from here and never from each other.
  */
-import { CURRENCIES, MAX_AMOUNT_CENTS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES } from '../constants';
+import { CURRENCIES, MAX_AMOUNT_CENTS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, WALLET_METHODS } from '../constants';
 import { CARD_FIELDS, SDK_MODES } from '../constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
 import { TransactionWire } from './transaction';
@@ -94,3 +94,27 @@ export const FrameToHostMessageWire = union('type', [
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: TransactionWire }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
 ]);
+
+/** protocol PartyInformationSchema: the Express sheet's billing or shipping details. */
+export const PartyInformationWire = object({
+  fullName: string({ max: 200 }),
+  firstName: string({ max: 100 }),
+  lastName: string({ max: 100 }),
+  addressLine1: string({ max: 200 }),
+  addressLine2: string({ max: 200 }),
+  city: string({ max: 100 }),
+  state: string({ max: 100 }),
+  postalCode: string({ max: 20 }),
+  country: string({ max: 100 }),
+  email: string({ max: 254 }),
+});
+
+/** protocol ExpressPayDataSchema: what Express's onPay receives. */
+export const ExpressPayDataWire = object({
+  code: number(),
+  method: oneOf(WALLET_METHODS),
+  timestamp: isoDatetime,
+  transactionNumber: string(),
+  billingInformation: PartyInformationWire,
+  shippingInformation: PartyInformationWire,
+});
