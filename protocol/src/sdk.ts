@@ -9,6 +9,7 @@ import { TransactionStatusCodeSchema } from './status';
 export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
 export type SdkMethodType = z.infer<typeof SdkMethodTypeSchema>;
 export const SdkModeSchema = z.enum(SDK_MODES);
+export type SdkMode = z.infer<typeof SdkModeSchema>;
 
 export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
@@ -152,6 +153,13 @@ export type FrameToHostMessage = z.infer<typeof FrameToHostMessageSchema>;
 
 
 // ---- Express: what onPay receives ----
+
+/**
+ * What Express reads of the payment's answer (the transaction, status 10): it passes these on to `onPay` and needs
+ * nothing else, so its script does not carry the whole transaction's validator.
+ */
+export const ExpressPaymentAnswerSchema = z.object({ TransactionNumber: z.string(), status: z.number().int(), date: z.iso.datetime() });
+export type ExpressPaymentAnswer = z.infer<typeof ExpressPaymentAnswerSchema>;
 
 /** `onPay`'s payment data. `code` is the transaction's status (10, AwaitingCommit: the merchant's backend commits next). */
 export const ExpressPayDataSchema = z.object({

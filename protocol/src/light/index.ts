@@ -9,16 +9,14 @@ export { parseWith, WireIssue, type Infer, type Parsed, type Validator } from '.
 export {
   BillingAddressWire,
   Cents,
-  ExpressPayDataWire,
-  PartyInformationWire,
   Currency,
   FrameToHostMessageWire,
   HostToFrameMessageWire,
   SdkConfigWire,
-  SdkErrorWire,
   SdkPayOptionsWire,
-  SdkSessionWire,
 } from './sdk';
+export { SdkErrorWire, SdkSessionWire } from './session';
+export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { TransactionWire } from './transaction';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

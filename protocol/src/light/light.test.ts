@@ -13,7 +13,9 @@ import * as protocol from '../index';
 import * as light from './index';
 import { readProblem } from './problem';
 import { parseWith, type Validator } from './schema';
-import { BillingAddressWire, ExpressPayDataWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkErrorWire, SdkPayOptionsWire, SdkSessionWire } from './sdk';
+import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
+import { SdkErrorWire, SdkSessionWire } from './session';
+import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { TransactionWire } from './transaction';
 
 interface WireTypes {
@@ -26,6 +28,7 @@ interface WireTypes {
   HostToFrameMessage: protocol.HostToFrameMessage;
   FrameToHostMessage: protocol.FrameToHostMessage;
   ExpressPayData: protocol.ExpressPayData;
+  ExpressPaymentAnswer: protocol.ExpressPaymentAnswer;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
 const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
@@ -38,6 +41,7 @@ const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   HostToFrameMessage: HostToFrameMessageWire,
   FrameToHostMessage: FrameToHostMessageWire,
   ExpressPayData: ExpressPayDataWire,
+  ExpressPaymentAnswer: ExpressPaymentAnswerWire,
 };
 
 const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL: 'http://localhost/pay/x' };
@@ -251,6 +255,13 @@ describe('Express', () => {
     const plainParty = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
     const plain = fc.record({ code: fc.integer(), method: fc.constantFrom(...protocol.WALLET_METHODS), timestamp: fc.constant('2024-05-01T12:00:00.000Z'), transactionNumber: fc.string(), billingInformation: fc.constant(plainParty), shippingInformation: fc.constant({ ...plainParty, extra: 1 }) });
     check('ExpressPayData', ExpressPayDataWire, protocol.ExpressPayDataSchema, fc.oneof(data, plain));
+  });
+
+  it('ExpressPaymentAnswer: what Express reads of the transaction', () => {
+    const broken = fc
+      .tuple(fc.constantFrom('TransactionNumber', 'status', 'date'), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10.5, '10', 'yesterday', 7)))
+      .map(([key, value]) => ({ ...makeTransaction(), [key]: value }));
+    check('ExpressPaymentAnswer', ExpressPaymentAnswerWire, protocol.ExpressPaymentAnswerSchema, fc.oneof(goodTransaction, transaction, broken));
   });
 
   it('majorToCents is what the Express amount prop is read with', () => {

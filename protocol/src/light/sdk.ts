@@ -3,9 +3,10 @@
  * light.test.ts checks each against its zod original on generated inputs (and that each one's output type is the
  * protocol type). Host code and frame code both import from here and never from each other.
  */
-import { CURRENCIES, MAX_AMOUNT_CENTS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, WALLET_METHODS } from '../constants';
+import { CURRENCIES, MAX_AMOUNT_CENTS, POST_MESSAGE_SOURCES, SDK_METHOD_TYPES } from '../constants';
 import { CARD_FIELDS, SDK_MODES } from '../constants';
-import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
+import { array, boolean, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
+import { SdkErrorWire } from './session';
 import { TransactionWire } from './transaction';
 
 /** protocol CentsSchema */
@@ -42,15 +43,6 @@ export const SdkConfigWire = object(
 );
 
 export const SdkPayOptionsWire = object({ amount: Cents, currency: Currency, billingAddress: optional(BillingAddressWire) }, { strict: true });
-
-export const SdkSessionWire = object({
-  sessionId: string(),
-  sessionToken: string(),
-  paymentMethods: array(oneOf(PAYMENT_METHODS)),
-  expiresAt: isoDatetime,
-});
-
-export const SdkErrorWire = object({ code: oneOf(SDK_ERROR_CODES), message: string() });
 
 const instanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
 const host = literal(POST_MESSAGE_SOURCES.host);
@@ -94,27 +86,3 @@ export const FrameToHostMessageWire = union('type', [
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: TransactionWire }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
 ]);
-
-/** protocol PartyInformationSchema: the Express sheet's billing or shipping details. */
-export const PartyInformationWire = object({
-  fullName: string({ max: 200 }),
-  firstName: string({ max: 100 }),
-  lastName: string({ max: 100 }),
-  addressLine1: string({ max: 200 }),
-  addressLine2: string({ max: 200 }),
-  city: string({ max: 100 }),
-  state: string({ max: 100 }),
-  postalCode: string({ max: 20 }),
-  country: string({ max: 100 }),
-  email: string({ max: 254 }),
-});
-
-/** protocol ExpressPayDataSchema: what Express's onPay receives. */
-export const ExpressPayDataWire = object({
-  code: number(),
-  method: oneOf(WALLET_METHODS),
-  timestamp: isoDatetime,
-  transactionNumber: string(),
-  billingInformation: PartyInformationWire,
-  shippingInformation: PartyInformationWire,
-});
