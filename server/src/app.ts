@@ -6,6 +6,7 @@ import type { Env } from './env';
 import { accessLog } from './http/access-log';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
+import { noSniff } from './http/no-sniff';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -61,6 +62,7 @@ export function createApp(input: AppDepsInput): Express {
   app.set('trust proxy', deps.env.TRUST_PROXY);
   app.set('json spaces', 0);
   app.use(requestId);
+  app.use(noSniff);
   app.use(accessLog(deps.logger));
   app.use(healthRouter(deps));
   app.use(docsRouter(deps));

@@ -66,7 +66,8 @@ describe('embedded database across restarts', () => {
     await waitForHealthy(`${base}/healthz`, first);
     const credentialsFile = path.join(dataDir, 'sandbox-credentials.json');
     expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
-    const credentials = ProvisionedMerchantSchema.parse(JSON.parse(readFileSync(credentialsFile, 'utf8')));
+    const credentialsText = readFileSync(credentialsFile, 'utf8');
+    const credentials = ProvisionedMerchantSchema.parse(JSON.parse(credentialsText));
     const authorised = () => fetch(`${base}/transactions/TNONE000000000`, { headers: { authorization: `Bearer ${credentials.apiKey}` } });
     expect((await authorised()).status).toBe(404);
 
@@ -79,7 +80,7 @@ describe('embedded database across restarts', () => {
     const second = spawnNode(['src/main.ts'], env);
     try {
       await waitForHealthy(`${base}/healthz`, second);
-      expect(readFileSync(credentialsFile, 'utf8')).toBe(JSON.stringify(credentials, null, 2) + '\n');
+      expect(readFileSync(credentialsFile, 'utf8')).toBe(credentialsText);
       expect((await authorised()).status).toBe(404);
       expect(second.output.stdout).not.toMatch(/credentials written/);
     } finally {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import path from 'node:path';
 import postgres from 'postgres';
 import { createApp } from './app';
 import { CredentialCache, forgetChangedCredentials } from './http/credential-cache';
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
         .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
     );
     clock = sandboxClock;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger }).catch((error: Error) => fail(logger, error));
+    const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir }).catch((error: Error) => fail(logger, error));
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
