@@ -14,10 +14,10 @@ import { commitByLink, commitByMerchant } from './commits.service';
 
 const CommitIdParam = z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id');
 
-/** The merchant backend's commit of a widget payment, and the commitLink. */
 /** What the commit routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
 export type CommitsRouterDeps = AuthenticateDeps & LifecycleDeps;
 
+/** The merchant backend's commit of a widget payment, and the commitLink. */
 export function commitsRouter(deps: CommitsRouterDeps): Router {
   const router = Router();
   const merchantOrDevice = authenticate(deps, { allow: ['merchant_key', 'branch_key', 'device'] });
