@@ -1,5 +1,5 @@
 /**
- * Binds the card frame's three inputs: formatting as typed (keeping the caret), brand display, validation as typed with
+ * Binds the card form's three inputs (the markup of card-form-markup.ts): formatting as typed (keeping the caret), brand display, validation as typed with
  * errors shown after blur or submit (aria-invalid + aria-describedby), and server-side field errors.
  */
 import {
@@ -31,6 +31,8 @@ export interface CardInput {
 }
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc'];
+/** The payments endpoint's problem paths (`errors[].path`) → the field that shows the error. */
+const FIELD_OF_PATH: Readonly<Record<string, CardField>> = { 'card.number': 'number', 'card.expMonth': 'expiry', 'card.expYear': 'expiry', 'card.cvc': 'cvc' };
 
 export class CardForm {
   readonly #inputs: Record<CardField, HTMLInputElement>;
@@ -41,15 +43,23 @@ export class CardForm {
   readonly #serverErrors = new Map<CardField, string>();
   #submitted = false;
 
+  readonly #form: HTMLElement;
+
   constructor(
-    private readonly doc: Document,
+    /** The form's markup is inside (a Document, or the element `mountCardForm` rendered into). */
+    private readonly root: ParentNode,
     private readonly onChange: (validation: CardValidation) => void,
     private readonly now: () => Date = () => new Date(),
   ) {
-    const input = (id: string) => doc.getElementById(id) as HTMLInputElement;
-    this.#inputs = { number: input('number'), expiry: input('expiry'), cvc: input('cvc') };
-    this.#errors = { number: input('number-error'), expiry: input('expiry-error'), cvc: input('cvc-error') };
-    this.#brand = input('brand');
+    const find = (id: string): HTMLInputElement => {
+      const found = root.querySelector<HTMLInputElement>(`#${id}`);
+      if (!found) throw new Error(`The card form needs its markup (CARD_FORM_HTML): #${id} is missing.`);
+      return found;
+    };
+    this.#inputs = { number: find('number'), expiry: find('expiry'), cvc: find('cvc') };
+    this.#errors = { number: find('number-error'), expiry: find('expiry-error'), cvc: find('cvc-error') };
+    this.#brand = find('brand');
+    this.#form = find('card-form');
   }
 
   bind(): void {
@@ -97,9 +107,17 @@ export class CardForm {
     this.#render();
   }
 
+  /** A refused payment's message on the fields its problem paths name (`card.number`, `card.expMonth`, …). */
+  showServerErrorAt(paths: readonly string[], message: string): void {
+    for (const path of paths) {
+      const field = FIELD_OF_PATH[path];
+      if (field) this.showServerError(field, message);
+    }
+  }
+
   setBusy(busy: boolean): void {
     for (const field of FIELDS) this.#inputs[field].readOnly = busy;
-    this.doc.body.setAttribute('aria-busy', String(busy));
+    this.#form.setAttribute('aria-busy', String(busy));
   }
 
   /** Empties the fields (after a payment, or on the host's `reset`); card data is not kept around. */
@@ -146,7 +164,7 @@ export class CardForm {
     const after = format(before);
     if (after === before) return;
     input.value = after;
-    if (this.doc.activeElement !== input) return;
+    if (input.ownerDocument.activeElement !== input) return;
     let position = 0;
     for (let seen = 0; position < after.length && seen < digitsBeforeCaret; position += 1) {
       if (/\d/.test(after[position]!)) seen += 1;
@@ -174,4 +192,23 @@ export class CardForm {
     this.#brand.dataset['brand'] = brand?.id ?? '';
     this.onChange(validation);
   }
+}
+
+export interface MountCardFormOptions {
+  /** Called with the validation (field names, brand and generic messages: no card data) on every change. */
+  onChange: (validation: CardValidation) => void;
+  /** The clock expiry dates are checked against (tests). */
+  now?: () => Date;
+}
+
+/**
+ * The card form in `root`, bound and ready for typing, over its markup (CARD_FORM_HTML: written by the server into a
+ * server-rendered page, built into the card frame page, or put there with `renderCardForm`). Submitting the form does
+ * nothing by itself: the caller pays with `cardInput()` (see card-payment.ts).
+ */
+export function mountCardForm(root: ParentNode, options: MountCardFormOptions): CardForm {
+  const form = new CardForm(root, options.onChange, options.now);
+  root.querySelector('#card-form')!.addEventListener('submit', (event) => event.preventDefault());
+  form.bind();
+  return form;
 }

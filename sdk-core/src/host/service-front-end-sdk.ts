@@ -1,16 +1,15 @@
 /**
- * `window.ServiceFrontEndSDK` (CONTRACT §12): config, init, the event subscriptions and pay, on top of one
- * `<svc-ecom-sdk-elements>`. Nothing here throws into the merchant's page: every mistake goes to the `error` callback
- * with a code from SDK_ERROR_CODES (and to one console warning in debug mode, or when no error callback is registered).
+ * `window.ServiceFrontEndSDK` (CONTRACT §12): config, init, the event subscriptions and pay, over one widget that the
+ * SDK's adapter mounts (adapter.ts: Elements mounts its element, the iframe SDK an iframe). Nothing here throws into
+ * the merchant's page: every mistake goes to the `error` callback with a code from SDK_ERROR_CODES (and to one console
+ * warning in debug mode, or when no error callback is registered).
  */
 import type { PaymentMethodName, SdkConfig, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { parseWith, SdkConfigWire } from '@svc/protocol/light';
-import { SdkErrorException, SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
-import { TAG } from './define';
-import { debugLog, issueWarning } from './diagnostics/warnings';
-import { Visualizer } from './diagnostics/visualizer';
-import type { CardFieldError } from './events/events';
-import { ELEMENTS_VERSION } from './shared/sdk-constants';
+import { SdkErrorException } from '../shared/sdk-errors';
+import { debugLog, issueWarning } from '../shared/warnings';
+import { Visualizer } from '../shared/visualizer';
+import type { CardFieldError, WidgetAdapter, WidgetConfig, WidgetEvents, WidgetHandle } from './adapter';
 
 type Callback<T> = (payload: T) => void;
 
@@ -61,16 +60,26 @@ function safeCall<T>(callback: Callback<T>, payload: T): void {
 
 const summary = (transaction: Transaction) => ({ transactionNumber: transaction.TransactionNumber, status: transaction.status, statusName: transaction.statusName });
 
-export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: string }): ServiceFrontEndSDK {
+export interface ServiceFrontEndSDKOptions {
+  /** The payment service's base URL (see detectApiBase). */
+  apiBase: string;
+  /** The SDK's version, `ServiceFrontEndSDK.version`. */
+  version: string;
+  /** Puts the widget on the page. */
+  adapter: WidgetAdapter;
+}
+
+export function createServiceFrontEndSDK(doc: Document, { apiBase, version, adapter }: ServiceFrontEndSDKOptions): ServiceFrontEndSDK {
   let config: Config | null = null;
   let configFailed = false;
-  let element: SvcEcomSdkElements | null = null;
-  let removeElementListeners: (() => void) | null = null;
+  let widget: WidgetHandle | null = null;
   let removeButtonListener: (() => void) | null = null;
-  /** The merchant's paying callback said true and not yet false for the mounted element. */
-  let elementPaying = false;
-  /** Elements removed during a payment: its outcome was reported when they were removed (see unmount). */
-  const interrupted = new WeakSet<SvcEcomSdkElements>();
+  /** The merchant's paying callback said true and not yet false for the mounted widget. */
+  let widgetPaying = false;
+  /** Widgets removed during a payment: their outcome was reported when they were removed (see unmount). */
+  const interrupted = new WeakSet<WidgetHandle>();
+  /** Counts mounts; the events of an earlier widget are ignored. */
+  let mounts = 0;
   let visualizer: Visualizer | null = null;
   let lastDimensions: { height: number; width: number } | null = null;
   let lastPay: { callback?: Callback<Transaction>; options?: SdkPayOptions } = {};
@@ -82,7 +91,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
     visualizer?.add(event, detail);
   };
 
-  /** Errors found by the global itself; the element's own errors arrive as `svc-error` (see listen). */
+  /** Errors found by the SDK itself; the widget's own errors arrive through its `error` event (see widgetEvents). */
   function report(error: SdkError, debug = config?.debug === true): void {
     log('error', error);
     deliver(error, debug);
@@ -140,7 +149,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
     configFailed = false;
     setUpVisualizer();
     log('config', { mode, clientId, methodType, debug, visualizer: visual, payButtonId });
-    if (element) applyConfig(element);
+    widget?.configure(widgetConfig(config));
     bindPayButton();
   }
 
@@ -153,13 +162,8 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
     else issueWarning('visualizer-missing', `visualizer is on but the page has no element with id "${VISUALIZER_ID}"; add <div id="${VISUALIZER_ID}"></div>.`);
   }
 
-  function applyConfig(target: SvcEcomSdkElements): void {
-    if (!config) return;
-    target.clientId = config.clientId;
-    target.mode = config.mode;
-    target.methodType = config.methodType;
-    target.debug = config.debug;
-    target.apiBase = defaults.apiBase;
+  function widgetConfig({ clientId, mode, methodType, debug }: Config): WidgetConfig {
+    return { apiBase, clientId, mode, methodType, debug };
   }
 
   function resolveContainer(container: unknown): HTMLElement | null {
@@ -190,62 +194,57 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
       return;
     }
     unmount();
-    const created = doc.createElement(TAG) as SvcEcomSdkElements;
-    applyConfig(created);
-    removeElementListeners = listen(created);
-    element = created;
-    target.append(created);
+    widget = adapter.mount(target, widgetConfig(config), widgetEvents());
     bindPayButton();
     log('init', { container: target.id || target.tagName.toLowerCase() });
   }
 
-  function listen(target: SvcEcomSdkElements): () => void {
-    const handlers: { [K in keyof HTMLElementEventMap]?: (event: HTMLElementEventMap[K]) => void } = {
-      'svc-ready': (event) => log('ready', event.detail),
-      'svc-payment-selected': (event) => {
-        log('paymentSelected', event.detail);
-        if (subscriptions.paymentSelected) safeCall(subscriptions.paymentSelected, { ...event.detail });
-      },
-      'svc-paying': (event) => {
-        elementPaying = event.detail.isPaying;
-        log('paying', event.detail);
-        if (subscriptions.paying) safeCall(subscriptions.paying, { ...event.detail });
-      },
-      'svc-validation-status': (event) => {
-        log('paymentMethodValidationStatus', event.detail);
-        if (subscriptions.paymentMethodValidationStatus) safeCall(subscriptions.paymentMethodValidationStatus, { isValid: event.detail.isValid, errors: [...event.detail.errors] });
-      },
-      'svc-dimensions': (event) => {
-        lastDimensions = { ...event.detail };
-        log('frameDimensions', event.detail);
-        if (subscriptions.frameDimensions) safeCall(subscriptions.frameDimensions, { ...event.detail });
-      },
-      'svc-error': (event) => {
-        visualizer?.add('error', event.detail); // the element already logged it in debug mode
-        deliver(event.detail, config?.debug === true);
-      },
-      'svc-payment-success': (event) => log('paymentSuccess', summary(event.detail.transaction)),
+  /** The events of the widget mounted now; once it is removed (see unmount), whatever it still reports is ignored. */
+  function widgetEvents(): WidgetEvents {
+    const generation = ++mounts;
+    const current = <T>(handler: (detail: T) => void) => (detail: T): void => {
+      if (generation === mounts) handler(detail);
     };
-    const entries = Object.entries(handlers) as [string, EventListener][];
-    for (const [type, handler] of entries) target.addEventListener(type, handler);
-    return () => {
-      for (const [type, handler] of entries) target.removeEventListener(type, handler);
+    return {
+      ready: current((detail) => log('ready', detail)),
+      paymentSelected: current((detail) => {
+        log('paymentSelected', detail);
+        if (subscriptions.paymentSelected) safeCall(subscriptions.paymentSelected, { ...detail });
+      }),
+      paying: current((detail) => {
+        widgetPaying = detail.isPaying;
+        log('paying', detail);
+        if (subscriptions.paying) safeCall(subscriptions.paying, { ...detail });
+      }),
+      validationStatus: current((detail) => {
+        log('paymentMethodValidationStatus', detail);
+        if (subscriptions.paymentMethodValidationStatus) safeCall(subscriptions.paymentMethodValidationStatus, { isValid: detail.isValid, errors: [...detail.errors] });
+      }),
+      dimensions: current((detail) => {
+        lastDimensions = { ...detail };
+        log('frameDimensions', detail);
+        if (subscriptions.frameDimensions) safeCall(subscriptions.frameDimensions, { ...detail });
+      }),
+      error: current((error) => {
+        visualizer?.add('error', error); // the widget already logged it in debug mode
+        deliver(error, config?.debug === true);
+      }),
+      paymentSuccess: current((detail) => log('paymentSuccess', summary(detail.transaction))),
     };
   }
 
   /**
    * Removes the widget and its listeners. A payment in progress ends here for the merchant: its error and
-   * paying(false) would come from the element after its listeners are gone, so they are delivered now instead,
-   * and whatever the removed element settles with later is ignored (an accepted payment is never committed).
+   * paying(false) would come from the widget after it is gone, so they are delivered now instead, and whatever the
+   * removed widget settles with later is ignored (an accepted payment is never committed).
    */
   function unmount(): void {
-    const removed = element;
-    const wasPaying = elementPaying;
-    removeElementListeners?.();
-    removeElementListeners = null;
-    removed?.remove();
-    element = null;
-    elementPaying = false;
+    const removed = widget;
+    const wasPaying = widgetPaying;
+    mounts += 1; // the removed widget's events fall silent
+    removed?.destroy();
+    widget = null;
+    widgetPaying = false;
     lastDimensions = null;
     if (!removed || !wasPaying) return;
     interrupted.add(removed);
@@ -258,7 +257,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
   }
 
   function startPayment(callback: Callback<Transaction> | undefined, options: SdkPayOptions | undefined): void {
-    const target = element!;
+    const target = widget!;
     target.pay(options).then(
       (transaction) => {
         if (interrupted.has(target)) {
@@ -269,7 +268,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
         if (callback) safeCall(callback, transaction);
       },
       (error: unknown) => {
-        // An SdkErrorException was already delivered through the element's svc-error event (or by unmount).
+        // An SdkErrorException was already delivered through the widget's error event (or by unmount).
         if (!(error instanceof SdkErrorException) && !interrupted.has(target)) {
           report({ code: 'internal_error', message: `The payment failed unexpectedly (${String(error)}). Please report this to the payment service.` });
         }
@@ -282,7 +281,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
       report({ code: 'config_invalid', message: 'ServiceFrontEndSDK.pay(callback, options) needs a function as its first argument; it receives the transaction.' });
       return;
     }
-    if (!config || !element) {
+    if (!config || !widget) {
       report({ code: 'not_configured', message: config ? 'Call ServiceFrontEndSDK.init() before pay().' : 'Call ServiceFrontEndSDK.config({ mode, clientId }) and init() before pay().' });
       return;
     }
@@ -295,15 +294,15 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
     removeButtonListener?.();
     removeButtonListener = null;
     const id = config?.payButtonId;
-    if (!id || !element) return;
+    if (!id || !widget) return;
     if (!doc.getElementById(id) && config?.debug) {
       issueWarning('pay-button-missing', `payButtonId is "${id}" but the page has no element with that id yet; clicks on it start the payment once it exists.`);
     }
     const onClick = (event: MouseEvent): void => {
       const button = event.target instanceof Element ? event.target.closest(`#${CSS.escape(id)}`) : null;
-      if (!button || !element) return;
+      if (!button || !widget) return;
       event.preventDefault(); // a pay button inside a form must not submit it
-      if (element.state === 'paying') {
+      if (widgetPaying) {
         log('pay button: payment already started by the page');
         return;
       }
@@ -323,7 +322,7 @@ export function createServiceFrontEndSDK(doc: Document, defaults: { apiBase: str
   }
 
   return {
-    version: ELEMENTS_VERSION,
+    version,
     config: guarded('config', configure),
     init: guarded('init', mount),
     frameDimensions: subscribe('frameDimensions'),

@@ -31,7 +31,7 @@ export async function forge(message: unknown, options: { origin?: string; frame?
   if (options.frame !== undefined) hash.set('frame', String(options.frame));
   const iframe = document.createElement('iframe');
   iframe.hidden = true;
-  iframe.src = `${options.origin ?? location.origin}/sdk-elements/test/pages/forger.html#${hash}`;
+  iframe.src = `${options.origin ?? location.origin}/sdk-core/src/testing/forger.html#${hash}`;
   const done = new Promise<void>((resolve) => {
     const onMessage = (event: MessageEvent) => {
       if ((event.data as { forgerDone?: string } | null)?.forgerDone !== id) return;

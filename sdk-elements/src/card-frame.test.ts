@@ -7,8 +7,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { FrameToHostMessage } from '@svc/protocol';
 import { FrameToHostMessageSchema, HostToFrameMessageSchema } from '@svc/protocol';
 import { z } from 'zod';
-import { calls, resetApiMock, startApiMock } from '../../test/api-mock';
-import { forge, otherOrigin, postFrom, sleep, waitFor } from '../../test/helpers';
+import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
+import { forge, otherOrigin, postFrom, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
 
 const HOST = 'svc-elements-host';
 const frameToHost = z.union(FrameToHostMessageSchema.options);

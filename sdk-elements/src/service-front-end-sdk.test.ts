@@ -1,12 +1,13 @@
-/** window.ServiceFrontEndSDK: every public method and callback, and every integration mistake reported, never thrown. */
+/** window.ServiceFrontEndSDK (sdk-core's SDK over Elements' adapter): every public method and callback, and every integration mistake reported, never thrown. */
 import { expect } from '@open-wc/testing';
 import type { SdkError, Transaction } from '@svc/protocol';
-import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '../test/api-mock';
+import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
+import { resetWarnings } from '@svc/sdk-core/shared';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
+import { sleep, waitFor } from '@svc/sdk-core/testing/helpers';
 import { frameOf, radios, ready, typeCard } from '../test/element-helpers';
-import { sleep, waitFor } from '../test/helpers';
+import { createElementsSDK } from './adapter';
 import type { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
-import { resetWarnings } from './diagnostics/warnings';
-import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from './global';
 
 const CONFIG = { mode: 'sandbox', clientId: 'ck_test' } as const;
 
@@ -23,7 +24,7 @@ describe('ServiceFrontEndSDK', () => {
   before(() => startApiMock());
   beforeEach(() => {
     resetWarnings();
-    sdk = createServiceFrontEndSDK(document, { apiBase: location.origin });
+    sdk = createElementsSDK(document, location.origin);
     errors = [];
     container = document.createElement('div');
     container.id = 'service-front-end';

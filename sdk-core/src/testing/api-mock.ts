@@ -1,7 +1,7 @@
 /** The /sdk API in the browser through msw's service worker; the card frame's own fetches go through it too. */
 import { http, HttpResponse } from 'msw';
 import { setupWorker } from 'msw/browser';
-import { answerPayment, answerSession } from './fixtures/api-fixtures.js';
+import { answerPayment, answerSession } from './api-fixtures.js';
 
 export interface RecordedCall {
   url: string;

@@ -4,17 +4,15 @@
  * reports `validation` and `size`, and on `submit` pays with the card itself and posts back only the `result`.
  */
 import type { HostToFrameMessage } from '@svc/protocol';
-import { CardForm, type CardValidation } from './card-form';
+import { frameEnd } from '../shared/channel';
+import { mountCardForm, type CardValidation } from './card-form';
 import { payWithCard, type FrameSession } from './card-payment';
-import type { CardField } from './card-rules';
-import { HostLink, instanceIdFrom, parentOriginFrom } from './host-link';
-import { applyStyles } from './styles';
-
-const FIELD_OF_PATH: Record<string, CardField> = { 'card.number': 'number', 'card.expMonth': 'expiry', 'card.expYear': 'expiry', 'card.cvc': 'cvc' };
+import { instanceIdFrom, parentOriginFrom } from './frame-url';
+import { applyCardFormStyles } from './styles';
 
 export function startCardFrame(win: Window): void {
   const doc = win.document;
-  applyStyles(doc);
+  applyCardFormStyles(doc);
   const parentOrigin = parentOriginFrom(win.location.search);
   const instanceId = instanceIdFrom(win.location.hash);
   if (!parentOrigin || !instanceId || win.parent === win) {
@@ -30,15 +28,19 @@ export function startCardFrame(win: Window): void {
     if (session?.debug) console.debug('[svc-card-frame]', ...args);
   };
 
-  const link = new HostLink(win.parent, parentOrigin, instanceId, (message) => void handle(message));
-  const form = new CardForm(doc, (validation: CardValidation) => {
-    const key = JSON.stringify(validation);
-    if (key === lastValidation) return;
-    lastValidation = key;
-    // Field names, brand and generic messages only: card data never goes into a message.
-    link.post({ type: 'validation', isValid: validation.isValid, brand: validation.brand, errors: validation.errors });
+  const link = frameEnd(win, { peerOrigin: parentOrigin, peerWindow: () => win.parent, instanceId, onMessage: (message) => void handle(message) });
+  link.open();
+  link.send({ type: 'ready' });
+  const form = mountCardForm(doc, {
+    onChange: (validation: CardValidation) => {
+      const key = JSON.stringify(validation);
+      if (key === lastValidation) return;
+      lastValidation = key;
+      // Field names, brand and generic messages only: card data never goes into a message.
+      link.send({ type: 'validation', isValid: validation.isValid, brand: validation.brand, errors: validation.errors });
+    },
   });
-  doc.getElementById('card-form')?.addEventListener('submit', (event) => event.preventDefault());
+  observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
 
   async function handle(message: HostToFrameMessage): Promise<void> {
     switch (message.type) {
@@ -65,11 +67,11 @@ export function startCardFrame(win: Window): void {
   async function submit(message: Extract<HostToFrameMessage, { type: 'submit' }>): Promise<void> {
     const { requestId } = message;
     if (paying) {
-      link.post({ type: 'result', requestId, ok: false, error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' } });
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' } });
       return;
     }
     if (!session) {
-      link.post({ type: 'result', requestId, ok: false, error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' } });
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' } });
       return;
     }
     form.showAllErrors();
@@ -77,7 +79,7 @@ export function startCardFrame(win: Window): void {
     if (!card) {
       const first = form.validation().errors[0];
       log('submit refused: invalid fields', form.validation().errors.map((error) => error.field));
-      link.post({ type: 'result', requestId, ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${first?.message ?? 'check the card'}` } });
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${first?.message ?? 'check the card'}` } });
       return;
     }
     paying = true;
@@ -87,23 +89,15 @@ export function startCardFrame(win: Window): void {
     paying = false;
     if (outcome.ok) {
       log('result ok', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
-      link.post({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
+      link.send({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
       form.clear(); // the card is not kept once it is paid with
       return;
     }
     form.setBusy(false);
-    for (const path of outcome.paths) {
-      const field = FIELD_OF_PATH[path];
-      if (field) form.showServerError(field, outcome.error.message);
-    }
+    form.showServerErrorAt(outcome.paths, outcome.error.message);
     log('result error', outcome.error.code);
-    link.post({ type: 'result', requestId, ok: false, error: outcome.error });
+    link.send({ type: 'result', requestId, ok: false, error: outcome.error });
   }
-
-  link.start(win);
-  link.post({ type: 'ready' });
-  form.bind();
-  observeSize(doc, (height, width) => link.post({ type: 'size', height, width }));
 }
 
 function observeSize(doc: Document, report: (height: number, width: number) => void): void {

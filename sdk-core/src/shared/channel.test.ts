@@ -1,8 +1,8 @@
-/** The host side of the postMessage channel: what it accepts, what it drops, and where it sends. */
+/** The postMessage channel, at the merchant page's end: what it accepts, what it drops, and where it sends. */
 import { expect } from '@open-wc/testing';
-import type { FrameToHostMessage } from '@svc/protocol';
-import { forge, otherOrigin, postFrom, sleep, waitFor } from '../../test/helpers';
-import { FrameChannel } from './frame-channel';
+import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
+import { forge, otherOrigin, postFrom, sleep, waitFor } from '../testing/helpers';
+import { hostEnd, type PostMessageChannel } from './channel';
 
 const INSTANCE = 'inst_abcdefgh12';
 const ready = { source: 'svc-card-frame', instanceId: INSTANCE, type: 'ready' };
@@ -15,15 +15,15 @@ function blankFrame(): HTMLIFrameElement {
   return iframe;
 }
 
-describe('FrameChannel (host side)', () => {
+describe('PostMessageChannel, host end', () => {
   let frame: HTMLIFrameElement;
   let received: FrameToHostMessage[];
-  let channel: FrameChannel;
+  let channel: PostMessageChannel<FrameToHostMessage, HostToFrameMessage>;
 
   beforeEach(() => {
     frame = blankFrame(); // same origin as this page: the "card frame" of these tests
     received = [];
-    channel = new FrameChannel(window, { frameOrigin: location.origin, instanceId: INSTANCE, frameWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
+    channel = hostEnd(window, { peerOrigin: location.origin, instanceId: INSTANCE, peerWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
     channel.open();
   });
   afterEach(() => {
@@ -66,7 +66,7 @@ describe('FrameChannel (host side)', () => {
 
   it('drops a message from its own frame window when the origin is not the expected one', async () => {
     channel.close();
-    channel = new FrameChannel(window, { frameOrigin: otherOrigin(), instanceId: INSTANCE, frameWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
+    channel = hostEnd(window, { peerOrigin: otherOrigin(), instanceId: INSTANCE, peerWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
     channel.open();
     postFrom(frame.contentWindow!, window, ready, location.origin);
     await sleep(100);
@@ -76,8 +76,8 @@ describe('FrameChannel (host side)', () => {
   it('accepts a real cross-origin frame, but not another cross-origin window', async () => {
     channel.close();
     const crossOrigin = document.createElement('iframe');
-    crossOrigin.src = `${otherOrigin()}/sdk-elements/test/pages/forger.html#${new URLSearchParams({ id: 'x', message: JSON.stringify(ready), targetOrigin: location.origin })}`;
-    channel = new FrameChannel(window, { frameOrigin: otherOrigin(), instanceId: INSTANCE, frameWindow: () => crossOrigin.contentWindow, onMessage: (message) => received.push(message) });
+    crossOrigin.src = `${otherOrigin()}/sdk-core/src/testing/forger.html#${new URLSearchParams({ id: 'x', message: JSON.stringify(ready), targetOrigin: location.origin })}`;
+    channel = hostEnd(window, { peerOrigin: otherOrigin(), instanceId: INSTANCE, peerWindow: () => crossOrigin.contentWindow, onMessage: (message) => received.push(message) });
     channel.open();
     document.body.append(crossOrigin);
     await waitFor(() => received.length === 1, 'the message of the cross-origin frame');

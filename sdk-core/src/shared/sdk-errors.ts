@@ -66,3 +66,16 @@ export function paymentError(problem: ProblemInfo): SdkError {
   if (problem.status === 502) return { code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' };
   return { code: problem.status === 503 ? 'network_error' : 'internal_error', message: retryLater(problem) };
 }
+
+/**
+ * What a widget's `pay()` rejects with when it has already reported the error (through its error event): the SDK
+ * does not report it a second time. Any other rejection is a defect, reported as `internal_error`.
+ */
+export class SdkErrorException extends Error {
+  readonly code: SdkError['code'];
+  constructor(readonly error: SdkError) {
+    super(error.message);
+    this.name = 'SdkError';
+    this.code = error.code;
+  }
+}

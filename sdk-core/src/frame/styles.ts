@@ -21,7 +21,7 @@ input[readonly]{background:#f3f3f3}
 @media (max-width:260px){.row{grid-template-columns:1fr}}
 `;
 
-export function applyStyles(doc: Document): void {
+export function applyCardFormStyles(doc: Document): void {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(CSS);
   doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];

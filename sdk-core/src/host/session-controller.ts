@@ -1,10 +1,15 @@
 /**
- * Loads the SDK session for the element (`POST /sdk/sessions`). A new start aborts the previous request; so does the
- * element leaving the page (AbortSignal), after which no result is applied.
+ * Loads the SDK session for a widget (`POST /sdk/sessions`). A new start aborts the previous request; so does the
+ * widget leaving the page (AbortSignal), after which no result is applied.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { SdkError, SdkMethodType, SdkSession } from '@svc/protocol';
-import { createSession } from '../api/sdk-api';
+import { createSession } from './api-client';
+
+/** What the controller needs from its host: Lit's ReactiveControllerHost fits, and so does any small object. */
+export interface ControllerHost {
+  addController(controller: { hostDisconnected?(): void }): void;
+  requestUpdate(): void;
+}
 
 export interface SessionParams {
   apiBase: string;
@@ -19,13 +24,13 @@ export type SessionState =
   | { status: 'ready'; session: SdkSession }
   | { status: 'error'; error: SdkError };
 
-export class SessionController implements ReactiveController {
+export class SessionController {
   state: SessionState = { status: 'idle' };
   #abort: AbortController | null = null;
   #settled: Promise<SessionState> = Promise.resolve(this.state);
 
   constructor(
-    private readonly host: ReactiveControllerHost,
+    private readonly host: ControllerHost,
     private readonly onSettled: (state: SessionState) => void,
   ) {
     host.addController(this);
