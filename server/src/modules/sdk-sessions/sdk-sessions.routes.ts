@@ -31,8 +31,16 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
     const origin = sessionOrigin(req.get('origin'), body.embeddingOrigin, serviceOrigin);
-    // A replay answers with the session's token: only to the same client ID from the same origin.
-    const scope = { merchantId: client.merchantId, caller: { space: `client:${client.id} ${origin ?? '-'}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    // A replay answers with the session's token: only to the same client ID from the same origin. The stored answer
+    // is sealed under the client ID and the key, so the idempotency store never holds a usable token.
+    const scope = {
+      merchantId: client.merchantId,
+      caller: { space: `client:${client.id} ${origin ?? '-'}` },
+      key: req.get('idempotency-key'),
+      sealWith: body.clientId,
+      request: req,
+      requestId: requestIdOf(res),
+    };
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }) })));
   });
 
