@@ -12,10 +12,12 @@ export {
   Currency,
   FrameToHostMessageWire,
   HostToFrameMessageWire,
+  InstanceId,
   SdkConfigWire,
   SdkErrorWire,
   SdkPayOptionsWire,
   SdkSessionWire,
 } from './sdk';
 export { TransactionWire } from './transaction';
+export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 export { readProblem, type ProblemInfo } from './problem';

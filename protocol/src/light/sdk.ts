@@ -52,7 +52,9 @@ export const SdkSessionWire = object({
 
 export const SdkErrorWire = object({ code: oneOf(SDK_ERROR_CODES), message: string() });
 
-const instanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
+/** protocol InstanceIdSchema */
+export const InstanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
+const instanceId = InstanceId;
 const host = literal(POST_MESSAGE_SOURCES.host);
 const frame = literal(POST_MESSAGE_SOURCES.frame);
 const strict = { strict: true };
