@@ -1,8 +1,8 @@
-// The Express checkout: <svc-ecom-sdk-express> loaded from the service with its SRI hash. The consumer presses a
-// wallet and approves in its sheet; onPay hands the transaction number to this shop's backend, which commits the
-// order's amount with its API key (the same commit endpoint as the card checkout). The signed callback the service
-// then sends the shop shows below the outcome.
+// The Express checkout: <svc-ecom-sdk-express> from the service (with its SRI hash). The consumer approves in a
+// wallet's sheet; onPay gives the transaction number, and the shop's backend commits the order's amount with its API
+// key, as on the widget checkout. The signed callback the service then sends the shop shows below the outcome.
 import { api, cart, describe, followLive, money, say } from './shop.js';
+import { loadScript } from './sdk-script.js';
 
 const outcome = document.getElementById('outcome');
 const callbackLine = document.getElementById('callback');
@@ -14,18 +14,6 @@ select.addEventListener('change', () => {
   params.set('methodType', select.value);
   location.search = params.toString();
 });
-
-function loadScript(src, integrity) {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.integrity = integrity;
-    script.crossOrigin = 'anonymous';
-    script.src = src;
-    script.onload = resolve;
-    script.onerror = () => reject(new Error(`cannot load ${src}`));
-    document.head.append(script);
-  });
-}
 
 let config;
 let order;
@@ -55,15 +43,15 @@ document.getElementById('express').props = {
   currency: order.currency,
   mode: 'sandbox',
   methodType,
+  logs: false,
+  onShow: () => say(outcome, 'Waiting for the wallet…', 'busy'),
   onError: ({ code, message }) => say(outcome, `${code}: ${message}`, 'error'),
-  // The payment waits for this shop's commit (status 10): the backend commits the order's own amount.
   onPay: async (data) => {
     transactionNumber = data.transactionNumber;
     outcome.dataset.transaction = data.transactionNumber;
-    say(outcome, 'Confirming the payment…', 'busy');
     try {
       const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: data.transactionNumber });
-      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
+      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber} · paid with ${data.method}`, 'ok');
       outcome.dataset.status = String(committed.status);
     } catch (error) {
       say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
