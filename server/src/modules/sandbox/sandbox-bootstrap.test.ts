@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock';
+import { createLogger } from '../../logger';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE } from './sandbox-bootstrap';
+
+let first: TestDatabase;
+let second: TestDatabase;
+let dataDir: string;
+const logger = createLogger({ level: 'silent' });
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([createTestDatabase({ max: 2 }), createTestDatabase({ max: 2 })]);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bootstrap-'));
+});
+
+afterAll(async () => {
+  await Promise.all([first?.drop(), second?.drop()]);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { merchantId: string; apiKey: string; database?: string };
+
+describe('bootstrapSandbox with one data directory', () => {
+  it("two servers on different databases: the second never overwrites the first's credentials file", async () => {
+    const one = await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger });
+    expect(one.outcome).toBe('created');
+    expect(one.path).toBe(path.join(dataDir, SANDBOX_CREDENTIALS_FILE));
+    const written = readJson(one.path);
+    expect(written.database).toEqual(expect.stringContaining(first.name));
+
+    const two = await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger });
+    expect(two.outcome).toBe('created');
+    expect(two.path).not.toBe(one.path);
+    // The first server's file is as it wrote it: the demo still talks to the first server's merchant.
+    expect(readJson(one.path)).toEqual(written);
+    expect(readJson(two.path).database).toEqual(expect.stringContaining(second.name));
+    expect(readJson(two.path).merchantId).not.toBe(written.merchantId);
+
+    // Each server, started again, finds its own file unchanged.
+    expect((await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger })).outcome).toBe('unchanged');
+    expect((await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger })).outcome).toBe('unchanged');
+    expect(readJson(one.path)).toEqual(written);
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
