@@ -1,13 +1,15 @@
 // The browser test setup every SDK package shares: real Chromium (Debian's, through Playwright), TypeScript through
 // esbuild, the workspace root as the dev server's root (so protocol, sdk-core and pnpm's node_modules are reachable),
 // msw's service worker at /mockServiceWorker.js. Test pages run on http://127.0.0.1:<port>; the same server answers on
-// http://localhost:<port>, a different origin, for cross-origin frame tests. A package adds its own files and middleware.
+// http://localhost:<port>, a different origin, for cross-origin frame tests (fakeSdkApi answers a frame there). A
+// package adds its own files and middleware.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { answerPayment, answerSession } from './src/testing/api-fixtures.js';
 
 const require = createRequire(import.meta.url);
 const mswWorker = join(dirname(require.resolve('msw/package.json')), 'lib', 'mockServiceWorker.js');
@@ -17,6 +19,44 @@ async function serveMswWorker(ctx, next) {
   if (ctx.path !== '/mockServiceWorker.js') return next();
   ctx.type = 'application/javascript';
   ctx.body = await readFile(mswWorker);
+}
+
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return {};
+  }
+}
+
+let sessions = 0;
+/**
+ * Middleware: the /sdk API for requests msw cannot see, those of a frame on the other origin (its fetches are not
+ * controlled by the test page's service worker), answered from testing/api-fixtures.js. CORS as the server does it:
+ * the page's Origin is echoed.
+ */
+export async function fakeSdkApi(ctx, next) {
+  if (!ctx.path.startsWith('/sdk/sessions')) return next();
+  const origin = ctx.get('origin');
+  if (origin) {
+    ctx.set('access-control-allow-origin', origin);
+    ctx.set('access-control-allow-headers', 'content-type, authorization');
+    ctx.set('access-control-allow-methods', 'POST');
+    ctx.set('vary', 'Origin');
+  }
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    return;
+  }
+  if (ctx.method !== 'POST') return next();
+  const body = await readJson(ctx.req);
+  sessions += 1;
+  const answer = ctx.path === '/sdk/sessions' ? answerSession(body, `xo${sessions}`) : answerPayment(body, ctx.get('authorization') || null);
+  ctx.status = answer.status;
+  ctx.type = answer.status === 200 ? 'application/json' : 'application/problem+json';
+  ctx.body = JSON.stringify(answer.body);
 }
 
 /**

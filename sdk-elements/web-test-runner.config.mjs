@@ -3,8 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerPayment, answerSession } from '@svc/sdk-core/testing/api-fixtures';
-import { browserTestConfig } from '@svc/sdk-core/web-test-runner';
+import { browserTestConfig, fakeSdkApi } from '@svc/sdk-core/web-test-runner';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -30,43 +29,6 @@ async function serveBuiltFiles(ctx, next) {
 function frameCsp(query) {
   const policy = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'";
   return query.testNoFrameAncestors ? policy : `${policy}; frame-ancestors ${query.origin}`;
-}
-
-async function readJson(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return {};
-  }
-}
-
-let sessions = 0;
-/**
- * The /sdk API for requests msw cannot see: those of a card frame on the other origin (its fetches are not controlled by
- * the test page's service worker). CORS as the server does it: the page's Origin is echoed.
- */
-async function fakeSdkApi(ctx, next) {
-  if (!ctx.path.startsWith('/sdk/sessions')) return next();
-  const origin = ctx.get('origin');
-  if (origin) {
-    ctx.set('access-control-allow-origin', origin);
-    ctx.set('access-control-allow-headers', 'content-type, authorization');
-    ctx.set('access-control-allow-methods', 'POST');
-    ctx.set('vary', 'Origin');
-  }
-  if (ctx.method === 'OPTIONS') {
-    ctx.status = 204;
-    return;
-  }
-  if (ctx.method !== 'POST') return next();
-  const body = await readJson(ctx.req);
-  sessions += 1;
-  const answer = ctx.path === '/sdk/sessions' ? answerSession(body, `xo${sessions}`) : answerPayment(body, ctx.get('authorization') || null);
-  ctx.status = answer.status;
-  ctx.type = answer.status === 200 ? 'application/json' : 'application/problem+json';
-  ctx.body = JSON.stringify(answer.body);
 }
 
 export default browserTestConfig({ packageDir: here, files: ['src/**/*.test.ts'], middleware: [serveBuiltFiles, fakeSdkApi] });

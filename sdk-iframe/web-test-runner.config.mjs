@@ -5,8 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerPayment, answerSession } from '@svc/sdk-core/testing/api-fixtures';
-import { browserTestConfig } from '@svc/sdk-core/web-test-runner';
+import { browserTestConfig, fakeSdkApi } from '@svc/sdk-core/web-test-runner';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DIST_FILES = { 'sdk.js': 'application/javascript', 'widget.js': 'application/javascript', 'widget.html': 'text/html' };
@@ -29,40 +28,6 @@ async function serveBuiltFiles(ctx, next) {
     return;
   }
   ctx.body = await readFile(join(here, 'dist', 'widget.html'));
-}
-
-async function readJson(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return {};
-  }
-}
-
-let sessions = 0;
-/** The /sdk API for the widget on the other origin, with CORS as the server answers it. */
-async function fakeSdkApi(ctx, next) {
-  if (!ctx.path.startsWith('/sdk/sessions')) return next();
-  const origin = ctx.get('origin');
-  if (origin) {
-    ctx.set('access-control-allow-origin', origin);
-    ctx.set('access-control-allow-headers', 'content-type, authorization');
-    ctx.set('access-control-allow-methods', 'POST');
-    ctx.set('vary', 'Origin');
-  }
-  if (ctx.method === 'OPTIONS') {
-    ctx.status = 204;
-    return;
-  }
-  if (ctx.method !== 'POST') return next();
-  const body = await readJson(ctx.req);
-  sessions += 1;
-  const answer = ctx.path === '/sdk/sessions' ? answerSession(body, `xo${sessions}`) : answerPayment(body, ctx.get('authorization') || null);
-  ctx.status = answer.status;
-  ctx.type = answer.status === 200 ? 'application/json' : 'application/problem+json';
-  ctx.body = JSON.stringify(answer.body);
 }
 
 export default browserTestConfig({ packageDir: here, files: ['src/**/*.test.ts'], middleware: [serveBuiltFiles, fakeSdkApi] });
