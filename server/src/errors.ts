@@ -58,6 +58,18 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
+/**
+ * A refusal that comes after a change which must stand: a declined card leaves the transaction Declined, an
+ * expired commit window leaves it Expired. A mutation that throws it commits what it wrote and answers `refusal`;
+ * any other error rolls the change back.
+ */
+export class RefusalAfterChange extends ApiError {
+  constructor(readonly refusal: ApiError) {
+    super(refusal.code, refusal.detail, refusal.options);
+    this.name = 'RefusalAfterChange';
+  }
+}
+
 function describeFieldErrors(errors: ProblemFieldError[]): string {
   const first = errors[0];
   if (!first) return 'The request is not valid.';

@@ -7,10 +7,15 @@ import { ApiError, DatabaseUnavailableError } from '../errors';
 import { routeOf } from './access-log';
 import { requestIdOf } from './request-id';
 
+/** An ApiError as its problem+json answer: the one place the problem body is built. */
+export function renderProblem(error: ApiError, requestId: string): { status: number; contentType: string; body: string } {
+  return { status: error.status, contentType: PROBLEM_CONTENT_TYPE, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)) };
+}
+
 export function sendProblem(res: Response, error: ApiError): void {
-  const body = problemFor(error.code, error.detail, requestIdOf(res), error.options.errors);
+  const problem = renderProblem(error, requestIdOf(res));
   for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
-  res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  res.status(problem.status).type(problem.contentType).send(problem.body);
 }
 
 /** Errors raised by Express's body parser, by their `type`. */

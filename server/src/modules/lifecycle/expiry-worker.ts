@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import type { Logger } from '../../logger';
-import { SandboxClock } from '../sandbox/sandbox-clock';
 import { sweepDue, type SweepDeps } from './expiry';
 
 export interface ExpiryWorker {
@@ -19,7 +18,7 @@ export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logg
   const outage = new OutageLog(deps.logger, 'expiry sweep');
   const tick = async () => {
     try {
-      if (deps.clock instanceof SandboxClock) await deps.clock.refresh();
+      await deps.clock.refresh?.();
       const swept = await sweepDue(deps, deps.clock.now());
       if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
       outage.recovered();
