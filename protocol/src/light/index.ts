@@ -17,5 +17,6 @@ export {
   SdkPayOptionsWire,
   SdkSessionWire,
 } from './sdk';
-export { TransactionWire } from './transaction';
+export { ProductWire, TransactionWire } from './transaction';
+export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { readProblem, type ProblemInfo } from './problem';
