@@ -1,5 +1,7 @@
 // Builds dist/sdk.js, dist/card-frame.js and dist/card-frame.html (served by the server under /sdk/elements/1.1.1/),
-// prints their gzip sizes, and fails when a bundle is over its budget, pulls in zod, or crosses the host/frame line.
+// prints their gzip sizes, and fails when a bundle is over its budget, pulls in zod, or crosses the host/frame line:
+// sdk.js (the merchant page) may not contain sdk-core/src/frame/, card-frame.js may contain only sdk-core's frame/ and
+// shared/ code (and protocol), never host code.
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -28,11 +30,14 @@ const common = {
 
 const [sdk, frame] = await Promise.all([
   build({ ...common, entryPoints: ['src/sdk.ts'], outfile: join(dist, 'sdk.js') }),
-  build({ ...common, entryPoints: ['src/frame/main.ts'], outfile: join(dist, 'card-frame.js') }),
+  build({ ...common, entryPoints: ['src/card-frame.ts'], outfile: join(dist, 'card-frame.js') }),
 ]);
 
-const html = (await readFile(join(root, 'src/frame/card-frame.html'), 'utf8')).replace(/\n\s*/g, '\n');
-await writeFile(join(dist, 'card-frame.html'), html);
+// The page is src/card-frame.html with sdk-core's card form markup (its one source) in place of <!-- card form -->.
+const markup = await build({ ...common, entryPoints: ['../sdk-core/src/frame/card-form-markup.ts'], format: 'esm', write: false, metafile: false });
+const { CARD_FORM_HTML } = await import(`data:text/javascript;base64,${Buffer.from(markup.outputFiles[0].text).toString('base64')}`);
+const page = (await readFile(join(root, 'src/card-frame.html'), 'utf8')).replace('<!-- card form -->', () => CARD_FORM_HTML);
+await writeFile(join(dist, 'card-frame.html'), page.replace(/\n\s*/g, '\n'));
 
 const problems = [];
 const inputsOf = (result) => Object.keys(result.metafile.inputs).map((path) => relative(root, join(root, path)));
@@ -41,11 +46,14 @@ for (const [name, result] of [['sdk.js', sdk], ['card-frame.js', frame]]) {
     if (/node_modules[\\/](\.pnpm[\\/])?zod/.test(input)) problems.push(`${name} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`);
   }
 }
+const CORE = '../sdk-core/src/';
 for (const input of inputsOf(frame)) {
-  if (input.startsWith('src/') && !input.startsWith('src/frame/') && !input.startsWith('src/shared/')) problems.push(`card-frame.js imports host code: ${input}`);
+  const ownEntry = input === 'src/card-frame.ts';
+  const frameSide = input.startsWith(`${CORE}frame/`) || input.startsWith(`${CORE}shared/`) || input.startsWith('../protocol/') || input.includes('node_modules');
+  if (!ownEntry && !frameSide) problems.push(`card-frame.js imports host code: ${input}`);
 }
 for (const input of inputsOf(sdk)) {
-  if (input.startsWith('src/frame/')) problems.push(`sdk.js imports frame code: ${input}`);
+  if (input.startsWith(`${CORE}frame/`)) problems.push(`sdk.js imports frame code: ${input}`);
 }
 
 const gzip = async (file) => gzipSync(await readFile(join(dist, file)), { level: 9 }).length;

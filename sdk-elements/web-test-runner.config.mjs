@@ -1,35 +1,22 @@
-// Component tests in real Chromium (Debian's, through Playwright). The dev server's root is the workspace root so the
-// protocol sources and pnpm's node_modules are reachable. Test pages run on http://127.0.0.1:<port>; the same server
-// answers on http://localhost:<port>, which is a different origin: the cross-origin card frame tests use it.
+// Elements' browser tests in real Chromium (the shared setup: sdk-core/web-test-runner.base.mjs), plus what only
+// Elements needs: its built files under /sdk/elements/1.1.1/ and the /sdk API for a card frame on the other origin.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { playwrightLauncher } from '@web/test-runner-playwright';
-import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { answerPayment, answerSession } from './test/fixtures/api-fixtures.js';
+import { answerPayment, answerSession } from '@svc/sdk-core/testing/api-fixtures';
+import { browserTestConfig } from '@svc/sdk-core/web-test-runner';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const executablePath = chromiumPath();
-const require = createRequire(import.meta.url);
-const mswWorker = join(dirname(require.resolve('msw/package.json')), 'lib', 'mockServiceWorker.js');
-
 
 const DIST_FILES = { 'sdk.js': 'application/javascript', 'card-frame.js': 'application/javascript', 'card-frame.html': 'text/html' };
 
-/** /sdk/elements/1.1.1/<file> from dist/, as the server serves them; /mockServiceWorker.js from msw. */
+/** /sdk/elements/1.1.1/<file> from dist/, as the server serves them. */
 async function serveBuiltFiles(ctx, next) {
   const match = /^\/sdk\/elements\/1\.1\.1\/([a-z.-]+)$/.exec(ctx.path);
   if (match && DIST_FILES[match[1]]) {
     ctx.type = DIST_FILES[match[1]];
     ctx.body = await readFile(join(here, 'dist', match[1]));
     if (match[1] === 'card-frame.html') ctx.set('content-security-policy', frameCsp(ctx.query));
-    return;
-  }
-  if (ctx.path === '/mockServiceWorker.js') {
-    ctx.type = 'application/javascript';
-    ctx.body = await readFile(mswWorker);
     return;
   }
   await next();
@@ -82,22 +69,4 @@ async function fakeSdkApi(ctx, next) {
   ctx.body = JSON.stringify(answer.body);
 }
 
-export default {
-  rootDir: '..',
-  files: ['src/**/*.test.ts'],
-  hostname: '127.0.0.1',
-  nodeResolve: { exportConditions: ['development'] },
-  // One test file at a time: several suites type into focused fields (sendKeys), and pages running side by side in one
-  // browser compete for focus, which made a card-typing test time out on a loaded machine.
-  concurrency: 1,
-  testsFinishTimeout: 120_000,
-  testFramework: { config: { timeout: 10_000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: join(here, 'tsconfig.json') })],
-  middleware: [serveBuiltFiles, fakeSdkApi],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: { ...(executablePath ? { executablePath } : {}), args: chromiumArgs() },
-    }),
-  ],
-};
+export default browserTestConfig({ packageDir: here, files: ['src/**/*.test.ts'], middleware: [serveBuiltFiles, fakeSdkApi] });

@@ -55,7 +55,7 @@ export interface EndpointDescription {
 }
 
 const COMMON_AUTH_ERRORS: ApiErrorCode[] = ['unauthorized', 'client_id_not_allowed', 'credential_not_allowed', 'rate_limited'];
-const COMMON_BODY_ERRORS: ApiErrorCode[] = ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large'];
+const COMMON_BODY_ERRORS: ApiErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_request', 'unsupported_media_type', 'payload_too_large'];
 const IDEMPOTENCY_ERRORS: ApiErrorCode[] = ['idempotency_key_in_use', 'idempotency_key_reused'];
 
 /** Every endpoint can fail on our side; the answer is a 500 problem without detail. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 export const API_ERRORS = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   malformed_json: { status: 400, title: 'The request body is not valid JSON' },
+  malformed_request: { status: 400, title: 'The request could not be read' },
   invalid_card: { status: 400, title: 'The card details are not valid' },
   callback_url_not_allowed: { status: 400, title: 'The callback URL is not allowed' },
   unauthorized: { status: 401, title: 'Missing or unknown credentials' },

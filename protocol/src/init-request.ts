@@ -29,7 +29,9 @@ function checkAmount(ctx: z.RefinementCtx, value: unknown, path: (string | numbe
       path,
       message: isCent ? 'must be an integer number of cents (isCent is true)' : 'must be a number with at most two decimals (or set isCent and send cents)',
     });
-  } else if (cents < (allowZero ? 0 : 1) || cents > MAX_AMOUNT_CENTS) {
+  } else if (cents > MAX_AMOUNT_CENTS) {
+    ctx.addIssue({ code: 'custom', path, message: `must be at most ${MAX_AMOUNT_CENTS} cents` });
+  } else if (cents < (allowZero ? 0 : 1)) {
     ctx.addIssue({ code: 'custom', path, message: allowZero ? 'must not be negative' : 'must be greater than 0' });
   }
 }

@@ -1,9 +1,9 @@
 /** The built dist/sdk.js, loaded the way a merchant page loads it, end to end against the mocked API. */
 import { expect } from '@open-wc/testing';
 import type { SdkError, Transaction } from '@svc/protocol';
-import { calls, startApiMock } from '../test/api-mock';
-import { waitFor } from '../test/helpers';
-import type { ServiceFrontEndSDK } from './global';
+import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
+import { calls, startApiMock } from '@svc/sdk-core/testing/api-mock';
+import { waitFor } from '@svc/sdk-core/testing/helpers';
 
 function loadScript(attributes: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
 /** Entry of dist/sdk.js (Elements 1.1.1): registers <svc-ecom-sdk-elements> and installs window.ServiceFrontEndSDK. */
-import { detectApiBase } from './api-base';
+import { detectApiBase, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
+import { issueWarning } from '@svc/sdk-core/shared';
+import { createElementsSDK } from './adapter';
 import { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { defineElements } from './define';
-import { issueWarning } from './diagnostics/warnings';
-import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from './global';
 
 declare global {
   interface Window {
@@ -16,4 +16,4 @@ if (guessed) issueWarning('api-base-guessed', `The SDK could not tell where it w
 SvcEcomSdkElements.defaultApiBase = apiBase;
 defineElements();
 if (window.ServiceFrontEndSDK) issueWarning('sdk-loaded-twice', 'The Elements SDK script is on the page twice; the first copy stays in use. Remove the second <script>.');
-else window.ServiceFrontEndSDK = createServiceFrontEndSDK(document, { apiBase });
+else window.ServiceFrontEndSDK = createElementsSDK(document, apiBase);

@@ -1,7 +1,7 @@
 /** Mounting <svc-ecom-sdk-elements> against the mocked API, and typing into its (same-origin) card frame. */
 import type { SvcEcomSdkElements } from '../src/components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { defineElements } from '../src/define';
-import { waitFor } from './helpers';
+import { waitFor } from '@svc/sdk-core/testing/helpers';
 
 defineElements();
 

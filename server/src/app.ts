@@ -6,10 +6,12 @@ import type { Env } from './env';
 import { accessLog } from './http/access-log';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
+import { noSniff } from './http/no-sniff';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import type { Logger } from './logger';
+import type { MessageOutbox } from './messages/message-outbox';
 import type { PaymentProcessor } from './processor/processor';
 import { SandboxProcessor } from './processor/sandbox-processor';
 import { docsRouter } from './modules/docs/docs.routes';
@@ -24,6 +26,7 @@ import { receiptsRouter } from './modules/receipts/receipts.routes';
 import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
 import { stickersRouter } from './modules/stickers/stickers.routes';
 import { SandboxClock } from './modules/sandbox/sandbox-clock';
+import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRouter } from './modules/sandbox/sandbox.routes';
 import { transactionsRouter } from './modules/transactions/transactions.routes';
 
@@ -35,11 +38,18 @@ export interface AppDeps {
   clock: Clock;
   limiter: RateLimiter;
   processor: PaymentProcessor;
+  /** Consumer messages (payment links by SMS or e-mail); the sandbox outbox records them in the database. */
+  messages: MessageOutbox;
   /** Live credentials by key hash (authenticate); main.ts makes it forget changed ones as they are announced. */
   credentials: CredentialCache;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials'> & { limiter?: RateLimiter; processor?: PaymentProcessor; credentials?: CredentialCache };
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials' | 'messages'> & {
+  limiter?: RateLimiter;
+  processor?: PaymentProcessor;
+  credentials?: CredentialCache;
+  messages?: MessageOutbox;
+};
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -48,12 +58,14 @@ export function createApp(input: AppDepsInput): Express {
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     processor: input.processor ?? new SandboxProcessor(),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
+    messages: input.messages ?? new SandboxMessageOutbox(),
   };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
   app.set('json spaces', 0);
   app.use(requestId);
+  app.use(noSniff);
   app.use(accessLog(deps.logger));
   app.use(healthRouter(deps));
   app.use(docsRouter(deps));

@@ -4,10 +4,10 @@
  * listener lives from hostConnected to hostDisconnected; pending submits are settled when the element goes away.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { BillingAddress, FrameToHostMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
-import { FrameChannel } from '../channel/frame-channel';
-import { ELEMENTS_VERSION } from '../shared/sdk-constants';
-import type { CardFieldError } from '../events/events';
+import type { BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
+import type { CardFieldError } from '@svc/sdk-core/host';
+import { hostEnd, type PostMessageChannel } from '@svc/sdk-core/shared';
+import { ELEMENTS_VERSION } from '../version';
 
 export interface CardValidationState {
   isValid: boolean;
@@ -49,7 +49,7 @@ export class CardFrameController implements ReactiveController {
 
   #iframe: HTMLIFrameElement | null = null;
   #apiBase = '';
-  #channel: FrameChannel | null = null;
+  #channel: PostMessageChannel<FrameToHostMessage, HostToFrameMessage> | null = null;
   #session: SdkSession | null = null;
   #debug = false;
   #readyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -72,17 +72,17 @@ export class CardFrameController implements ReactiveController {
 
   /** Called with the rendered iframe (or undefined when it leaves the DOM). */
   attach(iframe: HTMLIFrameElement | undefined, apiBase: string): void {
-    if (iframe === this.#iframe && this.#channel?.frameOrigin === new URL(apiBase).origin) return;
+    if (iframe === this.#iframe && this.#channel?.peerOrigin === new URL(apiBase).origin) return;
     this.#channel?.close();
     this.#channel = null;
     this.#iframe = iframe ?? null;
     this.#apiBase = apiBase;
     this.frameReady = false;
     if (!iframe) return;
-    this.#channel = new FrameChannel(window, {
-      frameOrigin: new URL(apiBase).origin,
+    this.#channel = hostEnd(window, {
+      peerOrigin: new URL(apiBase).origin,
       instanceId: this.instanceId,
-      frameWindow: () => this.#iframe?.contentWindow ?? null,
+      peerWindow: () => this.#iframe?.contentWindow ?? null,
       onMessage: (message) => this.#onMessage(message),
     });
     this.#channel.open();

@@ -1,10 +1,8 @@
 /** The events `<svc-ecom-sdk-elements>` dispatches: typed classes, all bubbling and composed (they leave the shadow root). */
 import type { PaymentMethodName, SdkError, Transaction } from '@svc/protocol';
+import type { CardFieldError } from '@svc/sdk-core/host';
 
-export interface CardFieldError {
-  field: 'number' | 'expiry' | 'cvc';
-  message: string;
-}
+export type { CardFieldError };
 
 const init = <T>(detail: T): CustomEventInit<T> => ({ detail, bubbles: true, composed: true });
 

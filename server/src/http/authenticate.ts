@@ -1,20 +1,11 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
 import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
 import type { CredentialCache } from './credential-cache';
 import type { RateLimiter } from './rate-limit';
-
-/** Who is calling, as resolved from a credential. Every query is scoped by it. */
-export interface Principal {
-  credentialId: string;
-  kind: CredentialKind;
-  merchantId: string;
-  branchId: string | null;
-  deviceId: string | null;
-  allowedOrigins: string[];
-}
 
 export interface AuthenticateDeps {
   db: Database;

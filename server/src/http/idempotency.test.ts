@@ -49,6 +49,22 @@ describe('Idempotency-Key', () => {
     expect(paymentIds.size).toBe(1);
   });
 
+  it('concurrent replays of a finished request all replay its answer, none is told the key is in use', async () => {
+    const headers = key('replays');
+    const body = { amount: 12, currency: 'USD' as const, pos: 'replays' };
+    const first = await t.client.init(body, headers);
+    expect(first.status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      const replays = await Promise.all(Array.from({ length: 10 }, () => t.client.init(body, headers)));
+      expect(replays.map((r) => r.status)).toEqual(Array(10).fill(200));
+      for (const replay of replays) {
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.body).toEqual(first.body);
+      }
+    }
+    expect(await countTransactions('replays')).toBe(1);
+  });
+
   it('the same key with another body: 422 idempotency_key_reused, and nothing happens', async () => {
     const headers = key('reuse');
     expect((await t.client.init({ amount: 10, currency: 'USD', pos: 'reuse' }, headers)).status).toBe(200);
@@ -95,6 +111,29 @@ describe('Idempotency-Key', () => {
     const elsewhere = await t.app.request('/sdk/sessions', { headers: { ...sessionHeaders, origin: 'https://evil.example' }, body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' } });
     expect(elsewhere.status).toBe(403);
     expect(await elsewhere.text()).not.toContain(((await session.json()) as { sessionToken: string }).sessionToken);
+  });
+
+  it('an SDK session started with a key replays its token, yet the idempotency store never holds the token', async () => {
+    const headers = { ...key('session-secret'), origin: 'http://localhost:3000' };
+    const body = { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' };
+    const first = await t.app.request('/sdk/sessions', { headers, body });
+    expect(first.status).toBe(200);
+    const firstText = await first.text();
+    const { sessionToken } = JSON.parse(firstText) as { sessionToken: string };
+    const replay = await t.app.request('/sdk/sessions', { headers, body });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(firstText);
+    // Neither the token nor the caller's key (from which the stored answer's seal is derived) is kept in the clear.
+    const rows = await t.database.sql<{ row: string }[]>`select row_to_json(k)::text as row from idempotency_keys k where merchant_id = ${t.merchant.merchantId}`;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { row } of rows) {
+      expect(row).not.toContain(sessionToken);
+      expect(row).not.toContain(sessionToken.slice('sess_'.length, 20));
+      expect(row).not.toContain(headers['idempotency-key']);
+    }
+    // The same key with another body is still refused.
+    const sameKeyOtherBody = await t.app.request('/sdk/sessions', { headers, body: { ...body, methodType: 'authorize' } });
+    expect(sameKeyOtherBody.status).toBe(422);
   });
 
   it('validation failures are not stored; refusals are, and replay as they were', async () => {

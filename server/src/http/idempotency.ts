@@ -6,6 +6,7 @@ import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { ApiError, ValidationError } from '../errors';
+import { AnswerSeal } from './sealed-answer';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MAX_KEY_LENGTH = 255;
@@ -44,6 +45,11 @@ export interface IdempotencyScope {
    */
   caller: { credentialId: string } | { space: string };
   key: string | undefined;
+  /**
+   * A secret of the caller the request itself carries (a client ID), for answers that hold a secret (an SDK
+   * session's token): the answer is stored sealed under it and the key (see AnswerSeal), never in the clear.
+   */
+  sealWith?: string;
   request: Request;
   requestId: string;
 }
@@ -52,8 +58,9 @@ export interface IdempotencyScope {
  * Runs a mutation in one database transaction. With an Idempotency-Key (CONTRACT §8) the stored response is
  * written in that same transaction: the same key and body within 24 h replay it; another body is 422
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
- * (an advisory lock tried, never waited on). Refusals (4xx) are stored and replayed too, except validation
- * failures, which are not: the effect runs in a savepoint so a refusal leaves nothing behind but its answer.
+ * (an advisory lock tried, never waited on). The stored answer is read before the lock is tried, so any number of
+ * concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
+ * validation failures, which are not: the effect runs in a savepoint so a refusal leaves nothing behind but its answer.
  */
 export async function runMutation(
   db: Database,
@@ -68,25 +75,23 @@ export async function runMutation(
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
-  const key = 'space' in scope.caller ? `${scope.caller.space} ${scope.key}` : scope.key;
+  const seal = scope.sealWith === undefined ? null : new AnswerSeal(scope.sealWith, scope.key);
+  const ownKey = seal ? AnswerSeal.storedKey(scope.key) : scope.key;
+  const key = 'space' in scope.caller ? `${scope.caller.space} ${ownKey}` : ownKey;
   const requestHash = hashRequest(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
   return db.transaction(async (tx) => {
+    const now = clock.now();
+    const find = () => storedAnswer(tx, scope.merchantId, key, requestHash, now, seal);
+    // A finished request's answer is read before the lock is tried: replays never contend with each other.
+    const stored = await find();
+    if (stored) return stored;
     const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);
+    // Whoever holds the lock may be a request that finished since the first read (its answer is now visible) or a
+    // replay that took the lock just after; either way a stored answer is the one to give. Read once more.
+    const storedSince = await find();
+    if (storedSince) return storedSince;
     if (!lock?.locked) {
       throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
-    }
-    const now = clock.now();
-    const [stored] = await tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.merchantId, scope.merchantId), eq(idempotencyKeys.key, key)))
-      .limit(1);
-    if (stored && stored.expiresAt > now) {
-      if (!stored.requestHash.equals(requestHash)) {
-        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
-      }
-      const contentType = stored.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
-      return { status: stored.responseStatus, body: stored.responseBody, contentType, replayed: true };
     }
 
     let response: Omit<MutationResponse, 'replayed'>;
@@ -96,13 +101,30 @@ export async function runMutation(
       if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
       response = problemResponse(error, scope.requestId);
     }
-    const row = { requestHash, responseStatus: response.status, responseBody: response.body, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+    const responseBody = seal ? seal.seal(response.body) : response.body;
+    const row = { requestHash, responseStatus: response.status, responseBody, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
     await tx
       .insert(idempotencyKeys)
       .values({ merchantId: scope.merchantId, key, ...row })
       .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
     return { ...response, replayed: false };
   });
+}
+
+/** The answer stored under the key, while it lives, for the same request; 422 for another request. */
+async function storedAnswer(tx: Tx, merchantId: string, key: string, requestHash: Buffer, now: Date, seal: AnswerSeal | null): Promise<MutationResponse | null> {
+  const [stored] = await tx
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  if (!stored || stored.expiresAt <= now) return null;
+  if (!stored.requestHash.equals(requestHash)) {
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
+  }
+  const contentType = stored.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
+  const body = seal ? seal.open(stored.responseBody) : stored.responseBody;
+  return { status: stored.responseStatus, body, contentType, replayed: true };
 }
 
 /** Caller, method, path and the body with keys sorted: the same request however its JSON was laid out. */

@@ -1,7 +1,18 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
 import { useTestApp } from '../test/harness';
 
-const t = useTestApp();
+const logLines: { level: number; msg?: string }[] = [];
+const destination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as { level: number });
+    done();
+  },
+});
+const t = useTestApp({ logger: createLogger({ level: 'info', destination }) });
+/** pino's level for `error`: a line at or above it pages someone. */
+const ERROR_LEVEL = 50;
 
 async function problem(res: Response) {
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -64,6 +75,40 @@ describe('problem+json', () => {
     // A surrogate pair (an emoji) is fine.
     const emoji = await t.client.init({ amount: 1, currency: 'USD', posData: { note: '\ud83d\ude00' } });
     expect(emoji.status).toBe(200);
+  });
+
+  it('a body that does not decode as its Content-Encoding says: 400 malformed_request, and no error logged', async () => {
+    const errorsBefore = logLines.filter((line) => line.level >= ERROR_LEVEL).length;
+    for (const encoding of ['deflate', 'br', 'gzip']) {
+      const res = await t.app.request('/transactions/init', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.merchant.apiKey}`, 'content-type': 'application/json', 'content-encoding': encoding },
+        rawBody: '{"amount":1,"currency":"USD"}',
+      });
+      expect(res.status).toBe(400);
+      expect((await problem(res)).code).toBe('malformed_request');
+    }
+    expect(logLines.filter((line) => line.level >= ERROR_LEVEL).length).toBe(errorsBefore);
+  });
+
+  it('a path with bad percent-encoding: 400 malformed_request, and no error logged', async () => {
+    const errorsBefore = logLines.filter((line) => line.level >= ERROR_LEVEL).length;
+    for (const path of ['/pay/%ZZ/state', '/transactions/%E0%A4%A', '/sdk/sessions/%/payments']) {
+      const res = await t.app.request(path, path.startsWith('/pay') ? {} : { method: path.startsWith('/sdk') ? 'POST' : 'GET', headers: { authorization: `Bearer ${t.merchant.apiKey}` } });
+      expect(res.status, path).toBe(400);
+      expect((await problem(res)).code).toBe('malformed_request');
+    }
+    expect(logLines.filter((line) => line.level >= ERROR_LEVEL).length).toBe(errorsBefore);
+  });
+
+  it('every answer, JSON and problem+json alike, says X-Content-Type-Options: nosniff', async () => {
+    const answers = [
+      await t.app.request('/healthz'),
+      await t.app.request('/nope'),
+      await t.client.init({ amount: 1, currency: 'USD' }).then((r) => ({ headers: r.headers })),
+      await t.app.request('/transactions/init', { method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '{' }),
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {

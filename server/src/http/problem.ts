@@ -19,7 +19,22 @@ const BODY_PARSER_ERRORS: Record<string, { code: ApiErrorCode; detail: string }>
   'charset.unsupported': { code: 'unsupported_media_type', detail: 'Send the body as UTF-8 JSON.' },
 };
 
-/** The one place where thrown errors become problem+json. Unknown errors are logged and answered 500 without detail. */
+/**
+ * A client error raised by Express's body parser or router that is not one of those above: a body that does not
+ * decode as its Content-Encoding says, a path with bad percent-encoding. They carry a 4xx `status` (http-errors).
+ */
+function clientErrorOf(error: unknown): ApiError | null {
+  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (status === 413) return new ApiError('payload_too_large', BODY_PARSER_ERRORS['entity.too.large']!.detail);
+  if (status === 415) return new ApiError('unsupported_media_type', BODY_PARSER_ERRORS['encoding.unsupported']!.detail);
+  return new ApiError('malformed_request', 'The request could not be read: check that the path is correctly percent-encoded and that the body is sent as its Content-Encoding says.');
+}
+
+/**
+ * The one place where thrown errors become problem+json. Client errors the parser or router raise keep their 4xx;
+ * anything else unknown is logged and answered 500 without detail.
+ */
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let apiError: ApiError;
@@ -28,8 +43,9 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     } else {
       const parserType = (error as { type?: string }).type;
       const known = parserType ? BODY_PARSER_ERRORS[parserType] : undefined;
-      if (known) {
-        apiError = new ApiError(known.code, known.detail);
+      const clientError = known ? new ApiError(known.code, known.detail) : clientErrorOf(error);
+      if (clientError) {
+        apiError = clientError;
       } else {
         logger.error({ err: error, requestId: requestIdOf(res), method: req.method, route: routeOf(req) }, 'unhandled error');
         apiError = new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestIdOf(res)} when you contact support.`);

@@ -1,5 +1,5 @@
 import type { WsScope } from '@svc/protocol';
-import type { Principal } from '../http/authenticate';
+import type { Principal } from '../auth/principal';
 
 /**
  * Who is on a socket, as resolved at the upgrade. A credential (merchant key, branch key, device ID) sees what

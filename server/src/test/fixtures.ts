@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ProvisionedMerchant } from '@svc/protocol';
+import { Status, type ProvisionedMerchant } from '@svc/protocol';
 import type { Database } from '../db/client';
 import { firstBranchAndDevice, insertBranch, insertDevice } from '../modules/merchants/merchants.queries';
 import { issueCredentials, provisionMerchant } from '../modules/merchants/merchants.service';
@@ -26,7 +26,7 @@ export async function insertPendingTransaction(
     branchId: owner.branchId ?? null,
     deviceId: owner.deviceId ?? null,
     methodType: 'sale',
-    status: 1,
+    status: Status.Pending,
     currency: 'USD',
     amountCents: 1250,
     linkId: randomBytes(24).toString('base64url'),

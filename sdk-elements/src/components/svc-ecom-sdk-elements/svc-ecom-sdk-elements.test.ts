@@ -3,10 +3,11 @@ import { sendKeys } from '@web/test-runner-commands';
 import 'axe-core/axe.min.js';
 import type * as Axe from 'axe-core';
 import type { Transaction } from '@svc/protocol';
-import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '../../../test/api-mock';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { frameOf, mount, part, radios, ready, record, typeCard } from '../../../test/element-helpers';
-import { otherOrigin, sleep, waitFor } from '../../../test/helpers';
-import type { SdkErrorException, SvcEcomSdkElements } from './svc-ecom-sdk-elements';
+import { otherOrigin, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
+import type { SdkErrorException } from '@svc/sdk-core/shared';
+import type { SvcEcomSdkElements } from './svc-ecom-sdk-elements';
 
 const axe = (window as unknown as { axe: typeof Axe }).axe;
 const ALL_EVENTS = ['svc-ready', 'svc-payment-selected', 'svc-paying', 'svc-validation-status', 'svc-error', 'svc-payment-success'];

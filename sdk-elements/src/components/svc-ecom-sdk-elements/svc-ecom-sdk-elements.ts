@@ -2,11 +2,9 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
 import { PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { payOptionsFrom, type PaymentFields } from '../../api/pay-options';
-import { payWithWallet } from '../../api/sdk-api';
+import { payOptionsFrom, payWithWallet, SessionController, type PaymentFields, type SessionState } from '@svc/sdk-core/host';
+import { debugLog, issueWarning, SdkErrorException } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS, type CardOutcome } from '../../controllers/card-frame-controller';
-import { SessionController, type SessionState } from '../../controllers/session-controller';
-import { debugLog, issueWarning } from '../../diagnostics/warnings';
 import {
   DimensionsEvent,
   PayingEvent,
@@ -39,16 +37,6 @@ interface WidgetSettings {
 
 /** An attribute-backed property as text: a removed attribute is null, a page may set undefined or another type. */
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'symbol' ? '' : String(value ?? ''));
-
-/** What `pay()` rejects with; the same error was dispatched as `svc-error` before. */
-export class SdkErrorException extends Error {
-  readonly code: SdkError['code'];
-  constructor(readonly error: SdkError) {
-    super(error.message);
-    this.name = 'SdkError';
-    this.code = error.code;
-  }
-}
 
 /**
  * @summary Elements 1.1.1: the payment widget. The customer chooses card or a wallet; card details are typed into a

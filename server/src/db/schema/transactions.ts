@@ -1,7 +1,9 @@
+import { Status, TRANSACTION_STATUSES, type TransactionStatusCode } from '@svc/protocol';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { branches, devices, merchants } from './merchants';
 
+const statusCodes = TRANSACTION_STATUSES.map((s) => s.status);
 const money = (name: string) => bigint(name, { mode: 'number' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -15,7 +17,7 @@ export const transactions = pgTable(
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
     methodType: text('method_type', { enum: ['sale', 'authorize', 'manual_capture', 'tokenize'] }).notNull(),
-    status: smallint('status').notNull(),
+    status: smallint('status').$type<TransactionStatusCode>().notNull(),
     currency: text('currency').notNull(),
     amountCents: money('amount_cents'),
     products: jsonb('products').notNull().default(sql`'[]'::jsonb`),
@@ -61,9 +63,9 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt),
-    index('transactions_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.status} = 1`),
+    index('transactions_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
     index('transactions_device_idx').on(t.deviceId, t.createdAt),
-    check('transactions_status_known', sql`${t.status} between 0 and 12`),
+    check('transactions_status_known', sql`${t.status} between ${sql.raw(String(Math.min(...statusCodes)))} and ${sql.raw(String(Math.max(...statusCodes)))}`),
     check('transactions_amount_positive', sql`${t.amountCents} is null or ${t.amountCents} > 0`),
     check('transactions_sequence_positive', sql`${t.sequence} >= 1`),
     check('transactions_currency_known', sql`${t.currency} in ('USD', 'CAD', 'ILS', 'EUR', 'RUB')`),
@@ -71,6 +73,6 @@ export const transactions = pgTable(
     check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} <= ${t.authorizedCents}`),
     check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
     index('transactions_active_hold_idx').on(t.holdExpiresAt).where(sql`${t.authStatus} = 'active'`),
-    index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = 10`),
+    index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),
   ],
 );

@@ -1,9 +1,11 @@
+import { Status } from '@svc/protocol';
 import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
-import { paymentTokens, payments, transactions } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
-import { nextSequence, type PaymentTokenRow, type TransactionRow } from '../transactions/transactions.queries';
+import { paymentTokens, transactions } from '../../db/schema';
+import type { PaymentTokenRow } from '../payments';
+import type { Principal } from '../../auth/principal';
+import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
 
 const t = transactions;
 const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
@@ -55,7 +57,7 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
 /**
  * Capture if it fits, as one guarded statement: the hold must be active and unexpired and `amount` at most what
  * it still holds. Concurrent captures serialise on the row and each re-checks the guard, so together they never
- * take more than the hold. Status 6 while something is left, 7 (and the hold `captured`) when nothing is.
+ * take more than the hold. PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is.
  */
 export async function captureAgainstHold(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
   const usesItUp = sql`${t.capturedCents} + ${t.releasedCents} + ${amountCents} = ${t.authorizedCents}`;
@@ -63,7 +65,7 @@ export async function captureAgainstHold(db: Queryable, transactionId: string, a
     .update(t)
     .set({
       capturedCents: sql`${t.capturedCents} + ${amountCents}`,
-      status: sql`case when ${usesItUp} then 7 else 6 end`,
+      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} else ${sql.raw(String(Status.PartiallyCaptured))} end`,
       authStatus: sql`case when ${usesItUp} then 'captured' else 'active' end`,
       sequence: nextSequence(),
       updatedAt: now,
@@ -78,7 +80,7 @@ async function endHold(
   db: Queryable,
   transactionId: string,
   now: Date,
-  end: { status: 8 | 9; authStatus: 'voided' | 'closed' },
+  end: { status: typeof Status.Voided | typeof Status.AuthorizationClosed; authStatus: 'voided' | 'closed' },
   extraGuard?: ReturnType<typeof sql>,
 ): Promise<TransactionRow | null> {
   const [row] = await db
@@ -90,17 +92,17 @@ async function endHold(
 }
 
 export function voidHold(db: Queryable, transactionId: string, now: Date) {
-  return endHold(db, transactionId, now, { status: 8, authStatus: 'voided' });
+  return endHold(db, transactionId, now, { status: Status.Voided, authStatus: 'voided' });
 }
 
 /** closeAuth's preconditions in the guard: a capture was made, something is left, and the processor supports it. */
 export function closeHold(db: Queryable, transactionId: string, now: Date) {
-  return endHold(db, transactionId, now, { status: 9, authStatus: 'closed' }, sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`);
+  return endHold(db, transactionId, now, { status: Status.AuthorizationClosed, authStatus: 'closed' }, sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`);
 }
 
 /**
  * Re-authorization: releases what the current hold still holds and adds a new hold of `amount`, expiring at
- * `expiresAt`. Allowed from Authorized (5), PartiallyCaptured (6) and Expired (11).
+ * `expiresAt`. Allowed from Authorized, PartiallyCaptured and Expired.
  */
 export async function reauthorizeHold(db: Queryable, transactionId: string, amountCents: number, expiresAt: Date, now: Date): Promise<TransactionRow | null> {
   const [row] = await db
@@ -108,23 +110,13 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
     .set({
       releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`,
       authorizedCents: sql`${t.authorizedCents} + ${amountCents}`,
-      status: 5,
+      status: Status.Authorized,
       authStatus: 'active',
       holdExpiresAt: expiresAt,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), inArray(t.status, [5, 6, 11]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
+    .where(and(eq(t.id, transactionId), inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
     .returning();
   return row ?? null;
-}
-
-export async function insertPayment(db: Queryable, values: typeof payments.$inferInsert) {
-  const [row] = await db.insert(payments).values(values).returning();
-  return row!;
-}
-
-export async function insertPaymentToken(db: Queryable, values: typeof paymentTokens.$inferInsert) {
-  const [row] = await db.insert(paymentTokens).values(values).returning();
-  return row!;
 }

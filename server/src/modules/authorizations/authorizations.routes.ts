@@ -4,7 +4,8 @@ import type { AppDeps } from '../../app';
 import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
-import { mutationScope, TransactionNumberParam } from '../transactions/transactions.routes';
+import { mutationScope } from '../../http/mutation-scope';
+import { TransactionNumberParam } from '../../http/path-params';
 import { closeAuthorization, pay, reauthorize, voidAuthorization } from './authorizations.service';
 
 /** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */

@@ -1,12 +1,14 @@
+import { Status } from '@svc/protocol';
 import type { Currency, Payment, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
-import { findTransactionRowForPrincipal, insertTransaction, type PaymentRow, type TransactionRow } from '../transactions/transactions.queries';
+import { confirmationFor, insertPayment, toPayment } from '../payments';
+import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions/transactions.queries';
 import * as q from './authorizations.queries';
 
 export interface PayResult {
@@ -33,7 +35,7 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
 
   const result = await deps.processor.capture(found.token.processorReference, input.amount, holder.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
-  const payment = await q.insertPayment(tx, {
+  const payment = await insertPayment(tx, {
     paymentId: newPaymentId(),
     transactionId: holder.id,
     merchantId: holder.merchantId,
@@ -71,7 +73,7 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
   const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
   const renewed = await q.reauthorizeHold(tx, row.id, input.amount, expiresAt, now);
   if (!renewed) {
-    throw new ApiError('authorization_not_active', `Only an authorization with status 5, 6 or 11 can be re-authorized; this one has status ${row.status}.`);
+    throw new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
   }
   const result = await deps.processor.reauthorize(found.token.processorReference, input.amount, row.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
@@ -110,7 +112,7 @@ async function chargeTokenizedMethod(
     merchantId: principal.merchantId,
     branchId: principal.branchId ?? token.branchId,
     methodType: 'sale',
-    status: 0,
+    status: Status.Approved,
     currency: input.currency,
     amountCents: input.amount,
     linkId: newLinkId(),
@@ -121,7 +123,7 @@ async function chargeTokenizedMethod(
     createdAt: now,
     updatedAt: now,
   });
-  const payment = await q.insertPayment(tx, {
+  const payment = await insertPayment(tx, {
     paymentId: newPaymentId(),
     transactionId: sale.id,
     merchantId: sale.merchantId,
@@ -166,7 +168,7 @@ async function captureRefusal(tx: Tx, transactionId: string, amount: number, now
 async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
   if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
-  if (row.status === 7) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
+  if (row.status === Status.Captured) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'close');
   if (row.capturedCents === 0) {
     return new ApiError('no_successful_payment', 'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.');
@@ -179,30 +181,5 @@ function notActive(row: TransactionRow, now: Date, verb: string): ApiError {
   if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', `This transaction is not an authorization; there is nothing to ${verb}.`);
   const expired = row.authStatus === 'active' && row.holdExpiresAt !== null && row.holdExpiresAt <= now;
   const why = expired ? 'its hold has expired' : row.authStatus === null ? 'the consumer has not paid yet' : `it is ${row.authStatus}`;
-  return new ApiError('authorization_not_active', `Cannot ${verb} this authorization: ${why} (status ${expired ? 11 : row.status}).`);
-}
-
-export function toPayment(row: PaymentRow): Payment {
-  return { paymentId: row.paymentId, amountCents: row.amountCents, status: row.status, date: row.createdAt.toISOString(), confirmationNumber: row.confirmationNumber };
-}
-
-/** The spec's Confirmation object for an approval. */
-export function confirmationFor(input: { paymentType: string; processor: string; lastFourDigits: string | null; authNumber: string; confirmationNumber: string; at: Date; paymentMethodName?: string }) {
-  return {
-    paymentType: input.paymentType,
-    confirmationNumber: input.confirmationNumber,
-    fullConfirmationCode: `${input.processor.toUpperCase()}-${input.authNumber}-${input.confirmationNumber}`,
-    dateApproval: input.at.toISOString(),
-    installments: 1,
-    paymentMethodName: input.paymentMethodName ?? input.paymentType,
-    approvedBy: input.processor,
-    providerId: input.processor,
-    requestID: input.confirmationNumber,
-    authNumber: input.authNumber,
-    referenceNumber: input.confirmationNumber,
-    acquirer: input.processor,
-    voucher: null,
-    lastFourDigits: input.lastFourDigits,
-    serviceReferenceId: input.confirmationNumber,
-  };
+  return new ApiError('authorization_not_active', `Cannot ${verb} this authorization: ${why} (status ${expired ? Status.Expired : row.status}).`);
 }

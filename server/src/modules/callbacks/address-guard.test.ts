@@ -12,7 +12,16 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
+  // Transition ranges reach IPv4 through a translator or tunnel (NAT64, SIIT, 6to4, Teredo) that may sit inside a
+  // private network, whatever IPv4 address they seem to carry: the whole range is refused.
+  it.each([
+    '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '::ffff:0:a00:1', '64:ff9b::808:808', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1',
+    '64:ff9b:1:ffff::1', '2002:a00:1::1', '2002:808:808::1', '2002::', '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  ])('%s (a transition range) is not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2003::1'])('%s is public', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 });

@@ -3,8 +3,9 @@ import net from 'node:net';
 
 /**
  * The SSRF guard of CONTRACT §9: callbacks may not reach loopback, private, link-local (metadata), CGNAT,
- * multicast, unspecified, reserved or documentation addresses, in IPv4 or IPv6, IPv4-mapped or NAT64 forms
- * included. Odd IPv4 literals (2130706433, 0x7f.1, 017700000001) are normalised by the URL parser before the
+ * multicast, unspecified, reserved or documentation addresses, in IPv4 or IPv6. IPv6 transition ranges (IPv4-mapped
+ * and -translated, NAT64, 6to4, Teredo) are refused whole: they reach IPv4 through a translator or tunnel that may sit
+ * inside a private network, whatever IPv4 address they seem to carry, and no callback server needs one. Odd IPv4 literals (2130706433, 0x7f.1, 017700000001) are normalised by the URL parser before the
  * check. Names are resolved and every address checked; the connection then goes to the address that passed.
  */
 const blocked = new net.BlockList();
@@ -40,41 +41,24 @@ for (const [network, prefix] of [
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }
-
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
-function embeddedIPv4(address: string): string | null {
-  const groups = expandIPv6(address);
-  if (!groups) return null;
-  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-  if (!mapped && !nat64) return null;
-  return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
-}
-
-function expandIPv6(address: string): number[] | null {
-  let text = address.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const parts = dotted[1]!.split('.').map(Number);
-    text = text.slice(0, -dotted[1]!.length) + `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
-  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
-  const groups = [...left, ...Array<string>(Math.max(fill, 0)).fill('0'), ...right].map((g) => Number.parseInt(g, 16));
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+/** Checked for IPv6 addresses only: a BlockList matches IPv4 addresses against the IPv4-mapped range too. */
+const transition = new net.BlockList();
+for (const [network, prefix] of [
+  ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['64:ff9b::', 96], // NAT64, well-known prefix
+  ['64:ff9b:1::', 48], // NAT64, local-use prefixes
+  ['2002::', 16], // 6to4
+  ['2001::', 32], // Teredo
+] as const) {
+  transition.addSubnet(network, prefix, 'ipv6');
 }
 
 /** Whether a callback may connect to this IP address. */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return !blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const inner = embeddedIPv4(address);
-    if (inner !== null) return isPublicAddress(inner);
-    return !blocked.check(address, 'ipv6');
-  }
+  if (family === 6) return !blocked.check(address, 'ipv6') && !transition.check(address, 'ipv6');
   return false;
 }
 

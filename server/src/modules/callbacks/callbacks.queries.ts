@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { transactionScope } from '../transactions/transaction-scope';
 import type { AfterAttempt } from './retry-schedule';
 

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
 import { authenticate, principalOf } from '../../http/authenticate';
 import { parseInput } from '../../http/parse';
-import { TransactionNumberParam } from '../transactions/transactions.routes';
+import { TransactionNumberParam } from '../../http/path-params';
 import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
 import { listDeliveries, restartDelivery } from './callbacks.queries';
 

@@ -1,3 +1,4 @@
+import { Status } from '@svc/protocol';
 import { and, eq, gt } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { transactions } from '../../db/schema';
@@ -10,7 +11,7 @@ export type CommitEffect =
 
 /**
  * AwaitingCommit → committed, guarded: only while still awaiting and inside the window. manual_capture and
- * tokenize end Approved (0); authorize ends Authorized (5) with a hold of the committed amount.
+ * tokenize end Approved; authorize ends Authorized with a hold of the committed amount.
  */
 export async function applyCommit(
   db: Queryable,
@@ -21,10 +22,10 @@ export async function applyCommit(
 ): Promise<TransactionRow | null> {
   const byEffect =
     effect.kind === 'captured'
-      ? { status: 0, amountCents: effect.amountCents }
+      ? { status: Status.Approved, amountCents: effect.amountCents }
       : effect.kind === 'authorized'
-        ? { status: 5, amountCents: effect.amountCents, authStatus: 'active' as const, authorizedCents: effect.amountCents, holdExpiresAt: effect.holdExpiresAt }
-        : { status: 0 };
+        ? { status: Status.Authorized, amountCents: effect.amountCents, authStatus: 'active' as const, authorizedCents: effect.amountCents, holdExpiresAt: effect.holdExpiresAt }
+        : { status: Status.Approved };
   const [row] = await db
     .update(transactions)
     .set({
@@ -36,14 +37,14 @@ export async function applyCommit(
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 10), gt(transactions.commitDeadline, now)))
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, Status.AwaitingCommit), gt(transactions.commitDeadline, now)))
     .returning();
   return row ?? null;
 }
 
-/** AwaitingCommit past its window → Expired (11), guarded the same way. */
+/** AwaitingCommit past its window → Expired, guarded the same way. */
 export async function expireCommitWindow(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await moveStatus(db, [transactionId], 10, 11, now);
+  const [row] = await moveStatus(db, [transactionId], Status.AwaitingCommit, Status.Expired, now);
   return row ?? null;
 }
 

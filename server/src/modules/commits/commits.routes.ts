@@ -7,7 +7,8 @@ import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
-import { mutationScope, TransactionNumberParam } from '../transactions/transactions.routes';
+import { mutationScope } from '../../http/mutation-scope';
+import { TransactionNumberParam } from '../../http/path-params';
 import { findByCommitId } from './commits.queries';
 import { commitByLink, commitByMerchant } from './commits.service';
 

@@ -1,10 +1,11 @@
+import { Status } from '@svc/protocol';
 import type { CommitResponse, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import type { MutationResult } from '../../http/idempotency';
 import { processorError } from '../../processor/processor-errors';
-import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';
+import { insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { resolveInitAmounts } from '../transactions/init-amounts';
@@ -37,22 +38,22 @@ export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string
 }
 
 /**
- * The commit rules of CONTRACT §7 and §12: only AwaitingCommit (10), only inside the window (after it, the
- * transaction is Expired (11) and the hold released, whether or not the sweep got there first), never more than
+ * The commit rules of CONTRACT §7 and §12: only AwaitingCommit, only inside the window (after it, the
+ * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
  * the consumer approved, in the transaction's currency.
  */
 async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: CommitInput): Promise<MutationResult> {
   const now = deps.clock.now();
   const windowOver = row.commitDeadline !== null && row.commitDeadline <= now;
-  if (row.status === 11 || (row.status === 10 && windowOver)) {
-    if (row.status === 10 && (await expireCommitWindow(tx, row.id, now))) {
+  if (row.status === Status.Expired || (row.status === Status.AwaitingCommit && windowOver)) {
+    if (row.status === Status.AwaitingCommit && (await expireCommitWindow(tx, row.id, now))) {
       await releaseApproval(deps, row);
       await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
     }
     return { problem: new ApiError('commit_window_expired', `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`) };
   }
-  if (row.status !== 10 || !row.processorReference) {
-    throw new ApiError('not_awaiting_commit', `Only a widget payment awaiting its commit (status 10) can be committed; this transaction has status ${row.status}.`);
+  if (row.status !== Status.AwaitingCommit || !row.processorReference) {
+    throw new ApiError('not_awaiting_commit', `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`);
   }
   if (input.methodType !== undefined && input.methodType !== row.methodType) {
     throw new ValidationError([{ path: 'methodType', message: `this payment is ${row.methodType}` }]);
@@ -71,7 +72,7 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
       : row.methodType === 'authorize'
         ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) }
         : { kind: 'tokenized' };
-  // The guarded write first: of two commits racing for one payment, only the one that moved it from 10 goes on to
+  // The guarded write first: of two commits racing for one payment, only the one that moved it from AwaitingCommit goes on to
   // the processor. A processor refusal then throws, and the whole change rolls back.
   const committed = await applyCommit(
     tx,

@@ -1,21 +1,20 @@
+import { Status } from '@svc/protocol';
 import type { ConsumerPayRequest, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import type { MutationResult } from '../../http/idempotency';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { confirmationFor } from '../authorizations/authorizations.service';
-import { insertPayment, insertPaymentToken } from '../authorizations/authorizations.queries';
+import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
-import { assertCardUsable } from './card-validation';
 import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 
 /**
- * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved, 0); an authorization places its hold and
- * issues the token (Authorized, 5). A decline (2) or a processor failure (12) is final for the transaction and is
+ * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
+ * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is final for the transaction and is
  * committed, while the consumer is answered 402 or 502. The card never leaves this function but to the processor.
  */
 export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<MutationResult> {
@@ -24,7 +23,7 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
   const row = await lockTransactionByLink(tx, linkId);
   if (!row) throw new NotFoundError('payment link');
-  if (row.status !== 1) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  if (row.status !== Status.Pending) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
   if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
     throw new ApiError('transaction_not_payable', 'This transaction is paid through the merchant\'s checkout, not a payment link.');

@@ -1,7 +1,7 @@
 import type { PaymentLinkState } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
-import { passesLuhn } from './card-validation';
+import { passesLuhn } from '../payments/card-validation';
 import { useTestApp } from '../../test/harness';
 
 const t = useTestApp({ merchantName: 'Link Shop' });

@@ -1,3 +1,4 @@
+import { Status } from '@svc/protocol';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
@@ -36,7 +37,7 @@ export type ConsumerOutcome =
   | { kind: 'declined'; paymentType: string; processor: string }
   | { kind: 'failed'; paymentType: string; processor: string };
 
-const STATUS_OF = { sold: 0, authorized: 5, declined: 2, failed: 12 } as const;
+const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
 /** Pending → the consumer's outcome, guarded on still being pending and not timed out. */
 export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionRow | null> {
@@ -55,7 +56,7 @@ export async function applyConsumerOutcome(db: Queryable, transactionId: string,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 1), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, Status.Pending), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
     .returning();
   return row ?? null;
 }

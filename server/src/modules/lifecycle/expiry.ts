@@ -1,3 +1,4 @@
+import { Status } from '@svc/protocol';
 import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
@@ -16,9 +17,9 @@ export interface SweepDeps {
 }
 
 /**
- * Applies every time-out and expiry due at `now`: Pending past `timeoutDate` → TimedOut (3); an active hold
- * past its expiry → Expired (11), what it still held released, at the processor too; a widget payment not
- * committed within its window → Expired (11), its approval released at the processor. Rows are claimed with SKIP
+ * Applies every time-out and expiry due at `now`: Pending past `timeoutDate` → TimedOut; an active hold
+ * past its expiry → Expired, what it still held released, at the processor too; a widget payment not
+ * committed within its window → Expired, its approval released at the processor. Rows are claimed with SKIP
  * LOCKED, so several instances sweep side by side; each change appends its event in the same transaction.
  */
 export async function sweepDue(deps: SweepDeps, now: Date): Promise<{ timedOut: number; expiredHolds: number; expiredCommits: number }> {
@@ -66,9 +67,9 @@ function lockDue(tx: Tx, condition: SQL | undefined, deadline: PgColumn) {
 }
 
 const timeOutPending: Sweep = async (tx, now) => {
-  const due = await lockDue(tx, and(eq(transactions.status, 1), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
+  const due = await lockDue(tx, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
   if (due.length === 0) return [];
-  const changed = await moveStatus(tx, due.map((row) => row.id), 1, 3, now);
+  const changed = await moveStatus(tx, due.map((row) => row.id), Status.Pending, Status.TimedOut, now);
   return changed.map(({ id }) => ({ id, release: null }));
 };
 
@@ -79,7 +80,7 @@ const expireHolds: Sweep = async (tx, now) => {
     .update(transactions)
     .set({
       releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents}`,
-      status: 11,
+      status: Status.Expired,
       authStatus: 'expired',
       sequence: nextSequence(),
       updatedAt: now,
@@ -96,9 +97,9 @@ const expireHolds: Sweep = async (tx, now) => {
 };
 
 const expireCommitWindows: Sweep = async (tx, now) => {
-  const due = await lockDue(tx, and(eq(transactions.status, 10), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
+  const due = await lockDue(tx, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
   if (due.length === 0) return [];
-  const changed = await moveStatus(tx, due.map((row) => row.id), 10, 11, now);
+  const changed = await moveStatus(tx, due.map((row) => row.id), Status.AwaitingCommit, Status.Expired, now);
   const approval = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
     const row = approval.get(id);

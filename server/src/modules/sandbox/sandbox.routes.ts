@@ -5,8 +5,8 @@ import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle/expiry';
-import { mutationScope } from '../transactions/transactions.routes';
-import { listMessages } from './messages';
+import { mutationScope } from '../../http/mutation-scope';
+import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */

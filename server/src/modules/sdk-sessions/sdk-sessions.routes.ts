@@ -30,8 +30,16 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     const body = parseInput(CreateSdkSessionRequestSchema, req.body);
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
-    // A replay answers with the session's token: only to the same client ID from the same origin.
-    const scope = { merchantId: client.merchantId, caller: { space: `client:${client.id} ${req.get('origin') ?? '-'}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    // A replay answers with the session's token: only to the same client ID from the same origin. The stored answer
+    // is sealed under the client ID and the key, so the idempotency store never holds a usable token.
+    const scope = {
+      merchantId: client.merchantId,
+      caller: { space: `client:${client.id} ${req.get('origin') ?? '-'}` },
+      key: req.get('idempotency-key'),
+      sealWith: body.clientId,
+      request: req,
+      requestId: requestIdOf(res),
+    };
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
   });
 

@@ -1,12 +1,11 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
-import { PAYMENT_METHODS } from '@svc/protocol';
+import { PAYMENT_METHODS, Status } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import type { MutationResult } from '../../http/idempotency';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { confirmationFor } from '../authorizations/authorizations.service';
-import { assertCardUsable } from '../hosted-page/card-validation';
+import { assertCardUsable, confirmationFor } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { hashCredential, randomAlphanumeric } from '../merchants/credentials';
 import { findCredentialByHash } from '../merchants/merchants.queries';
@@ -52,8 +51,8 @@ export async function createSession(
 
 /**
  * `POST /sdk/sessions/:sessionId/payments`: the consumer approves a payment in the widget. The method is
- * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit (10) for the
- * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined (2) and answers 402.
+ * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit for the
+ * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402.
  */
 export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest): Promise<MutationResult> {
   const now = deps.clock.now();
@@ -74,7 +73,7 @@ export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: Sdk
     merchantId: session.merchantId,
     branchId: session.branchId,
     methodType: session.methodType,
-    status: approved ? 10 : result.outcome === 'declined' ? 2 : 12,
+    status: approved ? Status.AwaitingCommit : result.outcome === 'declined' ? Status.Declined : Status.Failed,
     currency,
     amountCents: input.amount ?? null,
     linkId: newLinkId(),

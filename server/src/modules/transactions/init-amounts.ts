@@ -33,16 +33,17 @@ export function resolveInitAmounts(body: ParsedInitTransactionRequest, methodTyp
     discountCents: toCents(p.discount),
     posIdentifier: p.posIdentifier ?? null,
   }));
-  const productSum = products.reduce((sum, p) => sum + (p.amountCents + (p.vatCents ?? 0) - (p.discountCents ?? 0)) * p.quantity, 0);
+  // A line can reach 10^17 cents (10^12 × 100 000), past 2^53 where a float stops counting in cents: sum in BigInt.
+  const productSum = products.reduce((sum, p) => sum + (BigInt(p.amountCents) + BigInt(p.vatCents ?? 0) - BigInt(p.discountCents ?? 0)) * BigInt(p.quantity), 0n);
 
   let amountCents = toCents(body.amount);
   let productSumMismatch = false;
   if (products.length > 0) {
-    if (productSum <= 0 || productSum > MAX_AMOUNT_CENTS) {
+    if (productSum <= 0n || productSum > BigInt(MAX_AMOUNT_CENTS)) {
       throw new ValidationError([{ path: 'products', message: `the product sum must be greater than 0 and at most ${MAX_AMOUNT_CENTS} cents (it is ${productSum})` }]);
     }
-    if (amountCents === null) amountCents = productSum;
-    else productSumMismatch = amountCents !== productSum;
+    if (amountCents === null) amountCents = Number(productSum);
+    else productSumMismatch = BigInt(amountCents) !== productSum;
   }
   if (amountCents === null && methodType !== 'authorize') {
     throw new ValidationError([{ path: 'amount', message: 'is required (only an authorization may leave it for later)' }]);

@@ -77,6 +77,36 @@ describe('POST /transactions/init', () => {
     expect(errorPaths(nothing.body)).toEqual(['products']);
   });
 
+  it('sums large products exactly: the sum is integer arithmetic, never floating point', async () => {
+    // Each line is about 1e17 cents, beyond 2^53, where floating point can no longer count in cents.
+    const products = [
+      { name: 'Wholesale', quantity: 99_999, amount: 999_999_999_999 },
+      { name: 'Rebate', quantity: 99_999, amount: 0, discount: 999_999_999_990 },
+    ];
+    const exact = 999_999_999_999n * 99_999n - 999_999_999_990n * 99_999n;
+    const summed = await t.client.init({ currency: 'USD', isCent: true, products });
+    expect(summed.status).toBe(200);
+    expect(summed.body).toMatchObject({ amountCents: Number(exact), productSumMismatch: false });
+    const stated = await t.client.init({ amount: Number(exact), currency: 'USD', isCent: true, products });
+    expect(stated.body).toMatchObject({ amountCents: Number(exact), productSumMismatch: false });
+    const offByOne = await t.client.init({ amount: Number(exact) + 1, currency: 'USD', isCent: true, products });
+    expect(offByOne.body).toMatchObject({ productSumMismatch: true });
+  });
+
+  it('an amount above the maximum is refused as too large, not as "must be greater than 0"', async () => {
+    for (const body of [
+      { amount: 1_000_000_000_001, isCent: true, currency: 'USD' as const },
+      { amount: 10_000_000_000.01, currency: 'USD' as const },
+      { currency: 'USD' as const, isCent: true, products: [{ name: 'Huge', quantity: 1, amount: 1_000_000_000_001 }] },
+    ]) {
+      const res = await t.client.init(body);
+      expect(res.status).toBe(400);
+      const messages = ((res.body as unknown as Problem).errors ?? []).map((e) => e.message);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(/at most 1000000000000 cents/);
+    }
+  });
+
   it('accepts methodType Authorize in any letter case, and an authorization without an amount', async () => {
     for (const methodType of ['Authorize', 'AUTHORIZE', 'authorize']) {
       expect((await t.client.init({ amount: 5, currency: 'USD', methodType })).body.methodType).toBe('authorize');

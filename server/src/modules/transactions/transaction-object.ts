@@ -3,11 +3,12 @@ import {
   statusName,
   type Authorization,
   type Confirmation,
-  type Payment,
   type Product,
   type Transaction,
   type TransactionStatusCode,
+  Status,
 } from '@svc/protocol';
+import { toPayment } from '../payments';
 import type { TransactionView } from './transactions.queries';
 
 /** A product as stored: amounts in cents. */
@@ -64,15 +65,7 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
     balance: authorization ? centsToMajor(authorization.availableCents) : 0,
     paymentDetails: token ? { type: token.type, token: token.token } : null,
     authorization,
-    payments: payments.map(
-      (p): Payment => ({
-        paymentId: p.paymentId,
-        amountCents: p.amountCents,
-        status: p.status,
-        date: p.createdAt.toISOString(),
-        confirmationNumber: p.confirmationNumber,
-      }),
-    ),
+    payments: payments.map(toPayment),
     sequence: row.sequence,
     updatedAt: row.updatedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
@@ -85,9 +78,9 @@ function paymentCommitOf(row: TransactionView['row'], baseUrl: string): Transact
   const committed = row.committedAt !== null;
   const messsage = committed
     ? 'Payment committed'
-    : row.status === 10
+    : row.status === Status.AwaitingCommit
       ? 'Waiting for the merchant to commit the payment'
-      : row.status === 11
+      : row.status === Status.Expired
         ? 'Commit window expired'
         : 'Not committed';
   return {

@@ -1,7 +1,7 @@
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { transactions } from '../../db/schema';
 import type { CredentialKind } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 
 /** An id in a scope condition: the value itself, or the slot of a reusable query. */
 type Slot = string | Placeholder;

@@ -1,14 +1,14 @@
+import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope';
 import { reusableQuery } from '../../db/reusable-query';
+import type { PaymentRow, PaymentTokenRow } from '../payments';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
-export type PaymentRow = typeof payments.$inferSelect;
-export type PaymentTokenRow = typeof paymentTokens.$inferSelect;
 
 /** Every update of a transaction takes the next sequence number in the same statement. */
 export function nextSequence() {
@@ -157,7 +157,7 @@ export async function appendEvent(db: Queryable, e: EventAppend): Promise<void> 
  * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking
  * its next sequence. Returns the rows that moved.
  */
-export function moveStatus(db: Queryable, transactionIds: string[], from: number, to: number, now: Date): Promise<TransactionRow[]> {
+export function moveStatus(db: Queryable, transactionIds: string[], from: TransactionStatusCode, to: TransactionStatusCode, now: Date): Promise<TransactionRow[]> {
   if (transactionIds.length === 0) return Promise.resolve([]);
   return db
     .update(transactions)
@@ -168,6 +168,6 @@ export function moveStatus(db: Queryable, transactionIds: string[], from: number
 
 /** Pending → Cancelled, guarded: only a transaction still pending moves. */
 export async function cancelPending(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await moveStatus(db, [transactionId], 1, 4, now);
+  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now);
   return row ?? null;
 }

@@ -1,17 +1,15 @@
 import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
-import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
+import { Router } from 'express';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { authenticate, principalOf, type Principal } from '../../http/authenticate';
+import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
+import { mutationScope } from '../../http/mutation-scope';
 import { parseInput } from '../../http/parse';
-import { requestIdOf } from '../../http/request-id';
+import { TransactionNumberParam } from '../../http/path-params';
 import { toTransactionObject } from './transaction-object';
 import { findTransactionViewForPrincipal } from './transactions.queries';
 import { cancelTransaction, initTransaction } from './transactions.service';
-
-export const TransactionNumberParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a transaction number');
 
 export function transactionsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -45,9 +43,4 @@ export function transactionsRouter(deps: AppDeps): Router {
   });
 
   return router;
-}
-
-/** The idempotency scope of a mutating request made with a merchant's credential. */
-export function mutationScope(req: Request, res: Response, principal: Principal) {
-  return { merchantId: principal.merchantId, caller: { credentialId: principal.credentialId }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
 }

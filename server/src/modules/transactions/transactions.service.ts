@@ -1,14 +1,15 @@
+import { Status } from '@svc/protocol';
 import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { hashCredential } from '../merchants/credentials';
 import { findCredentialByHash } from '../merchants/merchants.queries';
-import { queueLinkMessages } from '../sandbox/messages';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { assertCallbackUrlAllowed } from './callback-url';
 import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
+import { sendLinkMessages } from './link-messages';
 import { recordChange } from './transaction-events';
 import { cancelPending, findTransactionRowForPrincipal, insertTransaction } from './transactions.queries';
 
@@ -33,7 +34,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     branchId: terminal.branchId,
     deviceId: terminal.deviceId,
     methodType,
-    status: 1,
+    status: Status.Pending,
     currency: body.currency,
     amountCents: amounts.amountCents,
     products: amounts.products,
@@ -52,7 +53,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     updatedAt: now,
   });
   const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  await queueLinkMessages(tx, { row, transaction, now });
+  await sendLinkMessages(tx, deps.messages, { row, transaction, now });
   return transaction;
 }
 
@@ -63,7 +64,7 @@ export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: 
   if (!row) throw new NotFoundError('transaction');
   const cancelled = await cancelPending(tx, row.id, now);
   if (!cancelled) {
-    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status 1) can be cancelled; this one has status ${row.status}.`);
+    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`);
   }
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }

@@ -1,0 +1,115 @@
+/**
+ * The secure card frame: served by the service at {apiBase}/sdk/elements/1.1.1/card-frame.html?clientId=…&origin=…#instance=…
+ * Handshake: posts `ready` to its parent (targetOrigin = the `origin` parameter), takes the session from the host's `init`,
+ * reports `validation` and `size`, and on `submit` pays with the card itself and posts back only the `result`.
+ */
+import type { HostToFrameMessage } from '@svc/protocol';
+import { frameEnd } from '../shared/channel';
+import { mountCardForm, type CardValidation } from './card-form';
+import { payWithCard, type FrameSession } from './card-payment';
+import { instanceIdFrom, parentOriginFrom } from './frame-url';
+import { applyCardFormStyles } from './styles';
+
+export function startCardFrame(win: Window): void {
+  const doc = win.document;
+  applyCardFormStyles(doc);
+  const parentOrigin = parentOriginFrom(win.location.search);
+  const instanceId = instanceIdFrom(win.location.hash);
+  if (!parentOrigin || !instanceId || win.parent === win) {
+    console.error('[svc-card-frame] frame-not-embedded: open this page only through the Elements SDK (it needs ?origin=… and #instance=…).');
+    for (const input of doc.querySelectorAll('input')) input.disabled = true;
+    return;
+  }
+
+  let session: FrameSession | null = null;
+  let paying = false;
+  let lastValidation = '';
+  const log = (...args: unknown[]): void => {
+    if (session?.debug) console.debug('[svc-card-frame]', ...args);
+  };
+
+  const link = frameEnd(win, { peerOrigin: parentOrigin, peerWindow: () => win.parent, instanceId, onMessage: (message) => void handle(message) });
+  link.open();
+  link.send({ type: 'ready' });
+  const form = mountCardForm(doc, {
+    onChange: (validation: CardValidation) => {
+      const key = JSON.stringify(validation);
+      if (key === lastValidation) return;
+      lastValidation = key;
+      // Field names, brand and generic messages only: card data never goes into a message.
+      link.send({ type: 'validation', isValid: validation.isValid, brand: validation.brand, errors: validation.errors });
+    },
+  });
+  observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
+
+  async function handle(message: HostToFrameMessage): Promise<void> {
+    switch (message.type) {
+      case 'init': {
+        if (new URL(message.apiBase).origin !== win.location.origin) {
+          console.error(`[svc-card-frame] foreign-api-base: the card goes only to this frame's own origin (${win.location.origin}), not ${message.apiBase}.`);
+          return;
+        }
+        session = { sessionId: message.sessionId, sessionToken: message.sessionToken, apiBase: message.apiBase.replace(/\/+$/, ''), debug: message.debug };
+        log('init', { sessionId: message.sessionId });
+        return;
+      }
+      case 'reset':
+        form.clear();
+        return;
+      case 'focus':
+        form.focus();
+        return;
+      case 'submit':
+        await submit(message);
+    }
+  }
+
+  async function submit(message: Extract<HostToFrameMessage, { type: 'submit' }>): Promise<void> {
+    const { requestId } = message;
+    if (paying) {
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' } });
+      return;
+    }
+    if (!session) {
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' } });
+      return;
+    }
+    form.showAllErrors();
+    const card = form.cardInput();
+    if (!card) {
+      const first = form.validation().errors[0];
+      log('submit refused: invalid fields', form.validation().errors.map((error) => error.field));
+      link.send({ type: 'result', requestId, ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${first?.message ?? 'check the card'}` } });
+      return;
+    }
+    paying = true;
+    form.setBusy(true);
+    log('submit');
+    const outcome = await payWithCard(session, { card, amount: message.amount, currency: message.currency, billingAddress: message.billingAddress });
+    paying = false;
+    if (outcome.ok) {
+      log('result ok', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
+      link.send({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
+      form.clear(); // the card is not kept once it is paid with
+      return;
+    }
+    form.setBusy(false);
+    form.showServerErrorAt(outcome.paths, outcome.error.message);
+    log('result error', outcome.error.code);
+    link.send({ type: 'result', requestId, ok: false, error: outcome.error });
+  }
+}
+
+function observeSize(doc: Document, report: (height: number, width: number) => void): void {
+  let last = '';
+  const measure = (): void => {
+    const rect = doc.documentElement.getBoundingClientRect();
+    const height = Math.ceil(rect.height);
+    const width = Math.ceil(rect.width);
+    if (`${height}x${width}` === last) return;
+    last = `${height}x${width}`;
+    report(height, width);
+  };
+  new ResizeObserver(measure).observe(doc.documentElement);
+  measure();
+}

@@ -1,0 +1,11 @@
+/**
+ * `@svc/sdk-core/frame`: code that runs inside a frame or page on the service's origin, where card data may be typed.
+ * Never imported by merchant-page code (sdk-elements/build.mjs checks the bundles).
+ */
+export { mountCardForm, CardForm, type CardInput, type CardValidation, type MountCardFormOptions } from './card-form';
+export { CARD_FORM_HTML, renderCardForm } from './card-form-markup';
+export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type FrameSession } from './card-payment';
+export { startCardFrame } from './card-frame-app';
+export { instanceIdFrom, parentOriginFrom } from './frame-url';
+export { applyCardFormStyles } from './styles';
+export * from './card-rules';

@@ -1,0 +1,27 @@
+import type { Confirmation, Payment } from '@svc/protocol';
+import type { PaymentRow } from './payments.queries';
+
+export function toPayment(row: PaymentRow): Payment {
+  return { paymentId: row.paymentId, amountCents: row.amountCents, status: row.status, date: row.createdAt.toISOString(), confirmationNumber: row.confirmationNumber };
+}
+
+/** The spec's Confirmation object for an approval. */
+export function confirmationFor(input: { paymentType: string; processor: string; lastFourDigits: string | null; authNumber: string; confirmationNumber: string; at: Date; paymentMethodName?: string }) {
+  return {
+    paymentType: input.paymentType,
+    confirmationNumber: input.confirmationNumber,
+    fullConfirmationCode: `${input.processor.toUpperCase()}-${input.authNumber}-${input.confirmationNumber}`,
+    dateApproval: input.at.toISOString(),
+    installments: 1,
+    paymentMethodName: input.paymentMethodName ?? input.paymentType,
+    approvedBy: input.processor,
+    providerId: input.processor,
+    requestID: input.confirmationNumber,
+    authNumber: input.authNumber,
+    referenceNumber: input.confirmationNumber,
+    acquirer: input.processor,
+    voucher: null,
+    lastFourDigits: input.lastFourDigits,
+    serviceReferenceId: input.confirmationNumber,
+  };
+}

@@ -1,0 +1,13 @@
+import type { MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
+import { insertMessage } from './messages.queries';
+
+/**
+ * The sandbox's message outbox: nothing leaves the service; each message is recorded, in the sending change's
+ * database transaction, as sent (readable at GET /sandbox/messages).
+ */
+export class SandboxMessageOutbox implements MessageOutbox {
+  async send(message: OutboundMessage, { db, now }: SendContext): Promise<{ delivered: boolean }> {
+    await insertMessage(db, { ...message, status: 'sent', createdAt: now });
+    return { delivered: true };
+  }
+}
