@@ -49,7 +49,7 @@ async function main(): Promise<void> {
         .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
     );
     clock = sandboxClock;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger }).catch((error: Error) => fail(logger, error));
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) => fail(logger, error));
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.

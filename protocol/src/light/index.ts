@@ -18,6 +18,7 @@ export {
   SdkPayOptionsWire,
   SdkSessionWire,
 } from './sdk';
-export { TransactionWire } from './transaction';
+export { ProductWire, TransactionWire } from './transaction';
 export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
+export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { readProblem, type ProblemInfo } from './problem';

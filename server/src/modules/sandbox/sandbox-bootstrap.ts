@@ -9,13 +9,13 @@ import { merchants } from '../../db/schema';
 import type { Logger } from '../../logger';
 import { hashCredential } from '../merchants/credentials';
 import * as q from '../merchants/merchants.queries';
-import { createMerchantRecords, issueCredentials } from '../merchants/merchants.service';
+import { createMerchantRecords, issueCredentials, stickerUrlOf } from '../merchants/merchants.service';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
 export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
 
-export type BootstrapOutcome = 'created' | 'reissued' | 'unchanged' | 'skipped';
+export type BootstrapOutcome = 'created' | 'reissued' | 'updated' | 'unchanged' | 'skipped';
 
 /**
  * CONTRACT §2: on an empty sandbox database, provision the demo merchant and write its credentials (mode 0600)
@@ -24,7 +24,7 @@ export type BootstrapOutcome = 'created' | 'reissued' | 'unchanged' | 'skipped';
  */
 export async function bootstrapSandbox(
   db: Database,
-  { dataDir, clock, logger }: { dataDir: string; clock: Clock; logger: Logger },
+  { dataDir, clock, logger, publicBaseUrl }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string },
 ): Promise<{ outcome: BootstrapOutcome; path: string }> {
   const file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
   const existing = await readCredentialsFile(file);
@@ -35,18 +35,22 @@ export async function bootstrapSandbox(
     if (!demo) {
       const [row] = await tx.select({ n: count() }).from(merchants);
       if ((row?.n ?? 0) > 0) return { outcome: 'skipped' as const };
-      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true });
+      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true, publicBaseUrl });
       return { outcome: 'created' as const, credentials };
-    }
-    if (existing && existing.merchantId === demo.id) {
-      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
-      if (live?.merchantId === demo.id) return { outcome: 'unchanged' as const };
     }
     const scope = await q.firstBranchAndDevice(tx, demo.id);
     if (!scope) throw new Error('the demo merchant has no branch with a device');
+    const stickerUrl = stickerUrlOf(publicBaseUrl, scope.stickerCode);
+    if (existing && existing.merchantId === demo.id) {
+      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
+      // A file of an older version, or written under another PUBLIC_BASE_URL, gets the sticker URL; the keys stay.
+      if (live?.merchantId === demo.id) {
+        return existing.stickerUrl === stickerUrl ? { outcome: 'unchanged' as const } : { outcome: 'updated' as const, credentials: { ...existing, stickerUrl } };
+      }
+    }
     await q.revokeCredentials(tx, demo.id, clock.now());
-    const keys = await issueCredentials(tx, { merchantId: demo.id, ...scope, origins: DEMO_ORIGINS });
-    const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret };
+    const keys = await issueCredentials(tx, { merchantId: demo.id, branchId: scope.branchId, deviceId: scope.deviceId, origins: DEMO_ORIGINS });
+    const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret, stickerUrl };
     return { outcome: 'reissued' as const, credentials };
   });
 
@@ -56,9 +60,12 @@ export async function bootstrapSandbox(
   return { outcome: result.outcome, path: file };
 }
 
-async function readCredentialsFile(file: string): Promise<ProvisionedMerchant | null> {
+/** A file written before stickers existed lacks `stickerUrl`; its keys are still good. */
+const StoredCredentialsSchema = ProvisionedMerchantSchema.extend({ stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional() });
+
+async function readCredentialsFile(file: string) {
   try {
-    return ProvisionedMerchantSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
+    return StoredCredentialsSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
   } catch {
     return null;
   }
