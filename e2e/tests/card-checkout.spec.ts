@@ -6,7 +6,7 @@ import { CARDS, expect, expectAxeClean, payOnCheckout, test, waitForCallback, wa
  * the service's status query and the signed callback the shop received both say; a declined card shows the
  * service's decline code and nothing is committed.
  */
-const SDKS: WidgetSdk[] = ['elements'];
+const SDKS: WidgetSdk[] = ['elements', 'iframe'];
 
 for (const sdk of SDKS) {
   test.describe(`checkout with the ${sdk} SDK`, () => {
