@@ -1,10 +1,11 @@
 // The Express checkout: <svc-ecom-sdk-express> from the service (with its SRI hash). The consumer approves in a
 // wallet's sheet; onPay gives the transaction number, and the shop's backend commits the order's amount with its API
-// key, as on the widget checkout.
-import { api, cart, describe, money, say } from './shop.js';
+// key, as on the widget checkout. The signed callback the service then sends the shop shows below the outcome.
+import { api, cart, describe, followLive, money, say } from './shop.js';
 import { loadScript } from './sdk-script.js';
 
 const outcome = document.getElementById('outcome');
+const callbackLine = document.getElementById('callback');
 const params = new URLSearchParams(location.search);
 const methodType = ['manual_capture', 'authorize', 'tokenize'].includes(params.get('methodType')) ? params.get('methodType') : 'manual_capture';
 const select = document.getElementById('method-type');
@@ -28,6 +29,14 @@ document.getElementById('order-lines').replaceChildren(Object.assign(document.cr
 document.getElementById('order-total').textContent = money(order.amount, order.currency);
 document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
 
+let transactionNumber = null;
+followLive({
+  onCallback: (callback) => {
+    if (!transactionNumber || callback.transactionNumber !== transactionNumber) return;
+    say(callbackLine, `Callback received: ${callback.statusName} (status ${callback.status}), signature ${callback.verified ? 'verified' : 'NOT verified'}`, callback.verified ? 'ok' : 'error');
+  },
+});
+
 document.getElementById('express').props = {
   clientId: config.clientId,
   amount: (order.amount / 100).toFixed(2),
@@ -38,6 +47,7 @@ document.getElementById('express').props = {
   onShow: () => say(outcome, 'Waiting for the wallet…', 'busy'),
   onError: ({ code, message }) => say(outcome, `${code}: ${message}`, 'error'),
   onPay: async (data) => {
+    transactionNumber = data.transactionNumber;
     outcome.dataset.transaction = data.transactionNumber;
     try {
       const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: data.transactionNumber });

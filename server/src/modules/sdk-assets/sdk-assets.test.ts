@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppDeps } from '../../app';
 import { loadEnv } from '../../env';
 import { problemHandler } from '../../http/problem';
 import { requestId } from '../../http/request-id';
@@ -39,7 +38,7 @@ beforeAll(async () => {
   const logger = createLogger({ level: 'silent' });
   const app = express();
   app.use(requestId);
-  app.use(sdkAssetsRouter({ env, db: database.db, logger } as AppDeps, root));
+  app.use(sdkAssetsRouter({ env, db: database.db }, root));
   app.use(problemHandler(logger));
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
