@@ -9,6 +9,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
 import type { PaymentProcessor } from '../processor/processor';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { createLogger, type Logger } from '../logger';
 import type { TestDatabase } from './database';
 
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   resolveSessionToken?: SessionTokenResolver;
   /** The payment processor; the sandbox one by default. */
   processor?: PaymentProcessor;
+  /** The consumer message outbox; the sandbox one by default. */
+  messages?: MessageOutbox;
 }
 
 export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'>, options: TestAppOptions = {}): Promise<TestApp> {
@@ -49,7 +52,7 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
-  const server = http.createServer(createApp({ ...deps, credentials, ...(options.processor ? { processor: options.processor } : {}) }));
+  const server = http.createServer(createApp({ ...deps, credentials, ...(options.processor ? { processor: options.processor } : {}), ...(options.messages ? { messages: options.messages } : {}) }));
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

@@ -1,9 +1,9 @@
 import { ConsumerPayRequestSchema } from '@svc/protocol';
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { rateLimitedError } from '../../http/authenticate';
+import { perConsumerAddress } from '../../http/consumer-rate-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -16,12 +16,7 @@ const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment
 /** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
 export function hostedPageRouter(deps: AppDeps): Router {
   const router = Router();
-  // Consumers have no credential: their address gets a bucket, which also slows card testing through one page.
-  const perAddress: RequestHandler = (req, _res, next) => {
-    const verdict = deps.limiter.take(`consumer:${req.ip ?? 'unknown'}`);
-    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
-    next();
-  };
+  const perAddress = perConsumerAddress(deps.limiter);
 
   router.get('/pay/:linkId/state', perAddress, async (req, res) => {
     const linkId = parseInput(LinkIdParam, req.params.linkId, ['linkId']);

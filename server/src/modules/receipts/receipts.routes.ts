@@ -4,7 +4,8 @@ import type { AppDeps } from '../../app';
 import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
-import { mutationScope, TransactionNumberParam } from '../transactions/transactions.routes';
+import { mutationScope } from '../../http/mutation-scope';
+import { TransactionNumberParam } from '../../http/path-params';
 import { readReceipt, saveReceipt } from './receipts.service';
 
 /** The transaction's `posReceiptsEndpoint`: a merchant key or the transaction's own device saves and reads it. */

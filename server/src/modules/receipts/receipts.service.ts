@@ -2,7 +2,7 @@ import { MAX_RECEIPT_BYTES, type Receipt } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Queryable } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
-import type { Principal } from '../../http/authenticate';
+import type { Principal } from '../../auth/principal';
 import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
 import { findReceipt, upsertReceipt } from './receipts.queries';
 
