@@ -15,5 +15,6 @@ export * from './openapi';
 export * from './signing';
 export * from './websocket';
 export * from './sdk';
+export * from './iframe-messages';
 export * from './callbacks';
 export * from './merchant-client';

@@ -13,9 +13,12 @@ import * as protocol from '../index';
 import * as light from './index';
 import { readProblem } from './problem';
 import { parseWith, type Validator } from './schema';
-import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkErrorWire, SdkPayOptionsWire, SdkSessionWire } from './sdk';
+import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
+import { SdkErrorWire, SdkSessionWire } from './session';
+import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -26,6 +29,10 @@ interface WireTypes {
   Transaction: protocol.Transaction;
   HostToFrameMessage: protocol.HostToFrameMessage;
   FrameToHostMessage: protocol.FrameToHostMessage;
+  ExpressPayData: protocol.ExpressPayData;
+  ExpressPaymentAnswer: protocol.ExpressPaymentAnswer;
+  LoaderToWidgetMessage: protocol.LoaderToWidgetMessage;
+  WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
 const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
@@ -37,6 +44,10 @@ const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   Transaction: TransactionWire,
   HostToFrameMessage: HostToFrameMessageWire,
   FrameToHostMessage: FrameToHostMessageWire,
+  ExpressPayData: ExpressPayDataWire,
+  ExpressPaymentAnswer: ExpressPaymentAnswerWire,
+  LoaderToWidgetMessage: LoaderToWidgetMessageWire,
+  WidgetToLoaderMessage: WidgetToLoaderMessageWire,
 };
 
 const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL: 'http://localhost/pay/x' };
@@ -253,6 +264,95 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
   });
 });
 
+describe('Express', () => {
+  it('ExpressPayData', () => {
+    const party = objectOf(
+      {
+        fullName: maybe(textAround(200)), firstName: maybe(textAround(100)), lastName: maybe(textAround(100)), addressLine1: maybe(textAround(200)),
+        addressLine2: maybe(textAround(200)), city: maybe(textAround(100)), state: maybe(textAround(100)), postalCode: maybe(textAround(20)),
+        country: maybe(textAround(100)), email: maybe(textAround(254)),
+      },
+      ['fullName', 'firstName', 'lastName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country', 'email'],
+    );
+    const data = objectOf(
+      {
+        code: maybe(fc.constantFrom(10, 0, 1.5, -1)),
+        method: maybe(fc.constantFrom(...protocol.WALLET_METHODS, 'card', 'PayPal')),
+        timestamp: isoDate,
+        transactionNumber: maybe(fc.string()),
+        billingInformation: party,
+        shippingInformation: party,
+      },
+      ['code', 'method', 'timestamp', 'transactionNumber', 'billingInformation', 'shippingInformation'],
+    );
+    const plainParty = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
+    const plain = fc.record({ code: fc.integer(), method: fc.constantFrom(...protocol.WALLET_METHODS), timestamp: fc.constant('2024-05-01T12:00:00.000Z'), transactionNumber: fc.string(), billingInformation: fc.constant(plainParty), shippingInformation: fc.constant({ ...plainParty, extra: 1 }) });
+    check('ExpressPayData', ExpressPayDataWire, protocol.ExpressPayDataSchema, fc.oneof(data, plain));
+  });
+
+  it('ExpressPaymentAnswer: what Express reads of the transaction', () => {
+    const broken = fc
+      .tuple(fc.constantFrom('TransactionNumber', 'status', 'date'), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10.5, '10', 'yesterday', 7)))
+      .map(([key, value]) => ({ ...makeTransaction(), [key]: value }));
+    check('ExpressPaymentAnswer', ExpressPaymentAnswerWire, protocol.ExpressPaymentAnswerSchema, fc.oneof(goodTransaction, transaction, broken));
+  });
+
+  it('majorToCents is what the Express amount prop is read with', () => {
+    expect(light.majorToCents).toBe(protocol.majorToCents);
+    expect(['10.005', '-1', 'abc', '10.50', '10'].map((text) => light.majorToCents(text))).toEqual([null, -100, null, 1050, 1000]);
+  });
+});
+
+describe('light mirrors agree with the iframe SDK protocol', () => {
+  const loader = light.IFRAME_MESSAGE_SOURCES.loader;
+  const widget = light.IFRAME_MESSAGE_SOURCES.widget;
+
+  it('LoaderToWidgetMessage', () => {
+    check(
+      'LoaderToWidgetMessage',
+      LoaderToWidgetMessageWire,
+      protocol.LoaderToWidgetMessageSchema,
+      fc.oneof(
+        objectOf(
+          { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('configure'), mode: maybe(fc.constantFrom(...protocol.SDK_MODES, 'live')), methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale')), debug: maybe(fc.boolean()) },
+          ['source', 'instanceId', 'type', 'mode', 'methodType', 'debug'],
+        ),
+        objectOf({ source: fc.constantFrom(loader, widget), instanceId, type: fc.constant('pay'), requestId: maybe(fc.oneof(textAround(64), fc.constant(''))), amount: cents, currency, billingAddress }, ['source', 'instanceId', 'type', 'requestId']),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('init', 'reset', 'ready') }, ['source', 'instanceId', 'type']),
+        // Near misses alone are rarely valid: plain valid messages too.
+        fc.record({ source: fc.constant(loader), instanceId: fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), type: fc.constant('pay'), requestId: fc.constantFrom('r1', 'ab-2', ''), amount: fc.integer({ min: 1, max: 10_000 }), currency: fc.constantFrom(...protocol.CURRENCIES) }),
+      ),
+    );
+  });
+
+  it('WidgetToLoaderMessage', () => {
+    // Two `result` options share the discriminator; a plain union of the same options is what the schema means.
+    const schema = z.union(protocol.WidgetToLoaderMessageSchema.options);
+    const method = fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin');
+    const field = fc.constantFrom('number', 'expiry', 'cvc', 'zip');
+    const error = objectOf({ code: fc.constantFrom('card_declined', 'client_id_unknown', 'nope'), message: maybe(fc.string()) }, ['code', 'message']);
+    check(
+      'WidgetToLoaderMessage',
+      WidgetToLoaderMessageWire,
+      schema,
+      fc.oneof(
+        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, ['source', 'instanceId', 'type', 'height', 'width']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('loaded'), paymentMethods: maybe(fc.array(method, { maxLength: 4 })) }, ['source', 'instanceId', 'type', 'paymentMethods']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, ['source', 'instanceId', 'type', 'paymentMethod']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'isPaying']),
+        objectOf(
+          { source: fc.constant(widget), instanceId, type: fc.constant('validation'), isValid: maybe(fc.boolean()), errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })) },
+          ['source', 'instanceId', 'type', 'isValid', 'errors'],
+        ),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error }, ['source', 'instanceId', 'type', 'error']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), transaction: fc.oneof(goodTransaction, transaction) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'error']),
+      ),
+    );
+  });
+});
+
 describe('readProblem', () => {
   it('reads every problem the service builds', async () => {
     for (const code of protocol.ApiErrorCodeSchema.options) {
@@ -271,13 +371,13 @@ describe('readProblem', () => {
 });
 
 describe('the light files', () => {
-  it('import only each other and ../constants (never zod nor the package index)', () => {
+  it('import only each other, ../constants and ../money (never zod nor the package index)', () => {
     const dir = dirname(fileURLToPath(import.meta.url));
     const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
     expect(files).toContain('index.ts');
     for (const file of files) {
       for (const [, specifier] of readFileSync(join(dir, file), 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(?:\.\/[\w-]+|\.\.\/constants)$/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(?:\.\/[\w-]+|\.\.\/constants|\.\.\/money)$/);
       }
     }
   });

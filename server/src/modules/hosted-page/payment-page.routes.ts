@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../app';
-import { perConsumerAddress } from '../../http/consumer-rate-limit';
+import { perAddressLimit } from '../../http/address-limit';
 import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
 import { findLinkFace } from './hosted-page.queries';
 import { toLinkState } from './link-state';
@@ -17,7 +17,7 @@ const LINK_ID = /^[A-Za-z0-9_-]{16,64}$/;
  */
 export function paymentPageRouter(deps: AppDeps): Router {
   const router = Router();
-  const perAddress = perConsumerAddress(deps.limiter);
+  const perAddress = perAddressLimit(deps.limiter, 'consumer');
   const face = async (linkId: unknown) => (typeof linkId === 'string' && LINK_ID.test(linkId) ? findLinkFace(deps.db, linkId) : null);
 
   router.get('/pay/:linkId', perAddress, async (req, res) => {

@@ -2,7 +2,6 @@ import { SANDBOX_TEST_CARDS, type PaymentLinkState, type TerminalCurrent, type T
 import type { Queryable, Tx } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import type { MutationResult } from '../../http/idempotency';
 import { payLink } from '../hosted-page/consumer-payment.service';
 import { findLinkFace } from '../hosted-page/hosted-page.queries';
 import { toLinkState } from '../hosted-page/link-state';
@@ -30,7 +29,7 @@ export async function terminalCurrent(db: Queryable, principal: Principal, now: 
 }
 
 /** A test card (with a future expiry and a CVC, as a tap carries them) or a wallet, paid on one of the device's transactions. */
-export async function tapOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, body: TerminalTapRequest): Promise<MutationResult> {
+export async function tapOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, body: TerminalTapRequest): Promise<PaymentLinkState> {
   const row = await findTransactionRowForPrincipal(tx, principal, body.transactionNumber);
   if (!row) throw new NotFoundError('transaction');
   if (body.method !== 'card') return payLink(tx, deps, row.linkId, { method: body.method });

@@ -1,9 +1,11 @@
 import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema } from '@svc/protocol';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { Database } from '../../db/client';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
-import { rateLimitedError } from '../../http/authenticate';
+import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -15,32 +17,32 @@ import { createSession, submitSdkPayment } from './sdk-sessions.service';
 
 const SessionIdParam = z.uuid('is not a session id');
 
+/** What the widget session routes use: the database, the per-address limiter and the lifecycle services' dependencies. */
+export type SdkSessionsRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+
 /** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
-export function sdkSessionsRouter(deps: AppDeps): Router {
+export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
   const router = Router();
   const serviceOrigin = new URL(deps.env.PUBLIC_BASE_URL).origin;
-  const perAddress: RequestHandler = (req, _res, next) => {
-    const verdict = deps.limiter.take(`sdk:${req.ip ?? 'unknown'}`);
-    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
-    next();
-  };
+  const perAddress = perAddressLimit(deps.limiter, 'sdk');
   router.use('/sdk', sdkCors);
 
   router.post('/sdk/sessions', perAddress, async (req, res) => {
     const body = parseInput(CreateSdkSessionRequestSchema, req.body);
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
+    const origin = sessionOrigin(req.get('origin'), body.embeddingOrigin, serviceOrigin);
     // A replay answers with the session's token: only to the same client ID from the same origin. The stored answer
     // is sealed under the client ID and the key, so the idempotency store never holds a usable token.
     const scope = {
       merchantId: client.merchantId,
-      caller: { space: `client:${client.id} ${req.get('origin') ?? '-'}` },
+      caller: { space: `client:${client.id} ${origin ?? '-'}` },
       key: req.get('idempotency-key'),
       sealWith: body.clientId,
       request: req,
       requestId: requestIdOf(res),
     };
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }) })));
   });
 
   router.post('/sdk/sessions/:sessionId/payments', perAddress, async (req, res) => {
@@ -60,10 +62,20 @@ export function sdkSessionsRouter(deps: AppDeps): Router {
     }
     const scope = { merchantId: session.merchantId, caller: { space: `session:${session.id}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => submitSdkPayment(tx, deps, session, body)));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await submitSdkPayment(tx, deps, session, body) })));
   });
 
   return router;
+}
+
+/**
+ * The merchant page a session is for: the request's Origin, or, for the iframe SDK's widget page (which runs on this
+ * service's origin, framed only by origins its client ID allows), the `embeddingOrigin` it names.
+ */
+function sessionOrigin(origin: string | undefined, embeddingOrigin: string | undefined, serviceOrigin: string): string | undefined {
+  if (embeddingOrigin === undefined) return origin;
+  if (origin !== serviceOrigin) throw new ApiError('origin_not_allowed', "embeddingOrigin is sent only by the payment service's own widget page; a merchant page is checked by its Origin header.");
+  return embeddingOrigin;
 }
 
 function bearerToken(req: Request): string | null {

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { perConsumerAddress } from '../../http/consumer-rate-limit';
+import { perAddressLimit } from '../../http/address-limit';
 import { paymentPageUrl } from '../transactions/transaction-object';
 import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
 import { renderWaitingPage } from './sticker-page';
@@ -18,7 +18,7 @@ const StickerCode = z.string().regex(/^[a-z0-9]{16,64}$/);
  */
 export function stickersRouter(deps: AppDeps): Router {
   const router = Router();
-  const perAddress = perConsumerAddress(deps.limiter);
+  const perAddress = perAddressLimit(deps.limiter, 'consumer');
   const payPage = (linkId: string) => paymentPageUrl(deps.env.PUBLIC_BASE_URL, linkId);
 
   router.get('/s/:stickerCode', perAddress, async (req, res) => {
