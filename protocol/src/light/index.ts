@@ -19,7 +19,7 @@ export {
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { ProductWire, TransactionWire } from './transaction';
-export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

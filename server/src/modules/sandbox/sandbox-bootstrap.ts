@@ -17,11 +17,12 @@ export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
 
 export type BootstrapOutcome = 'created' | 'reissued' | 'updated' | 'unchanged' | 'skipped';
 
-/**
- * The credentials file: the demo merchant's credentials and the database they belong to. A file written before
- * stickers existed lacks `stickerUrl`; its keys are still good.
- */
-const CredentialsFileSchema = ProvisionedMerchantSchema.extend({ database: z.string().optional(), stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional() });
+/** The credentials file: the demo merchant's credentials and the database they belong to. */
+const CredentialsFileSchema = ProvisionedMerchantSchema.extend({
+  database: z.string().optional(),
+  /** A file written before stickers existed lacks `stickerUrl`; its keys are still good. */
+  stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional(),
+});
 type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 /**

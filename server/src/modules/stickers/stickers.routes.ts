@@ -1,9 +1,10 @@
 import type { StickerNext } from '@svc/protocol';
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { rateLimitedError } from '../../http/address-limit';
+import { perAddressLimit } from '../../http/address-limit';
+import { paymentPageUrl } from '../transactions/transaction-object';
 import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
 import { renderWaitingPage } from './sticker-page';
 import { findStickerDevice, newestPayableLinkOfDevice } from './stickers.queries';
@@ -17,12 +18,8 @@ const StickerCode = z.string().regex(/^[a-z0-9]{16,64}$/);
  */
 export function stickersRouter(deps: AppDeps): Router {
   const router = Router();
-  const perAddress: RequestHandler = (req, _res, next) => {
-    const verdict = deps.limiter.take(`consumer:${req.ip ?? 'unknown'}`);
-    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
-    next();
-  };
-  const payPage = (linkId: string) => `${deps.env.PUBLIC_BASE_URL}/pay/${linkId}`;
+  const perAddress = perAddressLimit(deps.limiter, 'consumer');
+  const payPage = (linkId: string) => paymentPageUrl(deps.env.PUBLIC_BASE_URL, linkId);
 
   router.get('/s/:stickerCode', perAddress, async (req, res) => {
     const code = StickerCode.safeParse(req.params.stickerCode);
