@@ -77,13 +77,12 @@ export function startCardFrame(win: Window): void {
       return;
     }
     paying = true;
-    const outcome = await submitCardForm(form, session, { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress }, log);
+    const outcome = await submitCardForm(form, session, { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress }, log, (transaction) => {
+      log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
+      link.send({ type: 'result', requestId, ok: true, transaction });
+    });
     paying = false;
-    if (outcome.ok) {
-      log('result ok', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
-      link.send({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
-      return;
-    }
+    if (outcome.ok) return;
     log('result error', outcome.error.code);
     link.send({ type: 'result', requestId, ok: false, error: outcome.error });
   }

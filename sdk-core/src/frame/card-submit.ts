@@ -15,8 +15,18 @@ export interface CardSubmitPayment {
   billingAddress?: BillingAddress | undefined;
 }
 
-/** `log` gets field names and codes only, never card data nor the billing address. */
-export async function submitCardForm(form: CardForm, session: FrameSession, payment: CardSubmitPayment, log: (...details: unknown[]) => void = () => undefined): Promise<CardSubmitOutcome> {
+/**
+ * `log` gets field names and codes only, never card data nor the billing address. `onAccepted` hears of an accepted
+ * payment before the form is emptied: the card frame posts its result there, so the page learns of the payment before
+ * the emptied form's validation.
+ */
+export async function submitCardForm(
+  form: CardForm,
+  session: FrameSession,
+  payment: CardSubmitPayment,
+  log: (...details: unknown[]) => void = () => undefined,
+  onAccepted: (transaction: Transaction) => void = () => undefined,
+): Promise<CardSubmitOutcome> {
   form.showAllErrors();
   const card = form.cardInput();
   if (!card) {
@@ -28,8 +38,9 @@ export async function submitCardForm(form: CardForm, session: FrameSession, paym
   log('submit');
   const outcome = await payWithCard(session, { card, ...payment });
   if (outcome.ok) {
+    onAccepted(outcome.value);
     form.clear();
-    return { ok: true, transaction: outcome.transaction };
+    return { ok: true, transaction: outcome.value };
   }
   form.setBusy(false);
   form.showServerErrorAt(outcome.paths, outcome.error.message);
