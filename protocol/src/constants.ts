@@ -58,7 +58,20 @@ export const SDK_ERROR_CODES = [
   'network_error',
   'frame_unavailable',
   'internal_error',
+  // Express (CONTRACT §12): an `amount` prop that is not decimal text of a positive amount with at most two decimals,
+  // a wallet sheet the consumer closed, a `cssUrl` that did not load (the buttons keep working).
+  'invalid_amount',
+  'payment_cancelled',
+  'css_load_failed',
 ] as const;
+
+/**
+ * Why an Express wallet button cannot pay (`onReady`'s `{ canPay: false, reason }`), when it is not an SDK error code
+ * (`invalid_amount`, or the session's failure such as `client_id_unknown`): the service's session does not offer the
+ * method, the browser has no API for it, the browser says no wallet is set up, or the page may not use it (a
+ * `NotAllowedError`, e.g. a frame without the `payment` permission).
+ */
+export const EXPRESS_UNAVAILABLE_REASONS = ['method_not_offered', 'browser_unsupported', 'no_wallet_setup', 'not_allowed'] as const;
 
 /** The `source` of every postMessage between the Elements host and the card frame. */
 export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameToHostMessageSchema, HostToFrameMessageSchema, SdkConfigSchema } from './sdk';
+import { ExpressReadyDetailSchema, FrameToHostMessageSchema, HostToFrameMessageSchema, SdkConfigSchema, SdkPaymentRequestSchema } from './sdk';
 
 const base = { source: 'svc-card-frame', instanceId: 'abcdefgh12' } as const;
 
@@ -21,5 +21,23 @@ describe('postMessage schemas', () => {
   it('config refuses unknown options', () => {
     expect(SdkConfigSchema.safeParse({ mode: 'sandbox', clientId: 'ck_x', colour: 'red' }).success).toBe(false);
     expect(SdkConfigSchema.safeParse({ mode: 'sandbox', clientId: 'ck_x', methodType: 'authorize' }).success).toBe(true);
+  });
+});
+
+describe('Express', () => {
+  const party = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
+
+  it('a wallet payment carries billing and shipping details; a card payment does not, and unknown keys are refused', () => {
+    const wallet = { method: 'applepay', amount: 1050, currency: 'USD', billingInformation: party, shippingInformation: party };
+    expect(SdkPaymentRequestSchema.parse(wallet)).toEqual(wallet);
+    expect(SdkPaymentRequestSchema.safeParse({ ...wallet, shippingInformation: { ...party, phone: '1' } }).success).toBe(false);
+    expect(SdkPaymentRequestSchema.safeParse({ ...wallet, billingInformation: { ...party, postalCode: 'x'.repeat(21) } }).success).toBe(false);
+    expect(SdkPaymentRequestSchema.safeParse({ method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' }, billingInformation: party }).success).toBe(false);
+  });
+
+  it("onReady's reasons are availability reasons or SDK error codes", () => {
+    const ready = { paypal: { canPay: true }, applepay: { canPay: false, reason: 'no_wallet_setup' }, googlepay: { canPay: false, reason: 'invalid_amount' } };
+    expect(ExpressReadyDetailSchema.parse(ready)).toEqual(ready);
+    expect(ExpressReadyDetailSchema.safeParse({ ...ready, paypal: { canPay: false, reason: 'because' } }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CARD_FIELDS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
+import { CARD_FIELDS, EXPRESS_UNAVAILABLE_REASONS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, ProductInputSchema } from './init-request';
@@ -9,6 +9,7 @@ import { TransactionStatusCodeSchema } from './status';
 export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
 export type SdkMethodType = z.infer<typeof SdkMethodTypeSchema>;
 export const SdkModeSchema = z.enum(SDK_MODES);
+export type SdkMode = z.infer<typeof SdkModeSchema>;
 
 export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
@@ -60,9 +61,38 @@ export const SdkSessionSchema = z.object({
 });
 export type SdkSession = z.infer<typeof SdkSessionSchema>;
 
-/** `POST /sdk/sessions/:sessionId/payments`, sent by the card frame (card) or the Express component (wallets). */
+// ---- Express (spec: "Express widget payment data") ----
+
+const partyText = (max: number) => z.string().max(max);
+/** The consumer's billing or shipping details, as the Express wallet sheet collects them (personal data: never logged). */
+export const PartyInformationSchema = z.object({
+  fullName: partyText(200),
+  firstName: partyText(100),
+  lastName: partyText(100),
+  addressLine1: partyText(200),
+  addressLine2: partyText(200),
+  city: partyText(100),
+  state: partyText(100),
+  postalCode: partyText(20),
+  country: partyText(100),
+  email: partyText(254),
+});
+export type PartyInformation = z.infer<typeof PartyInformationSchema>;
+
+/**
+ * `POST /sdk/sessions/:sessionId/payments`, sent by the card frame (card) or the Express component (wallets, with the
+ * billing and shipping details its sheet or the browser's wallet collected; the service passes them on to nobody and
+ * does not store them).
+ */
 const WidgetAmount = { amount: CentsSchema.optional(), currency: CurrencySchema.optional() };
-export const SdkPaymentRequestSchema = z.discriminatedUnion('method', [CardPaymentSchema.extend(WidgetAmount), WalletPaymentSchema.extend(WidgetAmount)]);
+const WalletParties = {
+  billingInformation: z.strictObject(PartyInformationSchema.shape).optional(),
+  shippingInformation: z.strictObject(PartyInformationSchema.shape).optional(),
+};
+export const SdkPaymentRequestSchema = z.discriminatedUnion('method', [
+  CardPaymentSchema.extend(WidgetAmount),
+  WalletPaymentSchema.extend({ ...WidgetAmount, ...WalletParties }),
+]);
 export type SdkPaymentRequest = z.input<typeof SdkPaymentRequestSchema>;
 
 // ---- The merchant backend's commit ----
@@ -129,20 +159,16 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
 export type FrameToHostMessage = z.infer<typeof FrameToHostMessageSchema>;
 
 
-// ---- Express (spec: "Express widget payment data") ----
+// ---- Express: what onPay receives ----
 
-const PartyInformationSchema = z.object({
-  fullName: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  addressLine1: z.string(),
-  addressLine2: z.string(),
-  city: z.string(),
-  state: z.string(),
-  postalCode: z.string(),
-  country: z.string(),
-  email: z.string(),
-});
+/**
+ * What Express reads of the payment's answer (the transaction, status 10): it passes these on to `onPay` and needs
+ * nothing else, so its script does not carry the whole transaction's validator.
+ */
+export const ExpressPaymentAnswerSchema = z.object({ TransactionNumber: z.string(), status: z.number().int(), date: z.iso.datetime() });
+export type ExpressPaymentAnswer = z.infer<typeof ExpressPaymentAnswerSchema>;
+
+/** `onPay`'s payment data. `code` is the transaction's status (10, AwaitingCommit: the merchant's backend commits next). */
 export const ExpressPayDataSchema = z.object({
   code: z.number(),
   method: WalletMethodSchema,
@@ -152,3 +178,11 @@ export const ExpressPayDataSchema = z.object({
   shippingInformation: PartyInformationSchema,
 });
 export type ExpressPayData = z.infer<typeof ExpressPayDataSchema>;
+
+/** `onReady`'s detail: for each wallet, whether its button can pay, and why not (an SDK error code or an availability reason). */
+export const ExpressUnavailableReasonSchema = z.union([z.enum(EXPRESS_UNAVAILABLE_REASONS), SdkErrorCodeSchema]);
+export type ExpressUnavailableReason = z.infer<typeof ExpressUnavailableReasonSchema>;
+export const WalletAvailabilitySchema = z.object({ canPay: z.boolean(), reason: ExpressUnavailableReasonSchema.optional() });
+export type WalletAvailability = z.infer<typeof WalletAvailabilitySchema>;
+export const ExpressReadyDetailSchema = z.object({ paypal: WalletAvailabilitySchema, applepay: WalletAvailabilitySchema, googlepay: WalletAvailabilitySchema });
+export type ExpressReadyDetail = z.infer<typeof ExpressReadyDetailSchema>;

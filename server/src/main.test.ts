@@ -40,6 +40,14 @@ describe('start-up failures', () => {
     expect(result.stderr).toMatch(/PORT /);
   });
 
+  it('production refuses to start on the sandbox processor, before touching the database', async () => {
+    const result = await runNode(['src/main.ts'], { SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@127.0.0.1:1/svc', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^svc: SVC_MODE=production needs a payment processor, and none is configured/);
+    expect(result.stderr).not.toMatch(/cannot connect to the database/);
+  });
+
   it('production without a database refuses to start', async () => {
     const result = await runNode(['src/main.ts'], { SVC_MODE: 'production' });
     expect(result.code).toBe(1);
@@ -58,7 +66,8 @@ describe('embedded database across restarts', () => {
     await waitForHealthy(`${base}/healthz`, first);
     const credentialsFile = path.join(dataDir, 'sandbox-credentials.json');
     expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
-    const credentials = ProvisionedMerchantSchema.parse(JSON.parse(readFileSync(credentialsFile, 'utf8')));
+    const credentialsText = readFileSync(credentialsFile, 'utf8');
+    const credentials = ProvisionedMerchantSchema.parse(JSON.parse(credentialsText));
     const authorised = () => fetch(`${base}/transactions/TNONE000000000`, { headers: { authorization: `Bearer ${credentials.apiKey}` } });
     expect((await authorised()).status).toBe(404);
 
@@ -71,7 +80,7 @@ describe('embedded database across restarts', () => {
     const second = spawnNode(['src/main.ts'], env);
     try {
       await waitForHealthy(`${base}/healthz`, second);
-      expect(readFileSync(credentialsFile, 'utf8')).toBe(JSON.stringify(credentials, null, 2) + '\n');
+      expect(readFileSync(credentialsFile, 'utf8')).toBe(credentialsText);
       expect((await authorised()).status).toBe(404);
       expect(second.output.stdout).not.toMatch(/credentials written/);
     } finally {

@@ -1,9 +1,11 @@
 import http from 'node:http';
+import path from 'node:path';
 import postgres from 'postgres';
 import { createApp } from './app';
 import { CredentialCache, forgetChangedCredentials } from './http/credential-cache';
 import { RateLimiter } from './http/rate-limit';
-import { SandboxProcessor } from './processor/sandbox-processor';
+import type { PaymentProcessor } from './processor/processor';
+import { processorForMode, ProcessorConfigError } from './processor/processor-for-mode';
 import { attachRealtime, sessionTokenResolver } from './realtime';
 import { systemClock, type Clock } from './clock';
 import { ResilientListener } from './db/resilient-listener';
@@ -19,10 +21,13 @@ import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-c
 
 async function main(): Promise<void> {
   let env: Env;
+  let processor: PaymentProcessor;
   try {
     env = loadEnv();
+    // Before anything starts: production never runs on the sandbox processor.
+    processor = processorForMode(env);
   } catch (error) {
-    if (error instanceof EnvError) {
+    if (error instanceof EnvError || error instanceof ProcessorConfigError) {
       process.stderr.write(`svc: ${error.message}\n`);
       process.exit(1);
     }
@@ -49,7 +54,8 @@ async function main(): Promise<void> {
         .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
     );
     clock = sandboxClock;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) => fail(logger, error));
+    const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, publicBaseUrl: env.PUBLIC_BASE_URL, embeddedDataDir }).catch((error: Error) => fail(logger, error));
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
@@ -58,8 +64,7 @@ async function main(): Promise<void> {
   // SQL) is announced by a trigger and forgotten here at once.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   await forgetChangedCredentials(notifications, credentials);
-  // One processor for the requests and the expiry sweeps (they release holds at it too).
-  const processor = new SandboxProcessor();
+  // One processor for the requests and the expiry sweeps (they release holds at it too): `processor`, chosen above.
   const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });

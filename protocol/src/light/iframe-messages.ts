@@ -4,7 +4,8 @@
  */
 import { CARD_FIELDS, IFRAME_MESSAGE_SOURCES, PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '../constants';
 import { array, boolean, literal, number, object, oneOf, optional, string, union } from './schema';
-import { BillingAddressWire, Cents, Currency, InstanceId, SdkErrorWire } from './sdk';
+import { BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
+import { SdkErrorWire } from './session';
 import { TransactionWire } from './transaction';
 
 const loader = literal(IFRAME_MESSAGE_SOURCES.loader);

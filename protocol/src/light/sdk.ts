@@ -3,9 +3,10 @@
  * light.test.ts checks each against its zod original on generated inputs (and that each one's output type is the
  * protocol type). Host code and frame code both import from here and never from each other.
  */
-import { CURRENCIES, MAX_AMOUNT_CENTS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES } from '../constants';
+import { CURRENCIES, MAX_AMOUNT_CENTS, POST_MESSAGE_SOURCES, SDK_METHOD_TYPES } from '../constants';
 import { CARD_FIELDS, SDK_MODES } from '../constants';
-import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
+import { array, boolean, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
+import { SdkErrorWire } from './session';
 import { TransactionWire } from './transaction';
 
 /** protocol CentsSchema */
@@ -42,15 +43,6 @@ export const SdkConfigWire = object(
 );
 
 export const SdkPayOptionsWire = object({ amount: Cents, currency: Currency, billingAddress: optional(BillingAddressWire) }, { strict: true });
-
-export const SdkSessionWire = object({
-  sessionId: string(),
-  sessionToken: string(),
-  paymentMethods: array(oneOf(PAYMENT_METHODS)),
-  expiresAt: isoDatetime,
-});
-
-export const SdkErrorWire = object({ code: oneOf(SDK_ERROR_CODES), message: string() });
 
 /** protocol InstanceIdSchema */
 export const InstanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });

@@ -2,7 +2,7 @@
  * The two calls the merchant page makes itself: start a session (`POST /sdk/sessions`, checked against the page's
  * Origin) and pay with a wallet (`POST /sdk/sessions/:id/payments`). Card payments are sent by the card frame only.
  */
-import type { BillingAddress, CreateSdkSessionRequest, SdkError, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
+import type { BillingAddress, PartyInformation, CreateSdkSessionRequest, SdkError, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
 import { parseWith, readProblem, SdkSessionWire, TransactionWire, type Validator } from '@svc/protocol/light';
 import { networkError, paymentError, sessionError } from '../shared/sdk-errors';
 
@@ -76,15 +76,26 @@ export interface WalletPayment {
   amount?: number | undefined;
   currency?: string | undefined;
   billingAddress?: BillingAddress | undefined;
+  /** Express: the wallet sheet's billing and shipping details (protocol `PartyInformation`). */
+  billingInformation?: PartyInformation | undefined;
+  shippingInformation?: PartyInformation | undefined;
 }
 
 export function payWithWallet(apiBase: string, session: SdkSession, payment: WalletPayment, signal: AbortSignal): Promise<ApiResult<Transaction>> {
+  return submitWalletPayment(apiBase, session, payment, signal, TransactionWire);
+}
+
+/**
+ * `payWithWallet` reading only what `validator` names of the answer: Express needs three fields of the transaction and
+ * leaves the whole transaction's validator out of its script.
+ */
+export function submitWalletPayment<T>(apiBase: string, session: SdkSession, payment: WalletPayment, signal: AbortSignal, validator: Validator<T>): Promise<ApiResult<T>> {
   const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
   return postJson(`${apiBase}/sdk/sessions/${encodeURIComponent(session.sessionId)}/payments`, body, {
     token: session.sessionToken,
     signal,
     what: `The ${payment.method} payment`,
-    validator: TransactionWire,
+    validator,
     onProblem: paymentError,
   });
 }

@@ -29,8 +29,17 @@ export interface Failure {
 export type ProcessorResult = Approval | Refusal | Failure;
 
 /**
- * The processor port. The sandbox processor implements it; a real acquirer would too. Amounts in cents.
- * `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
+ * The processor port: every call the service makes to an acquirer. The sandbox processor implements it (outcomes
+ * follow the test cards); a real acquirer implements it too and is returned by `processorForMode` for production,
+ * which refuses to start on the sandbox one. Amounts are integer cents in the given currency.
+ *
+ * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`) or a failure. A thrown
+ *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
+ * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
+ *   handed back for later operations on the same method.
+ * - Calls are made inside the change's database transaction, with the transaction row locked or guarded; an
+ *   implementation should answer within a few seconds, since the row stays locked while it waits.
+ * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;

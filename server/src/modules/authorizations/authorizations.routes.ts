@@ -1,7 +1,7 @@
 import { AuthorizeRequestSchema, EmptyRequestSchema, PayRequestSchema, VoidRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
-import { authenticate, principalOf } from '../../http/authenticate';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { mutationScope } from '../../http/mutation-scope';
@@ -9,7 +9,10 @@ import { TransactionNumberParam } from '../../http/path-params';
 import { closeAuthorization, pay, reauthorize, voidAuthorization } from './authorizations.service';
 
 /** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */
-export function authorizationsRouter(deps: AppDeps): Router {
+/** What the authorization routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
+export type AuthorizationsRouterDeps = AuthenticateDeps & LifecycleDeps;
+
+export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
 

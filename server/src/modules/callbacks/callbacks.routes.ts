@@ -1,9 +1,9 @@
 import type { CallbackLog, RedeliverResponse } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { Clock } from '../../clock';
 import { NotFoundError } from '../../errors';
-import { authenticate, principalOf } from '../../http/authenticate';
+import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { parseInput } from '../../http/parse';
 import { TransactionNumberParam } from '../../http/path-params';
 import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
@@ -12,7 +12,10 @@ import { listDeliveries, restartDelivery } from './callbacks.queries';
 const DeliveryIdParam = z.uuid('is not a delivery id');
 
 /** The delivery log of a transaction, and redelivery. */
-export function callbacksRouter(deps: AppDeps): Router {
+/** What the callback routes use: credentials to authenticate with, and the clock. */
+export type CallbacksRouterDeps = AuthenticateDeps & { clock: Clock };
+
+export function callbacksRouter(deps: CallbacksRouterDeps): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
 

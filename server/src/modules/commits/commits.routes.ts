@@ -1,9 +1,9 @@
 import { CommitRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { NotFoundError } from '../../errors';
-import { authenticate, principalOf } from '../../http/authenticate';
+import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -15,7 +15,10 @@ import { commitByLink, commitByMerchant } from './commits.service';
 const CommitIdParam = z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id');
 
 /** The merchant backend's commit of a widget payment, and the commitLink. */
-export function commitsRouter(deps: AppDeps): Router {
+/** What the commit routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
+export type CommitsRouterDeps = AuthenticateDeps & LifecycleDeps;
+
+export function commitsRouter(deps: CommitsRouterDeps): Router {
   const router = Router();
   const merchantOrDevice = authenticate(deps, { allow: ['merchant_key', 'branch_key', 'device'] });
 

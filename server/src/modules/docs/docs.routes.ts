@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '@svc/protocol';
 import { Router, type RequestHandler } from 'express';
-import type { AppDeps } from '../../app';
+import type { Env } from '../../env';
 import { renderApiReference } from './docs-page';
 import { renderErrorReference } from './errors-page';
 
@@ -15,7 +15,7 @@ const PAGE_SECURITY_HEADERS = {
  * `GET /openapi.json` (the OpenAPI 3.1 document generated from `protocol`), `GET /docs` (the API reference
  * rendered from it) and `GET /docs/errors` (every error code; problem `type`s point here). Built once, at start.
  */
-export function docsRouter({ env }: AppDeps): Router {
+export function docsRouter({ env }: { env: Env }): Router {
   const document = buildOpenApiDocument({ serverUrl: env.PUBLIC_BASE_URL, sandbox: env.SVC_MODE === 'sandbox' });
   const json = JSON.stringify(document);
   const reference = renderApiReference(document);

@@ -3,7 +3,6 @@ import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppDeps } from '../../app';
 import { loadEnv } from '../../env';
 import { docsRouter } from './docs.routes';
 import { escapeHtml } from './html';
@@ -14,7 +13,7 @@ const SERVER_URL = 'http://localhost:8080';
 async function serve(vars: Record<string, string>): Promise<{ get(path: string): Promise<Response>; close(): Promise<void> }> {
   const env = loadEnv({ LOG_LEVEL: 'silent', ...vars });
   const app = express();
-  app.use(docsRouter({ env } as AppDeps));
+  app.use(docsRouter({ env }));
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

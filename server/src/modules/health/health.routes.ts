@@ -1,13 +1,14 @@
 import type { Health } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type postgres from 'postgres';
+import type { Env } from '../../env';
 import { checkConnection } from '../../db/client';
 import { ApiError } from '../../errors';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
 /** `GET /healthz`: 200 when the database answers, 503 problem+json otherwise. No credentials, nothing secret. */
-export function healthRouter({ sql, env }: AppDeps): Router {
+export function healthRouter({ sql, env }: { sql: postgres.Sql; env: Env }): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
     const started = performance.now();

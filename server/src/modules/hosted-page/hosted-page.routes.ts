@@ -1,7 +1,9 @@
 import { ConsumerPayRequestSchema } from '@svc/protocol';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { Database } from '../../db/client';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { NotFoundError } from '../../errors';
 import { rateLimitedError } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -14,7 +16,10 @@ import { toLinkState } from './link-state';
 const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment link');
 
 /** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
-export function hostedPageRouter(deps: AppDeps): Router {
+/** What the consumer's page uses: the database, the per-address limiter and the lifecycle services' dependencies. */
+export type HostedPageRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+
+export function hostedPageRouter(deps: HostedPageRouterDeps): Router {
   const router = Router();
   // Consumers have no credential: their address gets a bucket, which also slows card testing through one page.
   const perAddress: RequestHandler = (req, _res, next) => {

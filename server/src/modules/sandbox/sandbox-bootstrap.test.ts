@@ -1,43 +1,49 @@
-import fs from 'node:fs/promises';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ProvisionedMerchantSchema } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock';
 import { createLogger } from '../../logger';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE } from './sandbox-bootstrap';
 
-let database: TestDatabase;
+let first: TestDatabase;
+let second: TestDatabase;
 let dataDir: string;
+const logger = createLogger({ level: 'silent' });
+
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-bootstrap-'));
+  [first, second] = await Promise.all([createTestDatabase({ max: 2 }), createTestDatabase({ max: 2 })]);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bootstrap-'));
 });
+
 afterAll(async () => {
-  await database?.drop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await Promise.all([first?.drop(), second?.drop()]);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const file = () => path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
-const readFile = async () => ProvisionedMerchantSchema.parse(JSON.parse(await fs.readFile(file(), 'utf8')));
-const bootstrap = (publicBaseUrl = 'http://localhost:8080') =>
-  bootstrapSandbox(database.db, { dataDir, clock: { now: () => new Date() }, logger: createLogger({ level: 'silent' }), publicBaseUrl });
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { merchantId: string; apiKey: string; database?: string };
 
-describe('the sandbox credentials file and the sticker URL', () => {
-  it('carries the demo device\'s sticker URL, and gains it (keys unchanged) when written by an older version or for another origin', async () => {
-    expect((await bootstrap()).outcome).toBe('created');
-    const first = await readFile();
-    expect(first.stickerUrl).toMatch(/^http:\/\/localhost:8080\/s\/[0-9a-f]{32}$/);
-    expect((await bootstrap()).outcome).toBe('unchanged');
+describe('bootstrapSandbox with one data directory', () => {
+  it("two servers on different databases: the second never overwrites the first's credentials file", async () => {
+    const one = await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' });
+    expect(one.outcome).toBe('created');
+    expect(one.path).toBe(path.join(dataDir, SANDBOX_CREDENTIALS_FILE));
+    const written = readJson(one.path);
+    expect(written.database).toEqual(expect.stringContaining(first.name));
 
-    const { stickerUrl: _dropped, ...older } = first;
-    await fs.writeFile(file(), JSON.stringify(older));
-    expect((await bootstrap()).outcome).toBe('updated');
-    expect(await readFile()).toEqual(first);
+    const two = await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' });
+    expect(two.outcome).toBe('created');
+    expect(two.path).not.toBe(one.path);
+    // The first server's file is as it wrote it: the demo still talks to the first server's merchant.
+    expect(readJson(one.path)).toEqual(written);
+    expect(readJson(two.path).database).toEqual(expect.stringContaining(second.name));
+    expect(readJson(two.path).merchantId).not.toBe(written.merchantId);
 
-    expect((await bootstrap('https://pay.example.com')).outcome).toBe('updated');
-    const moved = await readFile();
-    expect(moved.stickerUrl).toBe(first.stickerUrl.replace('http://localhost:8080', 'https://pay.example.com'));
-    expect(moved.apiKey).toBe(first.apiKey);
+    // Each server, started again, finds its own file unchanged.
+    expect((await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })).outcome).toBe('unchanged');
+    expect((await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })).outcome).toBe('unchanged');
+    expect(readJson(one.path)).toEqual(written);
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

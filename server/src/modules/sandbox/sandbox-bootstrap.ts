@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ProvisionedMerchantSchema, type ProvisionedMerchant } from '@svc/protocol';
+import { z } from 'zod';
 import { count } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
+import { databaseIdentity } from '../../db/database-identity';
 import { merchants } from '../../db/schema';
 import type { Logger } from '../../logger';
 import { hashCredential } from '../merchants/credentials';
@@ -18,16 +20,32 @@ export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
 export type BootstrapOutcome = 'created' | 'reissued' | 'updated' | 'unchanged' | 'skipped';
 
 /**
+ * The credentials file: the demo merchant's credentials and the database they belong to. A file written before
+ * stickers existed lacks `stickerUrl`; its keys are still good.
+ */
+const CredentialsFileSchema = ProvisionedMerchantSchema.extend({ database: z.string().optional(), stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional() });
+type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
+
+/**
  * CONTRACT §2: on an empty sandbox database, provision the demo merchant and write its credentials (mode 0600)
  * for the demo site. When the demo merchant exists but the file is gone or stale (keys are stored only as
- * hashes, so they cannot be read back), its credentials are reissued and the file written again.
+ * hashes, so they cannot be read back), its credentials are reissued and the file written again. The file names the
+ * database it belongs to, and a server never overwrites another database's file: a second server on another database
+ * sharing the data directory writes `sandbox-credentials.<database>.json` instead, and says so.
  */
 export async function bootstrapSandbox(
   db: Database,
-  { dataDir, clock, logger, publicBaseUrl }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string },
+  { dataDir, clock, logger, publicBaseUrl, embeddedDataDir = null }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null },
 ): Promise<{ outcome: BootstrapOutcome; path: string }> {
-  const file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
-  const existing = await readCredentialsFile(file);
+  const database = await databaseIdentity(db, embeddedDataDir);
+  let file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
+  let existing = await readCredentialsFile(file);
+  if (existing?.database !== undefined && existing.database !== database) {
+    const own = path.join(dataDir, `sandbox-credentials.${createHash('sha256').update(database).digest('hex').slice(0, 12)}.json`);
+    logger.warn({ path: file, belongsTo: existing.database, database, ownPath: own }, `${file} belongs to another database; this server's credentials go to ${own}`);
+    file = own;
+    existing = await readCredentialsFile(file);
+  }
 
   const result = await db.transaction(async (tx) => {
     await q.lockProvisioning(tx);
@@ -55,24 +73,21 @@ export async function bootstrapSandbox(
   });
 
   if (result.outcome === 'skipped' || result.outcome === 'unchanged') return { outcome: result.outcome, path: file };
-  await writeCredentialsFile(file, result.credentials);
+  await writeCredentialsFile(file, { ...result.credentials, database });
   logger.info({ path: file, outcome: result.outcome }, `sandbox demo merchant credentials written to ${file}`);
   return { outcome: result.outcome, path: file };
 }
 
-/** A file written before stickers existed lacks `stickerUrl`; its keys are still good. */
-const StoredCredentialsSchema = ProvisionedMerchantSchema.extend({ stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional() });
-
-async function readCredentialsFile(file: string) {
+async function readCredentialsFile(file: string): Promise<CredentialsFile | null> {
   try {
-    return StoredCredentialsSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
+    return CredentialsFileSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
   } catch {
     return null;
   }
 }
 
 /** Written to a temporary file and renamed, so a reader never sees half a file; mode 0600. */
-async function writeCredentialsFile(file: string, credentials: ProvisionedMerchant): Promise<void> {
+async function writeCredentialsFile(file: string, credentials: CredentialsFile): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   await fs.writeFile(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });

@@ -1,7 +1,7 @@
 import { ClockAdvanceRequestSchema, type ClockState, type SandboxMessages } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
-import { authenticate, principalOf } from '../../http/authenticate';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle/expiry';
@@ -10,7 +10,10 @@ import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
-export function sandboxRouter(deps: AppDeps, clock: SandboxClock): Router {
+/** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
+export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor'>;
+
+export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
   const state = (): ClockState => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
-import type { AppDeps } from '../../app';
-import { REPO_ROOT } from '../../env';
+import type { Database } from '../../db/client';
+import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
 import { hashCredential } from '../merchants/credentials';
 import { findCredentialByHash } from '../merchants/merchants.queries';
@@ -12,7 +12,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned), their SRI hashes in
  * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
  */
-export function sdkAssetsRouter(deps: AppDeps, root = REPO_ROOT): Router {
+/** What the SDK asset routes use: the database (client IDs' allowed origins) and the public base URL. */
+export interface SdkAssetsRouterDeps {
+  env: Env;
+  db: Database;
+}
+
+export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Router {
   const router = Router();
   const files = new SdkFileCache(root);
   const base = `${deps.env.PUBLIC_BASE_URL}/sdk`;
@@ -52,7 +58,7 @@ export function sdkAssetsRouter(deps: AppDeps, root = REPO_ROOT): Router {
  * the page then carries `frame-ancestors <origin>`, so no other site can frame it, and a CSP that lets it talk
  * only to this service.
  */
-async function sendFrame(deps: AppDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile, isWidget: boolean): Promise<void> {
+async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile, isWidget: boolean): Promise<void> {
   const clientId = typeof query.clientId === 'string' ? query.clientId : '';
   const origin = typeof query.origin === 'string' ? query.origin : '';
   const client = clientId.length > 0 && clientId.length <= 200 ? await findCredentialByHash(deps.db, hashCredential(clientId)) : null;

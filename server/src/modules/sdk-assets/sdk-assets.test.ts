@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppDeps } from '../../app';
 import { loadEnv } from '../../env';
 import { problemHandler } from '../../http/problem';
 import { requestId } from '../../http/request-id';
@@ -39,7 +38,7 @@ beforeAll(async () => {
   const logger = createLogger({ level: 'silent' });
   const app = express();
   app.use(requestId);
-  app.use(sdkAssetsRouter({ env, db: database.db, logger } as AppDeps, root));
+  app.use(sdkAssetsRouter({ env, db: database.db }, root));
   app.use(problemHandler(logger));
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,5 +134,23 @@ describe('the iframe SDK', () => {
       expect(refused.status).toBe(403);
       expect(await refused.text()).not.toContain('script');
     }
+    });
+});
+
+describe('the Express script', () => {
+  it('once built, is served at /sdk/express/1.0.0/sdk.js and listed in the manifest with its SRI hash', async () => {
+    const script = 'customElements.define("svc-ecom-sdk-express", class extends HTMLElement {});';
+    await fs.mkdir(path.join(root, 'sdk-express/dist'), { recursive: true });
+    await fs.writeFile(path.join(root, 'sdk-express/dist/sdk.js'), script);
+    const res = await fetch(`${base}/sdk/express/1.0.0/sdk.js`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(script);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const manifest = (await (await fetch(`${base}/sdk/manifest.json`)).json()) as { files: Record<string, { url: string; integrity: string }> };
+    expect(manifest.files.express).toEqual({
+      url: 'http://localhost:8080/sdk/express/1.0.0/sdk.js',
+      integrity: `sha384-${createHash('sha384').update(script).digest('base64')}`,
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema } from '@svc/protocol';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { Database } from '../../db/client';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
 import { rateLimitedError } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -16,7 +18,10 @@ import { createSession, submitSdkPayment } from './sdk-sessions.service';
 const SessionIdParam = z.uuid('is not a session id');
 
 /** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
-export function sdkSessionsRouter(deps: AppDeps): Router {
+/** What the widget session routes use: the database, the per-address limiter and the lifecycle services' dependencies. */
+export type SdkSessionsRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+
+export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
   const router = Router();
   const serviceOrigin = new URL(deps.env.PUBLIC_BASE_URL).origin;
   const perAddress: RequestHandler = (req, _res, next) => {

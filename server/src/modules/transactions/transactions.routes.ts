@@ -1,8 +1,8 @@
 import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { NotFoundError } from '../../errors';
-import { authenticate, principalOf } from '../../http/authenticate';
+import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { mutationScope } from '../../http/mutation-scope';
 import { parseInput } from '../../http/parse';
@@ -11,7 +11,10 @@ import { toTransactionObject } from './transaction-object';
 import { findTransactionViewForPrincipal } from './transactions.queries';
 import { cancelTransaction, initTransaction } from './transactions.service';
 
-export function transactionsRouter(deps: AppDeps): Router {
+/** What the transactions routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
+export type TransactionsRouterDeps = AuthenticateDeps & LifecycleDeps;
+
+export function transactionsRouter(deps: TransactionsRouterDeps): Router {
   const router = Router();
   const merchantOrDevice = authenticate(deps, { allow: ['merchant_key', 'branch_key', 'device'] });
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });

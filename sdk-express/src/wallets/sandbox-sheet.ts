@@ -1,0 +1,192 @@
+/**
+ * Sandbox: the wallet sheet, drawn inside the Express element (no third-party script). A modal `dialog` named after
+ * the wallet shows the amount and collects billing and shipping details, prefilled with test data; `Pay` resolves
+ * `open()` with the details, `Cancel` or Escape with null. Focus stays inside while it is open and goes back to the
+ * button that opened it afterwards.
+ */
+import { html, nothing, type LitElement, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { PartyInformation, WalletMethod } from '@svc/protocol';
+import { fullNameOf, SANDBOX_PARTY } from './party';
+import { WALLET_NAMES } from './wallets';
+
+export interface SheetDetails {
+  billingInformation: PartyInformation;
+  shippingInformation: PartyInformation;
+}
+
+interface OpenSheet {
+  method: WalletMethod;
+  total: string;
+  resolve: (details: SheetDetails | null) => void;
+  returnFocus: HTMLElement | null;
+}
+
+type FieldName = Exclude<keyof PartyInformation, 'fullName'>;
+const FIELDS: { name: FieldName; label: string; autocomplete: string; type?: string; optional?: boolean }[] = [
+  { name: 'firstName', label: 'First name', autocomplete: 'given-name' },
+  { name: 'lastName', label: 'Last name', autocomplete: 'family-name' },
+  { name: 'addressLine1', label: 'Address line 1', autocomplete: 'address-line1' },
+  { name: 'addressLine2', label: 'Address line 2 (optional)', autocomplete: 'address-line2', optional: true },
+  { name: 'city', label: 'City', autocomplete: 'address-level2' },
+  { name: 'state', label: 'State or region', autocomplete: 'address-level1' },
+  { name: 'postalCode', label: 'Postal code', autocomplete: 'postal-code' },
+  { name: 'country', label: 'Country code', autocomplete: 'country' },
+  { name: 'email', label: 'Email', autocomplete: 'email', type: 'email' },
+];
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]):not([type=hidden])';
+
+export class SandboxSheet implements ReactiveController {
+  #open: OpenSheet | null = null;
+  #busy = false;
+  #sameAddress = true;
+
+  constructor(private readonly host: ReactiveControllerHost & LitElement) {
+    host.addController(this);
+  }
+
+  get isOpen(): boolean {
+    return this.#open !== null;
+  }
+
+  /** The sheet's dialog (rendered in sandbox mode only). */
+  get dialog(): HTMLDialogElement | null {
+    return this.host.renderRoot.querySelector('dialog');
+  }
+
+  /** Opens the sheet for `method`, showing `total` (e.g. "10.50 USD"). Resolves with the details, or null when cancelled. */
+  async open(method: WalletMethod, total: string, returnFocus: HTMLElement | null): Promise<SheetDetails | null> {
+    this.#open?.resolve(null);
+    const details = new Promise<SheetDetails | null>((resolve) => {
+      this.#open = { method, total, resolve, returnFocus };
+    });
+    this.#busy = false;
+    this.#sameAddress = true;
+    this.host.requestUpdate();
+    await this.host.updateComplete;
+    const dialog = this.dialog;
+    if (dialog && !dialog.open) {
+      dialog.querySelector('form')?.reset();
+      dialog.showModal();
+      dialog.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    }
+    return details;
+  }
+
+  /** The payment is being sent: Pay shows it, nothing in the sheet can be changed. */
+  setBusy(busy: boolean): void {
+    this.#busy = busy;
+    this.host.requestUpdate();
+  }
+
+  close(): void {
+    const open = this.#open;
+    this.#open = null;
+    this.#busy = false;
+    this.dialog?.close();
+    open?.resolve(null);
+    open?.returnFocus?.focus();
+    this.host.requestUpdate();
+  }
+
+  hostDisconnected(): void {
+    this.close();
+  }
+
+  #cancel(): void {
+    if (this.#busy) return;
+    this.close();
+  }
+
+  #submit(event: Event): void {
+    event.preventDefault();
+    const open = this.#open;
+    const form = this.dialog?.querySelector('form');
+    if (!open || this.#busy || !form) return;
+    if (!form.reportValidity()) return;
+    const data = new FormData(form);
+    const party = (prefix: string): PartyInformation => {
+      const value = (name: FieldName) => String(data.get(`${prefix}-${name}`) ?? '').trim();
+      const entry = Object.fromEntries(FIELDS.map((field) => [field.name, value(field.name)])) as Omit<PartyInformation, 'fullName'>;
+      return { fullName: fullNameOf(entry.firstName, entry.lastName), ...entry };
+    };
+    const billingInformation = party('billing');
+    this.#busy = true;
+    this.host.requestUpdate();
+    open.resolve({ billingInformation, shippingInformation: this.#sameAddress ? { ...billingInformation } : party('shipping') });
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Tab') return;
+    const focusable = [...(this.dialog?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((element) => element.offsetParent !== null);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    const active = this.host.shadowRoot?.activeElement;
+    if (event.shiftKey && (active === first || !active)) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  }
+
+  #fieldset(prefix: 'billing' | 'shipping', legend: string): TemplateResult {
+    return html`<fieldset class="sheet-party" part="sheet-party" ?disabled=${this.#busy}>
+      <legend>${legend}</legend>
+      ${FIELDS.map(
+        (field) => html`<label class="sheet-field" part="sheet-field">
+          <span>${field.label}</span>
+          <input
+            name=${`${prefix}-${field.name}`}
+            type=${field.type ?? 'text'}
+            autocomplete=${`${prefix} ${field.autocomplete}`}
+            .defaultValue=${SANDBOX_PARTY[field.name]}
+            ?required=${!field.optional}
+            maxlength=${field.name === 'postalCode' ? 20 : 100}
+          />
+        </label>`,
+      )}
+    </fieldset>`;
+  }
+
+  render(): TemplateResult {
+    const open = this.#open;
+    const name = open ? WALLET_NAMES[open.method] : '';
+    return html`<dialog
+      class="sheet"
+      part="sheet"
+      aria-labelledby="sheet-title"
+      aria-describedby="sheet-total"
+      @cancel=${(event: Event) => {
+        event.preventDefault();
+        this.#cancel();
+      }}
+      @keydown=${(event: KeyboardEvent) => this.#onKeydown(event)}
+    >
+      <form @submit=${(event: Event) => this.#submit(event)} novalidate>
+        <h2 id="sheet-title" class="sheet-title" part="sheet-title">${name}</h2>
+        <p id="sheet-total" class="sheet-total" part="sheet-total">Total ${open?.total ?? ''} <span class="sheet-note">(sandbox: no money moves)</span></p>
+        ${this.#fieldset('billing', 'Billing details')}
+        <label class="sheet-same">
+          <input
+            type="checkbox"
+            ?checked=${this.#sameAddress}
+            .checked=${this.#sameAddress}
+            ?disabled=${this.#busy}
+            @change=${(event: Event) => {
+              this.#sameAddress = (event.target as HTMLInputElement).checked;
+              this.host.requestUpdate();
+            }}
+          />
+          Ship to the billing address
+        </label>
+        ${this.#sameAddress ? nothing : this.#fieldset('shipping', 'Shipping details')}
+        <div class="sheet-actions">
+          <button type="button" class="sheet-cancel" part="sheet-cancel" ?disabled=${this.#busy} @click=${() => this.#cancel()}>Cancel</button>
+          <button type="submit" class="sheet-pay" part="sheet-pay" aria-busy=${this.#busy ? 'true' : nothing} ?disabled=${this.#busy}>Pay</button>
+        </div>
+      </form>
+    </dialog>`;
+  }
+}
