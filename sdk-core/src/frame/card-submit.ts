@@ -29,7 +29,7 @@ export async function submitCardForm(form: CardForm, session: FrameSession, paym
   const outcome = await payWithCard(session, { card, ...payment });
   if (outcome.ok) {
     form.clear();
-    return { ok: true, transaction: outcome.transaction };
+    return { ok: true, transaction: outcome.value };
   }
   form.setBusy(false);
   form.showServerErrorAt(outcome.paths, outcome.error.message);

@@ -3,6 +3,7 @@
  * channel, the SDK errors (problem+json → SDK error codes), and diagnostics (dev warnings, debug log, visualizer).
  */
 export { frameEnd, hostEnd, PostMessageChannel, randomInstanceId, type ChannelEnds, type ChannelOptions, type MessageBody } from './channel';
+export { postJson, REQUEST_TIMEOUT_MS, type ApiResult, type PostJsonOptions } from './post-json';
 export { networkError, paymentError, sessionError, SdkErrorException } from './sdk-errors';
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
 export { Visualizer } from './visualizer';
