@@ -5,6 +5,9 @@ import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 // usual places; an empty CHROMIUM_PATH uses Playwright's own browser where one is installed.
 const executablePath = chromiumPath();
 
+/** Flows of the merchant's back office, a desktop tool: the phone project runs the consumer's and the shop's pages. */
+const BACK_OFFICE_FLOWS = ['**/authorize-*.spec.ts', '**/reauthorize.spec.ts', '**/tokenize-charge.spec.ts', '**/commit-window.spec.ts', '**/callback-retry.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './fixtures/global-setup.ts',
@@ -27,6 +30,7 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
+      testIgnore: BACK_OFFICE_FLOWS,
       use: {
         viewport: { width: 360, height: 780 },
         deviceScaleFactor: 3,

@@ -1,6 +1,11 @@
 /** Time as a dependency: rules ask the clock, never Date.now(), so tests and the sandbox test clock can move it. */
 export interface Clock {
   now(): Date;
+  /**
+   * Catches up with a clock shared between instances (the sandbox test clock reads its offset from the database).
+   * Absent where time is this process's own; the expiry worker calls it before each sweep.
+   */
+  refresh?(): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

@@ -41,10 +41,32 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** The database cannot be reached or does not answer now: 503 with Retry-After; nothing of the request was kept. */
+export class DatabaseUnavailableError extends ApiError {
+  constructor() {
+    super('database_unavailable', 'The database is unavailable right now; nothing of this request was kept. Retry after the seconds Retry-After gives (with the same Idempotency-Key).', {
+      headers: { 'Retry-After': '1' },
+    });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
 export class UnauthorizedError extends ApiError {
   constructor() {
     super('unauthorized', 'Send a valid API key as "Authorization: Bearer <key>" (or a device ID where the endpoint allows one).');
     this.name = 'UnauthorizedError';
+  }
+}
+
+/**
+ * A refusal that comes after a change which must stand: a declined card leaves the transaction Declined, an
+ * expired commit window leaves it Expired. A mutation that throws it commits what it wrote and answers `refusal`;
+ * any other error rolls the change back.
+ */
+export class RefusalAfterChange extends ApiError {
+  constructor(readonly refusal: ApiError) {
+    super(refusal.code, refusal.detail, refusal.options);
+    this.name = 'RefusalAfterChange';
   }
 }
 

@@ -17,8 +17,8 @@ import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
 import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { TransactionWire } from './transaction';
-import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -29,10 +29,10 @@ interface WireTypes {
   Transaction: protocol.Transaction;
   HostToFrameMessage: protocol.HostToFrameMessage;
   FrameToHostMessage: protocol.FrameToHostMessage;
-  LoaderToWidgetMessage: protocol.LoaderToWidgetMessage;
-  WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
   ExpressPayData: protocol.ExpressPayData;
   ExpressPaymentAnswer: protocol.ExpressPaymentAnswer;
+  LoaderToWidgetMessage: protocol.LoaderToWidgetMessage;
+  WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
 const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
@@ -44,10 +44,10 @@ const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   Transaction: TransactionWire,
   HostToFrameMessage: HostToFrameMessageWire,
   FrameToHostMessage: FrameToHostMessageWire,
-  LoaderToWidgetMessage: LoaderToWidgetMessageWire,
-  WidgetToLoaderMessage: WidgetToLoaderMessageWire,
   ExpressPayData: ExpressPayDataWire,
   ExpressPaymentAnswer: ExpressPaymentAnswerWire,
+  LoaderToWidgetMessage: LoaderToWidgetMessageWire,
+  WidgetToLoaderMessage: WidgetToLoaderMessageWire,
 };
 
 const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL: 'http://localhost/pay/x' };
@@ -237,6 +237,45 @@ describe('light mirrors agree with the protocol', () => {
   });
 });
 
+describe('Express', () => {
+  it('ExpressPayData', () => {
+    const party = objectOf(
+      {
+        fullName: maybe(textAround(200)), firstName: maybe(textAround(100)), lastName: maybe(textAround(100)), addressLine1: maybe(textAround(200)),
+        addressLine2: maybe(textAround(200)), city: maybe(textAround(100)), state: maybe(textAround(100)), postalCode: maybe(textAround(20)),
+        country: maybe(textAround(100)), email: maybe(textAround(254)),
+      },
+      ['fullName', 'firstName', 'lastName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country', 'email'],
+    );
+    const data = objectOf(
+      {
+        code: maybe(fc.constantFrom(10, 0, 1.5, -1)),
+        method: maybe(fc.constantFrom(...protocol.WALLET_METHODS, 'card', 'PayPal')),
+        timestamp: isoDate,
+        transactionNumber: maybe(fc.string()),
+        billingInformation: party,
+        shippingInformation: party,
+      },
+      ['code', 'method', 'timestamp', 'transactionNumber', 'billingInformation', 'shippingInformation'],
+    );
+    const plainParty = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
+    const plain = fc.record({ code: fc.integer(), method: fc.constantFrom(...protocol.WALLET_METHODS), timestamp: fc.constant('2024-05-01T12:00:00.000Z'), transactionNumber: fc.string(), billingInformation: fc.constant(plainParty), shippingInformation: fc.constant({ ...plainParty, extra: 1 }) });
+    check('ExpressPayData', ExpressPayDataWire, protocol.ExpressPayDataSchema, fc.oneof(data, plain));
+  });
+
+  it('ExpressPaymentAnswer: what Express reads of the transaction', () => {
+    const broken = fc
+      .tuple(fc.constantFrom('TransactionNumber', 'status', 'date'), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10.5, '10', 'yesterday', 7)))
+      .map(([key, value]) => ({ ...makeTransaction(), [key]: value }));
+    check('ExpressPaymentAnswer', ExpressPaymentAnswerWire, protocol.ExpressPaymentAnswerSchema, fc.oneof(goodTransaction, transaction, broken));
+  });
+
+  it('majorToCents is what the Express amount prop is read with', () => {
+    expect(light.majorToCents).toBe(protocol.majorToCents);
+    expect(['10.005', '-1', 'abc', '10.50', '10'].map((text) => light.majorToCents(text))).toEqual([null, -100, null, 1050, 1000]);
+  });
+});
+
 describe('light mirrors agree with the iframe SDK protocol', () => {
   const loader = light.IFRAME_MESSAGE_SOURCES.loader;
   const widget = light.IFRAME_MESSAGE_SOURCES.widget;
@@ -311,45 +350,6 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
     check('StickerNext', StickerNextWire, protocol.StickerNextSchema, objectOf({ type: fc.constantFrom('waiting', 'payment', 'other'), url: maybe(fc.webUrl()) }, ['type']));
     const notice = protocol.WsTransactionUpdatedSchema.pick({ type: true, eventId: true, sequence: true });
     check('TransactionUpdatedNotice', TransactionUpdatedNoticeWire, notice, objectOf({ type: fc.constantFrom('transaction.updated', 'subscribed'), eventId: maybe(fc.string()), sequence: maybe(fc.integer({ min: -1, max: 10 })) }, ['type', 'eventId', 'sequence']));
-  });
-});
-
-describe('Express', () => {
-  it('ExpressPayData', () => {
-    const party = objectOf(
-      {
-        fullName: maybe(textAround(200)), firstName: maybe(textAround(100)), lastName: maybe(textAround(100)), addressLine1: maybe(textAround(200)),
-        addressLine2: maybe(textAround(200)), city: maybe(textAround(100)), state: maybe(textAround(100)), postalCode: maybe(textAround(20)),
-        country: maybe(textAround(100)), email: maybe(textAround(254)),
-      },
-      ['fullName', 'firstName', 'lastName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country', 'email'],
-    );
-    const data = objectOf(
-      {
-        code: maybe(fc.constantFrom(10, 0, 1.5, -1)),
-        method: maybe(fc.constantFrom(...protocol.WALLET_METHODS, 'card', 'PayPal')),
-        timestamp: isoDate,
-        transactionNumber: maybe(fc.string()),
-        billingInformation: party,
-        shippingInformation: party,
-      },
-      ['code', 'method', 'timestamp', 'transactionNumber', 'billingInformation', 'shippingInformation'],
-    );
-    const plainParty = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
-    const plain = fc.record({ code: fc.integer(), method: fc.constantFrom(...protocol.WALLET_METHODS), timestamp: fc.constant('2024-05-01T12:00:00.000Z'), transactionNumber: fc.string(), billingInformation: fc.constant(plainParty), shippingInformation: fc.constant({ ...plainParty, extra: 1 }) });
-    check('ExpressPayData', ExpressPayDataWire, protocol.ExpressPayDataSchema, fc.oneof(data, plain));
-  });
-
-  it('ExpressPaymentAnswer: what Express reads of the transaction', () => {
-    const broken = fc
-      .tuple(fc.constantFrom('TransactionNumber', 'status', 'date'), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10.5, '10', 'yesterday', 7)))
-      .map(([key, value]) => ({ ...makeTransaction(), [key]: value }));
-    check('ExpressPaymentAnswer', ExpressPaymentAnswerWire, protocol.ExpressPaymentAnswerSchema, fc.oneof(goodTransaction, transaction, broken));
-  });
-
-  it('majorToCents is what the Express amount prop is read with', () => {
-    expect(light.majorToCents).toBe(protocol.majorToCents);
-    expect(['10.005', '-1', 'abc', '10.50', '10'].map((text) => light.majorToCents(text))).toEqual([null, -100, null, 1050, 1000]);
   });
 });
 

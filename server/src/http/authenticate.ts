@@ -5,6 +5,7 @@ import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
 import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
 import type { CredentialCache } from './credential-cache';
+import { addressKey, rateLimitedError } from './address-limit';
 import type { RateLimiter } from './rate-limit';
 
 export interface AuthenticateDeps {
@@ -27,16 +28,16 @@ const MAX_CREDENTIAL_LENGTH = 200;
  */
 export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { allow }: AuthenticateOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const addressKey = `addr:${req.ip ?? 'unknown'}`;
-    if (!limiter.peek(addressKey)) {
-      throw rateLimited(limiter, addressKey);
+    const failures = addressKey('addr', req);
+    if (!limiter.peek(failures)) {
+      throw rateLimited(limiter, failures);
     }
     const presented = presentedCredential(req, allow.includes('device'));
     const presentedHash = presented ? hashCredential(presented) : null;
     const row = presentedHash ? await credentials.find(db, presentedHash) : null;
     if (!presentedHash || !row || !hashesEqual(row.secretHash, presentedHash)) {
       // Failed attempts spend the address's budget, so guessing keys is rate limited too.
-      limiter.take(addressKey);
+      limiter.take(failures);
       throw new UnauthorizedError();
     }
     const verdict = limiter.take(`cred:${row.id}`);
@@ -77,10 +78,6 @@ function presentedCredential(req: Request, acceptDeviceInBody: boolean): string 
 function rateLimited(limiter: RateLimiter, key: string): ApiError {
   const verdict = limiter.take(key);
   return rateLimitedError(verdict.allowed ? 1 : verdict.retryAfterS);
-}
-
-export function rateLimitedError(retryAfterS: number): ApiError {
-  return new ApiError('rate_limited', `Slow down: retry after ${retryAfterS} s.`, { headers: { 'Retry-After': String(retryAfterS) } });
 }
 
 export function setPrincipal(res: Response, principal: Principal): void {

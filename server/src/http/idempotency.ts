@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Request } from 'express';
-import { PROBLEM_CONTENT_TYPE, problemFor } from '@svc/protocol';
+import { PROBLEM_CONTENT_TYPE } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
-import { idempotencyKeys } from '../db/schema';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
+import { findStoredResponse, storeResponse, tryAdvisoryXactLock } from './idempotency.queries';
+import { renderProblem } from './problem';
 import { AnswerSeal } from './sealed-answer';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -19,19 +19,26 @@ export interface MutationResponse {
   replayed: boolean;
 }
 
-/**
- * What an effect returns: a success body, or a refusal that must still commit what the effect wrote (a declined
- * card leaves the transaction Declined, and the caller is told with a 402).
- */
-export type MutationResult = { status?: number; body: unknown } | { problem: ApiError };
+/** What an effect returns on success. A refusal that must still commit what the effect wrote is thrown as a `RefusalAfterChange`. */
+export interface MutationResult {
+  status?: number;
+  body: unknown;
+}
 
-function toResponse(result: MutationResult, requestId: string): Omit<MutationResponse, 'replayed'> {
-  if ('problem' in result) return problemResponse(result.problem, requestId);
-  return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+/** Runs the effect; a `RefusalAfterChange` becomes its answer and what the effect wrote stays (the caller commits). */
+async function settle(tx: Tx, effect: (tx: Tx) => Promise<MutationResult>, requestId: string): Promise<Omit<MutationResponse, 'replayed'>> {
+  try {
+    const result = await effect(tx);
+    return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+  } catch (error) {
+    if (error instanceof RefusalAfterChange) return problemResponse(error.refusal, requestId);
+    throw error;
+  }
 }
 
 function problemResponse(error: ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
-  return { status: error.status, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)), contentType: PROBLEM_CONTENT_TYPE };
+  const { status, body, contentType } = renderProblem(error, requestId);
+  return { status, body, contentType };
 }
 
 export interface IdempotencyScope {
@@ -69,8 +76,8 @@ export async function runMutation(
   effect: (tx: Tx) => Promise<MutationResult>,
 ): Promise<MutationResponse> {
   if (scope.key === undefined) {
-    const result = await db.transaction(effect);
-    return { ...toResponse(result, scope.requestId), replayed: false };
+    const response = await db.transaction((tx) => settle(tx, effect, scope.requestId));
+    return { ...response, replayed: false };
   }
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
@@ -85,39 +92,32 @@ export async function runMutation(
     // A finished request's answer is read before the lock is tried: replays never contend with each other.
     const stored = await find();
     if (stored) return stored;
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(scope.merchantId, key)}::bigint) as locked`);
+    const locked = await tryAdvisoryXactLock(tx, lockKey(scope.merchantId, key));
     // Whoever holds the lock may be a request that finished since the first read (its answer is now visible) or a
     // replay that took the lock just after; either way a stored answer is the one to give. Read once more.
     const storedSince = await find();
     if (storedSince) return storedSince;
-    if (!lock?.locked) {
+    if (!locked) {
       throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
     }
 
     let response: Omit<MutationResponse, 'replayed'>;
     try {
-      response = toResponse(await tx.transaction(effect), scope.requestId);
+      response = await tx.transaction((savepoint) => settle(savepoint, effect, scope.requestId));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
       response = problemResponse(error, scope.requestId);
     }
     const responseBody = seal ? seal.seal(response.body) : response.body;
     const row = { requestHash, responseStatus: response.status, responseBody, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    await tx
-      .insert(idempotencyKeys)
-      .values({ merchantId: scope.merchantId, key, ...row })
-      .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
+    await storeResponse(tx, scope.merchantId, key, row);
     return { ...response, replayed: false };
   });
 }
 
 /** The answer stored under the key, while it lives, for the same request; 422 for another request. */
 async function storedAnswer(tx: Tx, merchantId: string, key: string, requestHash: Buffer, now: Date, seal: AnswerSeal | null): Promise<MutationResponse | null> {
-  const [stored] = await tx
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)))
-    .limit(1);
+  const stored = await findStoredResponse(tx, merchantId, key);
   if (!stored || stored.expiresAt <= now) return null;
   if (!stored.requestHash.equals(requestHash)) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');

@@ -1,14 +1,21 @@
 import { PROBLEM_CONTENT_TYPE, problemFor, type ApiErrorCode } from '@svc/protocol';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
-import { ApiError } from '../errors';
+import type { DatabaseHealth } from '../db/database-health';
+import { isDatabaseUnavailable } from '../db/database-outage';
+import { ApiError, DatabaseUnavailableError } from '../errors';
 import { routeOf } from './access-log';
 import { requestIdOf } from './request-id';
 
+/** An ApiError as its problem+json answer: the one place the problem body is built. */
+export function renderProblem(error: ApiError, requestId: string): { status: number; contentType: string; body: string } {
+  return { status: error.status, contentType: PROBLEM_CONTENT_TYPE, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)) };
+}
+
 export function sendProblem(res: Response, error: ApiError): void {
-  const body = problemFor(error.code, error.detail, requestIdOf(res), error.options.errors);
+  const problem = renderProblem(error, requestIdOf(res));
   for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
-  res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  res.status(problem.status).type(problem.contentType).send(problem.body);
 }
 
 /** Errors raised by Express's body parser, by their `type`. */
@@ -32,14 +39,19 @@ function clientErrorOf(error: unknown): ApiError | null {
 }
 
 /**
- * The one place where thrown errors become problem+json. Client errors the parser or router raise keep their 4xx;
- * anything else unknown is logged and answered 500 without detail.
+ * The one place where thrown errors become problem+json. Client errors the parser or router raise keep their 4xx; a
+ * database outage is 503 `database_unavailable`; anything else unknown is logged and answered 500 without detail.
  */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+export function problemHandler(logger: Logger, databaseHealth?: DatabaseHealth): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (isDatabaseUnavailable(error)) {
+      // An outage, not a fault of this request: 503 with Retry-After. DatabaseHealth checks the database and logs the
+      // outage once; a line per request would flood the log.
+      databaseHealth?.report(error);
+      apiError = new DatabaseUnavailableError();
     } else {
       const parserType = (error as { type?: string }).type;
       const known = parserType ? BODY_PARSER_ERRORS[parserType] : undefined;

@@ -8,10 +8,10 @@ import { mutationScope } from '../../http/mutation-scope';
 import { TransactionNumberParam } from '../../http/path-params';
 import { closeAuthorization, pay, reauthorize, voidAuthorization } from './authorizations.service';
 
-/** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */
 /** What the authorization routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
 export type AuthorizationsRouterDeps = AuthenticateDeps & LifecycleDeps;
 
+/** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */
 export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });

@@ -11,10 +11,10 @@ import { listDeliveries, restartDelivery } from './callbacks.queries';
 
 const DeliveryIdParam = z.uuid('is not a delivery id');
 
-/** The delivery log of a transaction, and redelivery. */
 /** What the callback routes use: credentials to authenticate with, and the clock. */
 export type CallbacksRouterDeps = AuthenticateDeps & { clock: Clock };
 
+/** The delivery log of a transaction, and redelivery. */
 export function callbacksRouter(deps: CallbacksRouterDeps): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });

@@ -1,9 +1,8 @@
 import { Status } from '@svc/protocol';
 import type { CommitResponse, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, NotFoundError, ValidationError } from '../../errors';
+import { ApiError, NotFoundError, RefusalAfterChange, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import type { MutationResult } from '../../http/idempotency';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
@@ -24,14 +23,14 @@ export interface CommitInput {
 }
 
 /** `POST /transactions/:transactionNumber/commit`: the merchant backend confirms a widget payment. */
-export async function commitByMerchant(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, input: CommitInput): Promise<MutationResult> {
+export async function commitByMerchant(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, input: CommitInput): Promise<CommitResponse> {
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
   return commit(tx, deps, row, input);
 }
 
 /** `GET /transactions/commitPayment/:commitId`: the commitLink commits what the consumer approved. */
-export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string): Promise<MutationResult> {
+export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string): Promise<CommitResponse> {
   const row = await findByCommitId(tx, commitId);
   if (!row) throw new NotFoundError('commit');
   return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency });
@@ -42,7 +41,7 @@ export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string
  * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
  * the consumer approved, in the transaction's currency.
  */
-async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: CommitInput): Promise<MutationResult> {
+async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: CommitInput): Promise<CommitResponse> {
   const now = deps.clock.now();
   const windowOver = row.commitDeadline !== null && row.commitDeadline <= now;
   if (row.status === Status.Expired || (row.status === Status.AwaitingCommit && windowOver)) {
@@ -50,7 +49,7 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
       await releaseApproval(deps, row);
       await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
     }
-    return { problem: new ApiError('commit_window_expired', `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`) };
+    throw new RefusalAfterChange(new ApiError('commit_window_expired', `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`));
   }
   if (row.status !== Status.AwaitingCommit || !row.processorReference) {
     throw new ApiError('not_awaiting_commit', `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`);
@@ -114,7 +113,7 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
     confirmation: transaction.confirmation,
     transaction,
   };
-  return { body };
+  return body;
 }
 
 async function releaseApproval(deps: LifecycleDeps, row: TransactionRow): Promise<void> {

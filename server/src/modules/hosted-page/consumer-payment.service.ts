@@ -1,8 +1,7 @@
 import { Status } from '@svc/protocol';
-import type { ConsumerPayRequest, Currency } from '@svc/protocol';
+import type { ConsumerPayRequest, Currency, PaymentLinkState } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, NotFoundError } from '../../errors';
-import type { MutationResult } from '../../http/idempotency';
+import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
@@ -17,7 +16,7 @@ import { toLinkState } from './link-state';
  * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is final for the transaction and is
  * committed, while the consumer is answered 402 or 502. The card never leaves this function but to the processor.
  */
-export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<MutationResult> {
+export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<PaymentLinkState> {
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
@@ -91,6 +90,6 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
     });
   }
   const { view } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
-  if (result.outcome !== 'approved') return { problem: processorError(result) };
-  return { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) };
+  if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
+  return toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now);
 }

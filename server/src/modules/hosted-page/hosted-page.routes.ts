@@ -1,11 +1,11 @@
 import { ConsumerPayRequestSchema } from '@svc/protocol';
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { NotFoundError } from '../../errors';
-import { rateLimitedError } from '../../http/authenticate';
+import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -15,18 +15,14 @@ import { toLinkState } from './link-state';
 
 const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment link');
 
-/** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
 /** What the consumer's page uses: the database, the per-address limiter and the lifecycle services' dependencies. */
 export type HostedPageRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
 
+/** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
 export function hostedPageRouter(deps: HostedPageRouterDeps): Router {
   const router = Router();
   // Consumers have no credential: their address gets a bucket, which also slows card testing through one page.
-  const perAddress: RequestHandler = (req, _res, next) => {
-    const verdict = deps.limiter.take(`consumer:${req.ip ?? 'unknown'}`);
-    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
-    next();
-  };
+  const perAddress = perAddressLimit(deps.limiter, 'consumer');
 
   router.get('/pay/:linkId/state', perAddress, async (req, res) => {
     const linkId = parseInput(LinkIdParam, req.params.linkId, ['linkId']);
@@ -49,7 +45,7 @@ export function hostedPageRouter(deps: HostedPageRouterDeps): Router {
     }
     const scope = { merchantId, caller: { space: `link:${linkId}` }, key, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => payLink(tx, deps, linkId, body)));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await payLink(tx, deps, linkId, body) })));
   });
 
   return router;

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { apiCredentials, branches, devices, merchants, type CredentialKind } from '../../db/schema';
@@ -91,4 +91,9 @@ export async function updateHmacSecret(db: Queryable, merchantId: string, hmacSe
 
 export async function lockProvisioning(db: Queryable) {
   await db.execute(sql`select pg_advisory_xact_lock(7270002)`);
+}
+
+export async function countMerchants(db: Queryable): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(merchants);
+  return row?.n ?? 0;
 }

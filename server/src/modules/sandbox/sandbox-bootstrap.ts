@@ -3,11 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ProvisionedMerchantSchema, type ProvisionedMerchant } from '@svc/protocol';
 import { z } from 'zod';
-import { count } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { databaseIdentity } from '../../db/database-identity';
-import { merchants } from '../../db/schema';
 import type { Logger } from '../../logger';
 import { hashCredential } from '../merchants/credentials';
 import * as q from '../merchants/merchants.queries';
@@ -51,8 +49,7 @@ export async function bootstrapSandbox(
     await q.lockProvisioning(tx);
     const demo = await q.findSandboxDemoMerchant(tx);
     if (!demo) {
-      const [row] = await tx.select({ n: count() }).from(merchants);
-      if ((row?.n ?? 0) > 0) return { outcome: 'skipped' as const };
+      if ((await q.countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
       const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true, publicBaseUrl });
       return { outcome: 'created' as const, credentials };
     }

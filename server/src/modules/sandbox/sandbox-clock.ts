@@ -1,9 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Database, Queryable } from '../../db/client';
-import { sandboxClock } from '../../db/schema';
+import { advanceClockOffset, readClockOffsetMs } from './sandbox-clock.queries';
 
-export const SANDBOX_CLOCK_CHANNEL = 'svc_sandbox_clock';
+export { SANDBOX_CLOCK_CHANNEL } from './sandbox-clock.queries';
 
 /**
  * The sandbox test clock (CONTRACT §10): real time plus an offset stored in the database, so every instance
@@ -27,8 +26,7 @@ export class SandboxClock implements Clock {
   }
 
   async refresh(): Promise<void> {
-    const [row] = await this.db.select({ offsetMs: sandboxClock.offsetMs }).from(sandboxClock).where(eq(sandboxClock.id, 1));
-    this.#offsetMs = row?.offsetMs ?? 0;
+    this.#offsetMs = await readClockOffsetMs(this.db);
   }
 
   /**
@@ -36,13 +34,7 @@ export class SandboxClock implements Clock {
    * goes out when it commits. Call `refresh` after the commit to see the new time here.
    */
   async advance(seconds: number, db: Queryable): Promise<{ now: Date; offsetMs: number }> {
-    const deltaMs = seconds * 1000;
-    const [row] = await db
-      .insert(sandboxClock)
-      .values({ id: 1, offsetMs: deltaMs })
-      .onConflictDoUpdate({ target: sandboxClock.id, set: { offsetMs: sql`${sandboxClock.offsetMs} + ${deltaMs}` } })
-      .returning({ offsetMs: sandboxClock.offsetMs });
-    await db.execute(sql`select pg_notify(${SANDBOX_CLOCK_CHANNEL}, ${String(row!.offsetMs)})`);
-    return { now: new Date(this.wallMs() + row!.offsetMs), offsetMs: row!.offsetMs };
+    const offsetMs = await advanceClockOffset(db, seconds * 1000);
+    return { now: new Date(this.wallMs() + offsetMs), offsetMs };
   }
 }

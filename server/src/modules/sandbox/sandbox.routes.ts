@@ -9,10 +9,10 @@ import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 
-/** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
 /** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
 export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor'>;
 
+/** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
 export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });

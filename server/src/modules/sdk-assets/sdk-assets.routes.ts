@@ -8,16 +8,16 @@ import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/**
- * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned), their SRI hashes in
- * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
- */
 /** What the SDK asset routes use: the database (client IDs' allowed origins) and the public base URL. */
 export interface SdkAssetsRouterDeps {
   env: Env;
   db: Database;
 }
 
+/**
+ * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned), their SRI hashes in
+ * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
+ */
 export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Router {
   const router = Router();
   const files = new SdkFileCache(root);

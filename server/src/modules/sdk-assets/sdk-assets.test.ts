@@ -134,7 +134,7 @@ describe('the iframe SDK', () => {
       expect(refused.status).toBe(403);
       expect(await refused.text()).not.toContain('script');
     }
-    });
+  });
 });
 
 describe('the Express script', () => {

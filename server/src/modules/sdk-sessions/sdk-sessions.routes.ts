@@ -1,11 +1,11 @@
 import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema } from '@svc/protocol';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
-import { rateLimitedError } from '../../http/authenticate';
+import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
@@ -17,18 +17,14 @@ import { createSession, submitSdkPayment } from './sdk-sessions.service';
 
 const SessionIdParam = z.uuid('is not a session id');
 
-/** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
 /** What the widget session routes use: the database, the per-address limiter and the lifecycle services' dependencies. */
 export type SdkSessionsRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
 
+/** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
 export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
   const router = Router();
   const serviceOrigin = new URL(deps.env.PUBLIC_BASE_URL).origin;
-  const perAddress: RequestHandler = (req, _res, next) => {
-    const verdict = deps.limiter.take(`sdk:${req.ip ?? 'unknown'}`);
-    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterS);
-    next();
-  };
+  const perAddress = perAddressLimit(deps.limiter, 'sdk');
   router.use('/sdk', sdkCors);
 
   router.post('/sdk/sessions', perAddress, async (req, res) => {
@@ -66,7 +62,7 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
     }
     const scope = { merchantId: session.merchantId, caller: { space: `session:${session.id}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx) => submitSdkPayment(tx, deps, session, body)));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await submitSdkPayment(tx, deps, session, body) })));
   });
 
   return router;

@@ -1,8 +1,7 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
 import { PAYMENT_METHODS, Status } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
-import type { MutationResult } from '../../http/idempotency';
+import { ApiError, RefusalAfterChange, UnauthorizedError, ValidationError } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor } from '../payments';
@@ -54,7 +53,7 @@ export async function createSession(
  * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit for the
  * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402.
  */
-export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest): Promise<MutationResult> {
+export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest): Promise<Transaction> {
   const now = deps.clock.now();
   if (session.methodType !== 'tokenize' && (input.amount === undefined || input.currency === undefined)) {
     throw new ValidationError([
@@ -93,6 +92,6 @@ export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: Sdk
     updatedAt: now,
   });
   const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  if (result.outcome !== 'approved') return { problem: processorError(result) };
-  return { body: transaction satisfies Transaction };
+  if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
+  return transaction;
 }

@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
-import { rateLimitedError } from '../../http/authenticate';
+import { rateLimitedError } from '../../http/address-limit';
 import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
 import { renderWaitingPage } from './sticker-page';
 import { findStickerDevice, newestPayableLinkOfDevice } from './stickers.queries';

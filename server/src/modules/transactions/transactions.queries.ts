@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope';
+import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
 import { reusableQuery } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
 

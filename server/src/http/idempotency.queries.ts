@@ -1,0 +1,33 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+
+export type StoredResponseRow = typeof idempotencyKeys.$inferSelect;
+
+/** Takes the transaction-scoped advisory lock `lockKey` if it is free; never waits. */
+export async function tryAdvisoryXactLock(db: Queryable, lockKey: string): Promise<boolean> {
+  const [lock] = await db.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked`);
+  return lock?.locked === true;
+}
+
+export async function findStoredResponse(db: Queryable, merchantId: string, key: string): Promise<StoredResponseRow | null> {
+  const [stored] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  return stored ?? null;
+}
+
+/** Stores (or replaces an expired) response under the key. */
+export async function storeResponse(
+  db: Queryable,
+  merchantId: string,
+  key: string,
+  row: Pick<StoredResponseRow, 'requestHash' | 'responseStatus' | 'responseBody' | 'createdAt' | 'expiresAt'>,
+): Promise<void> {
+  await db
+    .insert(idempotencyKeys)
+    .values({ merchantId, key, ...row })
+    .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
+}

@@ -1,0 +1,81 @@
+import { Status } from '@svc/protocol';
+import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Queryable } from '../../db/client';
+import { paymentTokens, transactions } from '../../db/schema';
+import { moveStatus, nextSequence } from '../transactions/transactions.queries';
+
+/** How many rows one sweep transaction claims. */
+export const SWEEP_BATCH = 200;
+
+export interface DueRow {
+  id: string;
+  /** What the hold still holds. */
+  left: number;
+  approvedCents: number | null;
+  processorReference: string | null;
+}
+
+/** Due rows, oldest deadline first, locked; rows another transaction holds are left for the next tick. */
+function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn): Promise<DueRow[]> {
+  return db
+    .select({
+      id: transactions.id,
+      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents}`.mapWith(Number),
+      approvedCents: transactions.approvedCents,
+      processorReference: transactions.processorReference,
+    })
+    .from(transactions)
+    .where(condition)
+    .orderBy(deadline)
+    .limit(SWEEP_BATCH)
+    .for('update', { skipLocked: true });
+}
+
+export function lockPendingPastTimeout(db: Queryable, now: Date): Promise<DueRow[]> {
+  return lockDue(db, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
+}
+
+export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<DueRow[]> {
+  return lockDue(db, and(eq(transactions.authStatus, 'active'), lte(transactions.holdExpiresAt, now)), transactions.holdExpiresAt);
+}
+
+export function lockCommitWindowsPastDeadline(db: Queryable, now: Date): Promise<DueRow[]> {
+  return lockDue(db, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
+}
+
+/** Pending → TimedOut for these rows, guarded on still being pending. */
+export function timeOut(db: Queryable, transactionIds: string[], now: Date) {
+  return moveStatus(db, transactionIds, Status.Pending, Status.TimedOut, now);
+}
+
+/** AwaitingCommit → Expired for these rows, guarded on still awaiting. */
+export function expireCommits(db: Queryable, transactionIds: string[], now: Date) {
+  return moveStatus(db, transactionIds, Status.AwaitingCommit, Status.Expired, now);
+}
+
+/** Active holds → Expired, what each still held released; guarded on the hold still being active. */
+export async function expireHolds(db: Queryable, transactionIds: string[], now: Date): Promise<{ id: string }[]> {
+  if (transactionIds.length === 0) return [];
+  return db
+    .update(transactions)
+    .set({
+      releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents}`,
+      status: Status.Expired,
+      authStatus: 'expired',
+      sequence: nextSequence(),
+      updatedAt: now,
+    })
+    .where(and(inArray(transactions.id, transactionIds), eq(transactions.authStatus, 'active')))
+    .returning({ id: transactions.id });
+}
+
+/** The processor references of the authorizations' tokens, by transaction id. */
+export async function authorizationTokenReferences(db: Queryable, transactionIds: string[]): Promise<Map<string, string>> {
+  if (transactionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ transactionId: paymentTokens.transactionId, reference: paymentTokens.processorReference })
+    .from(paymentTokens)
+    .where(and(inArray(paymentTokens.transactionId, transactionIds), eq(paymentTokens.type, 'authorization')));
+  return new Map(rows.map((row) => [row.transactionId!, row.reference]));
+}
