@@ -1,24 +1,29 @@
-import { Status } from '@svc/protocol';
-import { CARDS, expect, fillCard, test, waitForCallback, waitForStatus } from '../fixtures';
+import { createMerchantClient } from '@svc/protocol';
+import { expect, expectAxeClean, provisionMerchant, test } from '../fixtures';
 
 /**
- * The counter's sticker: a consumer scans it with a phone and lands on the payment page of the sale waiting on the
- * shop's terminal, pays there by card, and the shop's point of sale follows the sale live to Approved.
+ * A device's sticker (CONTRACT §10): scanned before the cashier has started a payment, it waits on "No payment is
+ * waiting" and moves on by itself to the payment page of the transaction the cashier then creates.
  */
-test('the counter sticker opens the waiting sale, which the consumer pays by card', async ({ page, context, stack, api }) => {
-  expect(stack.merchant.stickerUrl).toMatch(/\/s\/[a-z0-9]+$/);
-  await page.goto(`${stack.demoUrl}/pos.html`);
-  await page.getByRole('button', { name: 'Send the sale to the terminal' }).click();
-  const status = page.getByRole('status', { name: 'Sale status' });
-  await expect(status).toHaveText('Pending (1)');
-  const transactionNumber = (await status.getAttribute('data-transaction'))!;
+test('a sticker opens the transaction the cashier creates on its device', async ({ page, stack }) => {
+  // A merchant of its own, so that no other spec's pending device transaction is waiting on this sticker.
+  const merchant = await provisionMerchant('Sticker Bakery', stack.demoUrl);
+  const cashier = createMerchantClient({ baseUrl: stack.serviceUrl, apiKey: merchant.apiKey });
+  expect(merchant.stickerUrl).toMatch(/\/s\/[0-9a-f]{32}$/);
+  expect(merchant.stickerUrl).not.toContain(merchant.deviceId);
 
-  const [consumer] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open the counter sticker' }).click()]);
-  await fillCard(consumer, 'hosted', CARDS.approved);
-  await consumer.getByRole('button', { name: 'Pay 25.00 USD' }).click();
-  await expect(consumer.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+  await page.goto(merchant.stickerUrl!);
+  await expect(page.getByRole('heading', { name: 'No payment is waiting' })).toBeVisible();
+  await expectAxeClean(page);
 
-  await expect(status).toHaveText('Approved (0)');
-  await waitForStatus(api, transactionNumber, Status.Approved);
-  await waitForCallback(stack, transactionNumber, Status.Approved);
+  const created = await cashier.init({ amount: 6.4, currency: 'USD', deviceId: merchant.deviceId });
+  await page.waitForURL(created.transactionPage.qrURL);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sticker Bakery');
+  await page.getByRole('radio', { name: 'Google Pay' }).check();
+  await page.getByRole('button', { name: 'Pay 6.40 USD' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+
+  // Paid: the sticker waits again rather than open it.
+  await page.goto(merchant.stickerUrl!);
+  await expect(page.getByRole('heading', { name: 'No payment is waiting' })).toBeVisible();
 });

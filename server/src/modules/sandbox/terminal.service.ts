@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { payLink } from '../hosted-page/consumer-payment.service';
 import { findLinkFace } from '../hosted-page/hosted-page.queries';
+import { LINK_PAYABLE_STATUSES } from '../hosted-page/link-payable';
 import { toLinkState } from '../hosted-page/link-state';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newestPayableLinkOfDevice } from '../stickers/stickers.queries';
@@ -22,9 +23,12 @@ async function stateOfLink(db: Queryable, linkId: string, now: Date): Promise<Pa
   return toLinkState(face, now);
 }
 
-/** What the terminal's screen shows: the device's newest pending transaction, or none. */
+/**
+ * What the terminal's screen shows: the device's newest transaction still waiting for a payment (Pending, or
+ * Declined: the consumer may tap another card), or none.
+ */
 export async function terminalCurrent(db: Queryable, principal: Principal, now: Date): Promise<TerminalCurrent> {
-  const linkId = principal.deviceId ? await newestPayableLinkOfDevice(db, principal.deviceId, now) : null;
+  const linkId = principal.deviceId ? await newestPayableLinkOfDevice(db, principal.deviceId, now, LINK_PAYABLE_STATUSES) : null;
   return { transaction: linkId ? await stateOfLink(db, linkId, now) : null };
 }
 

@@ -35,6 +35,8 @@ describe('the sandbox terminal simulator', () => {
     const declined = await tap({ method: 'card', cardNumber: '4000000000000002', transactionNumber: created.body.TransactionNumber });
     expect(declined.status).toBe(402);
     expect(declined.body.code).toBe('card_declined');
+    // Still on the screen after the decline, for another card.
+    expect((await current()).body.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 2, payable: true });
     const approved = await tap({ method: 'card', cardNumber: '4242424242424242', transactionNumber: created.body.TransactionNumber });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 0, lastFourDigits: '4242', payable: false });

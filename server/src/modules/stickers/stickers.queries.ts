@@ -1,4 +1,4 @@
-import { Status } from '@svc/protocol';
+import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
@@ -16,18 +16,23 @@ export async function findStickerDevice(db: Queryable, stickerCode: string): Pro
 }
 
 /**
- * The payment link of the device's newest transaction a consumer can pay now: Pending, not past its time-out
+ * The payment link of the device's newest transaction a consumer can pay now: Pending (or one of `statuses`), not past its time-out
  * (the sweep may not have moved it yet), paid through a link. One statement, so a cancel or a time-out that has
  * committed is always seen.
  */
-export async function newestPayableLinkOfDevice(db: Queryable, deviceId: string, now: Date): Promise<string | null> {
+export async function newestPayableLinkOfDevice(
+  db: Queryable,
+  deviceId: string,
+  now: Date,
+  statuses: readonly TransactionStatusCode[] = [Status.Pending],
+): Promise<string | null> {
   const [row] = await db
     .select({ linkId: transactions.linkId })
     .from(transactions)
     .where(
       and(
         eq(transactions.deviceId, deviceId),
-        eq(transactions.status, Status.Pending),
+        inArray(transactions.status, [...statuses]),
         inArray(transactions.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
         or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now)),
       ),

@@ -5,13 +5,13 @@
  * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`.
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { parseWith, readProblem, TerminalCurrentWire, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
+import { parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
 
 const RECONNECT_MAX_MS = 30_000;
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let deviceId = '';
-/** The transaction on the screen: the newest pending one, or the one just tapped while it may be tapped again. */
+/** The transaction on the screen: the device's newest one still waiting for a payment. */
 let shown: PaymentLinkState | null = null;
 let socket: WebSocket | null = null;
 let busy = false;
@@ -63,9 +63,8 @@ async function load(): Promise<boolean> {
     say('The service answered something unexpected; reload the page.');
     return true;
   }
-  const current = parsed.value.transaction;
-  // A declined transaction stays on the screen, so the consumer can tap another card.
-  if (current || !shown || !shown.payable || shown.status === 1) shown = current;
+  // Pending, or declined (the consumer may tap another card); none once it is paid, cancelled or timed out.
+  shown = parsed.value.transaction;
   render();
   return true;
 }
@@ -78,8 +77,8 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
   try {
     const response = await call('POST', path, { transactionNumber: shown.TransactionNumber, ...body });
     if (response.ok) {
-      shown = (await response.json()) as PaymentLinkState;
-      result.textContent = `${shown.statusName}${shown.lastFourDigits ? ` (card ending in ${shown.lastFourDigits})` : ''}`;
+      const after = parseWith(PaymentLinkStateWire, await response.json());
+      result.textContent = after.ok ? `${after.value.statusName}${after.value.lastFourDigits ? ` (card ending in ${after.value.lastFourDigits})` : ''}` : 'Done.';
     } else {
       const problem = await readProblem(response);
       result.textContent = `Refused: ${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}`;
