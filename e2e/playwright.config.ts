@@ -5,8 +5,12 @@ import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 // usual places; an empty CHROMIUM_PATH uses Playwright's own browser where one is installed.
 const executablePath = chromiumPath();
 
-/** Flows of the merchant's back office, a desktop tool: the phone project runs the consumer's and the shop's pages. */
-const BACK_OFFICE_FLOWS = ['**/authorize-*.spec.ts', '**/reauthorize.spec.ts', '**/tokenize-charge.spec.ts', '**/commit-window.spec.ts', '**/callback-retry.spec.ts'];
+/**
+ * What a consumer does on a phone at the shop: its checkouts, the payment link, the counter's sticker, and every shop
+ * page's layout. The merchant's back office and the service's own pages (which size themselves in their specs) run on
+ * the desktop project only.
+ */
+const PHONE_FLOWS = ['**/card-checkout.spec.ts', '**/express-checkout.spec.ts', '**/payment-link.spec.ts', '**/pos-sticker.spec.ts', '**/shop-pages.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests',
@@ -30,7 +34,7 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
-      testIgnore: BACK_OFFICE_FLOWS,
+      testMatch: PHONE_FLOWS,
       use: {
         viewport: { width: 360, height: 780 },
         deviceScaleFactor: 3,
