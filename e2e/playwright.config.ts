@@ -5,6 +5,13 @@ import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 // usual places; an empty CHROMIUM_PATH uses Playwright's own browser where one is installed.
 const executablePath = chromiumPath();
 
+/**
+ * What a consumer does on a phone at the shop: its checkouts, the payment link, the counter's sticker, and every shop
+ * page's layout. The merchant's back office and the service's own pages (which size themselves in their specs) run on
+ * the desktop project only.
+ */
+const PHONE_FLOWS = ['**/card-checkout.spec.ts', '**/express-checkout.spec.ts', '**/payment-link.spec.ts', '**/pos-sticker.spec.ts', '**/shop-pages.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './fixtures/global-setup.ts',
@@ -27,6 +34,7 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
+      testMatch: PHONE_FLOWS,
       use: {
         viewport: { width: 360, height: 780 },
         deviceScaleFactor: 3,

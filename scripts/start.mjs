@@ -25,6 +25,12 @@ for (const sdk of ['sdk-elements', 'sdk-iframe', 'sdk-express']) {
   }
 }
 
+// The consumer pages' script and style (hosted payment page, sticker, terminal simulator).
+if (spawnSync(process.execPath, ['build-pages.mjs'], { cwd: path.join(root, 'server'), stdio: 'inherit' }).status !== 0) {
+  process.stderr.write('building the consumer pages failed; see above\n');
+  process.exit(1);
+}
+
 function run(name, cwd, script, env) {
   // detached: each child has its own process group, so a terminal's Ctrl+C reaches only this script, which
   // then signals each child once (a second signal would force the server's exit).

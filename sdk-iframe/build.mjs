@@ -12,7 +12,7 @@ const BUDGET = { loader: 5 * 1024, widget: 25 * 1024 };
 // The loader misses its 5 KB goal (CONTRACT §12): it carries sdk-core's one ServiceFrontEndSDK implementation (option
 // checks, messages, callbacks, pay button, visualizer: about 4 KB gzip alone) and the light validators. Over the goal
 // it warns; over this ceiling it fails, so it cannot grow unnoticed. See README ("Size").
-const LOADER_CEILING = 8.5 * 1024;
+const LOADER_CEILING = 9 * 1024;
 
 const [loader, widget] = await bundle(root, [
   { entry: 'src/host/loader.ts', file: 'sdk.js' },

@@ -2,6 +2,7 @@
 // workspace's `protocol` inlined and npm packages left external, plus the SQL migrations beside them.
 import { cp, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { buildPages } from './build-pages.mjs';
 
 const { dependencies } = JSON.parse(await readFile('package.json', 'utf8'));
 const external = Object.keys(dependencies).filter((name) => !name.startsWith('@svc/'));
@@ -20,3 +21,5 @@ await build({
   logLevel: 'info',
 });
 await cp('src/db/migrations', 'dist/migrations', { recursive: true });
+// The consumer pages' script and style (dist/pages/), served under /pay-assets/.
+await buildPages();

@@ -13,7 +13,20 @@ export const SDK_ASSETS = [
   { name: 'Express sdk.js', paths: ['/sdk/express/1.0.0/sdk.js'], goalGzipBytes: 15 * KB },
   { name: 'iframe loader sdk.js', paths: ['/sdk/iframe/1.0.9/sdk.js'], goalGzipBytes: 5 * KB },
   { name: 'iframe widget page (page + its scripts)', paths: ['/sdk/iframe/1.0.9/widget.html{frame}'], goalGzipBytes: 25 * KB },
+  // `{payLink}`: the hosted payment page of a new 12.50 USD transaction with one product (the card form and wallets showing).
+  { name: 'hosted payment page (page + its script and style)', paths: ['{payLink}'], goalGzipBytes: 20 * KB },
 ];
+
+/** A pending transaction's hosted page path, made with the bench merchant's key. */
+async function payLinkPath(base, merchant) {
+  const response = await fetch(new URL('/transactions/init', base), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 12.5, currency: 'USD', products: [{ name: 'Lamp', quantity: 1, amount: 12.5 }] }),
+  });
+  if (!response.ok) return '/pay/not-created';
+  return new URL((await response.json()).transactionPage.qrURL).pathname;
+}
 
 export function compressedSizes(buffer) {
   return {
@@ -68,9 +81,13 @@ function manifestPaths(manifest) {
 
 export async function measureSdkWeight({ server, merchant }) {
   const frameQuery = `?${new URLSearchParams({ clientId: merchant.clientId, origin: MERCHANT_ORIGIN })}`;
+  const payLink = await payLinkPath(server.url, merchant);
   const results = [];
   for (const asset of SDK_ASSETS) {
-    results.push(await measureOne(server.url, asset.name, asset.paths.map((p) => p.replace('{frame}', frameQuery)), asset.goalGzipBytes));
+    const one = await measureOne(server.url, asset.name, asset.paths.map((p) => p.replace('{frame}', frameQuery).replace('{payLink}', payLink)), asset.goalGzipBytes);
+    // The report names the page's route, not this run's random link.
+    if (asset.paths[0] === '{payLink}' && one.built) one.path = one.parts[0].path = '/pay/{linkId}';
+    results.push(one);
   }
   const manifest = await fetchBody(server.url, '/sdk/manifest.json');
   if (manifest) {

@@ -3,6 +3,7 @@
 // commits the order's amount with its API key and keeps the payment token. The page knows the client ID, its order
 // id and the outcome, nothing else.
 import { api, cart, describe, money, say } from './shop.js';
+import { loadScript } from './sdk-script.js';
 
 const outcome = document.getElementById('outcome');
 const payButton = document.getElementById('pay-button');
@@ -18,19 +19,6 @@ for (const [id, value, key] of [['sdk', sdkName, 'sdk'], ['method-type', methodT
   });
 }
 if (sdkName === 'iframe') document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
-
-function loadScript(src, integrity) {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    // The browser refuses the script unless its sha384 matches; a cross-origin integrity check needs CORS.
-    script.integrity = integrity;
-    script.crossOrigin = 'anonymous';
-    script.src = src;
-    script.onload = resolve;
-    script.onerror = () => reject(new Error(`cannot load ${src}`));
-    document.head.append(script);
-  });
-}
 
 let config;
 let order;

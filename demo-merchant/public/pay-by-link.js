@@ -15,6 +15,7 @@ let orderId = null;
 const showStatus = (order) => {
   status.textContent = `${order.statusName} (${order.status})`;
   status.dataset.status = String(order.status);
+  status.dataset.transaction = order.transactionNumber;
 };
 followLive({ onOrder: (order) => order.orderId === orderId && showStatus(order) });
 

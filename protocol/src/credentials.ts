@@ -13,6 +13,8 @@ export const ProvisionedMerchantSchema = z.object({
   clientId: z.string().startsWith('ck_'),
   deviceId: z.string().startsWith('dev_'),
   hmacSecret: z.string().startsWith('whsec_'),
+  /** The public page of the device's sticker, `{base_url}/s/<stickerCode>` (CONTRACT §10): not a credential. */
+  stickerUrl: z.string(),
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;
 

@@ -15,6 +15,17 @@ import {
   VoidRequestSchema,
 } from './lifecycle-requests';
 import { CallbackLogSchema, RedeliverResponseSchema } from './callbacks';
+import {
+  HtmlPageSchema,
+  ReceiptSchema,
+  SaveReceiptRequestSchema,
+  SaveReceiptResponseSchema,
+  StickerNextSchema,
+  SvgImageSchema,
+  TerminalCancelRequestSchema,
+  TerminalCurrentSchema,
+  TerminalTapRequestSchema,
+} from './channels';
 import { CommitResponseSchema, CommitRequestSchema, CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from './sdk';
 import { TransactionSchema } from './transaction';
 
@@ -35,7 +46,8 @@ export interface EndpointDescription {
   /** Who may call: merchant (API or branch key), device, or nobody in particular (the id in the path is the secret). */
   auth: EndpointAuth[];
   request?: z.ZodType;
-  response: { status: number; description: string; schema: z.ZodType };
+  /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
+  response: { status: number; description: string; schema: z.ZodType; contentType?: 'text/html' | 'image/svg+xml' };
   errors: ApiErrorCode[];
   /** Accepts Idempotency-Key (every mutating POST). */
   idempotent: boolean;
@@ -200,6 +212,87 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: true,
   },
   {
+    operationId: 'getPaymentPage',
+    method: 'get',
+    path: '/pay/{linkId}',
+    tag: 'Consumer',
+    summary: 'Hosted payment page',
+    description:
+      'The consumer\'s page (the `qrURL`): business, amount, products and status, the card fields and wallets while the transaction ' +
+      'is payable, and a page that says so once it is paid, declined, cancelled, timed out or expired. It follows the transaction live ' +
+      'over the websocket. An unknown link answers a 404 page. Never framed, never cached, never indexed.',
+    auth: ['none'],
+    response: { status: 200, description: 'The page', schema: HtmlPageSchema, contentType: 'text/html' },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+  {
+    operationId: 'getPaymentQrCode',
+    method: 'get',
+    path: '/pay/{linkId}/qr.svg',
+    tag: 'Consumer',
+    summary: 'QR code of a payment link',
+    description: 'An SVG QR code of the transaction\'s `qrURL`, for a POS screen or a printed invoice.',
+    auth: ['none'],
+    response: { status: 200, description: 'The QR code', schema: SvgImageSchema, contentType: 'image/svg+xml' },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+  {
+    operationId: 'openSticker',
+    method: 'get',
+    path: '/s/{stickerCode}',
+    tag: 'Consumer',
+    summary: 'A device\'s sticker',
+    description:
+      'The public link printed on a device\'s sticker (`stickerUrl`). 303 to the hosted page of the device\'s newest pending ' +
+      'transaction; when none is waiting, a "No payment is waiting" page (200) that moves on by itself once the cashier creates one ' +
+      '(it polls `GET /s/{stickerCode}/next`). Cancelled, paid and timed-out transactions are never opened.',
+    auth: ['none'],
+    response: { status: 200, description: 'The waiting page (or 303 to the payment page)', schema: HtmlPageSchema, contentType: 'text/html' },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+  {
+    operationId: 'nextStickerPayment',
+    method: 'get',
+    path: '/s/{stickerCode}/next',
+    tag: 'Consumer',
+    summary: 'What a sticker opens now',
+    description: 'The payment page the sticker would open now, or `waiting`. The sticker\'s waiting page asks this every 2 seconds.',
+    auth: ['none'],
+    response: { status: 200, description: 'The next payment, or waiting', schema: StickerNextSchema },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+  {
+    operationId: 'saveReceipt',
+    method: 'post',
+    path: '/transactions/{transactionNumber}/receipt',
+    tag: 'Transactions',
+    summary: 'Save the POS receipt',
+    description:
+      'Keeps the receipt the POS made for the transaction (the transaction\'s `posReceiptsEndpoint`): any JSON object up to 64 KB. ' +
+      'A later save replaces it; one over 64 KB is refused with 413 and the saved one stays.',
+    auth: ['merchant', 'device'],
+    request: SaveReceiptRequestSchema,
+    response: { status: 200, description: 'Saved', schema: SaveReceiptResponseSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found'],
+    idempotent: true,
+  },
+  {
+    operationId: 'getReceipt',
+    method: 'get',
+    path: '/transactions/{transactionNumber}/receipt',
+    tag: 'Transactions',
+    summary: 'Read the POS receipt',
+    description: 'The receipt saved last, and when. 404 before one is saved.',
+    auth: ['merchant', 'device'],
+    response: { status: 200, description: 'The receipt', schema: ReceiptSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'not_found'],
+    idempotent: false,
+  },
+  {
     operationId: 'commit',
     method: 'post',
     path: '/transactions/{transactionNumber}/commit',
@@ -318,6 +411,65 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     response: { status: 200, description: 'The messages', schema: SandboxMessagesSchema },
     errors: [...COMMON_AUTH_ERRORS],
     idempotent: false,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'terminalSimulator',
+    method: 'get',
+    path: '/sandbox/terminal',
+    tag: 'Sandbox',
+    summary: 'Terminal simulator',
+    description:
+      'A page that plays a terminal: type the device ID, or open `/sandbox/terminal#dev_…` (the fragment never reaches a server log). ' +
+      'It shows the device\'s pending transaction live and taps a test card or a wallet on it, or cancels it as the consumer would.',
+    auth: ['none'],
+    response: { status: 200, description: 'The page', schema: HtmlPageSchema, contentType: 'text/html' },
+    errors: [],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'terminalCurrent',
+    method: 'get',
+    path: '/sandbox/terminal/current',
+    tag: 'Sandbox',
+    summary: 'The terminal\'s pending transaction',
+    description: 'What the device\'s screen shows: its newest pending transaction (not timed out), or null.',
+    auth: ['device'],
+    response: { status: 200, description: 'The pending transaction, or null', schema: TerminalCurrentSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'terminalTap',
+    method: 'post',
+    path: '/sandbox/terminal/tap',
+    tag: 'Sandbox',
+    summary: 'Tap a test card or wallet on the terminal',
+    description:
+      'Pays one of the device\'s transactions as a consumer tapping a sandbox test card (any future expiry is assumed) or a wallet. ' +
+      'The answers are those of `POST /pay/{linkId}`: the page state, or 402/502 for a declined card or a processor failure. ' +
+      'After a decline the consumer may tap again.',
+    auth: ['device'],
+    request: TerminalTapRequestSchema,
+    response: { status: 200, description: 'The transaction as the page shows it after the payment', schema: PaymentLinkStateSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_payable', 'card_declined', 'insufficient_funds', 'processor_failure'],
+    idempotent: true,
+    sandboxOnly: true,
+  },
+  {
+    operationId: 'terminalCancel',
+    method: 'post',
+    path: '/sandbox/terminal/cancel',
+    tag: 'Sandbox',
+    summary: 'The consumer cancels on the terminal',
+    description: 'Cancels one of the device\'s pending transactions (status 4), as a consumer pressing Cancel on the terminal.',
+    auth: ['device'],
+    request: TerminalCancelRequestSchema,
+    response: { status: 200, description: 'The transaction as the page shows it, status 4', schema: PaymentLinkStateSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_cancellable'],
+    idempotent: true,
     sandboxOnly: true,
   },
   {

@@ -9,6 +9,7 @@ export * from './init-request';
 export * from './credentials';
 export * from './lifecycle-requests';
 export * from './sandbox';
+export * from './channels';
 export * from './endpoints';
 export * from './openapi';
 export * from './signing';

@@ -99,6 +99,7 @@ export const PaymentLinkStateSchema = z.object({
   timeoutDate: z.iso.datetime().nullable(),
   payable: z.boolean().describe('Whether the page still takes a payment'),
   lastFourDigits: z.string().nullable(),
+  confirmationNumber: z.string().nullable().describe('The confirmation number of the approved payment, null before one'),
 });
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 

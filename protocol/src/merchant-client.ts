@@ -1,4 +1,5 @@
 import type { CallbackLog, RedeliverResponse } from './callbacks';
+import type { Receipt, SaveReceiptResponse } from './channels';
 import type { InitTransactionRequest } from './init-request';
 import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem';
@@ -68,6 +69,9 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     redeliver: (deliveryId: string, o?: RequestOptions) => call<RedeliverResponse>('POST', `/callbacks/${encodeURIComponent(deliveryId)}/redeliver`, undefined, o),
     sandboxClock: () => call<ClockState>('GET', '/sandbox/clock'),
     sandboxMessages: () => call<SandboxMessages>('GET', '/sandbox/messages'),
+    saveReceipt: (transactionNumber: string, receipt: Record<string, unknown>, o?: RequestOptions) =>
+      call<SaveReceiptResponse>('POST', `/transactions/${number(transactionNumber)}/receipt`, { receipt }, o),
+    receipt: (transactionNumber: string) => call<Receipt>('GET', `/transactions/${number(transactionNumber)}/receipt`),
   };
 }
 export type MerchantClient = ReturnType<typeof createMerchantClient>;

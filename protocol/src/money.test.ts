@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { amountInputToCents } from './init-request';
-import { centsToMajor, majorToCents } from './money';
+import { centsToMajor, formatCents, majorToCents } from './money';
 
 describe('majorToCents', () => {
   it.each([
@@ -39,5 +39,18 @@ describe('amountInputToCents', () => {
   it('takes at most two decimals otherwise', () => {
     expect(amountInputToCents(12.5, false)).toBe(1250);
     expect(amountInputToCents(12.555, false)).toBeNull();
+  });
+});
+
+describe('formatCents', () => {
+  it.each([
+    [1250, '12.50'],
+    [5, '0.05'],
+    [100, '1.00'],
+    [0, '0.00'],
+    [123456789, '1234567.89'],
+    [-250, '-2.50'],
+  ])('%i cents reads %s', (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
   });
 });

@@ -20,6 +20,13 @@ export function centsToMajor(cents: number): number {
   return cents / MINOR_UNITS_PER_MAJOR;
 }
 
+/** Integer cents as people read them, with two decimals and no grouping: 1250 → "12.50" (pages, messages, buttons). */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.trunc(abs / MINOR_UNITS_PER_MAJOR)}.${String(abs % MINOR_UNITS_PER_MAJOR).padStart(2, '0')}`;
+}
+
 function numberToPlainString(value: number): string {
   if (!Number.isFinite(value)) return 'NaN';
   // Shortest round-trip representation; 10.005 stays "10.005" and is rejected above.

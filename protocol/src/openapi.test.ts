@@ -67,7 +67,7 @@ describe('the OpenAPI document', () => {
       if (!operation) continue;
       expect(operation.operationId).toBe(endpoint.operationId);
       expect(operation.tags).toEqual([endpoint.tag]);
-      expect(operation.responses[String(endpoint.response.status)]?.content?.['application/json']).toBeDefined();
+      expect(operation.responses[String(endpoint.response.status)]?.content?.[endpoint.response.contentType ?? 'application/json']).toBeDefined();
       for (const code of endpoint.errors) {
         const response = operation.responses[String(API_ERRORS[code].status)];
         expect(response, `${endpoint.operationId} ${code}`).toBeDefined();

@@ -27,6 +27,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   commitId: 'The commit id from `paymentCommit.commitLink`; it is the only credential.',
   deliveryId: 'The `deliveryId` of an entry of the transaction\'s callback log.',
   deviceId: 'The device ID (`dev_…`).',
+  stickerCode: 'The public code of a device\'s sticker: the last segment of its `stickerUrl` (not a credential).',
 };
 
 const REASON_PHRASES: Record<number, string> = {
@@ -135,7 +136,9 @@ function operationFor(endpoint: EndpointDescription, components: ComponentSchema
       [String(endpoint.response.status)]: {
         description: endpoint.response.description,
         headers: successHeaders,
-        content: { 'application/json': { schema: schemaRef(components.responseName(endpoint)) } },
+        content: endpoint.response.contentType
+          ? { [endpoint.response.contentType]: { schema: { type: 'string' } } }
+          : { 'application/json': { schema: schemaRef(components.responseName(endpoint)) } },
       },
       ...errorResponses(endpoint.errors),
     },

@@ -24,9 +24,14 @@ import { commitsRouter } from './modules/commits/commits.routes';
 import { sdkAssetsRouter } from './modules/sdk-assets/sdk-assets.routes';
 import { sdkSessionsRouter } from './modules/sdk-sessions/sdk-sessions.routes';
 import { hostedPageRouter } from './modules/hosted-page/hosted-page.routes';
+import { receiptsRouter } from './modules/receipts/receipts.routes';
+import { paymentPageRouter } from './modules/hosted-page/payment-page.routes';
+import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
+import { stickersRouter } from './modules/stickers/stickers.routes';
 import { SandboxClock } from './modules/sandbox/sandbox-clock';
 import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRouter } from './modules/sandbox/sandbox.routes';
+import { terminalRouter } from './modules/sandbox/terminal.routes';
 import { transactionsRouter } from './modules/transactions/transactions.routes';
 
 export interface AppDeps {
@@ -77,11 +82,18 @@ export function createApp(input: AppDepsInput): Express {
   app.use(transactionsRouter(deps));
   app.use(authorizationsRouter(deps));
   app.use(hostedPageRouter(deps));
+  app.use(paymentPageRouter(deps));
+  app.use(receiptsRouter(deps));
+  app.use(stickersRouter(deps));
+  app.use(consumerAssetsRouter(deps));
   app.use(callbacksRouter(deps));
   app.use(commitsRouter(deps));
   app.use(sdkSessionsRouter(deps));
   app.use(sdkAssetsRouter(deps));
-  if (deps.env.SVC_MODE === 'sandbox' && deps.clock instanceof SandboxClock) app.use(sandboxRouter(deps, deps.clock));
+  if (deps.env.SVC_MODE === 'sandbox' && deps.clock instanceof SandboxClock) {
+    app.use(sandboxRouter(deps, deps.clock));
+    app.use(terminalRouter(deps));
+  }
   app.use(notFoundHandler);
   app.use(problemHandler(deps.logger, deps.databaseHealth));
   return app;

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     );
     clock = sandboxClock;
     const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir }).catch((error: Error) => fail(logger, error));
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) => fail(logger, error));
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.

@@ -18,7 +18,8 @@ export {
 } from './sdk';
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
-export { TransactionWire } from './transaction';
+export { ProductWire, TransactionWire } from './transaction';
+export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

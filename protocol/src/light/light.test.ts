@@ -17,6 +17,7 @@ import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
 import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { TransactionWire } from './transaction';
+import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 
 interface WireTypes {
@@ -233,6 +234,33 @@ describe('light mirrors agree with the protocol', () => {
         objectOf({ source: fc.constant(frame), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error: objectOf({ code: fc.constantFrom('card_declined', 'nope'), message: maybe(fc.string()) }, ['code', 'message']) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'error']),
       ),
     );
+  });
+});
+
+describe('light mirrors of the consumer channels agree with the protocol', () => {
+  const goodState: protocol.PaymentLinkState = {
+    TransactionNumber: 'T100001', amount: 12.5, amountCents: 1250, currency: 'USD', businessName: 'Corner Shop',
+    products: [{ name: 'Tea', quantity: 2, amount: 6.25, vat: null, discount: null, posIdentifier: null }], methodType: 'sale',
+    status: 1, statusName: 'Pending', timeoutDate: null, payable: true, lastFourDigits: null, confirmationNumber: null,
+  };
+  /** A valid state with a field or two replaced by near misses or junk. */
+  const state = fc
+    .array(fc.tuple(fc.constantFrom(...(Object.keys(goodState) as (keyof protocol.PaymentLinkState)[])), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 13, 'Pending', 1.5, '2024-01-01T00:00:00Z', []))), { maxLength: 2 })
+    .map((changes) => {
+      const value = { ...goodState } as Record<string, unknown>;
+      for (const [key, replacement] of changes) value[key] = replacement;
+      return value;
+    });
+
+  it('PaymentLinkState and TerminalCurrent', () => {
+    check('PaymentLinkState', PaymentLinkStateWire, protocol.PaymentLinkStateSchema, state);
+    check('TerminalCurrent', TerminalCurrentWire, protocol.TerminalCurrentSchema, objectOf({ transaction: fc.oneof(fc.constant(null), state) }, ['transaction']));
+  });
+
+  it('StickerNext and the websocket update notice', () => {
+    check('StickerNext', StickerNextWire, protocol.StickerNextSchema, objectOf({ type: fc.constantFrom('waiting', 'payment', 'other'), url: maybe(fc.webUrl()) }, ['type']));
+    const notice = protocol.WsTransactionUpdatedSchema.pick({ type: true, eventId: true, sequence: true });
+    check('TransactionUpdatedNotice', TransactionUpdatedNoticeWire, notice, objectOf({ type: fc.constantFrom('transaction.updated', 'subscribed'), eventId: maybe(fc.string()), sequence: maybe(fc.integer({ min: -1, max: 10 })) }, ['type', 'eventId', 'sequence']));
   });
 });
 

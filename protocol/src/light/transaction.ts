@@ -9,7 +9,8 @@ const num = number();
 
 const directAppLinks = object({ iOSLink: str, androidLink: str, qrURL: str });
 
-const product = object({
+/** Mirror of protocol `ProductSchema`. */
+export const ProductWire = object({
   name: str,
   quantity: int,
   amount: num,
@@ -75,7 +76,7 @@ export const TransactionWire = object({
   paymentMethodData: object({ PaymentType: nullable(str), directAppLinks }),
   SMS: oneOf(SMS_STATES),
   paymentCommit: object({ messsage: str, isPaymentCommitted: boolean, secondsToCommit: int, commitLink: nullable(str) }),
-  products: array(product),
+  products: array(ProductWire),
   productSumMismatch: boolean,
   confirmations: array(confirmation),
   confirmation: nullable(confirmation),

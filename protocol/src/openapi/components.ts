@@ -94,7 +94,7 @@ export function buildComponentSchemas(endpoints: readonly EndpointDescription[])
   for (const endpoint of endpoints) {
     const base = endpoint.operationId.charAt(0).toUpperCase() + endpoint.operationId.slice(1);
     if (endpoint.request) requestNames.set(endpoint, input.nameFor(endpoint.request, `${base}Request`));
-    responseNames.set(endpoint, output.nameFor(endpoint.response.schema, `${base}Response`));
+    if (!endpoint.response.contentType) responseNames.set(endpoint, output.nameFor(endpoint.response.schema, `${base}Response`));
   }
   const schemas: Record<string, JsonSchema> = {};
   for (const [io, named] of [['input', input], ['output', output]] as const) {

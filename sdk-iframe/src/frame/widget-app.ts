@@ -8,7 +8,7 @@ import type { LoaderToWidgetMessage, PaymentMethodName, SdkError, SdkMethodType,
 import { PAYMENT_METHODS, type ProblemInfo } from '@svc/protocol/light';
 import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parentOriginFrom, submitCardForm, type CardForm, type CardValidation } from '@svc/sdk-core/frame';
 import { payWithWallet, SessionController, type SessionState } from '@svc/sdk-core/host';
-import { debugLog, SdkErrorException, sessionError } from '@svc/sdk-core/shared';
+import { debugLog, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd, type WidgetChannel } from './widget-channel';
 import { applyWidgetStyles } from './widget-styles';
 import { WidgetView, type WidgetPhase } from './widget-view';
@@ -188,7 +188,8 @@ class Widget {
       }
       answer(outcome);
     } catch (error) {
-      this.#error = { code: 'internal_error', message: `The payment failed unexpectedly (${error instanceof SdkErrorException ? error.code : 'defect'}). Try again, or contact the merchant.` };
+      // Not a refusal of the service (those are outcomes): a defect of ours, reported as one.
+      this.#error = { code: 'internal_error', message: 'The payment failed unexpectedly. Try again; if it keeps failing, please report it to the payment service.' };
       console.error('[svc-iframe-widget] payment failed', error);
       answer({ ok: false, error: this.#error });
     } finally {

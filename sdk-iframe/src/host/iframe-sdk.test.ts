@@ -178,7 +178,9 @@ describe('iframe SDK', () => {
     expect(calls.filter((call) => call.url.endsWith('/payments'))).to.have.length(1);
   });
 
-  it('bad pay options, pay before init, an invalid card, the network down: each an error code, nothing thrown', async () => {
+  it('init before config, bad pay options, pay before init, an invalid card, the network down: each an error code, nothing thrown', async () => {
+    expect(() => sdk.init()).to.not.throw();
+    expect(container.querySelector('iframe')).to.equal(null);
     sdk.config(CONFIG);
     expect(() => sdk.pay(() => undefined, { amount: 1050, currency: 'USD' })).to.not.throw();
     sdk.init();
@@ -187,16 +189,17 @@ describe('iframe SDK', () => {
     sdk.pay(() => undefined, { amount: 10.5, currency: 'USD' });
     sdk.pay(() => undefined, { amount: 1050, currency: 'GBP' } as never);
     sdk.pay('nope' as never);
-    await waitFor(() => seen.errors.length === 5, 'five errors');
-    expect(seen.errors.map((error) => error.code)).to.deep.equal(['not_configured', 'amount_invalid', 'amount_invalid', 'amount_invalid', 'config_invalid']);
+    await waitFor(() => seen.errors.length === 6, 'six errors');
+    expect(seen.errors.map((error) => error.code)).to.deep.equal(['not_configured', 'not_configured', 'amount_invalid', 'amount_invalid', 'amount_invalid', 'config_invalid']);
     sdk.pay(() => undefined, { amount: 1050, currency: 'USD' });
-    await waitFor(() => seen.errors.length === 6, 'incomplete card');
-    expect(seen.errors[5]!.code).to.equal('invalid_card');
+    await waitFor(() => seen.errors.length === 7, 'incomplete card');
+    expect(seen.errors[6]!.code).to.equal('invalid_card');
     worker.use(http.post('*/sdk/sessions/:sessionId/payments', () => HttpResponse.error()));
     fillCard(doc, '4242 4242 4242 4242');
     sdk.pay(() => undefined, { amount: 1050, currency: 'USD' });
-    await waitFor(() => seen.errors.length === 7, 'network error');
-    expect(seen.errors[6]!.code).to.equal('network_error');
+    await waitFor(() => seen.errors.length === 8, 'network error');
+    expect(seen.errors[7]!.code).to.equal('network_error');
+    expect(seen.paying.length, 'no payment started for the refused calls').to.equal(4);
   });
 
   it('the container removed during a payment: frame_unavailable and paying false; a later pay: not_configured', async () => {

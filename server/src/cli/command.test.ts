@@ -15,7 +15,12 @@ describe('svc merchant create', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     const created = ProvisionedMerchantSchema.strict().parse(JSON.parse(result.stdout));
-    expect(Object.keys(created).sort()).toEqual(['apiKey', 'branchApiKey', 'branchId', 'clientId', 'deviceId', 'hmacSecret', 'merchantId']);
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'branchApiKey', 'branchId', 'clientId', 'deviceId', 'hmacSecret', 'merchantId', 'stickerUrl']);
+    // The sticker's public page, on the service's PUBLIC_BASE_URL; it opens (nothing is waiting yet).
+    expect(created.stickerUrl).toMatch(/^http:\/\/localhost:8080\/s\/[0-9a-f]{32}$/);
+    const sticker = await t.app.request(new URL(created.stickerUrl).pathname);
+    expect(sticker.status).toBe(200);
+    expect(await sticker.text()).toContain('No payment is waiting');
 
     const [row] = await t.database.sql<{ name: string; allowed_origins: string[] }[]>`
       select m.name, c.allowed_origins from merchants m join api_credentials c on c.merchant_id = m.id and c.kind = 'client'

@@ -19,7 +19,7 @@ async function run(argv: string[]): Promise<number> {
   const logger = createLogger({ level: 'warn', destination: pino.destination({ dest: 2, sync: true }) });
   const storage = await openStorage(env, logger);
   try {
-    const created = await provisionMerchant(storage.db, { name: command.name, origins: command.origins });
+    const created = await provisionMerchant(storage.db, { name: command.name, origins: command.origins, publicBaseUrl: env.PUBLIC_BASE_URL });
     if (command.json) {
       process.stdout.write(`${JSON.stringify(created)}\n`);
     } else {

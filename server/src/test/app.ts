@@ -10,6 +10,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
 import type { PaymentProcessor } from '../processor/processor';
+import type { MessageOutbox } from '../messages/message-outbox';
 import { createLogger, type Logger } from '../logger';
 import type { TestDatabase } from './database';
 
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   resolveSessionToken?: SessionTokenResolver;
   /** The payment processor; the sandbox one by default. */
   processor?: PaymentProcessor;
+  /** The consumer message outbox; the sandbox one by default. */
+  messages?: MessageOutbox;
 }
 
 export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>, options: TestAppOptions = {}): Promise<TestApp> {
@@ -51,7 +54,7 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
   const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
-  const server = http.createServer(createApp({ ...deps, credentials, ...databaseHealth, ...(options.processor ? { processor: options.processor } : {}) }));
+  const server = http.createServer(createApp({ ...deps, credentials, ...databaseHealth, ...(options.processor ? { processor: options.processor } : {}), ...(options.messages ? { messages: options.messages } : {}) }));
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

@@ -7,8 +7,11 @@ import { insertTransaction } from '../modules/transactions/transactions.queries'
 
 let counter = 0;
 
+/** The PUBLIC_BASE_URL test apps run with (startTestApp). */
+export const TEST_PUBLIC_BASE_URL = 'http://localhost:8080';
+
 export function provisionTestMerchant(db: Database, name = `Merchant ${++counter}`, origins = ['http://localhost:3000']): Promise<ProvisionedMerchant> {
-  return provisionMerchant(db, { name, origins });
+  return provisionMerchant(db, { name, origins, publicBaseUrl: TEST_PUBLIC_BASE_URL });
 }
 
 /** A pending sale row written directly, for tests that need a transaction but not the init endpoint. */

@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startThrowawayPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { applyMigrations } from '../db/migrate';
+import { REPO_ROOT } from '../env';
 import { withDatabase } from './database-url';
 
 declare module 'vitest' {
@@ -18,6 +21,8 @@ declare module 'vitest' {
  * embedded cluster. The migrations run once into a template database; each test file clones it.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The consumer pages' script and style, which the page tests fetch (esbuild: well under a second).
+  execFileSync(process.execPath, ['build-pages.mjs'], { cwd: path.join(REPO_ROOT, 'server'), stdio: 'ignore' });
   let embedded: EmbeddedPostgres | null = null;
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {

@@ -7,3 +7,4 @@ export * from './idempotency-keys';
 export * from './sandbox';
 export * from './callbacks';
 export * from './sdk-sessions';
+export * from './receipts';

@@ -31,6 +31,11 @@ export const devices = pgTable(
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
     branchId: uuid('branch_id').notNull().references(() => branches.id),
     name: text('name').notNull(),
+    /**
+     * The public code of the device's sticker (`/s/<stickerCode>`, CONTRACT §10): 122 random bits from PostgreSQL's
+     * strong generator, unrelated to the device ID. Not a credential: it can only open a payment page.
+     */
+    stickerCode: text('sticker_code').notNull().unique().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('devices_merchant_idx').on(t.merchantId)],

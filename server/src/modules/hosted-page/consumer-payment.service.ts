@@ -1,4 +1,3 @@
-import { Status } from '@svc/protocol';
 import type { ConsumerPayRequest, Currency, PaymentLinkState } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
@@ -9,12 +8,13 @@ import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
 import { recordChange } from '../transactions/transaction-events';
 import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
+import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
 
 /**
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
- * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is final for the transaction and is
- * committed, while the consumer is answered 402 or 502. The card never leaves this function but to the processor.
+ * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is committed, while the consumer is
+ * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never leaves this function but to the processor.
  */
 export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<PaymentLinkState> {
   const now = deps.clock.now();
@@ -22,11 +22,11 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
   const row = await lockTransactionByLink(tx, linkId);
   if (!row) throw new NotFoundError('payment link');
-  if (row.status !== Status.Pending) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-  if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
     throw new ApiError('transaction_not_payable', 'This transaction is paid through the merchant\'s checkout, not a payment link.');
   }
+  if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
+  if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
 
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;

@@ -42,7 +42,7 @@ describe('POST /pay/:linkId', () => {
     ['4000000000000002', 402, 'card_declined', 2],
     ['4000000000009995', 402, 'insufficient_funds', 2],
     ['4000000000000119', 502, 'processor_failure', 12],
-  ])('card %s: %i %s, and the transaction ends with status %i', async (number, httpStatus, code, status) => {
+  ])('card %s: %i %s, and the transaction moves to status %i (a decline may be retried, a failure not)', async (number, httpStatus, code, status) => {
     const created = await t.client.init({ amount: 9, currency: 'USD' });
     const paid = await consumerPays(t.app, created.body, cardNumbered(number));
     expect(paid.status).toBe(httpStatus);
@@ -52,7 +52,16 @@ describe('POST /pay/:linkId', () => {
     expect(after.payments).toMatchObject([{ amountCents: 900, status: 'failed' }]);
     expect(after.sequence).toBe(2);
     const retry = await consumerPays(t.app, created.body, TEST_CARD);
-    expect(codeOf(retry.body)).toBe('transaction_not_payable');
+    if (status === 2) {
+      // A declined consumer may try again with another card: the link pays, and both attempts stay on record.
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ status: 0, payable: false, lastFourDigits: '4242' });
+      const paid = (await t.client.get(created.body.TransactionNumber)).body;
+      expect(paid.payments.map((p) => p.status)).toEqual(['failed', 'succeeded']);
+      expect(paid.sequence).toBe(3);
+    } else {
+      expect(codeOf(retry.body)).toBe('transaction_not_payable');
+    }
   });
 
   it.each([

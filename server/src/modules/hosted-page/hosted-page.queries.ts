@@ -1,8 +1,9 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
+import { LINK_PAYABLE_STATUSES } from './link-payable';
 import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
@@ -39,7 +40,7 @@ export type ConsumerOutcome =
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
-/** Pending → the consumer's outcome, guarded on still being pending and not timed out. */
+/** Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. */
 export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionRow | null> {
   const authorization =
     outcome.kind === 'authorized'
@@ -56,7 +57,7 @@ export async function applyConsumerOutcome(db: Queryable, transactionId: string,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, Status.Pending), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
+    .where(and(eq(transactions.id, transactionId), inArray(transactions.status, [...LINK_PAYABLE_STATUSES]), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
     .returning();
   return row ?? null;
 }

@@ -1,4 +1,5 @@
-import { centsToMajor, statusName, type PaymentLinkState, type TransactionStatusCode, Status } from '@svc/protocol';
+import { centsToMajor, statusName, type PaymentLinkState, type TransactionStatusCode } from '@svc/protocol';
+import { isLinkPayable } from './link-payable';
 import { toProduct, type StoredProduct } from '../transactions/transaction-object';
 import type { TransactionRow } from '../transactions/transactions.queries';
 
@@ -6,7 +7,7 @@ import type { TransactionRow } from '../transactions/transactions.queries';
 export function toLinkState(face: { row: TransactionRow; businessName: string; lastFourDigits: string | null }, now: Date): PaymentLinkState {
   const { row } = face;
   const status = row.status as TransactionStatusCode;
-  const payable = status === Status.Pending && (row.timeoutAt === null || row.timeoutAt > now);
+  const payable = isLinkPayable(row, now);
   return {
     TransactionNumber: row.transactionNumber,
     amount: row.amountCents === null ? null : centsToMajor(row.amountCents),
@@ -20,5 +21,6 @@ export function toLinkState(face: { row: TransactionRow; businessName: string; l
     timeoutDate: row.timeoutAt?.toISOString() ?? null,
     payable,
     lastFourDigits: face.lastFourDigits ?? ((row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null),
+    confirmationNumber: (row.confirmation as { confirmationNumber?: string | null } | null)?.confirmationNumber ?? null,
   };
 }

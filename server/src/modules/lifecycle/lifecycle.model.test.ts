@@ -101,7 +101,8 @@ const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
 
 /** Consumer pays (POST /pay/:linkId). Mutates `t` when something changes. */
 function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
-  if (t.status !== 1 || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
+  // Pending, or Declined (the consumer tries another card); never past the time-out.
+  if ((t.status !== 1 && t.status !== 2) || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
   t.sequence += 1;
   const amount = t.amountCents ?? 0;
   if (method === 'declined' || method === 'insufficient' || method === 'failure') {
@@ -324,6 +325,8 @@ type Filter = (t: ModelTx) => boolean;
 const anyTx: Filter = () => true;
 const withToken: Filter = (t) => t.hasToken;
 const pending: Filter = (t) => t.status === 1;
+/** A payment link takes a payment while Pending, and again after a decline. */
+const linkPayable: Filter = (t) => t.status === 1 || t.status === 2;
 const indicesOf = (m: Readonly<Model>, filter: Filter) => m.txs.flatMap((t, i) => (filter(t) ? [i] : []));
 function choose(m: Readonly<Model>, pick: Pick, broad: Filter, focus: Filter): number {
   const focused = pick.focused ? indicesOf(m, (t) => broad(t) && focus(t)) : [];
@@ -374,7 +377,7 @@ class ConsumerPays implements Cmd {
   ) {}
   check = (m: Readonly<Model>) => hasCandidate(m, anyTx);
   async run(m: Model, r: Real): Promise<void> {
-    const i = choose(m, this.pick, anyTx, pending);
+    const i = choose(m, this.pick, anyTx, linkPayable);
     r.trace.push(`consumer pays tx${i} with ${this.method} (model: status ${m.txs[i]!.status})`);
     const want = modelConsumerPays(m, m.txs[i]!, this.method);
     const answer = await consumerPays(r.app, r.txs[i]!.created, PAY_BODIES[this.method]);

@@ -68,7 +68,7 @@ export async function findSandboxDemoMerchant(db: Queryable) {
 
 export async function firstBranchAndDevice(db: Queryable, merchantId: string) {
   const [row] = await db
-    .select({ branchId: branches.id, deviceId: devices.id })
+    .select({ branchId: branches.id, deviceId: devices.id, stickerCode: devices.stickerCode })
     .from(branches)
     .innerJoin(devices, eq(devices.branchId, branches.id))
     .where(eq(branches.merchantId, merchantId))

@@ -9,6 +9,13 @@ export interface ProvisionMerchantInput {
   /** Browser origins allowed to use the client ID (already validated origins). */
   origins: string[];
   isSandboxDemo?: boolean;
+  /** The service's public origin (`PUBLIC_BASE_URL`), for the device's `stickerUrl`. */
+  publicBaseUrl: string;
+}
+
+/** The public page of a device's sticker (CONTRACT §10). */
+export function stickerUrlOf(publicBaseUrl: string, stickerCode: string): string {
+  return `${publicBaseUrl}/s/${stickerCode}`;
 }
 
 /** Creates a merchant with one branch, one device, a merchant key, a branch key and a client ID, in one transaction. */
@@ -23,7 +30,7 @@ export async function createMerchantRecords(tx: Queryable, input: ProvisionMerch
   const branch = await q.insertBranch(tx, { merchantId: merchant.id, name: 'Main branch' });
   const device = await q.insertDevice(tx, { merchantId: merchant.id, branchId: branch.id, name: 'Terminal 1' });
   const keys = await issueCredentials(tx, { merchantId: merchant.id, branchId: branch.id, deviceId: device.id, origins: input.origins });
-  return { merchantId: merchant.id, branchId: branch.id, ...keys, hmacSecret };
+  return { merchantId: merchant.id, branchId: branch.id, ...keys, hmacSecret, stickerUrl: stickerUrlOf(input.publicBaseUrl, device.stickerCode) };
 }
 
 /** Issues a fresh set of the four credentials for an existing branch and device. */

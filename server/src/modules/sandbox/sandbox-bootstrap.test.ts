@@ -26,13 +26,13 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { m
 
 describe('bootstrapSandbox with one data directory', () => {
   it("two servers on different databases: the second never overwrites the first's credentials file", async () => {
-    const one = await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger });
+    const one = await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' });
     expect(one.outcome).toBe('created');
     expect(one.path).toBe(path.join(dataDir, SANDBOX_CREDENTIALS_FILE));
     const written = readJson(one.path);
     expect(written.database).toEqual(expect.stringContaining(first.name));
 
-    const two = await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger });
+    const two = await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' });
     expect(two.outcome).toBe('created');
     expect(two.path).not.toBe(one.path);
     // The first server's file is as it wrote it: the demo still talks to the first server's merchant.
@@ -41,8 +41,8 @@ describe('bootstrapSandbox with one data directory', () => {
     expect(readJson(two.path).merchantId).not.toBe(written.merchantId);
 
     // Each server, started again, finds its own file unchanged.
-    expect((await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger })).outcome).toBe('unchanged');
-    expect((await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger })).outcome).toBe('unchanged');
+    expect((await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })).outcome).toBe('unchanged');
+    expect((await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })).outcome).toBe('unchanged');
     expect(readJson(one.path)).toEqual(written);
     expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });

@@ -9,16 +9,20 @@ import { databaseIdentity } from '../../db/database-identity';
 import type { Logger } from '../../logger';
 import { hashCredential } from '../merchants/credentials';
 import * as q from '../merchants/merchants.queries';
-import { createMerchantRecords, issueCredentials } from '../merchants/merchants.service';
+import { createMerchantRecords, issueCredentials, stickerUrlOf } from '../merchants/merchants.service';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
 export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
 
-export type BootstrapOutcome = 'created' | 'reissued' | 'unchanged' | 'skipped';
+export type BootstrapOutcome = 'created' | 'reissued' | 'updated' | 'unchanged' | 'skipped';
 
 /** The credentials file: the demo merchant's credentials and the database they belong to. */
-const CredentialsFileSchema = ProvisionedMerchantSchema.extend({ database: z.string().optional() });
+const CredentialsFileSchema = ProvisionedMerchantSchema.extend({
+  database: z.string().optional(),
+  /** A file written before stickers existed lacks `stickerUrl`; its keys are still good. */
+  stickerUrl: ProvisionedMerchantSchema.shape.stickerUrl.optional(),
+});
 type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 /**
@@ -30,7 +34,7 @@ type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
  */
 export async function bootstrapSandbox(
   db: Database,
-  { dataDir, clock, logger, embeddedDataDir = null }: { dataDir: string; clock: Clock; logger: Logger; embeddedDataDir?: string | null },
+  { dataDir, clock, logger, publicBaseUrl, embeddedDataDir = null }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null },
 ): Promise<{ outcome: BootstrapOutcome; path: string }> {
   const database = await databaseIdentity(db, embeddedDataDir);
   let file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
@@ -47,18 +51,22 @@ export async function bootstrapSandbox(
     const demo = await q.findSandboxDemoMerchant(tx);
     if (!demo) {
       if ((await q.countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
-      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true });
+      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true, publicBaseUrl });
       return { outcome: 'created' as const, credentials };
-    }
-    if (existing && existing.merchantId === demo.id) {
-      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
-      if (live?.merchantId === demo.id) return { outcome: 'unchanged' as const };
     }
     const scope = await q.firstBranchAndDevice(tx, demo.id);
     if (!scope) throw new Error('the demo merchant has no branch with a device');
+    const stickerUrl = stickerUrlOf(publicBaseUrl, scope.stickerCode);
+    if (existing && existing.merchantId === demo.id) {
+      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
+      // A file of an older version, or written under another PUBLIC_BASE_URL, gets the sticker URL; the keys stay.
+      if (live?.merchantId === demo.id) {
+        return existing.stickerUrl === stickerUrl ? { outcome: 'unchanged' as const } : { outcome: 'updated' as const, credentials: { ...existing, stickerUrl } };
+      }
+    }
     await q.revokeCredentials(tx, demo.id, clock.now());
-    const keys = await issueCredentials(tx, { merchantId: demo.id, ...scope, origins: DEMO_ORIGINS });
-    const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret };
+    const keys = await issueCredentials(tx, { merchantId: demo.id, branchId: scope.branchId, deviceId: scope.deviceId, origins: DEMO_ORIGINS });
+    const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret, stickerUrl };
     return { outcome: 'reissued' as const, credentials };
   });
 

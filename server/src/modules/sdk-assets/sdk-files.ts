@@ -31,7 +31,7 @@ export class SdkFileCache {
 
   constructor(readonly root: string) {}
 
-  async load(file: SdkFile): Promise<LoadedFile | null> {
+  async load(file: Pick<SdkFile, 'dist'> | { dist: string }): Promise<LoadedFile | null> {
     const full = path.join(this.root, file.dist);
     let info;
     try {

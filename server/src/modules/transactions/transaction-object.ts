@@ -33,7 +33,7 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
   const links = {
     iOSLink: `svcpay://pay/${row.linkId}`,
     androidLink: `svcpay://pay/${row.linkId}`,
-    qrURL: `${baseUrl}/pay/${row.linkId}`,
+    qrURL: paymentPageUrl(baseUrl, row.linkId),
   };
   const products = (row.products as StoredProduct[]).map(toProduct);
   const authorization = authorizationOf(row);
@@ -70,6 +70,11 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
     updatedAt: row.updatedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The hosted payment page of a link (the `qrURL`). */
+export function paymentPageUrl(baseUrl: string, linkId: string): string {
+  return `${baseUrl}/pay/${linkId}`;
 }
 
 /** The spec's paymentCommit: widget payments wait for the merchant's commit; everything else needs none. */

@@ -171,3 +171,8 @@ export async function cancelPending(db: Queryable, transactionId: string, now: D
   const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now);
   return row ?? null;
 }
+
+/** The `SMS` field once the link SMS was handed to the outbox (before the creation is recorded: no new sequence). */
+export async function setSmsState(db: Queryable, transactionId: string, smsState: 'Sent' | 'Failed'): Promise<void> {
+  await db.update(transactions).set({ smsState }).where(eq(transactions.id, transactionId));
+}

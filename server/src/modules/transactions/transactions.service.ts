@@ -4,14 +4,15 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { hashCredential } from '../merchants/credentials';
-import { findCredentialByHash } from '../merchants/merchants.queries';
+import { findCredentialByHash, findMerchant } from '../merchants/merchants.queries';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
 import { assertCallbackUrlAllowed } from './callback-url';
 import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
+import { paymentPageUrl } from './transaction-object';
 import { recordChange } from './transaction-events';
-import { cancelPending, findTransactionRowForPrincipal, insertTransaction } from './transactions.queries';
+import { cancelPending, findTransactionRowForPrincipal, insertTransaction, setSmsState } from './transactions.queries';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
 export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
@@ -43,7 +44,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     posData: body.posData ?? null,
     phone: body.phone ?? null,
     email: body.email ?? null,
-    smsState: body.phone ? 'Sent' : 'Not requested',
+    smsState: 'Not requested',
     callbackUrl: body.callbackURL ?? null,
     callbackMethod: body.callbackMethod ?? 'POST',
     timeoutAt,
@@ -52,8 +53,14 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     createdAt: now,
     updatedAt: now,
   });
+  if (row.phone || row.email) {
+    // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
+    const merchant = await findMerchant(tx, row.merchantId);
+    const facts = { businessName: merchant!.name, amountCents: row.amountCents, currency: row.currency, url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId) };
+    const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
+    if (delivered.sms !== undefined) await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+  }
   const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  await sendLinkMessages(tx, deps.messages, { row, transaction, now });
   return transaction;
 }
 

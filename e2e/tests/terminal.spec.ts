@@ -1,0 +1,54 @@
+import { createMerchantClient } from '@svc/protocol';
+import { expect, expectAxeClean, provisionMerchant, test } from '../fixtures';
+
+/**
+ * The sandbox terminal simulator (CONTRACT §10, §13): it shows the device's pending transaction live and taps test
+ * cards; the consumer's page of the same transaction, open in another page, follows the payment live.
+ */
+test('a terminal simulator in a second page approves a device transaction', async ({ page, context, stack }) => {
+  const merchant = await provisionMerchant('Terminal Deli', stack.demoUrl);
+  const cashier = createMerchantClient({ baseUrl: stack.serviceUrl, apiKey: merchant.apiKey });
+
+  const terminal = await context.newPage();
+  await terminal.goto(`${stack.serviceUrl}/sandbox/terminal#${merchant.deviceId}`);
+  await expect(terminal.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+  await expect(terminal.getByRole('heading', { name: 'No payment is waiting' })).toBeVisible();
+  await expectAxeClean(terminal);
+
+  const created = await cashier.init({ amount: 18, currency: 'CAD', deviceId: merchant.deviceId });
+  await expect(terminal.getByRole('heading', { name: 'Payment to Terminal Deli' })).toBeVisible();
+  await expect(terminal.getByText('18.00 CAD')).toBeVisible();
+
+  // The consumer's page of the same transaction (what the POS screen shows), open beside the terminal.
+  await page.goto(created.transactionPage.qrURL);
+  await expect(page.getByRole('button', { name: 'Pay 18.00 CAD' })).toBeEnabled();
+
+  await terminal.getByRole('button', { name: 'Tap 4000 0000 0000 0002' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment declined' })).toBeVisible();
+  await terminal.getByRole('button', { name: 'Tap 4242 4242 4242 4242' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+  await expect(terminal.getByText('Approved (card ending in 4242)')).toBeVisible();
+  expect((await cashier.get(created.TransactionNumber)).status).toBe(0);
+});
+
+test('the consumer cancels on the terminal, and an unknown device ID connects nothing', async ({ page, stack }) => {
+  const merchant = await provisionMerchant('Terminal Kiosk', stack.demoUrl);
+  const cashier = createMerchantClient({ baseUrl: stack.serviceUrl, apiKey: merchant.apiKey });
+  const created = await cashier.init({ amount: 2, currency: 'USD', deviceId: merchant.deviceId });
+
+  await page.goto(`${stack.serviceUrl}/sandbox/terminal`);
+  await page.getByLabel('Device ID').fill(merchant.deviceId);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment to Terminal Kiosk' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel as the consumer' }).click();
+  await expect(page.getByRole('heading', { name: 'No payment is waiting' })).toBeVisible();
+  expect((await cashier.get(created.TransactionNumber)).status).toBe(4);
+
+  const sockets: string[] = [];
+  const stranger = await page.context().newPage();
+  stranger.on('websocket', (socket) => sockets.push(socket.url()));
+  await stranger.goto(`${stack.serviceUrl}/sandbox/terminal#dev_this_device_does_not_exist`);
+  await expect(stranger.getByRole('status').filter({ hasText: 'unknown or revoked' })).toBeVisible();
+  await expect(stranger.getByRole('button', { name: 'Tap 4242 4242 4242 4242' })).toBeHidden();
+  expect(sockets).toEqual([]);
+});

@@ -1,0 +1,11 @@
+import { jsonb, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { merchants } from './merchants';
+import { transactions } from './transactions';
+
+/** The POS receipt of a transaction (CONTRACT §10): one per transaction, the last save wins. */
+export const receipts = pgTable('receipts', {
+  transactionId: uuid('transaction_id').primaryKey().references(() => transactions.id),
+  merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+  receipt: jsonb('receipt').notNull(),
+  savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

@@ -1,0 +1,87 @@
+import type { Response } from 'express';
+import { escapeHtml } from '../docs/html';
+
+export { escapeHtml };
+
+/** The browser files of the consumer's pages, built by server/build-pages.mjs and served by consumer-assets.routes.ts. */
+export const PAGE_ASSETS = {
+  style: 'pages.css',
+  payScript: 'pay.js',
+  stickerScript: 'sticker.js',
+  terminalScript: 'terminal.js',
+} as const;
+export type PageAsset = (typeof PAGE_ASSETS)[keyof typeof PAGE_ASSETS];
+export const PAGE_ASSETS_PATH = '/pay-assets';
+
+export interface PageOptions {
+  title: string;
+  /** The page's own script, if it has one (never inline: the CSP forbids it). */
+  script?: PageAsset;
+  /** Attributes of <main>, e.g. the data the script reads. Values are escaped here. */
+  mainData?: Record<string, string | number | null>;
+  main: string;
+}
+
+/** A consumer page: the service's style sheet, at most one script of its own, nothing inline, nothing from elsewhere. */
+export function renderPage({ title, script, mainData = {}, main }: PageOptions): string {
+  const data = Object.entries(mainData)
+    .filter(([, value]) => value !== null)
+    .map(([name, value]) => ` data-${name}="${escapeHtml(String(value))}"`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${PAGE_ASSETS_PATH}/${PAGE_ASSETS.style}">
+${script ? `<script src="${PAGE_ASSETS_PATH}/${script}" defer></script>\n` : ''}</head>
+<body>
+<main id="page"${data}>
+${main}
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Headers of every consumer page: its own script, style and images only, talking only to this service (its
+ * websocket included), never framed, never cached (the state changes), never indexed, no referrer (the link id is
+ * the only credential, and it is in the URL).
+ */
+export function consumerPageHeaders(publicBaseUrl: string): Record<string, string> {
+  const ws = publicBaseUrl.replace(/^http/, 'ws');
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self'",
+      `connect-src 'self' ${ws}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; '),
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Robots-Tag': 'noindex',
+    'X-Frame-Options': 'DENY',
+  };
+}
+
+export function sendPage(res: Response, publicBaseUrl: string, status: number, html: string): void {
+  res.set(consumerPageHeaders(publicBaseUrl));
+  res.status(status).type('html').send(html);
+}
+
+/** The 404 page of an unknown link or sticker: HTML, as the consumer opened it in a browser. */
+export function notFoundPage(what: 'payment link' | 'sticker'): string {
+  const heading = what === 'payment link' ? 'Payment link not found' : 'Sticker not found';
+  return renderPage({
+    title: heading,
+    main: `<h1>${heading}</h1>\n<p>Check the link, or ask the merchant for a new one.</p>`,
+  });
+}

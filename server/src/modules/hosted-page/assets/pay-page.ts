@@ -1,0 +1,182 @@
+/**
+ * The hosted payment page's script (`/pay-assets/pay.js`). The server renders every state of the page; this script
+ * adds the card form of `@svc/sdk-core/frame` (the same rules, messages and accessible names as the card frame), pays
+ * once per click with an Idempotency-Key per attempt, and follows the transaction live over the websocket
+ * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
+ * one renderer (the server's) draws every state.
+ */
+import { parseWith, readProblem, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
+import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
+import { formatDuration } from './duration';
+
+/** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
+const LIVE_VIEWS = new Set(['pay', 'declined']);
+const RECONNECT_MAX_MS = 30_000;
+
+const page = (): HTMLElement => document.getElementById('page')!;
+const linkId = page().dataset['link']!;
+const transactionNumber = page().dataset['transaction']!;
+
+let rendered = 0;
+let card: CardForm | null = null;
+let paying = false;
+let countdown: ReturnType<typeof setInterval> | undefined;
+let socket: WebSocket | null = null;
+let refreshing: Promise<void> = Promise.resolve();
+
+/** An Idempotency-Key for one attempt; getRandomValues works on plain http too (randomUUID needs a secure context). */
+function attemptKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `pay-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function selectedMethod(): string {
+  return page().querySelector<HTMLInputElement>('input[name=method]:checked')?.value ?? 'card';
+}
+
+function say(id: 'pay-error' | 'status', text: string): void {
+  const element = document.getElementById(id);
+  if (element) element.textContent = text;
+}
+
+function setBusy(busy: boolean): void {
+  const button = document.getElementById('pay-button') as HTMLButtonElement | null;
+  if (button) {
+    button.disabled = busy;
+    button.setAttribute('aria-busy', String(busy));
+  }
+  card?.setBusy(busy);
+}
+
+/** Wires whatever the server rendered: the form while the transaction can be paid, the countdown, the socket. */
+function bind(): void {
+  const main = page();
+  rendered = Number(main.dataset['sequence'] ?? 0);
+  card = null;
+  const button = document.getElementById('pay-button') as HTMLButtonElement | null;
+  const fields = document.getElementById('card-fields');
+  if (button && fields) {
+    card = mountCardForm(fields, { onChange: () => undefined });
+    const showCard = () => (fields.hidden = selectedMethod() !== 'card');
+    for (const radio of main.querySelectorAll<HTMLInputElement>('input[name=method]')) radio.addEventListener('change', showCard);
+    showCard();
+    fields.querySelector('#card-form')?.addEventListener('submit', () => void pay());
+    button.addEventListener('click', () => void pay());
+    button.disabled = false;
+  }
+  startCountdown(main.dataset['secondsLeft']);
+  if (LIVE_VIEWS.has(main.dataset['view'] ?? '')) connect(0);
+  else socket?.close();
+}
+
+async function pay(): Promise<void> {
+  if (paying || !card) return;
+  const method = selectedMethod();
+  let body: unknown = { method };
+  if (method === 'card') {
+    card.showAllErrors();
+    const input = card.cardInput();
+    if (!input) return;
+    body = { method: 'card', card: input };
+  }
+  paying = true;
+  setBusy(true);
+  say('pay-error', '');
+  say('status', 'Processing your payment…');
+  try {
+    const response = await fetch(`/pay/${encodeURIComponent(linkId)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': attemptKey() },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    // Paid, declined, failed or no longer open: the server's page says which.
+    if (response.ok || [402, 404, 409, 502].includes(response.status)) {
+      await queueRefresh(true);
+      return;
+    }
+    const problem = await readProblem(response);
+    if (problem.code === 'invalid_card') card?.showServerErrorAt(problem.paths, problem.detail ?? 'Check the card details.');
+    say('pay-error', problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`);
+  } catch {
+    say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+  } finally {
+    paying = false;
+    setBusy(false);
+    say('status', 'Waiting for your payment');
+  }
+}
+
+/** Fetches the page again and swaps <main> when the transaction moved on (or the view changed, e.g. time ran out). */
+function queueRefresh(force = false): Promise<void> {
+  refreshing = refreshing.then(() => refresh(force)).catch(() => undefined);
+  return refreshing;
+}
+
+async function refresh(force: boolean): Promise<void> {
+  const response = await fetch(location.pathname, { cache: 'no-store', credentials: 'omit', headers: { accept: 'text/html' } });
+  const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const fresh = next.getElementById('page');
+  if (!fresh) return;
+  const current = page();
+  const changed = Number(fresh.dataset['sequence'] ?? 0) > rendered || fresh.dataset['view'] !== current.dataset['view'];
+  if (!changed && !force) return;
+  const viewChanged = fresh.dataset['view'] !== current.dataset['view'] || force;
+  current.replaceWith(document.adoptNode(fresh));
+  document.title = next.title;
+  bind();
+  // The new state is announced by moving focus to its heading.
+  if (viewChanged) page().querySelector<HTMLElement>('h1[tabindex]')?.focus();
+}
+
+function startCountdown(secondsLeft: string | undefined): void {
+  clearInterval(countdown);
+  const value = document.getElementById('countdown-value');
+  if (secondsLeft === undefined || !value) return;
+  const end = performance.now() + Number(secondsLeft) * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+    value.textContent = formatDuration(left);
+    if (left === 0) {
+      clearInterval(countdown);
+      void queueRefresh();
+    }
+  };
+  countdown = setInterval(tick, 1000);
+}
+
+function connect(attempt: number): void {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  const url = new URL('/ws', location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('link', linkId);
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.addEventListener('open', () => {
+    attempt = 0;
+    ws.send(JSON.stringify({ type: 'subscribe', transactionNumber, afterSequence: rendered }));
+  });
+  ws.addEventListener('message', (event) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(String(event.data));
+    } catch {
+      return;
+    }
+    const notice = parseWith(TransactionUpdatedNoticeWire, data);
+    if (notice.ok && notice.value.sequence > rendered) void queueRefresh();
+  });
+  ws.addEventListener('close', () => {
+    if (socket !== ws) return;
+    socket = null;
+    if (!LIVE_VIEWS.has(page().dataset['view'] ?? '')) return;
+    // Reconnect with backoff; the subscription replays what was missed (afterSequence), and a refresh catches up.
+    setTimeout(() => {
+      connect(attempt + 1);
+      void queueRefresh();
+    }, Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt));
+  });
+}
+
+bind();

@@ -1,0 +1,161 @@
+import { gzipSync } from 'node:zlib';
+import type { Transaction } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/harness';
+import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
+import { SandboxClock } from '../sandbox/sandbox-clock';
+
+const t = useTestApp({ merchantName: 'Café <Lumière>' });
+
+const pathOf = (transaction: Pick<Transaction, 'transactionPage'>) => new URL(transaction.transactionPage.qrURL).pathname;
+async function page(path: string) {
+  const res = await t.app.request(path);
+  return { res, html: await res.text() };
+}
+const heading = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
+const hasForm = (html: string) => html.includes('id="pay-button"') || html.includes('id="card-form"');
+
+describe('GET /pay/:linkId (the hosted payment page)', () => {
+  it('is served with the headers of a page no one may frame, cache or index, and nothing inline', async () => {
+    const created = await t.client.init({ amount: 12.5, currency: 'USD' });
+    const { res, html } = await page(pathOf(created.body));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain(`connect-src 'self' ${t.app.env.PUBLIC_BASE_URL.replace('http', 'ws')}`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-robots-tag')).toBe('noindex');
+    // One script and one style sheet, both files of the service; no inline script, style or handler.
+    expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/pay-assets/pay.js" defer>']);
+    expect([...html.matchAll(/<link\b[^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="stylesheet" href="/pay-assets/pages.css">']);
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('shows the business, amount, currency, products and status, with the card fields, wallets and pay button', async () => {
+    const created = await t.client.init({
+      amount: 12.5,
+      currency: 'USD',
+      posData: { till: 'secret-till-7' },
+      products: [
+        { name: 'Tea & cake', quantity: 2, amount: 5 },
+        { name: 'Water', quantity: 1, amount: 2.5 },
+      ],
+    });
+    const { html } = await page(pathOf(created.body));
+    expect(heading(html)).toBe('Café &lt;Lumière&gt;');
+    expect(html).toContain('<p class="amount">12.50 USD</p>');
+    expect(html).toContain('Waiting for your payment');
+    expect(html).toMatch(/<td>Tea &amp; cake<\/td><td class="num">2<\/td><td class="num">10.00<\/td>/);
+    expect(html).toContain('<button type="button" id="pay-button" disabled>Pay 12.50 USD</button>');
+    for (const label of ['Card', 'PayPal', 'Apple Pay', 'Google Pay']) expect(html).toMatch(new RegExp(`<input type="radio" name="method" value="\\w+"( checked)?> ${label}</label>`));
+    for (const label of ['Card number', 'Expiry date (MM/YY)', 'Security code (CVC)']) expect(html).toContain(`>${label}</label>`);
+    expect(html).toContain(`data-transaction="${created.body.TransactionNumber}"`);
+    expect(html).not.toContain('secret-till-7');
+    expect(html).not.toContain(t.merchant.apiKey);
+    expect(html).not.toMatch(/posData|auth_|tok_/);
+  });
+
+  it('counts down to timeoutDate by the service clock', async () => {
+    const created = await t.client.init({ amount: 1, currency: 'USD', timeOut: 125 });
+    const { html } = await page(pathOf(created.body));
+    expect(html).toMatch(/data-seconds-left="12[45]"/);
+    expect(html).toMatch(/Time left to pay: <span id="countdown-value">2:0[45]<\/span>/);
+  });
+
+  it('after the payment: "Payment approved" with the amount, business, confirmation number and last four digits, and no form', async () => {
+    const created = await t.client.init({ amount: 12.5, currency: 'USD' });
+    expect((await consumerPays(t.app, created.body, TEST_CARD)).status).toBe(200);
+    const paid = (await t.client.get(created.body.TransactionNumber)).body;
+    const { html } = await page(pathOf(created.body));
+    expect(heading(html)).toBe('Payment approved');
+    expect(html).toContain('<dt>Amount</dt><dd>12.50 USD</dd>');
+    expect(html).toContain('<dt>Paid to</dt><dd>Café &lt;Lumière&gt;</dd>');
+    expect(html).toContain(`<dt>Confirmation number</dt><dd>${paid.confirmation!.confirmationNumber}</dd>`);
+    expect(html).toContain('<dt>Card</dt><dd>ending in 4242</dd>');
+    expect(hasForm(html)).toBe(false);
+  });
+
+  it('a declined card: "Payment declined" with the form to try again; a failure: "Payment failed" without one', async () => {
+    const declined = await t.client.init({ amount: 3, currency: 'USD' });
+    expect((await consumerPays(t.app, declined.body, cardNumbered('4000000000000002'))).status).toBe(402);
+    const afterDecline = await page(pathOf(declined.body));
+    expect(heading(afterDecline.html)).toBe('Payment declined');
+    expect(afterDecline.html).toContain('<h2>Try again</h2>');
+    expect(afterDecline.html).toContain('Pay 3.00 USD</button>');
+
+    const failed = await t.client.init({ amount: 3, currency: 'USD' });
+    expect((await consumerPays(t.app, failed.body, cardNumbered('4000000000000119'))).status).toBe(502);
+    const afterFailure = await page(pathOf(failed.body));
+    expect(heading(afterFailure.html)).toBe('Payment failed');
+    expect(hasForm(afterFailure.html)).toBe(false);
+  });
+
+  it('cancelled and timed-out links say so and never show a form (timed out before the sweep too)', async () => {
+    const cancelled = await t.client.init({ amount: 3, currency: 'USD' });
+    await t.client.cancel(cancelled.body.TransactionNumber);
+    const afterCancel = await page(pathOf(cancelled.body));
+    expect(heading(afterCancel.html)).toBe('Payment cancelled');
+    expect(hasForm(afterCancel.html)).toBe(false);
+
+    const unswept = await t.client.init({ amount: 3, currency: 'USD', timeOut: 30 });
+    const swept = await t.client.init({ amount: 3, currency: 'USD', timeOut: 30 });
+    await t.database.db.transaction((tx) => new SandboxClock(t.database.db).advance(31, tx));
+    await (t.app.clock as SandboxClock).refresh();
+    const beforeSweep = await page(pathOf(unswept.body));
+    expect((await t.client.get(unswept.body.TransactionNumber)).body.status).toBe(1);
+    expect(heading(beforeSweep.html)).toBe('Payment timed out');
+    expect(hasForm(beforeSweep.html)).toBe(false);
+    await t.client.advanceClock(1); // sweeps
+    expect((await t.client.get(swept.body.TransactionNumber)).body.status).toBe(3);
+    expect(heading((await page(pathOf(swept.body))).html)).toBe('Payment timed out');
+  });
+
+  it('an unknown or malformed link: a 404 HTML page', async () => {
+    for (const path of ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/pay/short', '/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/qr.svg']) {
+      const { res, html } = await page(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(heading(html)).toBe('Payment link not found');
+    }
+  });
+
+  it('weighs at most 20 KB gzip with its script and style (HTML + pay.js + pages.css)', async () => {
+    const created = await t.client.init({ amount: 12.5, currency: 'USD', products: [{ name: 'Lamp', quantity: 1, amount: 12.5 }] });
+    const gzip = async (path: string) => {
+      const res = await t.app.request(path);
+      expect(res.status).toBe(200);
+      return gzipSync(Buffer.from(await res.arrayBuffer()), { level: 9 }).length;
+    };
+    const total = (await gzip(pathOf(created.body))) + (await gzip('/pay-assets/pay.js')) + (await gzip('/pay-assets/pages.css'));
+    expect(total).toBeLessThanOrEqual(20 * 1024);
+  });
+});
+
+describe('the page assets and the QR code', () => {
+  it('serves the script and style sheet with their types, revalidated by ETag', async () => {
+    for (const [path, type] of [['/pay-assets/pay.js', 'text/javascript'], ['/pay-assets/pages.css', 'text/css'], ['/pay-assets/sticker.js', 'text/javascript'], ['/pay-assets/terminal.js', 'text/javascript']] as const) {
+      const res = await t.app.request(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(new RegExp(`^${type}`));
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const etag = res.headers.get('etag')!;
+      expect((await t.app.request(path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    }
+  });
+
+  it('GET /pay/:linkId/qr.svg is an SVG QR code of the link', async () => {
+    const created = await t.client.init({ amount: 1, currency: 'USD' });
+    const res = await t.app.request(`${pathOf(created.body)}/qr.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    const svg = await res.text();
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toMatch(/<path d="M/);
+  });
+});

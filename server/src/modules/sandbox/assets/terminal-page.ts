@@ -1,0 +1,163 @@
+/**
+ * The sandbox terminal simulator's script (`/pay-assets/terminal.js`). The device ID comes from the form or the URL
+ * fragment (never a path or query). It is checked first (`GET /sandbox/terminal/current`): an unknown or revoked one
+ * is said so and nothing is connected. Then the device's websocket scope (`?deviceId=`, scope `device`) brings every
+ * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`.
+ */
+import type { PaymentLinkState } from '@svc/protocol';
+import { parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
+
+const RECONNECT_MAX_MS = 30_000;
+const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+let deviceId = '';
+/** The transaction on the screen: the device's newest one still waiting for a payment. */
+let shown: PaymentLinkState | null = null;
+let socket: WebSocket | null = null;
+let busy = false;
+
+function say(text: string): void {
+  byId('terminal-status').textContent = text;
+}
+
+function keyFor(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `tap-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${deviceId}` };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['idempotency-key'] = keyFor();
+  }
+  return fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store', credentials: 'omit' });
+}
+
+function render(): void {
+  byId('terminal').hidden = false;
+  const heading = byId('terminal-heading');
+  const amount = byId('terminal-amount');
+  const detail = byId('terminal-detail');
+  const taps = byId('terminal-taps');
+  if (!shown) {
+    heading.textContent = 'No payment is waiting';
+    amount.hidden = true;
+    detail.textContent = 'A transaction created for this device appears here at once.';
+    taps.hidden = true;
+    return;
+  }
+  heading.textContent = `Payment to ${shown.businessName}`;
+  amount.hidden = shown.amountCents === null;
+  amount.textContent = shown.amountCents === null ? '' : `${(shown.amountCents / 100).toFixed(2)} ${shown.currency}`;
+  detail.textContent = `Transaction ${shown.TransactionNumber}: ${shown.statusName}`;
+  taps.hidden = !shown.payable;
+}
+
+/** Reads what the device's screen shows now; false when the device ID is not (or no longer) accepted. */
+async function load(): Promise<boolean> {
+  const response = await call('GET', '/sandbox/terminal/current');
+  if (response.status === 401 || response.status === 403) return false;
+  const parsed = parseWith(TerminalCurrentWire, response.ok ? await response.json() : null);
+  if (!parsed.ok) {
+    say('The service answered something unexpected; reload the page.');
+    return true;
+  }
+  // Pending, or declined (the consumer may tap another card); none once it is paid, cancelled or timed out.
+  shown = parsed.value.transaction;
+  render();
+  return true;
+}
+
+async function act(body: Record<string, string>, path: string): Promise<void> {
+  if (busy || !shown) return;
+  busy = true;
+  const result = byId('terminal-result');
+  result.textContent = 'Processing…';
+  try {
+    const response = await call('POST', path, { transactionNumber: shown.TransactionNumber, ...body });
+    if (response.ok) {
+      const after = parseWith(PaymentLinkStateWire, await response.json());
+      result.textContent = after.ok ? `${after.value.statusName}${after.value.lastFourDigits ? ` (card ending in ${after.value.lastFourDigits})` : ''}` : 'Done.';
+    } else {
+      const problem = await readProblem(response);
+      result.textContent = `Refused: ${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}`;
+    }
+    await load();
+  } catch {
+    result.textContent = 'The service could not be reached.';
+  } finally {
+    busy = false;
+  }
+}
+
+function listen(attempt: number): void {
+  const url = new URL('/ws', location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('deviceId', deviceId);
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.addEventListener('open', () => {
+    attempt = 0;
+    ws.send(JSON.stringify({ type: 'subscribe', scope: 'device' }));
+  });
+  ws.addEventListener('message', (event) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(String(event.data));
+    } catch {
+      return;
+    }
+    if (parseWith(TransactionUpdatedNoticeWire, data).ok) void load();
+  });
+  ws.addEventListener('close', (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (event.code === 4001) {
+      say('This device ID was revoked; the simulator is disconnected.');
+      return;
+    }
+    setTimeout(() => {
+      listen(attempt + 1);
+      void load();
+    }, Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt));
+  });
+}
+
+async function connect(id: string): Promise<void> {
+  socket?.close();
+  socket = null;
+  shown = null;
+  byId('terminal').hidden = true;
+  deviceId = id.trim();
+  if (!/^dev_\S+$/.test(deviceId)) {
+    say('That is not a device ID: device IDs start with dev_.');
+    return;
+  }
+  say('Connecting…');
+  if (!(await load())) {
+    byId('terminal').hidden = true;
+    say('This device ID is unknown or revoked; nothing is connected.');
+    return;
+  }
+  say('Connected. Transactions created for this device appear here as they are made.');
+  listen(0);
+}
+
+byId('device-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void connect(byId<HTMLInputElement>('device-id').value);
+});
+byId('terminal-taps').addEventListener('click', (event) => {
+  const button = (event.target as HTMLElement).closest('button');
+  if (!button) return;
+  if (button.dataset['card']) void act({ method: 'card', cardNumber: button.dataset['card'] }, '/sandbox/terminal/tap');
+  else if (button.dataset['wallet']) void act({ method: button.dataset['wallet'] }, '/sandbox/terminal/tap');
+  else if ('cancel' in button.dataset) void act({}, '/sandbox/terminal/cancel');
+});
+
+const fromFragment = decodeURIComponent(location.hash.slice(1));
+if (fromFragment) {
+  byId<HTMLInputElement>('device-id').value = fromFragment;
+  void connect(fromFragment);
+}

@@ -1,0 +1,50 @@
+import { SANDBOX_TEST_CARDS, type PaymentLinkState, type TerminalCurrent, type TerminalTapRequest } from '@svc/protocol';
+import type { Queryable, Tx } from '../../db/client';
+import { NotFoundError } from '../../errors';
+import type { Principal } from '../../auth/principal';
+import { payLink } from '../hosted-page/consumer-payment.service';
+import { findLinkFace } from '../hosted-page/hosted-page.queries';
+import { LINK_PAYABLE_STATUSES } from '../hosted-page/link-payable';
+import { toLinkState } from '../hosted-page/link-state';
+import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import { newestPayableLinkOfDevice } from '../stickers/stickers.queries';
+import { cancelTransaction } from '../transactions/transactions.service';
+import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
+
+/**
+ * The sandbox terminal simulator's actions (CONTRACT §10), for its page and for headless tests. A device credential
+ * acts on its own transactions only; a tap pays exactly as the hosted page does (`payLink`), a cancel moves Pending
+ * to Cancelled as the merchant's cancel does.
+ */
+
+async function stateOfLink(db: Queryable, linkId: string, now: Date): Promise<PaymentLinkState> {
+  const face = await findLinkFace(db, linkId);
+  if (!face) throw new NotFoundError('transaction');
+  return toLinkState(face, now);
+}
+
+/**
+ * What the terminal's screen shows: the device's newest transaction still waiting for a payment (Pending, or
+ * Declined: the consumer may tap another card), or none.
+ */
+export async function terminalCurrent(db: Queryable, principal: Principal, now: Date): Promise<TerminalCurrent> {
+  const linkId = principal.deviceId ? await newestPayableLinkOfDevice(db, principal.deviceId, now, LINK_PAYABLE_STATUSES) : null;
+  return { transaction: linkId ? await stateOfLink(db, linkId, now) : null };
+}
+
+/** A test card (with a future expiry and a CVC, as a tap carries them) or a wallet, paid on one of the device's transactions. */
+export async function tapOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, body: TerminalTapRequest): Promise<PaymentLinkState> {
+  const row = await findTransactionRowForPrincipal(tx, principal, body.transactionNumber);
+  if (!row) throw new NotFoundError('transaction');
+  if (body.method !== 'card') return payLink(tx, deps, row.linkId, { method: body.method });
+  const card = SANDBOX_TEST_CARDS.find((c) => c.number === body.cardNumber)!;
+  const expYear = deps.clock.now().getUTCFullYear() + 3;
+  return payLink(tx, deps, row.linkId, { method: 'card', card: { number: card.number, expMonth: 12, expYear, cvc: '123' } });
+}
+
+/** The consumer presses Cancel on the terminal. */
+export async function cancelOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<PaymentLinkState> {
+  const cancelled = await cancelTransaction(tx, deps, principal, transactionNumber);
+  const row = await findTransactionRowForPrincipal(tx, principal, cancelled.TransactionNumber);
+  return stateOfLink(tx, row!.linkId, deps.clock.now());
+}

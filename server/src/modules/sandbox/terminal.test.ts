@@ -1,0 +1,83 @@
+import type { PaymentLinkState, TerminalCurrent } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import { bearer, startTestApp } from '../../test/app';
+import { addBranch } from '../../test/fixtures';
+import { useTestApp } from '../../test/harness';
+
+const t = useTestApp({ merchantName: 'Kiosk' });
+
+async function asDevice<T>(method: 'GET' | 'POST', path: string, body?: unknown, deviceId = t.merchant.deviceId) {
+  const res = await t.app.request(path, { method, headers: bearer(deviceId), body });
+  return { status: res.status, body: (await res.json()) as T };
+}
+const current = (deviceId?: string) => asDevice<TerminalCurrent>('GET', '/sandbox/terminal/current', undefined, deviceId);
+const tap = (body: Record<string, string>, deviceId?: string) => asDevice<PaymentLinkState & { code?: string }>('POST', '/sandbox/terminal/tap', body, deviceId);
+const forDevice = () => t.client.init({ amount: 7.25, currency: 'EUR', deviceId: t.merchant.deviceId });
+
+describe('the sandbox terminal simulator', () => {
+  it('serves its page with a button per test card and wallet, and a consumer cancel', async () => {
+    const res = await t.app.request('/sandbox/terminal');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const html = await res.text();
+    for (const name of ['Tap 4242 4242 4242 4242', 'Tap 5555 5555 5555 4444', 'Tap 4000 0000 0000 0002', 'Tap 4000 0000 0000 9995', 'Tap 4000 0000 0000 0119', 'Tap PayPal', 'Tap Apple Pay', 'Tap Google Pay', 'Cancel as the consumer']) {
+      expect(html).toMatch(new RegExp(`<button type="button"[^>]*>${name}</button>`));
+    }
+    expect(html).toContain('<script src="/pay-assets/terminal.js" defer></script>');
+  });
+
+  it('shows the device\'s newest pending transaction; a declined tap may be followed by a good one', async () => {
+    expect((await current()).body).toEqual({ transaction: null });
+    const created = await forDevice();
+    const shown = (await current()).body.transaction!;
+    expect(shown).toMatchObject({ TransactionNumber: created.body.TransactionNumber, amountCents: 725, currency: 'EUR', businessName: 'Kiosk', status: 1 });
+
+    const declined = await tap({ method: 'card', cardNumber: '4000000000000002', transactionNumber: created.body.TransactionNumber });
+    expect(declined.status).toBe(402);
+    expect(declined.body.code).toBe('card_declined');
+    // Still on the screen after the decline, for another card.
+    expect((await current()).body.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 2, payable: true });
+    const approved = await tap({ method: 'card', cardNumber: '4242424242424242', transactionNumber: created.body.TransactionNumber });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 0, lastFourDigits: '4242', payable: false });
+    expect((await t.client.get(created.body.TransactionNumber)).body).toMatchObject({ status: 0, paymentMethodData: { PaymentType: 'card' } });
+    expect((await current()).body.transaction).toBeNull();
+  });
+
+  it('taps a wallet, and cancels as the consumer', async () => {
+    const paid = await forDevice();
+    expect((await tap({ method: 'applepay', transactionNumber: paid.body.TransactionNumber })).body).toMatchObject({ status: 0 });
+    expect((await t.client.get(paid.body.TransactionNumber)).body.paymentMethodData.PaymentType).toBe('applepay');
+
+    const cancelled = await forDevice();
+    const res = await asDevice<PaymentLinkState>('POST', '/sandbox/terminal/cancel', { transactionNumber: cancelled.body.TransactionNumber });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 4, statusName: 'Cancelled' });
+    const again = await asDevice<{ code: string }>('POST', '/sandbox/terminal/cancel', { transactionNumber: cancelled.body.TransactionNumber });
+    expect(again.body.code).toBe('transaction_not_cancellable');
+  });
+
+  it('acts only on its own device\'s transactions, only with a device ID, and only on test cards', async () => {
+    const created = await forDevice();
+    const other = await addBranch(t.database.db, t.merchant.merchantId);
+    expect((await tap({ method: 'paypal', transactionNumber: created.body.TransactionNumber }, other.deviceId)).status).toBe(404);
+    expect((await current(other.deviceId)).body).toEqual({ transaction: null });
+    expect((await current('dev_unknown_device_id')).status).toBe(401);
+    expect((await current(t.merchant.apiKey)).status).toBe(403);
+    const notATestCard = await tap({ method: 'card', cardNumber: '4111111111111111', transactionNumber: created.body.TransactionNumber });
+    expect(notATestCard.status).toBe(400);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(1);
+    await t.client.cancel(created.body.TransactionNumber);
+  });
+
+  it('does not exist in production', async () => {
+    const production = await startTestApp(t.database, { env: { SVC_MODE: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' }, clock: { now: () => new Date() } });
+    try {
+      expect((await production.request('/sandbox/terminal')).status).toBe(404);
+      expect((await production.request('/sandbox/terminal/current', { headers: bearer(t.merchant.deviceId) })).status).toBe(404);
+      expect((await production.request('/sandbox/terminal/tap', { headers: bearer(t.merchant.deviceId), body: { method: 'paypal', transactionNumber: 'X' } })).status).toBe(404);
+    } finally {
+      await production.close();
+    }
+  });
+});
