@@ -75,3 +75,18 @@ export const EXPRESS_UNAVAILABLE_REASONS = ['method_not_offered', 'browser_unsup
 
 /** The `source` of every postMessage between the Elements host and the card frame. */
 export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;
+
+/**
+ * The prefix of every credential and secret the service issues (CONTRACT §3): the one place they are spelled. The
+ * server issues them with these, the schemas check them, the documents name them.
+ */
+export const CREDENTIAL_PREFIXES = {
+  merchant_key: 'sk_',
+  branch_key: 'bk_',
+  device: 'dev_',
+  client: 'ck_',
+  /** An SDK session's token. */
+  session: 'sess_',
+  /** A merchant's callback signing secret (the Standard Webhooks format). */
+  signing_secret: 'whsec_',
+} as const;

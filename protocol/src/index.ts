@@ -16,3 +16,4 @@ export * from './websocket';
 export * from './sdk';
 export * from './callbacks';
 export * from './merchant-client';
+export * from './card-frame-csp.js';

@@ -1,3 +1,4 @@
+import { CARD_FRAME_REFUSED_CSP, cardFrameCsp } from '@svc/protocol';
 import { Router, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { REPO_ROOT, type Env } from '../../env';
@@ -66,15 +67,11 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   if (!client || client.kind !== 'client' || !client.allowedOrigins.includes(origin)) {
-    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors *");
+    res.setHeader('Content-Security-Policy', CARD_FRAME_REFUSED_CSP);
     res.status(403).type('html').send('<!doctype html><title>Payment form unavailable</title><p>This payment form cannot be shown on this site.</p>');
     return;
   }
-  res.setHeader(
-    'Content-Security-Policy',
-    // The frame styles itself with a constructed style sheet and shows no images: nothing inline, nothing else.
-    [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
-  );
+  res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
   res.type('html').send(loaded.body);
 }
 

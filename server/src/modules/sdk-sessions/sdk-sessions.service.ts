@@ -1,5 +1,5 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
-import { PAYMENT_METHODS, Status } from '@svc/protocol';
+import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, RefusalAfterChange, UnauthorizedError, ValidationError } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
@@ -33,7 +33,7 @@ export async function createSession(
     throw new ValidationError([{ path: 'mode', message: `this service runs in ${deps.env.SVC_MODE} mode; configure the SDK with mode "${deps.env.SVC_MODE}"` }]);
   }
   const now = deps.clock.now();
-  const sessionToken = `sess_${randomAlphanumeric(40)}`;
+  const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
   const row = await insertSession(tx, {
     merchantId: client.merchantId,
     branchId: client.branchId,
