@@ -3,8 +3,8 @@ import { Router, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
-import { hashCredential } from '../merchants/credentials';
-import { findCredentialByHash } from '../merchants/merchants.queries';
+import { hashCredential } from '../merchants';
+import { findCredentialByHash } from '../merchants';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -5,12 +5,12 @@ import { ApiError, RefusalAfterChange, UnauthorizedError, ValidationError } from
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor } from '../payments';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { hashCredential, randomAlphanumeric } from '../merchants/credentials';
-import { findCredentialByHash } from '../merchants/merchants.queries';
-import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions/identifiers';
-import { recordChange } from '../transactions/transaction-events';
-import { insertTransaction } from '../transactions/transactions.queries';
+import type { LifecycleDeps } from '../lifecycle';
+import { hashCredential, randomAlphanumeric } from '../merchants';
+import { findCredentialByHash } from '../merchants';
+import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
+import { recordChange } from '../transactions';
+import { insertTransaction } from '../transactions';
 import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
 
 export const SDK_SESSION_TTL_S = 30 * 60;
