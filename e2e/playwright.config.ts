@@ -1,4 +1,4 @@
-import { defineConfig } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 
 // A system Chromium (Playwright cannot download its own browser here): CHROMIUM_PATH, else Debian's and the other
@@ -10,6 +10,7 @@ export default defineConfig({
   globalSetup: './fixtures/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // One worker: the specs share one service and its sandbox clock, which a spec moves.
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -22,4 +23,17 @@ export default defineConfig({
       args: chromiumArgs(),
     },
   },
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'phone',
+      use: {
+        viewport: { width: 360, height: 780 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+        userAgent: devices['Pixel 5'].userAgent,
+      },
+    },
+  ],
 });

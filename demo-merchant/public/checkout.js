@@ -1,28 +1,23 @@
-// The merchant page: loads the Elements SDK from the service (with its SRI hash), lets the consumer pay in the widget,
-// then asks this shop's backend to commit the payment. The backend holds the API key, decides the amount (the order's)
-// and keeps the payment token; the page only knows the client ID, its order id and the outcome.
+// The checkout with a ServiceFrontEndSDK widget (Elements or iframe: the same API, only the script differs). The
+// page loads the SDK from the service with its SRI hash, the consumer pays in the widget, then the shop's backend
+// commits the order's amount with its API key and keeps the payment token. The page knows the client ID, its order
+// id and the outcome, nothing else.
+import { api, cart, describe, money, say } from './shop.js';
+
 const outcome = document.getElementById('outcome');
 const payButton = document.getElementById('pay-button');
-const captureButton = document.getElementById('capture-button');
-const methodSelect = document.getElementById('method-type');
-const methodType = new URLSearchParams(location.search).get('methodType') ?? 'manual_capture';
-methodSelect.value = methodType;
-methodSelect.addEventListener('change', () => {
-  location.search = `?methodType=${methodSelect.value}`;
-});
-
-function say(text, state) {
-  outcome.textContent = text;
-  outcome.dataset.state = state;
+const params = new URLSearchParams(location.search);
+const sdkName = params.get('sdk') === 'iframe' ? 'iframe' : 'elements';
+const methodType = ['manual_capture', 'authorize', 'tokenize'].includes(params.get('methodType')) ? params.get('methodType') : 'manual_capture';
+for (const [id, value, key] of [['sdk', sdkName, 'sdk'], ['method-type', methodType, 'methodType']]) {
+  const select = document.getElementById(id);
+  select.value = value;
+  select.addEventListener('change', () => {
+    params.set(key, select.value);
+    location.search = params.toString();
+  });
 }
-
-async function backend(path, body) {
-  const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-  const res = await fetch(path, init);
-  const answer = await res.json();
-  if (!res.ok) throw new Error(answer.message ?? `HTTP ${res.status}`);
-  return answer;
-}
+if (sdkName === 'iframe') document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
 
 function loadScript(src, integrity) {
   return new Promise((resolve, reject) => {
@@ -37,33 +32,32 @@ function loadScript(src, integrity) {
   });
 }
 
-const money = (cents, currency) => `${(cents / 100).toFixed(2)} ${currency}`;
 let config;
 let order;
 try {
-  config = await backend('/api/config');
-  // The shop's backend creates the order: its amount is the one committed, whatever this page sends.
-  order = await backend('/api/checkout/order', {});
+  config = await api(`/api/config?sdk=${sdkName}`);
+  // The shop's backend prices the cart: its amount is the one committed, whatever this page sends.
+  order = await api('/api/checkout/order', { items: cart.read(), methodType, sdk: sdkName });
   await loadScript(config.sdkUrl, config.sdkIntegrity);
 } catch (error) {
-  payButton.disabled = true;
-  say(`The checkout is not available: ${error.message}`, 'error');
+  say(outcome, `The checkout is not available: ${describe(error)}`, 'error');
   throw error;
 }
 const total = money(order.amount, order.currency);
+document.getElementById('order-lines').replaceChildren(Object.assign(document.createElement('li'), { textContent: order.description }));
 document.getElementById('order-total').textContent = total;
-payButton.textContent = `Pay ${total}`;
-captureButton.textContent = `Capture ${total}`;
+payButton.textContent = methodType === 'tokenize' ? `Save the card for ${total}` : `Pay ${total}`;
+document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
+
 const sdk = window.ServiceFrontEndSDK;
 sdk.config({ mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true });
-sdk.error(({ code, message }) => say(`${message} (${code})`, 'error'));
+sdk.error(({ code, message }) => say(outcome, `${code}: ${message}`, 'error'));
 // Pay is offered once the widget says the payment method is complete, and not while a payment runs.
 let valid = false;
 let paying = false;
 const refreshButton = () => {
   payButton.disabled = !valid || paying;
 };
-payButton.disabled = true;
 sdk.paymentMethodValidationStatus(({ isValid }) => {
   valid = isValid;
   refreshButton();
@@ -75,36 +69,21 @@ sdk.paying(({ isPaying }) => {
 sdk.init();
 
 payButton.addEventListener('click', () => {
-  say('Paying…', 'busy');
+  say(outcome, 'Paying…', 'busy');
   sdk.pay(async (transaction) => {
     outcome.dataset.transaction = transaction.TransactionNumber;
     if (transaction.status !== 10) {
-      say(`The payment ended with status ${transaction.statusName}.`, 'error');
+      say(outcome, `The payment ended with status ${transaction.statusName} (${transaction.status}).`, 'error');
       return;
     }
     try {
-      const committed = await backend('/api/checkout/commit', { orderId: order.orderId, transactionNumber: transaction.TransactionNumber });
-      say(`${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
+      const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: transaction.TransactionNumber });
+      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
       outcome.dataset.status = String(committed.status);
-      // Authorized (5): the shop may capture it; the token to do so never leaves its backend.
-      if (committed.status === 5) {
-        captureButton.hidden = false;
-        captureButton.onclick = async () => {
-          captureButton.disabled = true;
-          try {
-            const captured = await backend('/api/checkout/capture', { orderId: order.orderId });
-            say(`${captured.statusName} (status ${captured.status}) · ${captured.transactionNumber}`, 'ok');
-            outcome.dataset.status = String(captured.status);
-            captureButton.hidden = true;
-          } catch (error) {
-            say(`The shop could not capture the payment: ${error.message}`, 'error');
-          } finally {
-            captureButton.disabled = false;
-          }
-        };
-      }
     } catch (error) {
-      say(`The shop could not confirm the payment: ${error.message}`, 'error');
+      // The order is not lost: the back office shows it with this refusal and the transaction's status.
+      say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
     }
+    document.getElementById('next-step').hidden = false;
   }, { amount: order.amount, currency: order.currency });
 });

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createDemoApp } from './app';
+import { createDemo } from './app';
 import { loadDemoConfig } from './config';
 
 let config;
@@ -9,10 +9,16 @@ try {
   process.stderr.write(`demo-merchant: ${(error as Error).message}\n`);
   process.exit(1);
 }
-const server = http.createServer(createDemoApp(config));
+const { app, deps } = createDemo(config);
+const server = http.createServer(app);
+deps.live.start();
 server.listen(config.DEMO_PORT, config.DEMO_HOST, () => {
   process.stdout.write(`demo merchant on http://localhost:${config.DEMO_PORT} (payment service ${config.SERVICE_URL})\n`);
 });
-const stop = () => server.close(() => process.exit(0));
+const stop = () => {
+  deps.live.stop();
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+};
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

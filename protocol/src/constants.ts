@@ -75,6 +75,8 @@ export const EXPRESS_UNAVAILABLE_REASONS = ['method_not_offered', 'browser_unsup
 
 /** The `source` of every postMessage between the Elements host and the card frame. */
 export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;
+/** The `source` of every postMessage between the iframe SDK's loader (merchant page) and its widget page. */
+export const IFRAME_MESSAGE_SOURCES = { loader: 'svc-iframe-loader', widget: 'svc-iframe-widget' } as const;
 
 /**
  * The prefix of every credential and secret the service issues (CONTRACT §3): the one place they are spelled. The

@@ -46,9 +46,9 @@ const COMMON_AUTH_ERRORS: ApiErrorCode[] = ['unauthorized', 'client_id_not_allow
 const COMMON_BODY_ERRORS: ApiErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_request', 'unsupported_media_type', 'payload_too_large'];
 const IDEMPOTENCY_ERRORS: ApiErrorCode[] = ['idempotency_key_in_use', 'idempotency_key_reused'];
 
-/** Every endpoint can fail on our side; the answer is a 500 problem without detail. */
+/** Every endpoint can fail on our side (a 500 problem without detail) or meet a database outage (503 with Retry-After). */
 const withInternalError = (endpoints: EndpointDescription[]): EndpointDescription[] =>
-  endpoints.map((e) => ({ ...e, errors: [...new Set<ApiErrorCode>([...e.errors, 'internal_error'])] }));
+  endpoints.map((e) => ({ ...e, errors: [...new Set<ApiErrorCode>([...e.errors, 'internal_error', 'database_unavailable'])] }));
 
 export const ENDPOINTS: EndpointDescription[] = withInternalError([
   {
@@ -329,7 +329,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     description: '200 when the service and its database answer; 503 otherwise.',
     auth: ['none'],
     response: { status: 200, description: 'Healthy', schema: HealthSchema },
-    errors: ['service_unavailable'],
+    errors: ['database_unavailable'],
     idempotent: false,
   },
 ]);

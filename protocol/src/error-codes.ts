@@ -39,6 +39,7 @@ export const API_ERRORS = {
   internal_error: { status: 500, title: 'Internal error' },
   processor_failure: { status: 502, title: 'The payment processor failed' },
   service_unavailable: { status: 503, title: 'The service is unavailable' },
+  database_unavailable: { status: 503, title: 'The database is unavailable; retry after Retry-After seconds' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

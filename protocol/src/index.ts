@@ -14,6 +14,7 @@ export * from './openapi';
 export * from './signing';
 export * from './websocket';
 export * from './sdk';
+export * from './iframe-messages';
 export * from './callbacks';
 export * from './merchant-client';
 export * from './card-frame-csp.js';

@@ -1,6 +1,6 @@
-import type { CallbackLog } from './callbacks';
+import type { CallbackLog, RedeliverResponse } from './callbacks';
 import type { InitTransactionRequest } from './init-request';
-import type { AuthorizeRequest, PayRequest, PayResponse, VoidRequest } from './lifecycle-requests';
+import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem';
 import type { CommitRequest, CommitResponse } from './sdk';
 import type { Transaction } from './transaction';
@@ -64,7 +64,10 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     closeAuth: (transactionNumber: string, o?: RequestOptions) => call<Transaction>('POST', `/transactions/${number(transactionNumber)}/closeAuth`, undefined, o),
     commit: (transactionNumber: string, body: CommitRequest, o?: RequestOptions) => call<CommitResponse>('POST', `/transactions/${number(transactionNumber)}/commit`, body, o),
     callbacks: (transactionNumber: string) => call<CallbackLog>('GET', `/transactions/${number(transactionNumber)}/callbacks`),
-    advanceSandboxClock: (seconds: number) => call<{ now: string; offsetSeconds: number }>('POST', '/sandbox/clock/advance', { seconds }),
+    advanceSandboxClock: (seconds: number) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds }),
+    redeliver: (deliveryId: string, o?: RequestOptions) => call<RedeliverResponse>('POST', `/callbacks/${encodeURIComponent(deliveryId)}/redeliver`, undefined, o),
+    sandboxClock: () => call<ClockState>('GET', '/sandbox/clock'),
+    sandboxMessages: () => call<SandboxMessages>('GET', '/sandbox/messages'),
   };
 }
 export type MerchantClient = ReturnType<typeof createMerchantClient>;

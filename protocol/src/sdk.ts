@@ -45,6 +45,11 @@ export const CreateSdkSessionRequestSchema = z.strictObject({
   clientId: z.string().min(1).max(200),
   methodType: SdkMethodTypeSchema.default('manual_capture'),
   mode: SdkModeSchema,
+  embeddingOrigin: z
+    .string()
+    .max(300)
+    .optional()
+    .describe("Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header"),
 });
 export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
 
@@ -118,7 +123,9 @@ export type CommitResponse = z.infer<typeof CommitResponseSchema>;
 
 const HOST = POST_MESSAGE_SOURCES.host;
 const FRAME = POST_MESSAGE_SOURCES.frame;
-const instanceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+/** Names one widget (or card frame) on a page in every postMessage it sends or takes. */
+export const InstanceIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+const instanceId = InstanceIdSchema;
 
 /** Host → frame. Sent with targetOrigin = the frame's origin (the service), never '*'. */
 export const HostToFrameMessageSchema = z.discriminatedUnion('type', [

@@ -7,6 +7,8 @@ import { accessLog } from './http/access-log';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
 import { noSniff } from './http/no-sniff';
+import { databaseGate } from './http/database-gate';
+import { DatabaseHealth } from './db/database-health';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -39,9 +41,12 @@ export interface AppDeps {
   messages: MessageOutbox;
   /** Live credentials by key hash (authenticate); main.ts makes it forget changed ones as they are announced. */
   credentials: CredentialCache;
+  /** Whether the database is reachable: requests answer 503 database_unavailable at once while it is not. */
+  databaseHealth: DatabaseHealth;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials' | 'messages'> & {
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials' | 'messages' | 'databaseHealth'> & {
+  databaseHealth?: DatabaseHealth;
   limiter?: RateLimiter;
   processor?: PaymentProcessor;
   credentials?: CredentialCache;
@@ -56,6 +61,7 @@ export function createApp(input: AppDepsInput): Express {
     processor: input.processor ?? new SandboxProcessor(),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
     messages: input.messages ?? new SandboxMessageOutbox(),
+    databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => input.sql`select 1`, input.logger),
   };
   const app = express();
   app.disable('x-powered-by');
@@ -64,8 +70,9 @@ export function createApp(input: AppDepsInput): Express {
   app.use(requestId);
   app.use(noSniff);
   app.use(accessLog(deps.logger));
-  app.use(healthRouter(deps));
   app.use(docsRouter(deps));
+  app.use(databaseGate(deps.databaseHealth));
+  app.use(healthRouter(deps));
   app.use(jsonBody);
   app.use(transactionsRouter(deps));
   app.use(authorizationsRouter(deps));
@@ -76,6 +83,6 @@ export function createApp(input: AppDepsInput): Express {
   app.use(sdkAssetsRouter(deps));
   if (deps.env.SVC_MODE === 'sandbox' && deps.clock instanceof SandboxClock) app.use(sandboxRouter(deps, deps.clock));
   app.use(notFoundHandler);
-  app.use(problemHandler(deps.logger));
+  app.use(problemHandler(deps.logger, deps.databaseHealth));
   return app;
 }

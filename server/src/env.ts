@@ -36,6 +36,10 @@ const EnvSchema = z
       .refine((v) => URL.canParse(v), 'must be a valid URL')
       .optional(),
     DATABASE_POOL_MAX: positiveInt.max(200).default(10),
+    /** PostgreSQL ends a statement running longer; PostgreSQL that does not answer at all is given this plus 1 s. */
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(10_000),
+    /** How long opening a connection may take. */
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt.min(100).max(60_000).default(5_000),
     DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_S: positiveInt.default(100),

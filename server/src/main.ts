@@ -8,6 +8,7 @@ import type { PaymentProcessor } from './processor/processor';
 import { processorForMode, ProcessorConfigError } from './processor/processor-for-mode';
 import { attachRealtime, sessionTokenResolver } from './realtime';
 import { systemClock, type Clock } from './clock';
+import { DatabaseHealth } from './db/database-health';
 import { ResilientListener } from './db/resilient-listener';
 import { openStorage } from './db/storage';
 import { EnvError, loadEnv, type Env } from './env';
@@ -65,7 +66,10 @@ async function main(): Promise<void> {
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   await forgetChangedCredentials(notifications, credentials);
   // One processor for the requests and the expiry sweeps (they release holds at it too): `processor`, chosen above.
-  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor });
+  // A lost database is an outage, not a crash: requests answer 503 database_unavailable while a probe finds it gone,
+  // and service resumes when the probe finds it back.
+  const databaseHealth = new DatabaseHealth(storage.probe, logger);
+  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor, databaseHealth });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;

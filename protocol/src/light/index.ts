@@ -12,11 +12,13 @@ export {
   Currency,
   FrameToHostMessageWire,
   HostToFrameMessageWire,
+  InstanceId,
   SdkConfigWire,
   SdkPayOptionsWire,
 } from './sdk';
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { TransactionWire } from './transaction';
+export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

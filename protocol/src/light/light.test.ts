@@ -17,6 +17,7 @@ import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
 import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { TransactionWire } from './transaction';
+import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -29,6 +30,8 @@ interface WireTypes {
   FrameToHostMessage: protocol.FrameToHostMessage;
   ExpressPayData: protocol.ExpressPayData;
   ExpressPaymentAnswer: protocol.ExpressPaymentAnswer;
+  LoaderToWidgetMessage: protocol.LoaderToWidgetMessage;
+  WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
 const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
@@ -42,6 +45,8 @@ const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   FrameToHostMessage: FrameToHostMessageWire,
   ExpressPayData: ExpressPayDataWire,
   ExpressPaymentAnswer: ExpressPaymentAnswerWire,
+  LoaderToWidgetMessage: LoaderToWidgetMessageWire,
+  WidgetToLoaderMessage: WidgetToLoaderMessageWire,
 };
 
 const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL: 'http://localhost/pay/x' };
@@ -267,6 +272,56 @@ describe('Express', () => {
   it('majorToCents is what the Express amount prop is read with', () => {
     expect(light.majorToCents).toBe(protocol.majorToCents);
     expect(['10.005', '-1', 'abc', '10.50', '10'].map((text) => light.majorToCents(text))).toEqual([null, -100, null, 1050, 1000]);
+  });
+});
+
+describe('light mirrors agree with the iframe SDK protocol', () => {
+  const loader = light.IFRAME_MESSAGE_SOURCES.loader;
+  const widget = light.IFRAME_MESSAGE_SOURCES.widget;
+
+  it('LoaderToWidgetMessage', () => {
+    check(
+      'LoaderToWidgetMessage',
+      LoaderToWidgetMessageWire,
+      protocol.LoaderToWidgetMessageSchema,
+      fc.oneof(
+        objectOf(
+          { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('configure'), mode: maybe(fc.constantFrom(...protocol.SDK_MODES, 'live')), methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale')), debug: maybe(fc.boolean()) },
+          ['source', 'instanceId', 'type', 'mode', 'methodType', 'debug'],
+        ),
+        objectOf({ source: fc.constantFrom(loader, widget), instanceId, type: fc.constant('pay'), requestId: maybe(fc.oneof(textAround(64), fc.constant(''))), amount: cents, currency, billingAddress }, ['source', 'instanceId', 'type', 'requestId']),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('init', 'reset', 'ready') }, ['source', 'instanceId', 'type']),
+        // Near misses alone are rarely valid: plain valid messages too.
+        fc.record({ source: fc.constant(loader), instanceId: fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), type: fc.constant('pay'), requestId: fc.constantFrom('r1', 'ab-2', ''), amount: fc.integer({ min: 1, max: 10_000 }), currency: fc.constantFrom(...protocol.CURRENCIES) }),
+      ),
+    );
+  });
+
+  it('WidgetToLoaderMessage', () => {
+    // Two `result` options share the discriminator; a plain union of the same options is what the schema means.
+    const schema = z.union(protocol.WidgetToLoaderMessageSchema.options);
+    const method = fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin');
+    const field = fc.constantFrom('number', 'expiry', 'cvc', 'zip');
+    const error = objectOf({ code: fc.constantFrom('card_declined', 'client_id_unknown', 'nope'), message: maybe(fc.string()) }, ['code', 'message']);
+    check(
+      'WidgetToLoaderMessage',
+      WidgetToLoaderMessageWire,
+      schema,
+      fc.oneof(
+        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, ['source', 'instanceId', 'type', 'height', 'width']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('loaded'), paymentMethods: maybe(fc.array(method, { maxLength: 4 })) }, ['source', 'instanceId', 'type', 'paymentMethods']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, ['source', 'instanceId', 'type', 'paymentMethod']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'isPaying']),
+        objectOf(
+          { source: fc.constant(widget), instanceId, type: fc.constant('validation'), isValid: maybe(fc.boolean()), errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })) },
+          ['source', 'instanceId', 'type', 'isValid', 'errors'],
+        ),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error }, ['source', 'instanceId', 'type', 'error']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), transaction: fc.oneof(goodTransaction, transaction) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'error']),
+      ),
+    );
   });
 });
 

@@ -44,7 +44,9 @@ export const SdkConfigWire = object(
 
 export const SdkPayOptionsWire = object({ amount: Cents, currency: Currency, billingAddress: optional(BillingAddressWire) }, { strict: true });
 
-const instanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
+/** protocol InstanceIdSchema */
+export const InstanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
+const instanceId = InstanceId;
 const host = literal(POST_MESSAGE_SOURCES.host);
 const frame = literal(POST_MESSAGE_SOURCES.frame);
 const strict = { strict: true };

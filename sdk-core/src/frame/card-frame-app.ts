@@ -6,8 +6,10 @@
 import type { HostToFrameMessage } from '@svc/protocol';
 import { frameEnd } from '../shared/channel';
 import { mountCardForm, type CardValidation } from './card-form';
-import { payWithCard, type FrameSession } from './card-payment';
+import type { FrameSession } from './card-payment';
+import { submitCardForm } from './card-submit';
 import { instanceIdFrom, parentOriginFrom } from './frame-url';
+import { observeSize } from './observe-size';
 import { applyCardFormStyles } from './styles';
 
 export function startCardFrame(win: Window): void {
@@ -74,42 +76,15 @@ export function startCardFrame(win: Window): void {
       link.send({ type: 'result', requestId, ok: false, error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' } });
       return;
     }
-    form.showAllErrors();
-    const card = form.cardInput();
-    if (!card) {
-      const first = form.validation().errors[0];
-      log('submit refused: invalid fields', form.validation().errors.map((error) => error.field));
-      link.send({ type: 'result', requestId, ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${first?.message ?? 'check the card'}` } });
-      return;
-    }
     paying = true;
-    form.setBusy(true);
-    log('submit');
-    const outcome = await payWithCard(session, { card, amount: message.amount, currency: message.currency, billingAddress: message.billingAddress });
+    const outcome = await submitCardForm(form, session, { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress }, log);
     paying = false;
     if (outcome.ok) {
       log('result ok', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
       link.send({ type: 'result', requestId, ok: true, transaction: outcome.transaction });
-      form.clear(); // the card is not kept once it is paid with
       return;
     }
-    form.setBusy(false);
-    form.showServerErrorAt(outcome.paths, outcome.error.message);
     log('result error', outcome.error.code);
     link.send({ type: 'result', requestId, ok: false, error: outcome.error });
   }
-}
-
-function observeSize(doc: Document, report: (height: number, width: number) => void): void {
-  let last = '';
-  const measure = (): void => {
-    const rect = doc.documentElement.getBoundingClientRect();
-    const height = Math.ceil(rect.height);
-    const width = Math.ceil(rect.width);
-    if (`${height}x${width}` === last) return;
-    last = `${height}x${width}`;
-    report(height, width);
-  };
-  new ResizeObserver(measure).observe(doc.documentElement);
-  measure();
 }

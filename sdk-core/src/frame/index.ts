@@ -6,6 +6,8 @@ export { mountCardForm, CardForm, type CardInput, type CardValidation, type Moun
 export { CARD_FORM_HTML, renderCardForm } from './card-form-markup';
 export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type FrameSession } from './card-payment';
 export { startCardFrame } from './card-frame-app';
+export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
+export { observeSize } from './observe-size';
 export { instanceIdFrom, parentOriginFrom } from './frame-url';
 export { applyCardFormStyles } from './styles';
 export * from './card-rules';

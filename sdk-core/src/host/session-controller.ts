@@ -16,6 +16,8 @@ export interface SessionParams {
   clientId: string;
   methodType: SdkMethodType;
   mode: 'sandbox' | 'production';
+  /** Only the iframe SDK's widget page, which starts its session from the service's origin: the page framing it. */
+  embeddingOrigin?: string;
 }
 
 export type SessionState =

@@ -11,6 +11,11 @@
 import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
 import { FrameToHostMessageWire, HostToFrameMessageWire, parseWith, POST_MESSAGE_SOURCES } from '@svc/protocol/light';
 
+/** A new widget's instance id: 96 random bits, hex (the protocol's InstanceId shape). */
+export function randomInstanceId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /** A message as its sender writes it: the channel adds `source` and `instanceId`. */
 export type MessageBody<M> = M extends unknown ? Omit<M, 'source' | 'instanceId'> : never;
 

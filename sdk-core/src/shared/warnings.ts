@@ -4,7 +4,7 @@
  */
 import type { SdkErrorCode } from '@svc/protocol';
 
-export type WarningCode = SdkErrorCode | 'visualizer-missing' | 'pay-button-missing' | 'pay-without-callback' | 'sdk-loaded-twice' | 'api-base-guessed';
+export type WarningCode = SdkErrorCode | 'visualizer-missing' | 'pay-button-missing' | 'pay-without-callback' | 'sdk-loaded-twice' | 'api-base-guessed' | 'sdk-deprecated';
 
 const issued = new Set<string>();
 

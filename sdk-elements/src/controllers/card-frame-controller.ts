@@ -6,7 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
 import type { CardFieldError } from '@svc/sdk-core/host';
-import { hostEnd, type PostMessageChannel } from '@svc/sdk-core/shared';
+import { hostEnd, randomInstanceId, type PostMessageChannel } from '@svc/sdk-core/shared';
 import { ELEMENTS_VERSION } from '../version';
 
 export interface CardValidationState {
@@ -35,10 +35,6 @@ export type CardOutcome = { ok: true; transaction: Transaction } | { ok: false; 
 export const READY_TIMEOUT_MS = 5_000;
 /** Longer than the frame's own 30 s request limit, so the frame normally answers first. */
 const RESULT_TIMEOUT_MS = 45_000;
-
-export function randomInstanceId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 export class CardFrameController implements ReactiveController {
   readonly instanceId = randomInstanceId();

@@ -118,6 +118,25 @@ describe('the sandbox wallet sheet', () => {
     expect(seen.pay).to.have.length(1);
   });
 
+  it('removed while its sheet is open: the sheet closes, nothing is paid or reported; put back, it works again', async () => {
+    const { element, seen } = await mountReady();
+    await press(element, 'paypal');
+    const sheet = await sheetOpen(element);
+    element.remove();
+    expect(sheet.open).to.equal(false);
+    await element.updateComplete;
+    expect(seen.error).to.deep.equal([]);
+    document.body.append(element);
+    await element.updateComplete;
+    expect(button(element, 'paypal').hasAttribute('data-processing')).to.equal(false);
+    await press(element, 'paypal');
+    await sheetOpen(element);
+    sheetButton(element, 'Pay').click();
+    await waitFor(() => seen.pay.length === 1, 'onPay after being put back');
+    expect(seen.error).to.deep.equal([]);
+    expect(paymentCalls()).to.have.length(1);
+  });
+
   describe('keyboard', () => {
     it('Tab reaches the buttons, Enter opens the sheet with focus inside, Tab stays inside, Escape cancels', async () => {
       const { element, seen } = await mountReady();

@@ -45,10 +45,6 @@ export class SandboxSheet implements ReactiveController {
     host.addController(this);
   }
 
-  get isOpen(): boolean {
-    return this.#open !== null;
-  }
-
   /** The sheet's dialog (rendered in sandbox mode only). */
   get dialog(): HTMLDialogElement | null {
     return this.host.renderRoot.querySelector('dialog');

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js/session';
 import postgres from 'postgres';
+import { socketWithAnswerDeadline } from './answer-deadline';
 import * as schema from './schema';
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -12,14 +13,25 @@ export type Queryable = Database | Tx;
 export interface DatabaseHandle {
   db: Database;
   sql: postgres.Sql;
+  /** `select 1` on a connection of its own with short timeouts: whether the database answers now. */
+  probe(): Promise<unknown>;
   close(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
   max?: number;
-  /** Seconds to wait for a connection; a database that does not answer fails start-up with a clear message. */
-  connectTimeoutS?: number;
+  /** How long opening a connection may take; a database that does not answer fails start-up with a clear message. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout; a database that answers nothing is given this plus 1 s (socketWithAnswerDeadline). */
+  statementTimeoutMs?: number;
 }
+
+/** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
+const reconnectBackoffS = (retries: number) => Math.min(0.05 * retries, 0.5);
+const PROBE_TIMEOUT_MS = 1_000;
+
+/** postgres.js takes a `socket` factory, which its type declarations leave out. */
+const answerDeadline = (ms: number): object => ({ socket: socketWithAnswerDeadline(ms) });
 
 /**
  * drizzle sends a query as a prepared statement only when it was built with `.prepare(name)`; every other query
@@ -40,12 +52,20 @@ function prepareEveryQuery(): void {
   });
 }
 
-export function openDatabase(url: string, { max = 10, connectTimeoutS = 10 }: OpenDatabaseOptions = {}): DatabaseHandle {
+/**
+ * The pool. Every wait on the database is bounded: connecting by `connectTimeoutMs`, a statement by PostgreSQL's
+ * statement_timeout, a transaction left idle (its client gone) by idle_in_transaction_session_timeout, and a database
+ * that answers nothing by the answer deadline; a lost connection is replaced at the next query, without a restart.
+ */
+export function openDatabase(url: string, { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000 }: OpenDatabaseOptions = {}): DatabaseHandle {
   prepareEveryQuery();
   const sql = postgres(url, {
     max,
-    connect_timeout: connectTimeoutS,
+    connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 60,
+    backoff: reconnectBackoffS,
+    ...answerDeadline(statementTimeoutMs + 1_000),
+    connection: { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: 2 * statementTimeoutMs },
     onnotice: () => undefined,
     // int8 arrives as a JS number: amounts are bounded far below 2^53 by protocol's MAX_AMOUNT_CENTS, and counts too.
     types: {
@@ -53,7 +73,22 @@ export function openDatabase(url: string, { max = 10, connectTimeoutS = 10 }: Op
     },
   });
   const db = drizzle(sql, { schema });
-  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+  const probeSql = postgres(url, {
+    max: 1,
+    connect_timeout: PROBE_TIMEOUT_MS / 1000,
+    idle_timeout: 5,
+    backoff: () => 0,
+    ...answerDeadline(PROBE_TIMEOUT_MS),
+    onnotice: () => undefined,
+  });
+  return {
+    db,
+    sql,
+    probe: () => probeSql`select 1`,
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), probeSql.end({ timeout: 1 })]);
+    },
+  };
 }
 
 /** Fails with a short, readable message when the database cannot be reached. */

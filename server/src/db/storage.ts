@@ -29,7 +29,11 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
     url = embedded.url;
     logger.info({ dataDir: env.DATA_DIR, adopted: embedded.adopted }, 'using the embedded PostgreSQL');
   }
-  const handle = openDatabase(url, { max: env.DATABASE_POOL_MAX });
+  const handle = openDatabase(url, {
+    max: env.DATABASE_POOL_MAX,
+    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
   try {
     await checkConnection(handle.sql);
     await applyMigrations(url);

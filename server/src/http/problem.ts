@@ -1,7 +1,9 @@
 import { PROBLEM_CONTENT_TYPE, problemFor, type ApiErrorCode } from '@svc/protocol';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
-import { ApiError } from '../errors';
+import type { DatabaseHealth } from '../db/database-health';
+import { isDatabaseUnavailable } from '../db/database-outage';
+import { ApiError, DatabaseUnavailableError } from '../errors';
 import { routeOf } from './access-log';
 import { requestIdOf } from './request-id';
 
@@ -37,14 +39,19 @@ function clientErrorOf(error: unknown): ApiError | null {
 }
 
 /**
- * The one place where thrown errors become problem+json. Client errors the parser or router raise keep their 4xx;
- * anything else unknown is logged and answered 500 without detail.
+ * The one place where thrown errors become problem+json. Client errors the parser or router raise keep their 4xx; a
+ * database outage is 503 `database_unavailable`; anything else unknown is logged and answered 500 without detail.
  */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+export function problemHandler(logger: Logger, databaseHealth?: DatabaseHealth): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (isDatabaseUnavailable(error)) {
+      // An outage, not a fault of this request: 503 with Retry-After. DatabaseHealth checks the database and logs the
+      // outage once; a line per request would flood the log.
+      databaseHealth?.report(error);
+      apiError = new DatabaseUnavailableError();
     } else {
       const parserType = (error as { type?: string }).type;
       const known = parserType ? BODY_PARSER_ERRORS[parserType] : undefined;

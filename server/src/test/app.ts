@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app';
+import { DatabaseHealth } from '../db/database-health';
 import type { Clock } from '../clock';
 import { SandboxClock } from '../modules/sandbox/sandbox-clock';
 import { loadEnv, type Env } from '../env';
@@ -38,7 +39,7 @@ export interface TestAppOptions {
   processor?: PaymentProcessor;
 }
 
-export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'>, options: TestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>, options: TestAppOptions = {}): Promise<TestApp> {
   const env = loadEnv({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://localhost:8080', ...options.env });
   const clock = options.clock ?? new SandboxClock(database.db);
   if (clock instanceof SandboxClock) await clock.refresh();
@@ -49,7 +50,8 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
-  const server = http.createServer(createApp({ ...deps, credentials, ...(options.processor ? { processor: options.processor } : {}) }));
+  const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
+  const server = http.createServer(createApp({ ...deps, credentials, ...databaseHealth, ...(options.processor ? { processor: options.processor } : {}) }));
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

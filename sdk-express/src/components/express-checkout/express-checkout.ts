@@ -138,7 +138,8 @@ export class SvcEcomSdkExpress extends LitElement {
     if (!settings.amount.ok) this.#report(settings.amount.error);
     const apiBase = this.#apiBase();
     const key = [apiBase, settings.clientId, settings.mode, settings.methodType].join(' ');
-    if (key !== this.#sessionKey) {
+    // A new client ID, mode or method type needs a new session; setting props again after a failed one retries it.
+    if (key !== this.#sessionKey || this.#session.state.status === 'error') {
       this.#sessionKey = key;
       this.#availability = null;
       this.#log('session starting', { mode: settings.mode, methodType: settings.methodType });
@@ -242,7 +243,6 @@ export class SvcEcomSdkExpress extends LitElement {
         ? { ok: true, data: data.value }
         : { ok: false, error: { code: 'internal_error', message: `Unexpected payment data (${data.path} ${data.message}): do the SDK and service versions match?` } };
     } catch (error) {
-      if (abort.signal.aborted) return; // the element left the page: nobody to tell
       outcome = { ok: false, error: { code: 'internal_error', message: `The ${WALLET_NAMES[method]} payment failed: ${String(error)}` } };
     } finally {
       if (this.#payAbort === abort) {
@@ -251,13 +251,18 @@ export class SvcEcomSdkExpress extends LitElement {
         this.#sheet.close();
         this.requestUpdate();
       }
-      if (outcome?.ok) {
-        this.#log('paid', { method, transactionNumber: outcome.data.transactionNumber, code: outcome.data.code });
-        this.#emit('onPay', new ExpressPayEvent(outcome.data));
-      } else if (outcome) {
-        this.#report(outcome.error);
-      }
+      // After a removal (aborted) there is nobody to tell.
+      if (outcome && !abort.signal.aborted) this.#settle(method, outcome);
     }
+  }
+
+  #settle(method: WalletMethod, outcome: { ok: true; data: ExpressPayData } | { ok: false; error: SdkError }): void {
+    if (!outcome.ok) {
+      this.#report(outcome.error);
+      return;
+    }
+    this.#log('paid', { method, transactionNumber: outcome.data.transactionNumber, code: outcome.data.code });
+    this.#emit('onPay', new ExpressPayEvent(outcome.data));
   }
 
   #restartSession(): void {

@@ -3,7 +3,6 @@
  * `svc-ready` (onReady), `svc-show` (onShow), `svc-pay` (onPay), `svc-error` (onError). Same detail as the handler.
  */
 import type { ExpressPayData, ExpressReadyDetail, SdkError, WalletMethod } from '@svc/protocol';
-import type { HandlerName } from './express-props';
 
 class ExpressEvent<T> extends CustomEvent<T> {
   constructor(type: string, detail: T) {
@@ -31,5 +30,3 @@ export class ExpressErrorEvent extends ExpressEvent<SdkError> {
     super('svc-error', detail);
   }
 }
-
-export const EVENT_OF: Record<HandlerName, string> = { onReady: 'svc-ready', onShow: 'svc-show', onPay: 'svc-pay', onError: 'svc-error' };

@@ -6,6 +6,7 @@ import type { Logger } from '../../logger';
 import { sendCallback, type SendOutcome, type SendRequest } from './callback-sender';
 import { claimDueDeliveries, completeAttempt, type ClaimedDelivery } from './callbacks.queries';
 import { afterAttempt, type RetryPolicy } from './retry-schedule';
+import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 
 export interface DispatcherDeps {
   db: Database;
@@ -95,6 +96,8 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
    * completion, so a backlog is still claimed in batches.
    */
   const inFlight = new Set<Promise<void>>();
+  /** A database outage is logged once, not once per poll. */
+  const outage = new OutageLog(deps.logger, 'callback dispatch');
   const refillAt = Math.max(1, Math.floor(batchSize / 2));
   /** The last claim was limited by the free slots, not by what was due: completions should wake the loop. */
   let starved = false;
@@ -147,8 +150,10 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
           const room = batchSize - inFlight.size;
           try {
             claimed = await fill();
+            outage.recovered();
           } catch (error) {
-            deps.logger.error({ err: error }, 'callback dispatch failed; retrying shortly');
+            if (isDatabaseUnavailable(error)) outage.failed(error);
+            else deps.logger.error({ err: error }, 'callback dispatch failed; retrying shortly');
           }
           // Every free slot was filled (or there was none): more may be due, so completions wake the loop once
           // half the slots are free. Otherwise nothing else is due: sleep until a delivery is queued or the idle poll.

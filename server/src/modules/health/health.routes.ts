@@ -3,12 +3,17 @@ import { Router } from 'express';
 import type postgres from 'postgres';
 import type { Env } from '../../env';
 import { checkConnection } from '../../db/client';
-import { ApiError } from '../../errors';
+import { DatabaseAnswerTimeoutError } from '../../db/answer-deadline';
+import type { DatabaseHealth } from '../../db/database-health';
+import { DatabaseUnavailableError } from '../../errors';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
-/** `GET /healthz`: 200 when the database answers, 503 problem+json otherwise. No credentials, nothing secret. */
-export function healthRouter({ sql, env }: { sql: postgres.Sql; env: Env }): Router {
+/**
+ * `GET /healthz`: 200 when the database answers, else 503 `database_unavailable` with Retry-After (at once while the
+ * database is known to be down: the gate in front answers). No credentials, nothing secret.
+ */
+export function healthRouter({ sql, env, databaseHealth }: { sql: postgres.Sql; env: Env; databaseHealth?: DatabaseHealth }): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
     const started = performance.now();
@@ -17,11 +22,12 @@ export function healthRouter({ sql, env }: { sql: postgres.Sql; env: Env }): Rou
       await Promise.race([
         checkConnection(sql),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), DATABASE_CHECK_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new DatabaseAnswerTimeoutError(`no answer within ${DATABASE_CHECK_TIMEOUT_MS} ms`)), DATABASE_CHECK_TIMEOUT_MS);
         }),
       ]);
-    } catch {
-      throw new ApiError('service_unavailable', 'The database does not answer.', { headers: { 'Retry-After': '5' } });
+    } catch (error) {
+      databaseHealth?.report(error);
+      throw new DatabaseUnavailableError();
     } finally {
       clearTimeout(timer);
     }

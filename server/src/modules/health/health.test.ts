@@ -17,7 +17,7 @@ describe('GET /healthz', () => {
     expect(await res.json()).toMatchObject({ status: 'ok', mode: 'sandbox', database: { status: 'ok' } });
   });
 
-  it('answers 503 service_unavailable when the database does not', async () => {
+  it('answers 503 database_unavailable with Retry-After when the database does not', async () => {
     const dead = postgres('postgres://nobody@127.0.0.1:1/none', { max: 1, connect_timeout: 1, onnotice: () => undefined });
     const env = loadEnv({ LOG_LEVEL: 'silent' });
     const server = http.createServer(
@@ -27,8 +27,8 @@ describe('GET /healthz', () => {
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`);
       expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('5');
-      expect(((await res.json()) as { code: string }).code).toBe('service_unavailable');
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(((await res.json()) as { code: string }).code).toBe('database_unavailable');
     } finally {
       server.close();
       await dead.end({ timeout: 1 });

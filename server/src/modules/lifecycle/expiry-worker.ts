@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock';
+import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import type { Logger } from '../../logger';
 import { sweepDue, type SweepDeps } from './expiry';
 
@@ -13,13 +14,17 @@ export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logg
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
+  /** A database outage is logged once, not once per tick. */
+  const outage = new OutageLog(deps.logger, 'expiry sweep');
   const tick = async () => {
     try {
       await deps.clock.refresh?.();
       const swept = await sweepDue(deps, deps.clock.now());
       if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
+      outage.recovered();
     } catch (error) {
-      deps.logger.error({ err: error }, 'expiry sweep failed; retrying on the next tick');
+      if (isDatabaseUnavailable(error)) outage.failed(error);
+      else deps.logger.error({ err: error }, 'expiry sweep failed; retrying on the next tick');
     }
   };
   const schedule = () => {

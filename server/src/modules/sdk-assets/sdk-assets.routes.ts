@@ -39,8 +39,8 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
     router.get(`/sdk${file.urlPath}`, async (req, res) => {
       const loaded = await files.load(file);
       if (!loaded) throw new ApiError('not_found', `The ${file.name} SDK is not built on this server; run "pnpm build" in the repository.`);
-      if (file.kind === 'frame') {
-        await sendFrame(deps, req.query, res, loaded);
+      if (file.kind === 'frame' || file.kind === 'widget') {
+        await sendFrame(deps, req.query, res, loaded, file.kind === 'widget');
         return;
       }
       res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
@@ -59,7 +59,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
  * the page then carries `frame-ancestors <origin>`, so no other site can frame it, and a CSP that lets it talk
  * only to this service.
  */
-async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile): Promise<void> {
+async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile, isWidget: boolean): Promise<void> {
   const clientId = typeof query.clientId === 'string' ? query.clientId : '';
   const origin = typeof query.origin === 'string' ? query.origin : '';
   const client = clientId.length > 0 && clientId.length <= 200 ? await findCredentialByHash(deps.db, hashCredential(clientId)) : null;
@@ -67,12 +67,42 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   if (!client || client.kind !== 'client' || !client.allowedOrigins.includes(origin)) {
+    if (isWidget && isExactOrigin(origin)) {
+      sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown');
+      return;
+    }
     res.setHeader('Content-Security-Policy', CARD_FRAME_REFUSED_CSP);
     res.status(403).type('html').send('<!doctype html><title>Payment form unavailable</title><p>This payment form cannot be shown on this site.</p>');
     return;
   }
   res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
   res.type('html').send(loaded.body);
+}
+
+/**
+ * The iframe SDK's widget page refused: no form, only the widget script, which reads the code from the page and tells
+ * the loader in the page at `origin` (its one postMessage target), so the merchant's error callback gets
+ * `client_id_unknown` or `origin_not_allowed` as Elements reports them. Nothing here can be used by the framing site.
+ */
+function sendWidgetRefusal(res: Response, origin: string, code: 'client_id_unknown' | 'origin_not_allowed'): void {
+  res.setHeader('Content-Security-Policy', [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '));
+  res
+    .status(403)
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="svc-widget-refusal" content="${code}"><title>Payment form unavailable</title>` +
+        '<script src="widget.js" defer></script></head><body><main><p>This payment form cannot be shown on this site.</p></main></body></html>',
+    );
+}
+
+/** An http(s) origin exactly (no path, no trailing slash), as the loader sends `location.origin`. */
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false; // not a URL
+  }
 }
 
 function send(ifNoneMatch: string | undefined, res: Response, loaded: LoadedFile): void {

@@ -20,6 +20,8 @@ let server: http.Server;
 let base: string;
 let clientId: string;
 const SCRIPT = 'window.ServiceFrontEndSDK = {};';
+const LOADER = 'window.ServiceFrontEndSDK = { iframe: true };';
+const WIDGET_PAGE = '<!doctype html><title>Payment form</title><script src="widget.js" defer></script><form></form>';
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -28,6 +30,10 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'sdk-elements/dist'), { recursive: true });
   await fs.writeFile(path.join(root, 'sdk-elements/dist/sdk.js'), SCRIPT);
   await fs.writeFile(path.join(root, 'sdk-elements/dist/card-frame.html'), '<!doctype html><title>Card</title>');
+  await fs.mkdir(path.join(root, 'sdk-iframe/dist'), { recursive: true });
+  await fs.writeFile(path.join(root, 'sdk-iframe/dist/sdk.js'), LOADER);
+  await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.js'), 'startWidget();');
+  await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.html'), WIDGET_PAGE);
   const env = loadEnv({ LOG_LEVEL: 'silent' });
   const logger = createLogger({ level: 'silent' });
   const app = express();
@@ -78,6 +84,55 @@ describe('the card frame page', () => {
     for (const query of [`clientId=${clientId}&origin=https://evil.example.com`, 'clientId=ck_unknown&origin=https://shop.example.com', '']) {
       const refused = await fetch(`${base}/sdk/elements/1.1.1/card-frame.html?${query}`);
       expect(refused.status).toBe(403);
+    }
+  });
+});
+
+describe('the iframe SDK', () => {
+  const sri = (body: string) => `sha384-${createHash('sha384').update(body).digest('base64')}`;
+  const widgetUrl = (query: string) => `${base}/sdk/iframe/1.0.9/widget.html?${query}`;
+
+  it('serves the loader and the widget script, listed in the manifest with their SRI hashes', async () => {
+    const loader = await fetch(`${base}/sdk/iframe/1.0.9/sdk.js`);
+    expect(loader.status).toBe(200);
+    expect(await loader.text()).toBe(LOADER);
+    expect(loader.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const manifest = (await (await fetch(`${base}/sdk/manifest.json`)).json()) as { files: Record<string, { url: string; integrity: string }> };
+    expect(manifest.files.iframe).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/sdk.js', integrity: sri(LOADER) });
+    expect(manifest.files['iframe-widget']).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/widget.js', integrity: sri('startWidget();') });
+    expect(manifest.files['iframe-widget-page']).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/widget.html', integrity: sri(WIDGET_PAGE) });
+  });
+
+  it('serves the widget page only to be framed by an origin the client ID allows, with a CSP that lets it call this service only', async () => {
+    const ok = await fetch(widgetUrl(`clientId=${clientId}&origin=${encodeURIComponent('https://shop.example.com')}`));
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe(WIDGET_PAGE);
+    const csp = ok.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/^frame-ancestors https:\/\/shop\.example\.com;/);
+    expect(csp).toMatch(/connect-src 'self'/);
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).not.toMatch(/unsafe-inline|\*/);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers an origin not allowed, or an unknown client ID, with a form-less page that tells only that origin why', async () => {
+    for (const [query, code] of [
+      [`clientId=${clientId}&origin=https://evil.example.com`, 'origin_not_allowed'],
+      ['clientId=ck_unknown&origin=https://evil.example.com', 'client_id_unknown'],
+    ] as const) {
+      const refused = await fetch(widgetUrl(query));
+      expect(refused.status).toBe(403);
+      const page = await refused.text();
+      expect(page).toContain(`<meta name="svc-widget-refusal" content="${code}">`);
+      expect(page).not.toContain('<form');
+      expect(refused.headers.get('content-security-policy')).toMatch(/^frame-ancestors https:\/\/evil\.example\.com;/);
+      expect(refused.headers.get('content-security-policy')).not.toMatch(/connect-src/);
+    }
+    // Without an exact origin to answer to: the plain refusal, no script.
+    for (const query of [`clientId=${clientId}&origin=${encodeURIComponent('https://evil.example.com/path')}`, `clientId=${clientId}`, '']) {
+      const refused = await fetch(widgetUrl(query));
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).not.toContain('script');
     }
   });
 });

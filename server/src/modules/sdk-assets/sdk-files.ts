@@ -9,6 +9,8 @@ export const SDK_FILES = [
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.js`, dist: 'sdk-elements/dist/card-frame.js', kind: 'script', name: 'elements-card-frame' },
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.html`, dist: 'sdk-elements/dist/card-frame.html', kind: 'frame', name: 'elements-card-frame-page' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.js`, dist: 'sdk-iframe/dist/sdk.js', kind: 'script', name: 'iframe' },
+  { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.js`, dist: 'sdk-iframe/dist/widget.js', kind: 'script', name: 'iframe-widget' },
+  { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.html`, dist: 'sdk-iframe/dist/widget.html', kind: 'widget', name: 'iframe-widget-page' },
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
 ] as const;
 export type SdkFile = (typeof SDK_FILES)[number];

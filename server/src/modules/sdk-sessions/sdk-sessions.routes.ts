@@ -31,17 +31,18 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
     const body = parseInput(CreateSdkSessionRequestSchema, req.body);
     const client = await findCredentialByHash(deps.db, hashCredential(body.clientId));
     if (!client || client.kind !== 'client') throw new UnauthorizedError();
+    const origin = sessionOrigin(req.get('origin'), body.embeddingOrigin, serviceOrigin);
     // A replay answers with the session's token: only to the same client ID from the same origin. The stored answer
     // is sealed under the client ID and the key, so the idempotency store never holds a usable token.
     const scope = {
       merchantId: client.merchantId,
-      caller: { space: `client:${client.id} ${req.get('origin') ?? '-'}` },
+      caller: { space: `client:${client.id} ${origin ?? '-'}` },
       key: req.get('idempotency-key'),
       sealWith: body.clientId,
       request: req,
       requestId: requestIdOf(res),
     };
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { ...body, origin: req.get('origin') }) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }) })));
   });
 
   router.post('/sdk/sessions/:sessionId/payments', perAddress, async (req, res) => {
@@ -65,6 +66,16 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
   });
 
   return router;
+}
+
+/**
+ * The merchant page a session is for: the request's Origin, or, for the iframe SDK's widget page (which runs on this
+ * service's origin, framed only by origins its client ID allows), the `embeddingOrigin` it names.
+ */
+function sessionOrigin(origin: string | undefined, embeddingOrigin: string | undefined, serviceOrigin: string): string | undefined {
+  if (embeddingOrigin === undefined) return origin;
+  if (origin !== serviceOrigin) throw new ApiError('origin_not_allowed', "embeddingOrigin is sent only by the payment service's own widget page; a merchant page is checked by its Origin header.");
+  return embeddingOrigin;
 }
 
 function bearerToken(req: Request): string | null {

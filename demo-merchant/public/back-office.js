@@ -1,0 +1,231 @@
+// The back office: the shop's orders, live (the shop's backend relays the service's websocket over Server-Sent
+// Events), what can be done with a payment afterwards, its callback delivery log, the callbacks received and the
+// sandbox clock. Every refusal shows the service's own code and detail.
+import { api, cell, describe, followLive, money, say, toCents } from './shop.js';
+
+const $ = (id) => document.getElementById(id);
+const orders = new Map();
+const params = new URLSearchParams(location.search);
+let selected = null;
+
+// ——— connection ———
+async function showConnection(liveState) {
+  try {
+    const status = await api('/api/status');
+    say($('service-status'), status.service.reachable ? `reachable at ${status.service.url}` : `not reachable at ${status.service.url}`, status.service.reachable ? 'ok' : 'error');
+    say($('credentials-status'), status.credentials.loaded ? 'loaded' : `waiting for ${status.credentials.file}`, status.credentials.loaded ? 'ok' : 'error');
+    say($('live-status'), liveState ?? status.live, (liveState ?? status.live) === 'connected' ? 'ok' : 'busy');
+  } catch (error) {
+    say($('service-status'), describe(error), 'error');
+  }
+}
+
+// ——— orders ———
+const statusText = (o) => (o.status === null ? 'not paid yet' : `${o.statusName} (${o.status})`);
+const holdText = (o) => (o.authorization ? `${money(o.authorization.capturedCents, o.currency)} / ${money(o.authorization.availableCents, o.currency)}` : '—');
+const refusalText = (o) => (o.lastRefusal ? `${o.lastRefusal.action}: ${o.lastRefusal.code}: ${o.lastRefusal.message}` : '');
+const CHANNELS = { elements: 'Elements', iframe: 'iframe widget', express: 'Express', link: 'payment link', pos: 'terminal', saved_card: 'saved card' };
+
+function renderOrders() {
+  $('orders').replaceChildren(
+    ...[...orders.values()].map((o) => {
+      const row = document.createElement('tr');
+      const first = document.createElement('td');
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.className = 'secondary';
+      open.textContent = `Manage ${o.transactionNumber ?? o.orderId}`;
+      open.addEventListener('click', () => select(o.orderId));
+      first.append(open, document.createElement('br'), o.description);
+      row.append(first, cell(`${CHANNELS[o.channel] ?? o.channel} · ${o.methodType}`), cell(money(o.amount, o.currency)), cell(statusText(o)), cell(holdText(o)), cell(refusalText(o)));
+      return row;
+    }),
+  );
+}
+
+function upsert(view) {
+  const isNew = !orders.has(view.orderId);
+  orders.set(view.orderId, view);
+  if (isNew) {
+    // newest first
+    const entries = [...orders.entries()].sort((a, b) => b[1].createdAt.localeCompare(a[1].createdAt));
+    orders.clear();
+    for (const [k, v] of entries) orders.set(k, v);
+  }
+  renderOrders();
+  if (selected === view.orderId) renderSelected();
+  else if (!selected && (params.get('order') === view.orderId || (view.transactionNumber && params.get('transaction') === view.transactionNumber))) select(view.orderId);
+}
+
+// ——— one order ———
+function renderSelected() {
+  const o = orders.get(selected);
+  $('order').hidden = false;
+  $('order-title').textContent = `Order ${o.transactionNumber ?? o.orderId}`;
+  const facts = [
+    ['Order', o.orderId],
+    ['Items', o.description],
+    ['Paid with', `${CHANNELS[o.channel] ?? o.channel} · ${o.methodType}`],
+    ['Amount', money(o.amount, o.currency)],
+    ['Transaction', o.transactionNumber ?? '—'],
+    ['Status', statusText(o)],
+  ];
+  if (o.authorization) {
+    const a = o.authorization;
+    facts.push(['Authorized', money(a.authorizedCents, o.currency)], ['Captured', money(a.capturedCents, o.currency)], ['Released', money(a.releasedCents, o.currency)], ['Available', money(a.availableCents, o.currency)], ['Hold', a.status]);
+  }
+  $('order-facts').replaceChildren(
+    ...facts.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      if (term === 'Status') Object.assign(dd, { id: 'order-status' }).dataset.status = String(o.status);
+      return [dt, dd];
+    }),
+  );
+  $('order-status').setAttribute('role', 'status');
+  $('order-status').setAttribute('aria-label', 'Order status');
+  $('order-refusal').textContent = o.lastRefusal ? `Refused (${o.lastRefusal.action}): ${o.lastRefusal.code}: ${o.lastRefusal.message}` : '';
+  $('authorization-actions').hidden = o.holds !== 'authorization';
+  $('saved-card-actions').hidden = o.holds !== 'saved_card';
+  $('cancel-button').hidden = o.status !== 1;
+  for (const span of document.querySelectorAll('.currency')) span.textContent = o.currency;
+}
+
+function select(orderId) {
+  selected = orderId;
+  const o = orders.get(orderId);
+  $('amount').value = o.authorization ? (o.authorization.availableCents / 100).toFixed(2) : '';
+  $('charge-amount').value = (o.amount / 100).toFixed(2);
+  say($('action-result'), '', '');
+  renderSelected();
+  loadDeliveries();
+}
+
+const ACTIONS = {
+  capture: { label: 'Capture', amount: 'amount' },
+  reauthorize: { label: 'Re-authorization', amount: 'amount' },
+  void: { label: 'Void' },
+  'close-auth': { label: 'Close authorization' },
+  charge: { label: 'Charge', amount: 'charge-amount' },
+  cancel: { label: 'Cancel' },
+  refresh: { label: 'Refresh' },
+};
+for (const button of document.querySelectorAll('#order button[data-action]')) {
+  button.addEventListener('click', async () => {
+    const action = ACTIONS[button.dataset.action];
+    const o = orders.get(selected);
+    let body = {};
+    if (action.amount) {
+      const cents = toCents($(action.amount).value);
+      if (cents === null || cents === 0) {
+        say($('action-result'), 'Enter an amount such as 10.00.', 'error');
+        return;
+      }
+      body = { amount: cents };
+    }
+    button.disabled = true;
+    say($('action-result'), `${action.label}…`, 'busy');
+    try {
+      const view = await api(`/api/orders/${o.orderId}/${button.dataset.action}`, body);
+      upsert(view);
+      if (view.orderId !== o.orderId) select(view.orderId); // a charge of a saved card is an order of its own
+      say($('action-result'), `${action.label} done: ${statusText(view)}`, 'ok');
+    } catch (error) {
+      say($('action-result'), `${action.label} refused: ${describe(error)}`, 'error');
+      api(`/api/orders/${o.orderId}`).then(upsert, () => undefined);
+    } finally {
+      button.disabled = false;
+      loadDeliveries();
+    }
+  });
+}
+
+// ——— the callback delivery log of the selected order ———
+let deliveriesTimer = null;
+async function loadDeliveries() {
+  clearTimeout(deliveriesTimer);
+  if (!selected) return;
+  const orderId = selected;
+  let log;
+  try {
+    log = await api(`/api/orders/${orderId}/callbacks`);
+  } catch (error) {
+    $('deliveries').replaceChildren(Object.assign(document.createElement('tr'), { textContent: describe(error) }));
+    return;
+  }
+  if (orderId !== selected) return;
+  $('deliveries').replaceChildren(
+    ...log.deliveries.map((d) => {
+      const row = document.createElement('tr');
+      const attempts = d.attempts.map((a) => `${a.httpStatus ?? a.error ?? '—'} at ${new Date(a.at).toLocaleTimeString()}`).join(', ') || 'none yet';
+      const actions = document.createElement('td');
+      const redeliver = document.createElement('button');
+      redeliver.type = 'button';
+      redeliver.className = 'secondary';
+      redeliver.textContent = `Redeliver update ${d.sequence}`;
+      redeliver.addEventListener('click', async () => {
+        redeliver.disabled = true;
+        try {
+          await api(`/api/callbacks/${encodeURIComponent(d.deliveryId)}/redeliver`, {});
+          say($('action-result'), `Update ${d.sequence} is sent again.`, 'ok');
+        } catch (error) {
+          say($('action-result'), `Redeliver refused: ${describe(error)}`, 'error');
+        }
+        loadDeliveries();
+      });
+      actions.append(redeliver);
+      row.append(cell(`#${d.sequence}`), cell(d.state), cell(`${d.attempts.length}: ${attempts}`), cell(d.nextAttemptAt ? new Date(d.nextAttemptAt).toLocaleString() : '—'), actions);
+      row.dataset.state = d.state === 'succeeded' ? 'ok' : d.state === 'failed' ? 'error' : 'busy';
+      return row;
+    }),
+  );
+  // While a delivery is on its way, follow it (the service does not push its delivery log).
+  if (log.deliveries.some((d) => d.state === 'pending')) deliveriesTimer = setTimeout(loadDeliveries, 1000);
+}
+
+// ——— the sandbox clock ———
+function showClock(clock) {
+  $('clock-now').textContent = new Date(clock.now).toLocaleString();
+  $('clock-offset').textContent = `${clock.offsetSeconds} s`;
+}
+api('/api/clock').then(showClock, (error) => say($('clock-error'), describe(error), 'error'));
+$('clock-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  say($('clock-error'), '', '');
+  try {
+    showClock(await api('/api/clock/advance', { seconds: Number($('clock-seconds').value) }));
+    if (selected) await api(`/api/orders/${selected}/refresh`, {}).then(upsert);
+    loadDeliveries();
+  } catch (error) {
+    say($('clock-error'), describe(error), 'error');
+  }
+});
+
+// ——— callbacks received ———
+function callbackRow(c) {
+  const row = document.createElement('tr');
+  row.append(cell(new Date(c.at).toLocaleTimeString()), cell(c.transactionNumber ?? '—'), cell(c.statusName ? `${c.statusName} (${c.status})` : '—'), cell(c.verified ? 'verified' : 'INVALID'), cell(String(c.answeredStatus)));
+  return row;
+}
+api('/api/callbacks').then(({ refusing, callbacks }) => {
+  $('refuse-callbacks').checked = refusing;
+  $('callbacks').replaceChildren(...callbacks.map(callbackRow));
+});
+$('refuse-callbacks').addEventListener('change', async (event) => {
+  const { refusing } = await api('/api/callbacks/mode', { refusing: event.target.checked }, 'PUT');
+  event.target.checked = refusing;
+});
+
+followLive({
+  onHello: ({ live, orders: views }) => {
+    showConnection(live);
+    for (const view of views.reverse()) upsert(view);
+  },
+  onOrder: upsert,
+  onCallback: (c) => {
+    $('callbacks').prepend(callbackRow(c));
+    if (selected && orders.get(selected)?.transactionNumber === c.transactionNumber) loadDeliveries();
+  },
+});

@@ -1,0 +1,61 @@
+// The Express checkout: <svc-ecom-sdk-express> from the service (with its SRI hash). The consumer approves in a
+// wallet's sheet; onPay gives the transaction number, and the shop's backend commits the order's amount with its API
+// key, as on the widget checkout. The signed callback the service then sends the shop shows below the outcome.
+import { api, cart, describe, followLive, money, say } from './shop.js';
+import { loadScript } from './sdk-script.js';
+
+const outcome = document.getElementById('outcome');
+const callbackLine = document.getElementById('callback');
+const params = new URLSearchParams(location.search);
+const methodType = ['manual_capture', 'authorize', 'tokenize'].includes(params.get('methodType')) ? params.get('methodType') : 'manual_capture';
+const select = document.getElementById('method-type');
+select.value = methodType;
+select.addEventListener('change', () => {
+  params.set('methodType', select.value);
+  location.search = params.toString();
+});
+
+let config;
+let order;
+try {
+  config = await api('/api/config?sdk=express');
+  order = await api('/api/checkout/order', { items: cart.read(), methodType, sdk: 'express' });
+  await loadScript(config.sdkUrl, config.sdkIntegrity);
+} catch (error) {
+  say(outcome, `The checkout is not available: ${describe(error)}`, 'error');
+  throw error;
+}
+document.getElementById('order-lines').replaceChildren(Object.assign(document.createElement('li'), { textContent: order.description }));
+document.getElementById('order-total').textContent = money(order.amount, order.currency);
+document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
+
+let transactionNumber = null;
+followLive({
+  onCallback: (callback) => {
+    if (!transactionNumber || callback.transactionNumber !== transactionNumber) return;
+    say(callbackLine, `Callback received: ${callback.statusName} (status ${callback.status}), signature ${callback.verified ? 'verified' : 'NOT verified'}`, callback.verified ? 'ok' : 'error');
+  },
+});
+
+document.getElementById('express').props = {
+  clientId: config.clientId,
+  amount: (order.amount / 100).toFixed(2),
+  currency: order.currency,
+  mode: 'sandbox',
+  methodType,
+  logs: false,
+  onShow: () => say(outcome, 'Waiting for the wallet…', 'busy'),
+  onError: ({ code, message }) => say(outcome, `${code}: ${message}`, 'error'),
+  onPay: async (data) => {
+    transactionNumber = data.transactionNumber;
+    outcome.dataset.transaction = data.transactionNumber;
+    try {
+      const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: data.transactionNumber });
+      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber} · paid with ${data.method}`, 'ok');
+      outcome.dataset.status = String(committed.status);
+    } catch (error) {
+      say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
+    }
+    document.getElementById('next-step').hidden = false;
+  },
+};

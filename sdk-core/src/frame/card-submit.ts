@@ -1,0 +1,37 @@
+/**
+ * Pays with what the card form holds, for the card frame and the iframe SDK's widget page alike: every error shown and
+ * the first invalid field focused when the card is incomplete, the fields read-only while the payment runs, emptied
+ * once it is accepted (the card is not kept), and the service's field errors shown at their fields when refused.
+ */
+import type { BillingAddress, SdkError, Transaction } from '@svc/protocol';
+import type { CardForm } from './card-form';
+import { payWithCard, type FrameSession } from './card-payment';
+
+export type CardSubmitOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
+
+export interface CardSubmitPayment {
+  amount?: number | undefined;
+  currency?: string | undefined;
+  billingAddress?: BillingAddress | undefined;
+}
+
+/** `log` gets field names and codes only, never card data nor the billing address. */
+export async function submitCardForm(form: CardForm, session: FrameSession, payment: CardSubmitPayment, log: (...details: unknown[]) => void = () => undefined): Promise<CardSubmitOutcome> {
+  form.showAllErrors();
+  const card = form.cardInput();
+  if (!card) {
+    const errors = form.validation().errors;
+    log('submit refused: invalid fields', errors.map((error) => error.field));
+    return { ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${errors[0]?.message ?? 'check the card'}` } };
+  }
+  form.setBusy(true);
+  log('submit');
+  const outcome = await payWithCard(session, { card, ...payment });
+  if (outcome.ok) {
+    form.clear();
+    return { ok: true, transaction: outcome.transaction };
+  }
+  form.setBusy(false);
+  form.showServerErrorAt(outcome.paths, outcome.error.message);
+  return { ok: false, error: outcome.error };
+}
