@@ -10,6 +10,7 @@ export * from './credentials';
 export * from './lifecycle-requests';
 export * from './sandbox';
 export * from './endpoints';
+export * from './endpoint-path';
 export * from './openapi';
 export * from './signing';
 export * from './websocket';
