@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startThrowawayPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { applyMigrations } from '../db/migrate';
+import { testHarnessEnvironment } from '../env';
 import { withDatabase } from './database-url';
 
 declare module 'vitest' {
@@ -19,7 +20,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let embedded: EmbeddedPostgres | null = null;
-  let adminUrl = process.env.DATABASE_URL;
+  let adminUrl = testHarnessEnvironment().databaseUrl;
   if (!adminUrl) {
     embedded = await startThrowawayPostgres();
     adminUrl = embedded.url;
