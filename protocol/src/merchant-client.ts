@@ -1,5 +1,6 @@
 import type { CallbackLog, RedeliverResponse } from './callbacks';
 import type { Receipt, SaveReceiptResponse } from './channels';
+import { endpointRequest } from './endpoint-path';
 import type { InitTransactionRequest } from './init-request';
 import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem';
@@ -54,24 +55,27 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     }
     return JSON.parse(text) as T;
   }
-  const number = (n: string) => encodeURIComponent(n);
+  const op = <T>(operationId: string, params: Record<string, string>, body?: unknown, o?: RequestOptions) => {
+    const { method, path } = endpointRequest(operationId, params);
+    return call<T>(method, path, body, o);
+  };
   return {
-    init: (body: InitTransactionRequest, o?: RequestOptions) => call<Transaction>('POST', '/transactions/init', body, o),
-    get: (transactionNumber: string) => call<Transaction>('GET', `/transactions/${number(transactionNumber)}`),
-    cancel: (transactionNumber: string, o?: RequestOptions) => call<Transaction>('POST', `/transactions/${number(transactionNumber)}/cancel`, undefined, o),
-    pay: (body: PayRequest, o?: RequestOptions) => call<PayResponse>('POST', '/transactions/pay', body, o),
-    void: (body: VoidRequest, o?: RequestOptions) => call<Transaction>('POST', '/transactions/void', body, o),
-    authorize: (body: AuthorizeRequest, o?: RequestOptions) => call<Transaction>('POST', '/transactions/authorize', body, o),
-    closeAuth: (transactionNumber: string, o?: RequestOptions) => call<Transaction>('POST', `/transactions/${number(transactionNumber)}/closeAuth`, undefined, o),
-    commit: (transactionNumber: string, body: CommitRequest, o?: RequestOptions) => call<CommitResponse>('POST', `/transactions/${number(transactionNumber)}/commit`, body, o),
-    callbacks: (transactionNumber: string) => call<CallbackLog>('GET', `/transactions/${number(transactionNumber)}/callbacks`),
-    advanceSandboxClock: (seconds: number) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds }),
-    redeliver: (deliveryId: string, o?: RequestOptions) => call<RedeliverResponse>('POST', `/callbacks/${encodeURIComponent(deliveryId)}/redeliver`, undefined, o),
-    sandboxClock: () => call<ClockState>('GET', '/sandbox/clock'),
-    sandboxMessages: () => call<SandboxMessages>('GET', '/sandbox/messages'),
+    init: (body: InitTransactionRequest, o?: RequestOptions) => op<Transaction>('initTransaction', {}, body, o),
+    get: (transactionNumber: string) => op<Transaction>('getTransaction', { transactionNumber }),
+    cancel: (transactionNumber: string, o?: RequestOptions) => op<Transaction>('cancelTransaction', { transactionNumber }, undefined, o),
+    pay: (body: PayRequest, o?: RequestOptions) => op<PayResponse>('pay', {}, body, o),
+    void: (body: VoidRequest, o?: RequestOptions) => op<Transaction>('void', {}, body, o),
+    authorize: (body: AuthorizeRequest, o?: RequestOptions) => op<Transaction>('authorize', {}, body, o),
+    closeAuth: (transactionNumber: string, o?: RequestOptions) => op<Transaction>('closeAuthorization', { transactionNumber }, undefined, o),
+    commit: (transactionNumber: string, body: CommitRequest, o?: RequestOptions) => op<CommitResponse>('commit', { transactionNumber }, body, o),
+    callbacks: (transactionNumber: string) => op<CallbackLog>('listCallbacks', { transactionNumber }),
+    advanceSandboxClock: (seconds: number) => op<ClockState>('advanceSandboxClock', {}, { seconds }),
+    redeliver: (deliveryId: string, o?: RequestOptions) => op<RedeliverResponse>('redeliverCallback', { deliveryId }, undefined, o),
+    sandboxClock: () => op<ClockState>('getSandboxClock', {}),
+    sandboxMessages: () => op<SandboxMessages>('listSandboxMessages', {}),
     saveReceipt: (transactionNumber: string, receipt: Record<string, unknown>, o?: RequestOptions) =>
-      call<SaveReceiptResponse>('POST', `/transactions/${number(transactionNumber)}/receipt`, { receipt }, o),
-    receipt: (transactionNumber: string) => call<Receipt>('GET', `/transactions/${number(transactionNumber)}/receipt`),
+      op<SaveReceiptResponse>('saveReceipt', { transactionNumber }, { receipt }, o),
+    receipt: (transactionNumber: string) => op<Receipt>('getReceipt', { transactionNumber }),
   };
 }
 export type MerchantClient = ReturnType<typeof createMerchantClient>;

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type postgres from 'postgres';
 import type { Clock } from './clock';
-import type { Database } from './db/client';
+import { checkConnection, type Database } from './db/client';
 import type { Env } from './env';
 import { accessLog } from './http/access-log';
 import { CredentialCache } from './http/credential-cache';
@@ -66,7 +66,7 @@ export function createApp(input: AppDepsInput): Express {
     processor: input.processor ?? new SandboxProcessor(),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
     messages: input.messages ?? new SandboxMessageOutbox(),
-    databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => input.sql`select 1`, input.logger),
+    databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => checkConnection(input.sql), input.logger),
   };
   const app = express();
   app.disable('x-powered-by');

@@ -90,3 +90,17 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return { ...env, HOST: host, PUBLIC_BASE_URL: publicBaseUrl };
 }
+
+/** This process's environment plus `extra`, for a child process (the embedded PostgreSQL) that needs PATH and locale. */
+export function childProcessEnvironment(extra: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...extra };
+}
+
+/**
+ * What the test harness reads from the environment: the database to test against (else a throw-away embedded one),
+ * the test server's log level, and the PATH and HOME a spawned server needs (nothing else, so a developer's
+ * DATABASE_URL never leaks into it).
+ */
+export function testHarnessEnvironment(): { databaseUrl: string | undefined; logLevel: string | undefined; path: string; home: string } {
+  return { databaseUrl: process.env.DATABASE_URL, logLevel: process.env.TEST_LOG_LEVEL, path: process.env.PATH ?? '', home: process.env.HOME ?? '/tmp' };
+}

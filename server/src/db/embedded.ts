@@ -7,6 +7,7 @@ import { freePort } from '../../../scripts/free-port.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { childProcessEnvironment } from '../env';
 
 export { freePort };
 
@@ -114,7 +115,7 @@ async function ensureCluster(dataDir: string, clusterDir: string, runAs: RunAs, 
   if (runAs.uid !== undefined) await fs.chown(pwfile, runAs.uid, runAs.gid!);
   try {
     const args = [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', `--username=${secrets.user}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'];
-    const result = spawnSync(initdb, args, { ...runAs, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    const result = spawnSync(initdb, args, { ...runAs, encoding: 'utf8', env: childProcessEnvironment({ LC_ALL: 'C' }) });
     if (result.status !== 0) {
       throw new EmbeddedPostgresError(`initdb failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
     }
@@ -131,7 +132,7 @@ async function spawnPostmaster(clusterDir: string, port: number, runAs: RunAs, o
   const args = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   // detached: the postmaster gets its own process group, so Ctrl+C reaches the server only and the server
   // decides when the database stops (after the requests in flight).
-  const child = spawn(postgres, args, { ...runAs, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+  const child = spawn(postgres, args, { ...runAs, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childProcessEnvironment({ LC_ALL: 'C' }) });
   const recent: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -4,7 +4,7 @@ import { createApp } from '../app';
 import { DatabaseHealth } from '../db/database-health';
 import type { Clock } from '../clock';
 import { SandboxClock } from '../modules/sandbox/sandbox-clock';
-import { loadEnv, type Env } from '../env';
+import { loadEnv, testHarnessEnvironment, type Env } from '../env';
 import { CredentialCache, forgetChangedCredentials } from '../http/credential-cache';
 import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
@@ -47,7 +47,7 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   const clock = options.clock ?? new SandboxClock(database.db);
   if (clock instanceof SandboxClock) await clock.refresh();
   // TEST_LOG_LEVEL=error shows what a failing test's server logged.
-  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? createLogger({ level: testHarnessEnvironment().logLevel ?? 'silent' });
   const limiter = options.limiter ?? new RateLimiter(env.RATE_LIMIT_PER_S, env.RATE_LIMIT_BURST);
   const deps = { env, db: database.db, sql: database.sql, logger, clock, limiter };
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.

@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startThrowawayPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { applyMigrations } from '../db/migrate';
-import { REPO_ROOT } from '../env';
+import { REPO_ROOT, testHarnessEnvironment } from '../env';
 import { withDatabase } from './database-url';
 
 declare module 'vitest' {
@@ -24,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The consumer pages' script and style, which the page tests fetch (esbuild: well under a second).
   execFileSync(process.execPath, ['build-pages.mjs'], { cwd: path.join(REPO_ROOT, 'server'), stdio: 'ignore' });
   let embedded: EmbeddedPostgres | null = null;
-  let adminUrl = process.env.DATABASE_URL;
+  let adminUrl = testHarnessEnvironment().databaseUrl;
   if (!adminUrl) {
     embedded = await startThrowawayPostgres();
     adminUrl = embedded.url;

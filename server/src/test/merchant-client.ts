@@ -1,4 +1,4 @@
-import type { ConsumerPayRequest, InitTransactionRequest, PaymentLinkState, ProvisionedMerchant, Transaction } from '@svc/protocol';
+import { endpointRequest, type ConsumerPayRequest, type InitTransactionRequest, type PaymentLinkState, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
 import type { TestApp } from './app';
 
 export interface Answer<T> {
@@ -13,17 +13,22 @@ export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant,
     const res = await app.request(path, { method, headers: { authorization: `Bearer ${key}`, ...headers }, body });
     return { status: res.status, body: (await res.json()) as T, headers: res.headers };
   };
+  // Paths from protocol's endpoint table, never typed here.
+  const op = <T>(operationId: string, params: Record<string, string>, body?: unknown, headers?: Record<string, string>) => {
+    const { method, path } = endpointRequest(operationId, params);
+    return call<T>(method, path, body, headers);
+  };
   return {
     call,
-    init: (body: InitTransactionRequest, headers?: Record<string, string>) => call<Transaction>('POST', '/transactions/init', body, headers),
-    get: (transactionNumber: string) => call<Transaction>('GET', `/transactions/${transactionNumber}`),
-    cancel: (transactionNumber: string) => call<Transaction>('POST', `/transactions/${transactionNumber}/cancel`),
+    init: (body: InitTransactionRequest, headers?: Record<string, string>) => op<Transaction>('initTransaction', {}, body, headers),
+    get: (transactionNumber: string) => op<Transaction>('getTransaction', { transactionNumber }),
+    cancel: (transactionNumber: string) => op<Transaction>('cancelTransaction', { transactionNumber }),
     pay: (body: { token: string; amount: number; currency?: string }, headers?: Record<string, string>) =>
-      call<{ payment: { paymentId: string; amountCents: number }; transaction: Transaction }>('POST', '/transactions/pay', body, headers),
-    void: (body: { token?: string; transactionNumber?: string }) => call<Transaction>('POST', '/transactions/void', body),
-    authorize: (body: { token: string; amount: number }) => call<Transaction>('POST', '/transactions/authorize', body),
-    closeAuth: (transactionNumber: string) => call<Transaction>('POST', `/transactions/${transactionNumber}/closeAuth`),
-    advanceClock: (seconds: number) => call<{ now: string; offsetSeconds: number }>('POST', '/sandbox/clock/advance', { seconds }),
+      op<{ payment: { paymentId: string; amountCents: number }; transaction: Transaction }>('pay', {}, body, headers),
+    void: (body: { token?: string; transactionNumber?: string }) => op<Transaction>('void', {}, body),
+    authorize: (body: { token: string; amount: number }) => op<Transaction>('authorize', {}, body),
+    closeAuth: (transactionNumber: string) => op<Transaction>('closeAuthorization', { transactionNumber }),
+    advanceClock: (seconds: number) => op<{ now: string; offsetSeconds: number }>('advanceSandboxClock', {}, { seconds }),
   };
 }
 export type MerchantClient = ReturnType<typeof merchantClient>;
@@ -31,7 +36,7 @@ export type MerchantClient = ReturnType<typeof merchantClient>;
 /** The consumer's side of a payment link. */
 export async function consumerPays(app: TestApp, transaction: Pick<Transaction, 'transactionPage'>, body: ConsumerPayRequest = TEST_CARD): Promise<Answer<PaymentLinkState>> {
   const linkId = transaction.transactionPage.qrURL.split('/pay/')[1]!;
-  const res = await app.request(`/pay/${linkId}`, { body });
+  const res = await app.request(endpointRequest('payPaymentLink', { linkId }).path, { body });
   return { status: res.status, body: (await res.json()) as PaymentLinkState, headers: res.headers };
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testHarnessEnvironment } from '../env';
 
 export const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -13,7 +14,8 @@ export interface Finished {
 
 /** Environment for a child: this one's PATH and HOME only, so a developer's DATABASE_URL never leaks in. */
 export function childEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extra };
+  const { path: PATH, home: HOME } = testHarnessEnvironment();
+  return { PATH, HOME, ...extra };
 }
 
 export function runNode(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {

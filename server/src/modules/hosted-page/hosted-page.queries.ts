@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import { LINK_PAYABLE_STATUSES } from './link-payable';
-import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+import { nextSequence, type TransactionRow } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
   db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),
