@@ -175,6 +175,12 @@ describe('<svc-ecom-sdk-express>', () => {
       const { element, seen } = await mountReady();
       expect(seen.error.map((error) => error.code)).to.deep.equal(['network_error']);
       expect(allHidden(element)).to.equal(true);
+      // Back online, setting the props again retries the session.
+      worker.resetHandlers();
+      element.props = { ...element.props };
+      await waitFor(() => sessionCalls().length === 1, 'the retried session');
+      await waitFor(() => button(element, 'paypal').dataset['canPay'] === 'true', 'the buttons');
+      expect(seen.ready).to.have.length(1);
     });
 
     it('the network down when paying: network_error, the sheet closes and the buttons are idle again', async () => {

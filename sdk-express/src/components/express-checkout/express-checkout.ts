@@ -138,7 +138,8 @@ export class SvcEcomSdkExpress extends LitElement {
     if (!settings.amount.ok) this.#report(settings.amount.error);
     const apiBase = this.#apiBase();
     const key = [apiBase, settings.clientId, settings.mode, settings.methodType].join(' ');
-    if (key !== this.#sessionKey) {
+    // A new client ID, mode or method type needs a new session; setting props again after a failed one retries it.
+    if (key !== this.#sessionKey || this.#session.state.status === 'error') {
       this.#sessionKey = key;
       this.#availability = null;
       this.#log('session starting', { mode: settings.mode, methodType: settings.methodType });
