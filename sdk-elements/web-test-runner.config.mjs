@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cardFrameCsp } from '@svc/protocol/card-frame-csp';
 import { answerPayment, answerSession } from '@svc/sdk-core/testing/api-fixtures';
 import { browserTestConfig } from '@svc/sdk-core/web-test-runner';
 
@@ -28,8 +29,7 @@ async function serveBuiltFiles(ctx, next) {
  * origin on purpose leaves it out with `testNoFrameAncestors`.
  */
 function frameCsp(query) {
-  const policy = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'";
-  return query.testNoFrameAncestors ? policy : `${policy}; frame-ancestors ${query.origin}`;
+  return cardFrameCsp(query.testNoFrameAncestors ? null : query.origin);
 }
 
 async function readJson(req) {

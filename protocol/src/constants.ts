@@ -77,3 +77,18 @@ export const EXPRESS_UNAVAILABLE_REASONS = ['method_not_offered', 'browser_unsup
 export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;
 /** The `source` of every postMessage between the iframe SDK's loader (merchant page) and its widget page. */
 export const IFRAME_MESSAGE_SOURCES = { loader: 'svc-iframe-loader', widget: 'svc-iframe-widget' } as const;
+
+/**
+ * The prefix of every credential and secret the service issues (CONTRACT §3): the one place they are spelled. The
+ * server issues them with these, the schemas check them, the documents name them.
+ */
+export const CREDENTIAL_PREFIXES = {
+  merchant_key: 'sk_',
+  branch_key: 'bk_',
+  device: 'dev_',
+  client: 'ck_',
+  /** An SDK session's token. */
+  session: 'sess_',
+  /** A merchant's callback signing secret (the Standard Webhooks format). */
+  signing_secret: 'whsec_',
+} as const;

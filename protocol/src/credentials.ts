@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDENTIAL_PREFIXES } from './constants';
 
 /**
  * What provisioning a merchant returns, once: `pnpm svc merchant create --json` prints it, and the sandbox writes
@@ -8,11 +9,11 @@ import { z } from 'zod';
 export const ProvisionedMerchantSchema = z.object({
   merchantId: z.string(),
   branchId: z.string(),
-  apiKey: z.string().startsWith('sk_'),
-  branchApiKey: z.string().startsWith('bk_'),
-  clientId: z.string().startsWith('ck_'),
-  deviceId: z.string().startsWith('dev_'),
-  hmacSecret: z.string().startsWith('whsec_'),
+  apiKey: z.string().startsWith(CREDENTIAL_PREFIXES.merchant_key),
+  branchApiKey: z.string().startsWith(CREDENTIAL_PREFIXES.branch_key),
+  clientId: z.string().startsWith(CREDENTIAL_PREFIXES.client),
+  deviceId: z.string().startsWith(CREDENTIAL_PREFIXES.device),
+  hmacSecret: z.string().startsWith(CREDENTIAL_PREFIXES.signing_secret),
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;
 

@@ -17,3 +17,4 @@ export * from './sdk';
 export * from './iframe-messages';
 export * from './callbacks';
 export * from './merchant-client';
+export * from './card-frame-csp.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CARD_FIELDS, EXPRESS_UNAVAILABLE_REASONS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
+import { CARD_FIELDS, CREDENTIAL_PREFIXES, EXPRESS_UNAVAILABLE_REASONS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, ProductInputSchema } from './init-request';
@@ -19,7 +19,7 @@ export const SdkConfigSchema = z.strictObject({
   mode: SdkModeSchema,
   debug: z.boolean().optional(),
   visualizer: z.boolean().optional(),
-  clientId: z.string().startsWith('ck_', 'must be a client ID (ck_…)'),
+  clientId: z.string().startsWith(CREDENTIAL_PREFIXES.client, `must be a client ID (${CREDENTIAL_PREFIXES.client}…)`),
   methodType: SdkMethodTypeSchema.optional().describe('manual_capture (default), tokenize or authorize'),
   payButtonId: z.string().min(1).optional(),
 });

@@ -4,7 +4,7 @@
  * protocol type). Host code and frame code both import from here and never from each other.
  */
 import { CURRENCIES, MAX_AMOUNT_CENTS, POST_MESSAGE_SOURCES, SDK_METHOD_TYPES } from '../constants';
-import { CARD_FIELDS, SDK_MODES } from '../constants';
+import { CARD_FIELDS, CREDENTIAL_PREFIXES, SDK_MODES } from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, pipe, string, union, url } from './schema';
 import { SdkErrorWire } from './session';
 import { TransactionWire } from './transaction';
@@ -35,7 +35,7 @@ export const SdkConfigWire = object(
     mode: oneOf(SDK_MODES, "must be 'sandbox' or 'production'"),
     debug: optional(boolean),
     visualizer: optional(boolean),
-    clientId: string({ startsWith: 'ck_', message: 'must be a client ID (ck_…)' }),
+    clientId: string({ startsWith: CREDENTIAL_PREFIXES.client, message: `must be a client ID (${CREDENTIAL_PREFIXES.client}…)` }),
     methodType: optional(oneOf(SDK_METHOD_TYPES, `must be one of ${SDK_METHOD_TYPES.join(', ')}`)),
     payButtonId: optional(string({ min: 1 })),
   },

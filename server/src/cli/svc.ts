@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { openStorage } from '../db/storage';
 import { EnvError, loadEnv } from '../env';
 import { createLogger } from '../logger';
-import { provisionMerchant } from '../modules/merchants/merchants.service';
+import { provisionMerchant } from '../modules/merchants';
 import { parseCommand, USAGE, UsageError, type CreateMerchantCommand } from './command';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */

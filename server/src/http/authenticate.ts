@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
-import { hashCredential, hashesEqual } from '../modules/merchants/credentials';
+import { hashCredential, hashesEqual } from '../modules/merchants';
 import type { CredentialCache } from './credential-cache';
 import { addressKey, rateLimitedError } from './address-limit';
 import type { RateLimiter } from './rate-limit';

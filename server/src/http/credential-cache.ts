@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import type { Listener } from '../db/resilient-listener';
-import { findCredentialByHash } from '../modules/merchants/merchants.queries';
+import { findCredentialByHash } from '../modules/merchants';
 
 export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findCredentialByHash>>>;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
-import { newConfirmationNumber } from '../modules/transactions/identifiers';
+import { newConfirmationNumber } from '../modules/transactions';
 import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';
 
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;

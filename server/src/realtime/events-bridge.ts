@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
-import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
+import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions';
 import type { Hub } from './hub';
 import { RealtimeEvent } from './realtime-event';
 import { CATCH_UP_MARGIN_MS } from './scope-subscription';

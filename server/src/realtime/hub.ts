@@ -1,4 +1,4 @@
-import type { EventNotice } from '../modules/transactions/transaction-events';
+import type { EventNotice } from '../modules/transactions';
 import type { ScopeFilter } from './audience';
 import type { RealtimeEvent } from './realtime-event';
 import type { ScopeSubscription } from './scope-subscription';

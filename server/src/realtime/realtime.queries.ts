@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { transactionEvents, transactions } from '../db/schema';
-import { transactionScope } from '../modules/transactions/transaction-scope.queries';
+import { transactionScope } from '../modules/transactions';
 import type { Audience, ScopeFilter } from './audience';
 import type { ScopedEvent } from './scope-subscription';
 

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../clock';
 import type { Database } from '../db/client';
-import { hashCredential } from '../modules/merchants/credentials';
-import { findLatestSessionTransaction, findLiveSessionByToken } from '../modules/sdk-sessions/sdk-sessions.queries';
+import { hashCredential } from '../modules/merchants';
+import { findLatestSessionTransaction, findLiveSessionByToken } from '../modules/sdk-sessions';
 
 /** What an SDK session token lets a browser's socket see: one transaction, from the client ID's allowed origins. */
 export interface SessionGrant {

@@ -5,7 +5,7 @@ import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+import { nextSequence, type TransactionRow } from '../transactions';
 
 const t = transactions;
 const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;

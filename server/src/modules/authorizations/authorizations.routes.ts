@@ -1,6 +1,6 @@
 import { AuthorizeRequestSchema, EmptyRequestSchema, PayRequestSchema, VoidRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import type { LifecycleDeps } from '../lifecycle';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';

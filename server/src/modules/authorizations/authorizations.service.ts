@@ -4,11 +4,11 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions/identifiers';
-import { recordChange } from '../transactions/transaction-events';
+import type { LifecycleDeps } from '../lifecycle';
+import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
+import { recordChange } from '../transactions';
 import { confirmationFor, insertPayment, toPayment } from '../payments';
-import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions/transactions.queries';
+import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
 import * as q from './authorizations.queries';
 
 export interface PayResult {

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { transactionScope } from '../transactions/transaction-scope.queries';
+import { transactionScope } from '../transactions';
 import type { AfterAttempt } from './retry-schedule';
 
 export interface ClaimedDelivery {

@@ -6,7 +6,7 @@ import { NotFoundError } from '../../errors';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { parseInput } from '../../http/parse';
 import { TransactionNumberParam } from '../../http/path-params';
-import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
+import { findTransactionRowForPrincipal } from '../transactions';
 import { listDeliveries, restartDelivery } from './callbacks.queries';
 
 const DeliveryIdParam = z.uuid('is not a delivery id');

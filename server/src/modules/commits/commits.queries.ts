@@ -2,7 +2,7 @@ import { Status } from '@svc/protocol';
 import { and, eq, gt } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { transactions } from '../../db/schema';
-import { moveStatus, nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+import { moveStatus, nextSequence, type TransactionRow } from '../transactions';
 
 export type CommitEffect =
   | { kind: 'captured'; amountCents: number }

@@ -1,7 +1,7 @@
 import { CommitRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import type { LifecycleDeps } from '../lifecycle';
 import { NotFoundError } from '../../errors';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';

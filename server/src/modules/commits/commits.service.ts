@@ -5,12 +5,12 @@ import { ApiError, NotFoundError, RefusalAfterChange, ValidationError } from '..
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
-import { resolveInitAmounts } from '../transactions/init-amounts';
-import { recordChange } from '../transactions/transaction-events';
-import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions/transactions.queries';
-import { assertCallbackUrlAllowed } from '../transactions/callback-url';
+import type { LifecycleDeps } from '../lifecycle';
+import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
+import { resolveInitAmounts } from '../transactions';
+import { recordChange } from '../transactions';
+import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
+import { assertCallbackUrlAllowed } from '../transactions';
 import { applyCommit, expireCommitWindow, findByCommitId, type CommitEffect } from './commits.queries';
 
 export interface CommitInput {

@@ -5,9 +5,9 @@ import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions/identifiers';
-import { recordChange } from '../transactions/transaction-events';
+import type { LifecycleDeps } from '../lifecycle';
+import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
+import { recordChange } from '../transactions';
 import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 

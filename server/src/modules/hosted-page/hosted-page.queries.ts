@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
-import { nextSequence, type TransactionRow } from '../transactions/transactions.queries';
+import { nextSequence, type TransactionRow } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
   db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import type { LifecycleDeps } from '../lifecycle';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';

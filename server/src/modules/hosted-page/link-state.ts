@@ -1,6 +1,6 @@
 import { centsToMajor, statusName, type PaymentLinkState, type TransactionStatusCode, Status } from '@svc/protocol';
-import { toProduct, type StoredProduct } from '../transactions/transaction-object';
-import type { TransactionRow } from '../transactions/transactions.queries';
+import { toProduct, type StoredProduct } from '../transactions';
+import type { TransactionRow } from '../transactions';
 
 /** What the consumer's page may know of a transaction: nothing secret, no token, no merchant data beyond its name. */
 export function toLinkState(face: { row: TransactionRow; businessName: string; lastFourDigits: string | null }, now: Date): PaymentLinkState {

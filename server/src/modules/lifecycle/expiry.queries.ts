@@ -3,7 +3,7 @@ import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
-import { moveStatus, nextSequence } from '../transactions/transactions.queries';
+import { moveStatus, nextSequence } from '../transactions';
 
 /** How many rows one sweep transaction claims. */
 export const SWEEP_BATCH = 200;

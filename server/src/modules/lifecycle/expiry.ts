@@ -1,6 +1,6 @@
 import type { Database, Tx } from '../../db/client';
 import type { PaymentProcessor } from '../../processor/processor';
-import { recordChange } from '../transactions/transaction-events';
+import { recordChange } from '../transactions';
 import * as q from './expiry.queries';
 
 /** What a sweep needs besides the clock's time. */

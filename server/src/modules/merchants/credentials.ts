@@ -1,12 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CREDENTIAL_PREFIXES } from '@svc/protocol';
 import type { CredentialKind } from '../../db/schema';
 
-/** Wire prefixes of CONTRACT §3. */
+/** Wire prefixes of CONTRACT §3, by credential kind (from protocol). */
 export const CREDENTIAL_PREFIX = {
-  merchant_key: 'sk_',
-  branch_key: 'bk_',
-  device: 'dev_',
-  client: 'ck_',
+  merchant_key: CREDENTIAL_PREFIXES.merchant_key,
+  branch_key: CREDENTIAL_PREFIXES.branch_key,
+  device: CREDENTIAL_PREFIXES.device,
+  client: CREDENTIAL_PREFIXES.client,
 } as const satisfies Record<CredentialKind, string>;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -30,7 +31,7 @@ export function randomAlphanumeric(length: number): string {
 
 /** The callback signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
 export function generateHmacSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
+  return `${CREDENTIAL_PREFIXES.signing_secret}${randomBytes(32).toString('base64')}`;
 }
 
 export function hashCredential(value: string): Buffer {

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { messages, transactions } from '../../db/schema';
-import { transactionScope } from '../transactions/transaction-scope.queries';
+import { transactionScope } from '../transactions';
 
 export type NewMessageRow = typeof messages.$inferInsert;
 

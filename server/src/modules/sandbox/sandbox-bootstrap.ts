@@ -7,9 +7,9 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { databaseIdentity } from '../../db/database-identity';
 import type { Logger } from '../../logger';
-import { hashCredential } from '../merchants/credentials';
-import * as q from '../merchants/merchants.queries';
-import { createMerchantRecords, issueCredentials } from '../merchants/merchants.service';
+import { hashCredential } from '../merchants';
+import { countMerchants, findCredentialByHash, findSandboxDemoMerchant, firstBranchAndDevice, lockProvisioning, revokeCredentials } from '../merchants';
+import { createMerchantRecords, issueCredentials } from '../merchants';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
@@ -43,20 +43,20 @@ export async function bootstrapSandbox(
   }
 
   const result = await db.transaction(async (tx) => {
-    await q.lockProvisioning(tx);
-    const demo = await q.findSandboxDemoMerchant(tx);
+    await lockProvisioning(tx);
+    const demo = await findSandboxDemoMerchant(tx);
     if (!demo) {
-      if ((await q.countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
+      if ((await countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
       const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true });
       return { outcome: 'created' as const, credentials };
     }
     if (existing && existing.merchantId === demo.id) {
-      const live = await q.findCredentialByHash(tx, hashCredential(existing.apiKey));
+      const live = await findCredentialByHash(tx, hashCredential(existing.apiKey));
       if (live?.merchantId === demo.id) return { outcome: 'unchanged' as const };
     }
-    const scope = await q.firstBranchAndDevice(tx, demo.id);
+    const scope = await firstBranchAndDevice(tx, demo.id);
     if (!scope) throw new Error('the demo merchant has no branch with a device');
-    await q.revokeCredentials(tx, demo.id, clock.now());
+    await revokeCredentials(tx, demo.id, clock.now());
     const keys = await issueCredentials(tx, { merchantId: demo.id, ...scope, origins: DEMO_ORIGINS });
     const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret };
     return { outcome: 'reissued' as const, credentials };

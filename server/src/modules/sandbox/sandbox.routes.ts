@@ -1,10 +1,10 @@
 import { ClockAdvanceRequestSchema, type ClockState, type SandboxMessages } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import type { LifecycleDeps } from '../lifecycle';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
-import { sweepDue } from '../lifecycle/expiry';
+import { sweepDue } from '../lifecycle';
 import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';

@@ -1,9 +1,10 @@
+import { CARD_FRAME_REFUSED_CSP, cardFrameCsp } from '@svc/protocol';
 import { Router, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
-import { hashCredential } from '../merchants/credentials';
-import { findCredentialByHash } from '../merchants/merchants.queries';
+import { hashCredential } from '../merchants';
+import { findCredentialByHash } from '../merchants';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -70,15 +71,11 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
       sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown');
       return;
     }
-    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors *");
+    res.setHeader('Content-Security-Policy', CARD_FRAME_REFUSED_CSP);
     res.status(403).type('html').send('<!doctype html><title>Payment form unavailable</title><p>This payment form cannot be shown on this site.</p>');
     return;
   }
-  res.setHeader(
-    'Content-Security-Policy',
-    // The frame styles itself with a constructed style sheet and shows no images: nothing inline, nothing else.
-    [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
-  );
+  res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
   res.type('html').send(loaded.body);
 }
 

@@ -1,16 +1,16 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
-import { PAYMENT_METHODS, Status } from '@svc/protocol';
+import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, RefusalAfterChange, UnauthorizedError, ValidationError } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor } from '../payments';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { hashCredential, randomAlphanumeric } from '../merchants/credentials';
-import { findCredentialByHash } from '../merchants/merchants.queries';
-import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions/identifiers';
-import { recordChange } from '../transactions/transaction-events';
-import { insertTransaction } from '../transactions/transactions.queries';
+import type { LifecycleDeps } from '../lifecycle';
+import { hashCredential, randomAlphanumeric } from '../merchants';
+import { findCredentialByHash } from '../merchants';
+import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
+import { recordChange } from '../transactions';
+import { insertTransaction } from '../transactions';
 import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
 
 export const SDK_SESSION_TTL_S = 30 * 60;
@@ -33,7 +33,7 @@ export async function createSession(
     throw new ValidationError([{ path: 'mode', message: `this service runs in ${deps.env.SVC_MODE} mode; configure the SDK with mode "${deps.env.SVC_MODE}"` }]);
   }
   const now = deps.clock.now();
-  const sessionToken = `sess_${randomAlphanumeric(40)}`;
+  const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
   const row = await insertSession(tx, {
     merchantId: client.merchantId,
     branchId: client.branchId,

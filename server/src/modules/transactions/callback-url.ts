@@ -1,6 +1,6 @@
 import type { Env } from '../../env';
 import { ApiError } from '../../errors';
-import { callbackHostProblem } from '../callbacks/address-guard';
+import { callbackHostProblem } from '../callbacks';
 
 /**
  * The init-time check of a callback URL (CONTRACT §9): https in production (http allowed in the sandbox), no

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { randomAlphanumeric } from '../merchants/credentials';
+import { randomAlphanumeric } from '../merchants';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

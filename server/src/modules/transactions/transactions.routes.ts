@@ -1,6 +1,6 @@
 import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
+import type { LifecycleDeps } from '../lifecycle';
 import { NotFoundError } from '../../errors';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';

@@ -1,0 +1,2 @@
+/** The callbacks module's public surface: what other modules and the wiring may use. */
+export { callbackHostProblem } from './address-guard';

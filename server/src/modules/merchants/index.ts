@@ -1,0 +1,4 @@
+/** The merchants module's public surface: what other modules and the wiring may use. */
+export { hashCredential, hashesEqual, randomAlphanumeric } from './credentials';
+export { countMerchants, findCredentialByHash, findSandboxDemoMerchant, firstBranchAndDevice, lockProvisioning, revokeCredentials } from './merchants.queries';
+export { createMerchantRecords, issueCredentials, provisionMerchant } from './merchants.service';

@@ -1,0 +1,2 @@
+/** The sdk-sessions module's public surface: what other modules and the wiring may use. */
+export { findLatestSessionTransaction, findLiveSessionByToken } from './sdk-sessions.queries';

@@ -1,0 +1,11 @@
+/** The transactions module's public surface: what other modules and the wiring may use. */
+export { assertCallbackUrlAllowed } from './callback-url';
+export { newConfirmationNumber, newLinkId, newPaymentId, newToken, newTransactionNumber } from './identifiers';
+export { resolveInitAmounts } from './init-amounts';
+export { EVENTS_CHANNEL, recordChange } from './transaction-events';
+export type { EventNotice } from './transaction-events';
+export { toProduct } from './transaction-object';
+export type { StoredProduct } from './transaction-object';
+export { transactionScope } from './transaction-scope.queries';
+export { findTransactionRowForPrincipal, insertTransaction, moveStatus, nextSequence } from './transactions.queries';
+export type { TransactionRow } from './transactions.queries';
