@@ -89,23 +89,41 @@ async function main(): Promise<void> {
   logger.info({ url: env.PUBLIC_BASE_URL, host: env.HOST, port: env.PORT, mode: env.SVC_MODE }, `listening on ${env.PUBLIC_BASE_URL}`);
 
   let stopping = false;
+  // While stopping, a connection ends with the response it carries, so the HTTP server closes as soon as the
+  // requests in flight are answered rather than wait for keep-alive connections to time out.
+  const responses = new Set<http.ServerResponse>();
+  server.on('request', (_req, res: http.ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    responses.add(res);
+    res.once('close', () => {
+      responses.delete(res);
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: forcing exit');
       storage.embedded?.kill();
+      logger.flush();
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing requests in flight');
+    logger.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing work in flight');
+    // A hard deadline, whatever the database does: past it, work in flight is abandoned and the process exits 1. Nothing
+    // is lost: a request not answered is not committed (or replays under its Idempotency-Key), and a claimed callback
+    // or processor outbox row is claimable again when its lease ends.
+    const deadline = setTimeout(() => {
+      logger.warn({ graceMs: env.SHUTDOWN_GRACE_MS }, 'grace period over: abandoning work in flight and exiting');
+      server.closeAllConnections();
+      storage.embedded?.kill();
+      logger.flush();
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS);
+    databaseHealth.stop();
     // Upgraded websockets are not the HTTP server's any more: close them (1001) alongside.
     const realtimeClosed = realtime.close().catch((error: Error) => logger.warn({ err: error }, 'closing websockets failed'));
-    const force = setTimeout(() => {
-      logger.warn('grace period over: closing the remaining connections');
-      server.closeAllConnections();
-    }, env.SHUTDOWN_GRACE_MS);
-    force.unref();
     server.close(async () => {
-      clearTimeout(force);
+      let code = 0;
       try {
         await realtimeClosed;
         await expiryWorker.stop();
@@ -113,13 +131,15 @@ async function main(): Promise<void> {
         await notifications.stop();
         await storage.close();
         logger.info('stopped');
-        logger.flush();
-        process.exitCode = 0;
       } catch (error) {
         logger.error({ err: error }, 'error while closing the database');
-        process.exitCode = 1;
+        code = 1;
       }
+      clearTimeout(deadline);
+      logger.flush();
+      process.exit(code);
     });
+    for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
     server.closeIdleConnections();
   };
   process.on('SIGTERM', shutdown);

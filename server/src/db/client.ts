@@ -1,7 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js/session';
 import postgres from 'postgres';
-import { socketWithAnswerDeadline } from './answer-deadline';
+import { DatabaseAnswerTimeoutError, socketWithAnswerDeadline } from './answer-deadline';
 import * as schema from './schema';
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -13,7 +13,7 @@ export type Queryable = Database | Tx;
 export interface DatabaseHandle {
   db: Database;
   sql: postgres.Sql;
-  /** `select 1` on a connection of its own with short timeouts: whether the database answers now. */
+  /** `select 1` on a connection of its own with a short timeout: whether the database answers now. */
   probe(): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -29,6 +29,26 @@ export interface OpenDatabaseOptions {
 /** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
 const reconnectBackoffS = (retries: number) => Math.min(0.05 * retries, 0.5);
 const PROBE_TIMEOUT_MS = 1_000;
+
+/**
+ * `select 1` on a connection of its own, opened for this probe and closed after it, bounded by PROBE_TIMEOUT_MS
+ * whatever happens: a probe never inherits the state of an earlier connection, and never waits longer.
+ */
+async function probeOnce(url: string): Promise<void> {
+  const probe = postgres(url, { max: 1, connect_timeout: PROBE_TIMEOUT_MS / 1000, backoff: () => 0, ...answerDeadline(PROBE_TIMEOUT_MS), onnotice: () => undefined });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe`select 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new DatabaseAnswerTimeoutError(`no answer to the probe within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    void probe.end({ timeout: 0 }).catch(() => undefined);
+  }
+}
 
 /** postgres.js takes a `socket` factory, which its type declarations leave out. */
 const answerDeadline = (ms: number): object => ({ socket: socketWithAnswerDeadline(ms) });
@@ -73,21 +93,11 @@ export function openDatabase(url: string, { max = 10, connectTimeoutMs = 5_000, 
     },
   });
   const db = drizzle(sql, { schema });
-  const probeSql = postgres(url, {
-    max: 1,
-    connect_timeout: PROBE_TIMEOUT_MS / 1000,
-    idle_timeout: 5,
-    backoff: () => 0,
-    ...answerDeadline(PROBE_TIMEOUT_MS),
-    onnotice: () => undefined,
-  });
   return {
     db,
     sql,
-    probe: () => probeSql`select 1`,
-    close: async () => {
-      await Promise.all([sql.end({ timeout: 5 }), probeSql.end({ timeout: 1 })]);
-    },
+    probe: () => probeOnce(url),
+    close: () => sql.end({ timeout: 5 }),
   };
 }
 

@@ -4,10 +4,13 @@
  * retries, logging the outage once rather than a stack per attempt.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string') return false;
-  return DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || code.startsWith('08') || SERVER_CODES.has(code);
+  // drizzle wraps a driver error in its own (DrizzleQueryError, the driver's as `cause`): look down the chain.
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || code.startsWith('08') || SERVER_CODES.has(code)) return true;
+  }
+  return false;
 }
 
 /** postgres.js: the connection closed, ended or was destroyed, or could not be opened in time; ours: no answer. */

@@ -108,7 +108,11 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), room, lease());
     for (const delivery of claimed) {
       const running: Promise<void> = attempt(delivery)
-        .catch((error: unknown) => deps.logger.error({ err: error, deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'))
+        .catch((error: unknown) =>
+          isDatabaseUnavailable(error)
+            ? outage.failed(error)
+            : deps.logger.error({ err: error, deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'),
+        )
         .finally(() => {
           inFlight.delete(running);
           if (starved && batchSize - inFlight.size >= refillAt) wake();

@@ -1,0 +1,174 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Status } from '@svc/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from './db/embedded';
+import { startReceiver } from './test/callback-receiver';
+import { createTestDatabase, type TestDatabase } from './test/database';
+import { provisionTestMerchant } from './test/fixtures';
+import { finished, spawnNode, waitForHealthy } from './test/process';
+import { TcpProxy } from './test/tcp-proxy';
+
+// The service as a process, on real PostgreSQL reached through a proxy the test controls, under lifecycle and callback
+// load while the database loses its backends, has its connections reset and is black-holed, ten rounds each: the
+// process never exits, every request is answered (2xx, or 503 with Retry-After), nothing committed is lost, every
+// update still produces its callback, and service resumes promptly once the database is back.
+const ROUNDS = 10;
+const RESUME_BOUND_MS = 3_000;
+
+let database: TestDatabase;
+let proxy: TcpProxy;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let child: ReturnType<typeof spawnNode>;
+let base: string;
+let apiKey: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 2 });
+  const target = new URL(database.url);
+  proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.start();
+  receiver = await startReceiver();
+  apiKey = (await provisionTestMerchant(database.db, 'Chaos Shop')).apiKey;
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-chaos-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  child = spawnNode(['src/main.ts'], {
+    DATABASE_URL: proxy.urlFor(database.url),
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_MAX: '4',
+    DATABASE_STATEMENT_TIMEOUT_MS: '500',
+    DATABASE_CONNECT_TIMEOUT_MS: '500',
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CALLBACK_RETRY_SCHEDULE_S: '1',
+    RATE_LIMIT_PER_S: '100000',
+    RATE_LIMIT_BURST: '100000',
+    SHUTDOWN_GRACE_MS: '2000',
+  });
+  await waitForHealthy(`${base}/healthz`, child);
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.setMode('forward');
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await finished(child, 10_000).catch(() => child.kill('SIGKILL'));
+  }
+  await receiver?.close();
+  await proxy?.close();
+  await database?.drop();
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+interface Outcome {
+  transactionNumber?: string;
+  cancelled: boolean;
+}
+
+/** Every answer the load got that was neither 2xx nor 503 with Retry-After, and every request that got none. */
+const unanswered: string[] = [];
+
+async function call(method: 'POST', pathname: string, body: unknown, key: string): Promise<{ status: number; body: Record<string, unknown> } | null> {
+  const res = await fetch(`${base}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(body),
+  }).catch((error: Error) => error);
+  if (res instanceof Error) {
+    unanswered.push(`${pathname}: ${res.message}`);
+    return null;
+  }
+  const answer = { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  if (res.status === 503 && res.headers.get('retry-after') !== null) return answer;
+  if (res.status < 200 || res.status > 299) unanswered.push(`${pathname}: ${res.status} ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/** A transaction created and cancelled, each step retried with its key while the answer is 503 (bounded). */
+async function lifecycle(name: string): Promise<Outcome> {
+  const outcome: Outcome = { cancelled: false };
+  for (let attempt = 0; attempt < 40 && !outcome.transactionNumber; attempt++) {
+    const answer = await call('POST', '/transactions/init', { amount: 1, currency: 'USD', callbackURL: `${receiver.url}/cb` }, `${name}-init`);
+    if (answer?.status === 200) outcome.transactionNumber = answer.body.TransactionNumber as string;
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  for (let attempt = 0; attempt < 40 && outcome.transactionNumber && !outcome.cancelled; attempt++) {
+    const answer = await call('POST', `/transactions/${outcome.transactionNumber}/cancel`, {}, `${name}-cancel`);
+    if (answer?.status === 200) outcome.cancelled = true;
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return outcome;
+}
+
+async function backendPids(): Promise<number[]> {
+  const rows = await database.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database.name} and pid <> pg_backend_pid()`;
+  return rows.map((row) => row.pid);
+}
+
+/** Until the service answers a request that needs the database; how long that took. */
+async function resumed(): Promise<number> {
+  const started = performance.now();
+  await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).status).toBe(200), { timeout: RESUME_BOUND_MS, interval: 25 });
+  return performance.now() - started;
+}
+
+const faults = {
+  'backends terminated': async () => {
+    await database.sql`select pg_terminate_backend(pid) from pg_stat_activity where pid = any(${await backendPids()})`;
+  },
+  'connections reset': async () => proxy.reset(),
+  'black-holed': async () => {
+    await proxy.setMode('blackhole');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  },
+} as const;
+
+describe('chaos: the database misbehaves under load', () => {
+  it('the process lives, every request is answered, nothing committed is lost, every update is called back', { timeout: 120_000 }, async () => {
+    const outcomes: Promise<Outcome>[] = [];
+    let n = 0;
+    for (const [fault, inflict] of Object.entries(faults)) {
+      for (let round = 0; round < ROUNDS; round++) {
+        const load = Array.from({ length: 4 }, () => lifecycle(`chaos-${n++}`));
+        outcomes.push(...load);
+        await inflict();
+        await proxy.setMode('forward');
+        const took = await resumed().catch((error: Error) => {
+          throw new Error(`${fault}, round ${round}: not resumed: ${error.message}\nexit ${child.exitCode}\n${child.output.stdout.slice(-2500)}`);
+        });
+        expect(took).toBeLessThan(RESUME_BOUND_MS);
+        expect(child.exitCode, child.output.stderr).toBeNull();
+      }
+    }
+    const done = await Promise.all(outcomes);
+    expect(child.exitCode, child.output.stderr).toBeNull();
+    expect(unanswered).toEqual([]);
+    // Every lifecycle got through (retrying 503s with its key), and what was answered is what is stored.
+    const cancelled = done.filter((o) => o.cancelled).map((o) => o.transactionNumber!);
+    expect(cancelled).toHaveLength(done.length);
+    const stored = await database.sql<{ transactionNumber: string; status: number }[]>`
+      select transaction_number as "transactionNumber", status from transactions where transaction_number = any(${cancelled})`;
+    expect(stored).toHaveLength(cancelled.length);
+    expect(stored.every((row) => row.status === Status.Cancelled)).toBe(true);
+    // Every update has its callback delivered: the receiver saw each transaction cancelled.
+    await vi.waitFor(
+      () => {
+        const calledBack = new Set(receiver.received.map((r) => JSON.parse(r.body) as { TransactionNumber: string; status: number }).filter((t) => t.status === Status.Cancelled).map((t) => t.TransactionNumber));
+        expect(cancelled.filter((number) => !calledBack.has(number))).toEqual([]);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    // And every callback queued, of every update, is delivered in the end (retries included).
+    await vi.waitFor(
+      async () => {
+        const undelivered = await database.sql<{ state: string; attempts: number }[]>`select state, attempt_count as attempts from callback_deliveries where state <> 'succeeded'`;
+        expect(undelivered).toEqual([]);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+  });
+});

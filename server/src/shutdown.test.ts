@@ -1,0 +1,84 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './db/embedded';
+import { createTestDatabase } from './test/database';
+import { TcpProxy } from './test/tcp-proxy';
+import { finished, spawnNode, waitForHealthy } from './test/process';
+
+// SIGTERM with the database in each state, through a proxy the test controls: the process exits within
+// SHUTDOWN_GRACE_MS + 2 s, with 0 when it finished its work and 1 when it had to abandon it.
+const GRACE_MS = 1_000;
+const cleanup: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step().catch(() => undefined);
+});
+
+type DatabaseState = 'reachable' | 'gone' | 'refusing' | 'black-holed';
+
+async function startThroughProxy(): Promise<{ proxy: TcpProxy; child: ReturnType<typeof spawnNode>; base: string }> {
+  const database = await createTestDatabase({ max: 1 });
+  cleanup.push(() => database.drop());
+  const target = new URL(database.url);
+  const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.start();
+  cleanup.push(() => proxy.close());
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-shutdown-'));
+  cleanup.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const child = spawnNode(['src/main.ts'], {
+    DATABASE_URL: proxy.urlFor(database.url),
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: String(GRACE_MS),
+  });
+  cleanup.push(async () => child.exitCode === null && child.kill('SIGKILL'));
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealthy(`${base}/healthz`, child);
+  return { proxy, child, base };
+}
+
+async function putDatabaseIn(proxy: TcpProxy, state: DatabaseState): Promise<void> {
+  if (state === 'gone') {
+    proxy.reset();
+    await proxy.setMode('refuse');
+  } else if (state === 'refusing') await proxy.setMode('refuse');
+  else if (state === 'black-holed') await proxy.setMode('blackhole');
+}
+
+describe.concurrent('SIGTERM', () => {
+  it.each<DatabaseState>(['reachable', 'gone', 'refusing', 'black-holed'])(
+    'with the database %s: the process exits within the grace period and 2 s',
+    async (state) => {
+      const { proxy, child, base } = await startThroughProxy();
+      await putDatabaseIn(proxy, state);
+      // Work in flight when the signal comes: requests that need the database.
+      const inFlight = Array.from({ length: 4 }, () => fetch(`${base}/healthz`).then((r) => r.status, () => 'closed'));
+      child.kill('SIGTERM');
+      const exit = await finished(child, GRACE_MS + 2_000);
+      const answers = await Promise.all(inFlight);
+      for (const answer of answers) expect([200, 503, 'closed']).toContain(answer);
+      if (state === 'reachable') {
+        expect(exit.code, exit.stdout.slice(-1500)).toBe(0);
+        expect(exit.stdout).toMatch(/"msg":"stopped"/);
+      } else {
+        expect([0, 1]).toContain(exit.code);
+        if (exit.code === 1) expect(exit.stdout).toMatch(/grace period over: abandoning work in flight/);
+      }
+      if (state === 'black-holed') expect(exit.code).toBe(1);
+      expect(exit.signal).toBeNull();
+    },
+  );
+
+  it('a second signal exits at once, whatever is in flight', async () => {
+    const { proxy, child } = await startThroughProxy();
+    await proxy.setMode('blackhole');
+    child.kill('SIGTERM');
+    child.kill('SIGINT');
+    const exit = await finished(child, GRACE_MS);
+    expect(exit.code).toBe(1);
+    expect(exit.stdout).toMatch(/second signal: forcing exit/);
+  });
+});
