@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../app';
 import { REPO_ROOT } from '../../env';
 import { ApiError } from '../../errors';
-import { SdkFileCache } from '../sdk-assets/sdk-files';
+import { SdkFileCache } from '../sdk-assets';
 import { PAGE_ASSETS, PAGE_ASSETS_PATH } from './page-shell';
 
 /** Where server/build-pages.mjs writes the pages' browser files, from the repository root. */

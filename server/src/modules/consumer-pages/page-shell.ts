@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { escapeHtml } from '../docs/html';
+import { escapeHtml } from '../docs';
 
 export { escapeHtml };
 

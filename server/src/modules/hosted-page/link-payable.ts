@@ -1,5 +1,5 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import type { TransactionRow } from '../transactions/transactions.queries';
+import type { TransactionRow } from '../transactions';
 
 /** Transactions a consumer pays through the hosted page (widget payments go through the merchant's checkout). */
 export const LINK_PAYABLE_METHOD_TYPES = ['sale', 'authorize'] as const;

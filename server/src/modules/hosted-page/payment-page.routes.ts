@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../app';
 import { perAddressLimit } from '../../http/address-limit';
-import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
+import { notFoundPage, sendPage } from '../consumer-pages';
 import { findLinkFace } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 import { renderPaymentPage } from './payment-page';
-import { paymentPageUrl } from '../transactions/transaction-object';
+import { paymentPageUrl } from '../transactions';
 import { qrCodeSvg } from './qr-code';
 
 const LINK_ID = /^[A-Za-z0-9_-]{16,64}$/;

@@ -1,6 +1,6 @@
 import { formatCents, Status, type PaymentLinkState, type Product } from '@svc/protocol';
 import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
-import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages/page-shell';
+import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { formatDuration } from './assets/duration';
 
 /** What the consumer's page shows, from the transaction's state (CONTRACT §10, §13). */

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Queryable } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
+import { findTransactionRowForPrincipal } from '../transactions';
 import { findReceipt, upsertReceipt } from './receipts.queries';
 
 /**

@@ -1,5 +1,5 @@
 import { SANDBOX_TEST_CARDS } from '@svc/protocol';
-import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages/page-shell';
+import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 
 /** `4242424242424242` → `4242 4242 4242 4242`, as the buttons name the cards (CONTRACT §13). */
 export const spacedCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');

@@ -5,7 +5,7 @@ import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { mutationScope } from '../../http/mutation-scope';
 import { parseInput } from '../../http/parse';
-import { sendPage } from '../consumer-pages/page-shell';
+import { sendPage } from '../consumer-pages';
 import { renderTerminalPage } from './terminal-page';
 import { cancelOnTerminal, tapOnTerminal, terminalCurrent } from './terminal.service';
 

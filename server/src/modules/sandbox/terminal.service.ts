@@ -2,14 +2,14 @@ import { SANDBOX_TEST_CARDS, type PaymentLinkState, type TerminalCurrent, type T
 import type { Queryable, Tx } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import { payLink } from '../hosted-page/consumer-payment.service';
-import { findLinkFace } from '../hosted-page/hosted-page.queries';
-import { LINK_PAYABLE_STATUSES } from '../hosted-page/link-payable';
-import { toLinkState } from '../hosted-page/link-state';
-import type { LifecycleDeps } from '../lifecycle/lifecycle-deps';
-import { newestPayableLinkOfDevice } from '../stickers/stickers.queries';
-import { cancelTransaction } from '../transactions/transactions.service';
-import { findTransactionRowForPrincipal } from '../transactions/transactions.queries';
+import { payLink } from '../hosted-page';
+import { findLinkFace } from '../hosted-page';
+import { LINK_PAYABLE_STATUSES } from '../hosted-page';
+import { toLinkState } from '../hosted-page';
+import type { LifecycleDeps } from '../lifecycle';
+import { newestPayableLinkOfDevice } from '../stickers';
+import { cancelTransaction } from '../transactions';
+import { findTransactionRowForPrincipal } from '../transactions';
 
 /**
  * The sandbox terminal simulator's actions (CONTRACT §10), for its page and for headless tests. A device credential

@@ -1,5 +1,5 @@
 import { STICKER_POLL_INTERVAL_MS } from '@svc/protocol';
-import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages/page-shell';
+import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 
 /**
  * "No payment is waiting" (CONTRACT §10): the sticker's page while the cashier has not created a transaction. Its

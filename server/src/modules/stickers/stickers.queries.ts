@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { devices, transactions } from '../../db/schema';
-import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page/link-payable';
+import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page';
 
 const deviceBySticker = reusableQuery('device_by_sticker', (db) =>
   db.select({ deviceId: devices.id }).from(devices).where(eq(devices.stickerCode, sql.placeholder('stickerCode'))).limit(1),

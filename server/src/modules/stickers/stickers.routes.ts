@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
-import { paymentPageUrl } from '../transactions/transaction-object';
-import { notFoundPage, sendPage } from '../consumer-pages/page-shell';
+import { paymentPageUrl } from '../transactions';
+import { notFoundPage, sendPage } from '../consumer-pages';
 import { renderWaitingPage } from './sticker-page';
 import { findStickerDevice, newestPayableLinkOfDevice } from './stickers.queries';
 

@@ -9,3 +9,5 @@ export type { StoredProduct } from './transaction-object';
 export { transactionScope } from './transaction-scope.queries';
 export { findTransactionRowForPrincipal, insertTransaction, moveStatus, nextSequence } from './transactions.queries';
 export type { TransactionRow } from './transactions.queries';
+export { paymentPageUrl } from './transaction-object';
+export { cancelTransaction } from './transactions.service';

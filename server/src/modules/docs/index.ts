@@ -1,0 +1,2 @@
+/** The docs module's public surface: what other modules and the wiring may use. */
+export { escapeHtml } from './html';

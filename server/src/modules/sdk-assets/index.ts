@@ -1,0 +1,2 @@
+/** The sdk-assets module's public surface: what other modules and the wiring may use. */
+export { SdkFileCache } from './sdk-files';

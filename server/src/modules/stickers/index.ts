@@ -1,0 +1,2 @@
+/** The stickers module's public surface: what other modules and the wiring may use. */
+export { newestPayableLinkOfDevice } from './stickers.queries';
