@@ -55,7 +55,7 @@ describe('start-up failures', () => {
   });
 });
 
-describe('embedded database across restarts', () => {
+describe('embedded database across restarts', { timeout: 120_000 }, () => {
   it('keeps merchants and keys, and shuts down cleanly on SIGTERM', async () => {
     const dataDir = await tempDataDir();
     const port = await freePort();
@@ -121,7 +121,7 @@ describe('embedded database across restarts', () => {
   });
 });
 
-describe('after a SIGKILL', () => {
+describe('after a SIGKILL', { timeout: 120_000 }, () => {
   it('the next start adopts the database the killed server left running, and stops it on shutdown', async () => {
     const dataDir = await tempDataDir();
     const port = await freePort();
