@@ -48,7 +48,7 @@ async function putDatabaseIn(proxy: TcpProxy, state: DatabaseState): Promise<voi
   else if (state === 'black-holed') await proxy.setMode('blackhole');
 }
 
-describe.concurrent('SIGTERM', () => {
+describe('SIGTERM', { timeout: 90_000 }, () => {
   it.each<DatabaseState>(['reachable', 'gone', 'refusing', 'black-holed'])(
     'with the database %s: the process exits within the grace period and 2 s',
     async (state) => {

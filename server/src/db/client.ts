@@ -37,9 +37,12 @@ const PROBE_TIMEOUT_MS = 1_000;
 async function probeOnce(url: string): Promise<void> {
   const probe = postgres(url, { max: 1, connect_timeout: PROBE_TIMEOUT_MS / 1000, backoff: () => 0, ...answerDeadline(PROBE_TIMEOUT_MS), onnotice: () => undefined });
   let timer: NodeJS.Timeout | undefined;
+  // Should the timeout win, the query still settles later (ended below): handled here, not an unhandled rejection.
+  const answered = probe`select 1`.then(() => undefined);
+  answered.catch(() => undefined);
   try {
     await Promise.race([
-      probe`select 1`,
+      answered,
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new DatabaseAnswerTimeoutError(`no answer to the probe within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
       }),
