@@ -16,6 +16,8 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/lifecycle/expiry-worker';
+import { processorOutcomeRecorders } from './modules/lifecycle';
+import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
 import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
   const databaseHealth = new DatabaseHealth(storage.probe, logger);
   const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor, databaseHealth });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
+  // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
+  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, recorders: processorOutcomeRecorders({ env }) });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;
   callbacks.start();
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
       try {
         await realtimeClosed;
         await expiryWorker.stop();
+        await processorRequests.stop();
         await callbacks.stop();
         await notifications.stop();
         await storage.close();

@@ -10,7 +10,7 @@ import { listMessages } from './messages.queries';
 import type { SandboxClock } from './sandbox-clock';
 
 /** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
-export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor'>;
+export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor' | 'logger'>;
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
 export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Router {
@@ -32,7 +32,7 @@ export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Rou
     });
     await clock.refresh();
     // Everything now due happens before the answer, so the next read already shows it.
-    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL }, clock.now());
+    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL, clock, logger: deps.logger }, clock.now());
     sendMutation(res, response);
   });
 
