@@ -7,13 +7,13 @@ import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle';
 import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
-import type { SandboxClock } from './sandbox-clock';
+import type { TestClock } from '../../clock';
 
 /** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
 export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor' | 'logger'>;
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
-export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Router {
+export function sandboxRouter(deps: SandboxRouterDeps, clock: TestClock): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
   const state = (): ClockState => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
