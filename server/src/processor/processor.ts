@@ -37,7 +37,7 @@ export type ProcessorResult = Approval | Refusal | Failure;
  *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
- * - `capture` and `release` move money already held, and are made outside any database lock: the service records
+ * - `capture`, `reauthorize` and `release` act on a method already held, and are made outside any database lock: the service records
  *   its intent (processor_requests) first, calls, then records the outcome. They carry `requestKey`, the same on
  *   every attempt of one call (a retry after a crash or a timeout): an implementation sends it as its acquirer's
  *   idempotency key, so a repeated call answers as the first one did and moves no money twice.
@@ -47,7 +47,7 @@ export interface PaymentProcessor {
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
-  reauthorize(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
+  reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new sale on a tokenized method. */
   chargeToken(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;

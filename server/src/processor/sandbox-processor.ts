@@ -17,7 +17,7 @@ export class SandboxProcessor implements PaymentProcessor {
   #held: Promise<void> | null = null;
 
   /**
-   * For tests: from now on, captures take effect at once but answer only when `answer()` is
+   * For tests: from now on, captures and re-authorizations take effect at once but answer only when `answer()` is
    * called, as a slow acquirer does. After `passNewCalls()`, later calls are answered at once while the held ones
    * still wait: a held call never answered is a process that crashed between the call and recording its outcome. A
    * later call with the same key gets the answer the first one had.
@@ -46,8 +46,10 @@ export class SandboxProcessor implements PaymentProcessor {
     return this.#decide(method);
   }
 
-  async reauthorize(reference: string): Promise<ProcessorResult> {
-    return this.#fromReference(reference);
+  async reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#fromReference(reference));
+    await this.#held;
+    return answer as ProcessorResult;
   }
 
   async capture(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {

@@ -6,8 +6,8 @@ import { transactions } from './transactions';
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * The processor outbox: one row per call the service makes to the processor about money already held (a capture, a
- * commit's capture, a release). It is written by the guarded write that moves the transaction into the call's
+ * The processor outbox: one row per call the service makes to the processor about a payment method it already holds
+ * (a capture, a commit's capture, a re-authorization, a release). It is written by the guarded write that moves the transaction into the call's
  * in-flight state, in the same database transaction; the processor is then called outside any lock with
  * `request_key`, so a repeated call is idempotent at the processor; the outcome is recorded by a second guarded
  * write that moves the row from `in_flight` to `done`. Rows left in flight by a crash are claimed again by lease
@@ -21,7 +21,7 @@ export const processorRequests = pgTable(
     requestKey: text('request_key').notNull().unique(),
     transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    operation: text('operation', { enum: ['capture', 'commit_capture', 'release'] }).notNull(),
+    operation: text('operation', { enum: ['capture', 'commit_capture', 'reauthorize', 'release'] }).notNull(),
     processorReference: text('processor_reference').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),

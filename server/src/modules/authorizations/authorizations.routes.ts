@@ -34,7 +34,7 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
   router.post('/transactions/authorize', merchantOnly, async (req, res) => {
     const body = parseInput(AuthorizeRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await reauthorize(tx, deps, principal, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => reauthorize(tx, deps, principal, body, context)));
   });
 
   router.post('/transactions/:transactionNumber/closeAuth', merchantOnly, async (req, res) => {

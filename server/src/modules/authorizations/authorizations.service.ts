@@ -105,8 +105,12 @@ export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: 
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
-/** `POST /transactions/authorize`: a new hold with the original authorization's token. */
-export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number }): Promise<Transaction> {
+/**
+ * `POST /transactions/authorize`: a new hold with the original authorization's token. The request for it commits
+ * first; the processor places the hold outside any lock, and `recordReauthorization` adds it to the books if the
+ * authorization can still take it (else the new hold is released at once).
+ */
+export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number }, context: MutationContext): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
@@ -114,14 +118,50 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
     throw new ApiError('not_an_authorization', 'This is a tokenized payment method, not an authorization; charge it with /transactions/pay.');
   }
   const row = found.transaction;
-  const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
-  const renewed = await q.reauthorizeHold(tx, row.id, input.amount, expiresAt, now);
-  if (!renewed) {
-    throw new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
-  }
-  const result = await deps.processor.reauthorize(found.token.processorReference, input.amount, row.currency as Currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+  if (!isReauthorizable(row)) throw reauthorizationRefusal(row);
+  const request = await queueProcessorRequest(
+    tx,
+    {
+      operation: 'reauthorize',
+      transactionId: row.id,
+      merchantId: row.merchantId,
+      processorReference: found.token.processorReference,
+      amountCents: input.amount,
+      currency: row.currency,
+      idempotencyKey: context.idempotencyKey,
+      details: { requestId: context.requestId },
+    },
+    now,
+  );
+  return answerFromProcessor(deps, request, recordReauthorization(deps));
+}
+
+/** A re-authorization's outcome: approved, the new hold joins the books (guarded); refused, the answer is the refusal. */
+export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+  return async (tx, request, answer, { now, releases }) => {
+    if (answer.outcome === 'released') throw new Error(`re-authorization ${request.id} was answered as a release`);
+    const requestId = originalRequestId(request);
+    if (answer.outcome !== 'approved') return answerOf(processorError(answer), requestId);
+    const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
+    const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
+    if (!renewed) {
+      // Voided, closed or captured while the processor placed the hold: it is given back, and the merchant told why.
+      const row = await q.readTransaction(tx, request.transactionId);
+      releases.push(await queueRelease(tx, row, request.processorReference, request.amountCents, now));
+      return answerOf(reauthorizationRefusal(row), requestId);
+    }
+    return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
+  };
+}
+
+const REAUTHORIZABLE: readonly number[] = [Status.Authorized, Status.PartiallyCaptured, Status.Expired];
+
+function isReauthorizable(row: TransactionRow): boolean {
+  return REAUTHORIZABLE.includes(row.status) && (row.authStatus === 'active' || row.authStatus === 'expired');
+}
+
+function reauthorizationRefusal(row: TransactionRow): ApiError {
+  return new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
 }
 
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */

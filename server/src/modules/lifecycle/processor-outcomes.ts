@@ -1,9 +1,9 @@
-import { recordCaptureOutcome } from '../authorizations/authorizations.service';
+import { recordCaptureOutcome, recordReauthorization } from '../authorizations/authorizations.service';
 import { recordCommitCapture } from '../commits/commits.service';
 import { recordRelease, type OutcomeRecorders } from '../processor-requests';
 import type { LifecycleDeps } from './lifecycle-deps';
 
 /** How each kind of processor request records its outcome: what the worker uses to finish any request left in flight. */
 export function processorOutcomeRecorders(deps: Pick<LifecycleDeps, 'env'>): OutcomeRecorders {
-  return { capture: recordCaptureOutcome(deps), commit_capture: recordCommitCapture(deps), release: recordRelease };
+  return { capture: recordCaptureOutcome(deps), commit_capture: recordCommitCapture(deps), reauthorize: recordReauthorization(deps), release: recordRelease };
 }

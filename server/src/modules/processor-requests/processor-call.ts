@@ -82,6 +82,8 @@ async function callProcessor(processor: PaymentProcessor, request: ProcessorRequ
       case 'capture':
       case 'commit_capture':
         return await processor.capture(reference, amountCents, request.currency as Currency, requestKey);
+      case 'reauthorize':
+        return await processor.reauthorize(reference, amountCents, request.currency as Currency, requestKey);
       case 'release':
         await processor.release(reference, amountCents, requestKey);
         return { outcome: 'released' };

@@ -135,6 +135,34 @@ describe('captures at a slow processor', () => {
   });
 });
 
+describe('a re-authorization at a slow processor', () => {
+  it('holds no lock: a void proceeds meanwhile, and the new hold it can no longer join is given back', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.reauthorizations;
+    const renewing = client.authorize({ token, amount: 500 });
+    await processor.reauthorizationsCalled(calledBefore + 1);
+
+    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
+    expect((await client.void({ token })).status).toBe(200);
+    processor.released = [];
+    gate.answer();
+    const renewed = await renewing;
+    expect(renewed.status).toBe(409);
+    expect(codeOf(renewed.body)).toBe('authorization_not_active');
+    expect(processor.released.map((r) => r.amountCents)).toEqual([500]);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.Voided, captured: 0, released: 1_000, requests: 0 });
+  });
+
+  it('approved, adds its hold to the books', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const renewed = await client.authorize({ token, amount: 500 });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).toMatchObject({ status: Status.Authorized, authorization: { authorizedCents: 1_500, releasedCents: 1_000, availableCents: 500 } });
+    expect(await books(transactionNumber)).toMatchObject({ requests: 0 });
+  });
+});
+
 describe('a crash between the processor call and recording its outcome', () => {
   it('is finished by the worker on restart, once: same request key, one capture, one callback, the answer replayed', async () => {
     const { transactionNumber, token } = await hold(1_000);
