@@ -44,7 +44,7 @@ export function createDemo(config: DemoConfig, fetchImpl: typeof fetch = fetch):
 
   app.get('/api/status', async (_req, res) => {
     const merchant = await service.credentials.current();
-    let status: number | null = null;
+    let status: number | null;
     try {
       status = (await fetchImpl(`${config.SERVICE_URL}/healthz`, { signal: AbortSignal.timeout(3000) })).status;
     } catch {
