@@ -1,10 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import type { Transaction } from '@svc/protocol';
+import { Status, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/harness';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { SandboxClock } from '../sandbox/sandbox-clock';
-import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Café <Lumière>' });
 
