@@ -34,7 +34,16 @@ const STATUS_NAMES: Record<number, string> = {
   12: 'Failed',
 };
 /** `authorization.status` (CONTRACT §6) for a transaction that has had a hold. */
-const HOLD_STATE: Record<number, string> = { 5: 'active', 6: 'active', 7: 'captured', 8: 'voided', 9: 'closed', 11: 'expired' };
+const HOLD_STATE: Record<number, string> = {
+  [Status.Authorized]: 'active',
+  [Status.PartiallyCaptured]: 'active',
+  [Status.Captured]: 'captured',
+  [Status.Voided]: 'voided',
+  [Status.AuthorizationClosed]: 'closed',
+  [Status.Expired]: 'expired',
+};
+/** Where a hold can still be re-authorized. */
+const HOLD_LIVE: number[] = [Status.Authorized, Status.PartiallyCaptured, Status.Expired];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -146,7 +155,7 @@ function modelVoid(t: ModelTx): Outcome {
 
 function modelReauthorize(m: Model, t: ModelTx, amount: number): Outcome {
   const h = t.hold;
-  if (!h || ![5, 6, 11].includes(t.status)) return refused('authorization_not_active');
+  if (!h || !HOLD_LIVE.includes(t.status)) return refused('authorization_not_active');
   h.released = h.authorized - h.captured;
   h.authorized += amount;
   h.expiresAt = m.now + HOLD_S;
@@ -458,7 +467,7 @@ class Reauthorize implements Cmd {
   ) {}
   check = (m: Readonly<Model>) => hasCandidate(m, withToken);
   async run(m: Model, r: Real): Promise<void> {
-    const i = choose(m, this.pick, withToken, (t) => [5, 6, 11].includes(t.status));
+    const i = choose(m, this.pick, withToken, (t) => HOLD_LIVE.includes(t.status));
     const t = m.txs[i]!;
     r.trace.push(`authorize tx${i} ${this.amount} cents (model: status ${t.status}${t.hold ? `, available ${available(t.hold)}` : ''})`);
     const want = modelReauthorize(m, t, this.amount);

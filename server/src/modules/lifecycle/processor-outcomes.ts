@@ -1,5 +1,5 @@
-import { recordCaptureOutcome, recordReauthorization } from '../authorizations/authorizations.service';
-import { recordCommitCapture } from '../commits/commits.service';
+import { recordCaptureOutcome, recordReauthorization } from '../authorizations';
+import { recordCommitCapture } from '../commits';
 import { recordRelease, type OutcomeRecorders } from '../processor-requests';
 import type { LifecycleDeps } from './lifecycle-deps';
 

@@ -1,4 +1,3 @@
-import { Status } from '@svc/protocol';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
@@ -7,6 +6,7 @@ import { createLogger } from '../../logger';
 import { startExpiryWorker } from '../lifecycle/expiry-worker';
 import { SandboxClock } from './sandbox-clock';
 import { useTestApp } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp();
 

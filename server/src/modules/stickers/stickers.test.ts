@@ -1,9 +1,9 @@
-import { Status } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { SandboxClock } from '../sandbox/sandbox-clock';
 import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
 import { consumerPays } from '../../test/merchant-client';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Sticker Café' });
 
