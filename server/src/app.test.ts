@@ -39,7 +39,9 @@ describe('sandbox features reach the core only through their ports', () => {
     const server = http.createServer(createApp({ ...base(), env: loadEnv({ DATABASE_URL: t.database.url }), testClock: fixedTestClock }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/clock`, { headers: { authorization: `Bearer ${t.merchant.apiKey}` } });
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/clock`, {
+        headers: { authorization: `Bearer ${t.merchant.apiKey}` },
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ now: '2030-01-01T01:00:00.000Z', offsetSeconds: 3_600 });
     } finally {

@@ -51,15 +51,19 @@ async function main(): Promise<void> {
     await sandboxClock.refresh();
     // Another instance moved the test clock: follow at once (the expiry worker also refreshes every tick), and
     // let the dispatcher look for retries that are now due.
-    await notifications.listen(SANDBOX_CLOCK_CHANNEL, () =>
-      void sandboxClock
-        .refresh()
-        .then(() => dispatcher?.wake())
-        .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
+    await notifications.listen(
+      SANDBOX_CLOCK_CHANNEL,
+      () =>
+        void sandboxClock
+          .refresh()
+          .then(() => dispatcher?.wake())
+          .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
     );
     clock = testClock = sandboxClock;
     const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) => fail(logger, error));
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) =>
+      fail(logger, error),
+    );
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
@@ -72,7 +76,18 @@ async function main(): Promise<void> {
   // A lost database is an outage, not a crash: requests answer 503 database_unavailable while a probe finds it gone,
   // and service resumes when the probe finds it back.
   const databaseHealth = new DatabaseHealth(storage.probe, logger);
-  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, ...(testClock ? { testClock } : {}), limiter, credentials, processor, databaseHealth });
+  const app = createApp({
+    env,
+    db: storage.db,
+    sql: storage.sql,
+    logger,
+    clock,
+    ...(testClock ? { testClock } : {}),
+    limiter,
+    credentials,
+    processor,
+    databaseHealth,
+  });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
   const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, recorders: processorOutcomeRecorders({ env }) });
@@ -86,7 +101,16 @@ async function main(): Promise<void> {
   await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, listener: notifications, logger, limiter, clock, resolveSessionToken: sessionTokenResolver(clock) });
+  const realtime = await attachRealtime(server, {
+    env,
+    db: storage.db,
+    sql: storage.sql,
+    listener: notifications,
+    logger,
+    limiter,
+    clock,
+    resolveSessionToken: sessionTokenResolver(clock),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, resolve);

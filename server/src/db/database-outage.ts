@@ -44,7 +44,10 @@ export class OutageLog {
     if (this.#down) return;
     this.#down = true;
     const e = error as { message?: string };
-    this.logger.warn({ code: outageCode(error) ?? 'database_unavailable', reason: e.message }, `${this.what}: the database is unavailable; retrying until it answers`);
+    this.logger.warn(
+      { code: outageCode(error) ?? 'database_unavailable', reason: e.message },
+      `${this.what}: the database is unavailable; retrying until it answers`,
+    );
   }
 
   recovered(): void {

@@ -111,7 +111,13 @@ export async function runMutation(db: Database, clock: Clock, scope: Idempotency
   return { ...response, replayed: false };
 }
 
-async function runInTransaction(db: Database, clock: Clock, scope: IdempotencyScope, effect: Effect, afterCommit: (() => Promise<void>)[]): Promise<Settled | MutationResponse> {
+async function runInTransaction(
+  db: Database,
+  clock: Clock,
+  scope: IdempotencyScope,
+  effect: Effect,
+  afterCommit: (() => Promise<void>)[],
+): Promise<Settled | MutationResponse> {
   const context = { idempotencyKey: null, requestId: scope.requestId, afterCommit: () => undefined };
   if (scope.key === undefined) return db.transaction((tx) => settle(tx, effect, context, afterCommit));
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
@@ -160,7 +166,14 @@ function keyInUse(): ApiError {
 }
 
 /** The answer stored under the key, while it lives, for the same request; 422 for another request. */
-async function storedAnswer(tx: Tx, merchantId: string, key: string, requestHash: Buffer, now: Date, seal: AnswerSeal | null): Promise<MutationResponse | null> {
+async function storedAnswer(
+  tx: Tx,
+  merchantId: string,
+  key: string,
+  requestHash: Buffer,
+  now: Date,
+  seal: AnswerSeal | null,
+): Promise<MutationResponse | null> {
   const stored = await findStoredResponse(tx, merchantId, key);
   if (!stored || stored.expiresAt <= now) return null;
   if (!stored.requestHash.equals(requestHash)) {

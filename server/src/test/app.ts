@@ -43,7 +43,10 @@ export interface TestAppOptions {
   messages?: MessageOutbox;
 }
 
-export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>, options: TestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const env = loadEnv({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://localhost:8080', ...options.env });
   // The shared sandbox test clock unless the test brings a clock of its own.
   const testClock = options.clock ? undefined : new SandboxClock(database.db);
@@ -58,7 +61,16 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
   const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
   const processor = options.processor ?? new SandboxProcessor();
-  const server = http.createServer(createApp({ ...deps, ...(testClock ? { testClock } : {}), processor, credentials, ...databaseHealth, ...(options.messages ? { messages: options.messages } : {}) }));
+  const server = http.createServer(
+    createApp({
+      ...deps,
+      ...(testClock ? { testClock } : {}),
+      processor,
+      credentials,
+      ...databaseHealth,
+      ...(options.messages ? { messages: options.messages } : {}),
+    }),
+  );
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

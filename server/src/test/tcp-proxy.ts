@@ -22,9 +22,7 @@ export class TcpProxy {
   #heldWaiters: { text: string; resolve: () => void }[] = [];
   port = 0;
 
-  constructor(
-    private readonly target: { host: string; port: number },
-  ) {}
+  constructor(private readonly target: { host: string; port: number }) {}
 
   get mode(): ProxyMode {
     return this.#mode;

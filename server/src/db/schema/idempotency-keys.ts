@@ -10,7 +10,9 @@ import { bytea, merchants } from './merchants';
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     key: text('key').notNull(),
     requestHash: bytea('request_hash').notNull(),
     /** Null while the request's processor call is in flight. */

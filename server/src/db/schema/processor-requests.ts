@@ -19,17 +19,25 @@ export const processorRequests = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** Sent to the processor with every attempt of this call: its idempotency key there. */
     requestKey: text('request_key').notNull().unique(),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     operation: text('operation', { enum: ['capture', 'commit_capture', 'reauthorize', 'release'] }).notNull(),
     processorReference: text('processor_reference').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     /** What recording the outcome needs besides the call (a commit's callbackURL, products, posData). */
-    details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+    details: jsonb('details')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** The HTTP request's Idempotency-Key (as stored in idempotency_keys), whose answer the outcome completes. */
     idempotencyKey: text('idempotency_key'),
-    state: text('state', { enum: ['in_flight', 'done'] }).notNull().default('in_flight'),
+    state: text('state', { enum: ['in_flight', 'done'] })
+      .notNull()
+      .default('in_flight'),
     outcome: text('outcome', { enum: ['approved', 'declined', 'failed', 'released'] }),
     /** The answer the outcome gave the merchant, so whoever records it (the request or the worker) can give it. */
     responseStatus: smallint('response_status'),
@@ -40,7 +48,9 @@ export const processorRequests = pgTable(
     completedAt: at('completed_at'),
   },
   (t) => [
-    index('processor_requests_in_flight_idx').on(t.leaseExpiresAt).where(sql`${t.state} = 'in_flight'`),
+    index('processor_requests_in_flight_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`${t.state} = 'in_flight'`),
     index('processor_requests_transaction_idx').on(t.transactionId),
     check('processor_requests_amount_positive', sql`${t.amountCents} > 0`),
     check('processor_requests_done_has_outcome', sql`${t.state} <> 'done' or (${t.outcome} is not null and ${t.completedAt} is not null)`),

@@ -12,7 +12,9 @@ export const transactions = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     transactionNumber: text('transaction_number').notNull().unique(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Null for a transaction created with the merchant key: it belongs to no branch in particular. */
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
@@ -20,7 +22,9 @@ export const transactions = pgTable(
     status: smallint('status').$type<TransactionStatusCode>().notNull(),
     currency: text('currency').notNull(),
     amountCents: money('amount_cents'),
-    products: jsonb('products').notNull().default(sql`'[]'::jsonb`),
+    products: jsonb('products')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     productSumMismatch: boolean('product_sum_mismatch').notNull().default(false),
     pos: text('pos'),
     posData: jsonb('pos_data'),
@@ -28,7 +32,9 @@ export const transactions = pgTable(
     email: text('email'),
     smsState: text('sms_state').notNull().default('Not requested'),
     callbackUrl: text('callback_url'),
-    callbackMethod: text('callback_method', { enum: ['GET', 'POST'] }).notNull().default('POST'),
+    callbackMethod: text('callback_method', { enum: ['GET', 'POST'] })
+      .notNull()
+      .default('POST'),
     timeoutAt: at('timeout_at'),
     /** The hosted payment page's id: random and unguessable, it is the only credential of the consumer. */
     linkId: text('link_id').notNull().unique(),
@@ -70,16 +76,25 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt),
-    index('transactions_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
+    index('transactions_pending_timeout_idx')
+      .on(t.timeoutAt)
+      .where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
     index('transactions_device_idx').on(t.deviceId, t.createdAt),
     check('transactions_status_known', sql`${t.status} between ${sql.raw(String(Math.min(...statusCodes)))} and ${sql.raw(String(Math.max(...statusCodes)))}`),
     check('transactions_amount_positive', sql`${t.amountCents} is null or ${t.amountCents} > 0`),
     check('transactions_sequence_positive', sql`${t.sequence} >= 1`),
     check('transactions_currency_known', sql`${t.currency} in ('USD', 'CAD', 'ILS', 'EUR', 'RUB')`),
-    check('transactions_auth_counters_non_negative', sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0 and ${t.capturePendingCents} >= 0`),
+    check(
+      'transactions_auth_counters_non_negative',
+      sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0 and ${t.capturePendingCents} >= 0`,
+    ),
     check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} + ${t.capturePendingCents} <= ${t.authorizedCents}`),
     check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
-    index('transactions_active_hold_idx').on(t.holdExpiresAt).where(sql`${t.authStatus} = 'active'`),
-    index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),
+    index('transactions_active_hold_idx')
+      .on(t.holdExpiresAt)
+      .where(sql`${t.authStatus} = 'active'`),
+    index('transactions_awaiting_commit_idx')
+      .on(t.commitDeadline)
+      .where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),
   ],
 );

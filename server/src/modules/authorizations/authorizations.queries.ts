@@ -100,7 +100,12 @@ export async function settleCapture(db: Queryable, transactionId: string, amount
  * capture was in flight, it is released instead (and the caller releases it at the processor); only that is a
  * change the merchant sees, so only then does the sequence move. Returns the row and whether it was released.
  */
-export async function dropCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<{ row: TransactionRow; released: boolean } | null> {
+export async function dropCapture(
+  db: Queryable,
+  transactionId: string,
+  amountCents: number,
+  now: Date,
+): Promise<{ row: TransactionRow; released: boolean } | null> {
   const ended = sql`${t.authStatus} <> 'active'`;
   const [row] = await db
     .update(t)
@@ -137,7 +142,13 @@ export function voidHold(db: Queryable, transactionId: string, now: Date) {
 
 /** closeAuth's preconditions in the guard: a capture was made, something is left, and the processor supports it. */
 export function closeHold(db: Queryable, transactionId: string, now: Date) {
-  return endHold(db, transactionId, now, { status: Status.AuthorizationClosed, authStatus: 'closed' }, sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`);
+  return endHold(
+    db,
+    transactionId,
+    now,
+    { status: Status.AuthorizationClosed, authStatus: 'closed' },
+    sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`,
+  );
 }
 
 /**
@@ -156,7 +167,13 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
+    .where(
+      and(
+        eq(t.id, transactionId),
+        inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
+        or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
+      ),
+    )
     .returning();
   return row ?? null;
 }

@@ -5,7 +5,14 @@ import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
-import { answerFromProcessor, finishReleases, queueProcessorRequest, originalRequestId, type ProcessorRequestRow, type RecordOutcome } from '../processor-requests';
+import {
+  answerFromProcessor,
+  finishReleases,
+  queueProcessorRequest,
+  originalRequestId,
+  type ProcessorRequestRow,
+  type RecordOutcome,
+} from '../processor-requests';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
@@ -94,7 +101,13 @@ export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOu
 }
 
 /** `POST /transactions/void`: releases what the hold still holds; captures already made (or in flight) stay. */
-export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, target: { token?: string; transactionNumber?: string }, context: MutationContext): Promise<Transaction> {
+export async function voidAuthorization(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  target: { token?: string; transactionNumber?: string },
+  context: MutationContext,
+): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await authorizationTarget(tx, principal, target);
   // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
@@ -110,7 +123,13 @@ export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: 
  * first; the processor places the hold outside any lock, and `recordReauthorization` adds it to the books if the
  * authorization can still take it (else the new hold is released at once).
  */
-export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number }, context: MutationContext): Promise<ProcessorHandoff> {
+export async function reauthorize(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  input: { token: string; amount: number },
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
@@ -161,11 +180,20 @@ function isReauthorizable(row: TransactionRow): boolean {
 }
 
 function reauthorizationRefusal(row: TransactionRow): ApiError {
-  return new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
+  return new ApiError(
+    'authorization_not_active',
+    `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`,
+  );
 }
 
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */
-export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, context: MutationContext): Promise<Transaction> {
+export async function closeAuthorization(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  transactionNumber: string,
+  context: MutationContext,
+): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
@@ -202,7 +230,14 @@ async function chargeTokenizedMethod(
     linkId: newLinkId(),
     paymentType: token.paymentMethod,
     processor: token.processor,
-    confirmation: confirmationFor({ paymentType: token.paymentMethod, processor: token.processor, lastFourDigits: token.lastFourDigits, authNumber: result.authNumber, confirmationNumber, at: now }),
+    confirmation: confirmationFor({
+      paymentType: token.paymentMethod,
+      processor: token.processor,
+      lastFourDigits: token.lastFourDigits,
+      authNumber: result.authNumber,
+      confirmationNumber,
+      at: now,
+    }),
     sequence: 1,
     createdAt: now,
     updatedAt: now,
@@ -230,7 +265,8 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
   }
   const row = await findTransactionRowForPrincipal(tx, principal, target.transactionNumber!);
   if (!row) throw new NotFoundError('transaction');
-  if (row.methodType !== 'authorize') throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to void. A pending sale can be cancelled.');
+  if (row.methodType !== 'authorize')
+    throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to void. A pending sale can be cancelled.');
   return row;
 }
 
@@ -244,7 +280,11 @@ async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionR
 }
 
 function queueRelease(tx: Tx, row: TransactionRow, processorReference: string, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
-  return queueProcessorRequest(tx, { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency }, now);
+  return queueProcessorRequest(
+    tx,
+    { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency },
+    now,
+  );
 }
 
 /** Why a guarded capture did not apply, read after the fact (only to word the refusal). */
@@ -259,14 +299,22 @@ async function captureRefusal(tx: Tx, transactionId: string, amount: number, now
 /** closeAuth's refusals, in the order of the spec's preconditions. */
 async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
-  if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
+  if (row.methodType !== 'authorize')
+    return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
   if (row.status === Status.Captured) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'close');
   if (row.capturedCents === 0) {
-    return new ApiError('no_successful_payment', 'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.');
+    return new ApiError(
+      'no_successful_payment',
+      'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.',
+    );
   }
-  if (row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents <= 0) return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
-  return new ApiError('close_auth_unsupported', `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`);
+  if (row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents <= 0)
+    return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
+  return new ApiError(
+    'close_auth_unsupported',
+    `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`,
+  );
 }
 
 function notActive(row: TransactionRow, now: Date, verb: string): ApiError {

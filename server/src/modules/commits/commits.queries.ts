@@ -4,10 +4,7 @@ import type { Queryable } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { nextSequence, type TransactionRow } from '../transactions';
 
-export type CommitEffect =
-  | { kind: 'captured'; amountCents: number }
-  | { kind: 'authorized'; amountCents: number; holdExpiresAt: Date }
-  | { kind: 'tokenized' };
+export type CommitEffect = { kind: 'captured'; amountCents: number } | { kind: 'authorized'; amountCents: number; holdExpiresAt: Date } | { kind: 'tokenized' };
 
 /**
  * AwaitingCommit → committed, guarded: only while still awaiting and, for `window`, inside the window with no commit
@@ -26,7 +23,13 @@ export async function applyCommit(
     effect.kind === 'captured'
       ? { status: Status.Approved, amountCents: effect.amountCents }
       : effect.kind === 'authorized'
-        ? { status: Status.Authorized, amountCents: effect.amountCents, authStatus: 'active' as const, authorizedCents: effect.amountCents, holdExpiresAt: effect.holdExpiresAt }
+        ? {
+            status: Status.Authorized,
+            amountCents: effect.amountCents,
+            authStatus: 'active' as const,
+            authorizedCents: effect.amountCents,
+            holdExpiresAt: effect.holdExpiresAt,
+          }
         : { status: Status.Approved };
   const [row] = await db
     .update(transactions)
@@ -59,7 +62,14 @@ export async function startCommitCapture(db: Queryable, transactionId: string, n
   const [row] = await db
     .update(transactions)
     .set({ commitInFlightSince: now })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, Status.AwaitingCommit), gt(transactions.commitDeadline, now), isNull(transactions.commitInFlightSince)))
+    .where(
+      and(
+        eq(transactions.id, transactionId),
+        eq(transactions.status, Status.AwaitingCommit),
+        gt(transactions.commitDeadline, now),
+        isNull(transactions.commitInFlightSince),
+      ),
+    )
     .returning();
   return row ?? null;
 }

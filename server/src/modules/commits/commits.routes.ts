@@ -26,7 +26,10 @@ export function commitsRouter(deps: CommitsRouterDeps): Router {
     const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
     const body = parseInput(CommitRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => commitByMerchant(tx, deps, principal, number, body, context)));
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => commitByMerchant(tx, deps, principal, number, body, context)),
+    );
   });
 
   // The link itself is the credential (random, 190 bits); a GET that commits, as the contract defines it.

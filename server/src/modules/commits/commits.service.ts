@@ -12,7 +12,14 @@ import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
 import { assertCallbackUrlAllowed } from '../transactions';
 import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
-import { answerFromProcessor, finishReleases, originalRequestId, queueProcessorRequest, type ProcessorRequestRow, type RecordOutcome } from '../processor-requests';
+import {
+  answerFromProcessor,
+  finishReleases,
+  originalRequestId,
+  queueProcessorRequest,
+  type ProcessorRequestRow,
+  type RecordOutcome,
+} from '../processor-requests';
 import { applyCommit, endCommitCapture, expireCommitWindow, findByCommitId, startCommitCapture, type CommitEffect } from './commits.queries';
 
 export interface CommitInput {
@@ -25,7 +32,14 @@ export interface CommitInput {
 }
 
 /** `POST /transactions/:transactionNumber/commit`: the merchant backend confirms a widget payment. */
-export async function commitByMerchant(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, input: CommitInput, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
+export async function commitByMerchant(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  transactionNumber: string,
+  input: CommitInput,
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
   return commit(tx, deps, row, input, context);
@@ -38,7 +52,8 @@ export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string
   return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency }, context);
 }
 
-const BEING_COMMITTED = 'This payment is being committed: its capture is at the processor. The commit that asked for it gets the outcome (retry it with its Idempotency-Key).';
+const BEING_COMMITTED =
+  'This payment is being committed: its capture is at the processor. The commit that asked for it gets the outcome (retry it with its Idempotency-Key).';
 
 /**
  * The commit rules of CONTRACT §7 and §12: only AwaitingCommit, only inside the window (after it, the
@@ -46,7 +61,13 @@ const BEING_COMMITTED = 'This payment is being committed: its capture is at the 
  * the consumer approved, in the transaction's currency. A manual_capture commit's capture is asked of the processor
  * after its intent commits (`startCommitCapture` and a processor request), and `recordCommitCapture` records the outcome.
  */
-async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: CommitInput, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
+async function commit(
+  tx: Tx,
+  deps: LifecycleDeps,
+  row: TransactionRow,
+  input: CommitInput,
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const now = deps.clock.now();
   if (row.commitInFlightSince !== null) throw new ApiError('not_awaiting_commit', BEING_COMMITTED);
   const windowOver = row.commitDeadline !== null && row.commitDeadline <= now;
@@ -57,10 +78,18 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
       await releaseApproval(tx, deps, row, now, context);
       await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
     }
-    throw new RefusalAfterChange(new ApiError('commit_window_expired', `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`));
+    throw new RefusalAfterChange(
+      new ApiError(
+        'commit_window_expired',
+        `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`,
+      ),
+    );
   }
   if (row.status !== Status.AwaitingCommit || !row.processorReference) {
-    throw new ApiError('not_awaiting_commit', `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`);
+    throw new ApiError(
+      'not_awaiting_commit',
+      `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`,
+    );
   }
   if (input.methodType !== undefined && input.methodType !== row.methodType) {
     throw new ValidationError([{ path: 'methodType', message: `this payment is ${row.methodType}` }]);
@@ -71,7 +100,9 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
     throw new ApiError('amount_exceeds_approved', `The consumer approved ${approved} cents; commit at most that (${input.amount} asked).`);
   }
   if (input.callbackURL) assertCallbackUrlAllowed(input.callbackURL, deps.env);
-  const amounts = input.products ? resolveInitAmounts({ amount: input.amount, isCent: true, currency: input.currency, products: input.products }, 'authorize') : null;
+  const amounts = input.products
+    ? resolveInitAmounts({ amount: input.amount, isCent: true, currency: input.currency, products: input.products }, 'authorize')
+    : null;
   const extras: CommitExtras = {
     ...(input.callbackURL !== undefined ? { callbackUrl: input.callbackURL } : {}),
     ...(amounts ? { products: amounts.products, productSumMismatch: amounts.productSumMismatch } : {}),
@@ -100,7 +131,9 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
   }
 
   const effect: CommitEffect =
-    row.methodType === 'authorize' ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) } : { kind: 'tokenized' };
+    row.methodType === 'authorize'
+      ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) }
+      : { kind: 'tokenized' };
   const committed = await applyCommit(tx, row.id, effect, extras, now);
   if (!committed) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
   await insertPaymentToken(tx, {
@@ -137,7 +170,16 @@ export function recordCommitCapture(deps: Pick<LifecycleDeps, 'env'>): RecordOut
     const { approvedCents, extras } = request.details as { approvedCents: number; extras: CommitExtras };
     const committed = await applyCommit(tx, request.transactionId, { kind: 'captured', amountCents: request.amountCents }, extras, now, 'in_flight');
     if (!committed) throw new Error(`commit capture ${request.id}: the payment is no longer in flight`);
-    await insertPayment(tx, { paymentId: newPaymentId(), transactionId: committed.id, merchantId: committed.merchantId, kind: 'capture', amountCents: request.amountCents, status: 'succeeded', confirmationNumber: newConfirmationNumber(), createdAt: now });
+    await insertPayment(tx, {
+      paymentId: newPaymentId(),
+      transactionId: committed.id,
+      merchantId: committed.merchantId,
+      kind: 'capture',
+      amountCents: request.amountCents,
+      status: 'succeeded',
+      confirmationNumber: newConfirmationNumber(),
+      createdAt: now,
+    });
     if (request.amountCents < approvedCents) releases.push(await queueRelease(tx, committed, approvedCents - request.amountCents, now));
     const { transaction } = await recordChange(tx, committed.id, now, deps.env.PUBLIC_BASE_URL);
     return answerOf({ body: commitResponse(transaction) }, requestId);
@@ -163,5 +205,16 @@ async function releaseApproval(tx: Tx, deps: LifecycleDeps, row: TransactionRow,
 }
 
 function queueRelease(tx: Tx, row: TransactionRow, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
-  return queueProcessorRequest(tx, { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference: row.processorReference!, amountCents, currency: row.currency }, now);
+  return queueProcessorRequest(
+    tx,
+    {
+      operation: 'release',
+      transactionId: row.id,
+      merchantId: row.merchantId,
+      processorReference: row.processorReference!,
+      amountCents,
+      currency: row.currency,
+    },
+    now,
+  );
 }

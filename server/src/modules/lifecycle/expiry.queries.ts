@@ -26,7 +26,9 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
       merchantId: transactions.merchantId,
       currency: transactions.currency,
       // Captures at the processor stay reserved; the hold's end releases the rest (and the outcome of each, its share).
-      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`.mapWith(Number),
+      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`.mapWith(
+        Number,
+      ),
       approvedCents: transactions.approvedCents,
       processorReference: transactions.processorReference,
     })
@@ -46,7 +48,11 @@ export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<Due
 }
 
 export function lockCommitWindowsPastDeadline(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now), isNull(transactions.commitInFlightSince)), transactions.commitDeadline);
+  return lockDue(
+    db,
+    and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now), isNull(transactions.commitInFlightSince)),
+    transactions.commitDeadline,
+  );
 }
 
 /** Pending → TimedOut for these rows, guarded on still being pending. */

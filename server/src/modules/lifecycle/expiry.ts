@@ -42,7 +42,14 @@ async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise
       const rows = await sweep(tx, now);
       for (const { id, merchantId, currency, release } of rows) {
         if (release && release.amountCents > 0) {
-          const request = { operation: 'release' as const, transactionId: id, merchantId, processorReference: release.reference, amountCents: release.amountCents, currency };
+          const request = {
+            operation: 'release' as const,
+            transactionId: id,
+            merchantId,
+            processorReference: release.reference,
+            amountCents: release.amountCents,
+            currency,
+          };
           releases.push(await queueProcessorRequest(tx, request, now));
         }
         await recordChange(tx, id, now, deps.baseUrl);
@@ -58,7 +65,11 @@ async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise
 const timeOutPending: Sweep = async (tx, now) => {
   const due = await q.lockPendingPastTimeout(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.timeOut(tx, due.map((row) => row.id), now);
+  const changed = await q.timeOut(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
   const byId = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => ({ ...owner(byId, id), release: null }));
 };
@@ -66,9 +77,16 @@ const timeOutPending: Sweep = async (tx, now) => {
 const expireHolds: Sweep = async (tx, now) => {
   const due = await q.lockActiveHoldsPastExpiry(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireHolds(tx, due.map((row) => row.id), now);
+  const changed = await q.expireHolds(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
   // The rows are locked, so what each held when it was read is what the update released.
-  const tokens = await q.authorizationTokenReferences(tx, changed.map(({ id }) => id));
+  const tokens = await q.authorizationTokenReferences(
+    tx,
+    changed.map(({ id }) => id),
+  );
   const byId = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
     const reference = tokens.get(id);
@@ -79,7 +97,11 @@ const expireHolds: Sweep = async (tx, now) => {
 const expireCommitWindows: Sweep = async (tx, now) => {
   const due = await q.lockCommitWindowsPastDeadline(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireCommits(tx, due.map((row) => row.id), now);
+  const changed = await q.expireCommits(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
   const byId = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
     const row = byId.get(id);

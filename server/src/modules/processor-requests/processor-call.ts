@@ -68,7 +68,10 @@ export function queueProcessorRequest(
 
 /** The processor did not answer (it threw): the request stays in flight, for the worker once its lease ends. */
 export class ProcessorUnanswered extends Error {
-  constructor(readonly request: ProcessorRequestRow, cause: unknown) {
+  constructor(
+    readonly request: ProcessorRequestRow,
+    cause: unknown,
+  ) {
     super(`the processor did not answer ${request.operation} request ${request.id}`, { cause });
     this.name = 'ProcessorUnanswered';
   }
@@ -107,8 +110,12 @@ export function answerFromProcessor(deps: ProcessorCallDeps, request: ProcessorR
         return answer;
       } catch (error) {
         if (!(error instanceof ProcessorUnanswered)) throw error;
-        deps.logger.warn({ err: error.cause, code: 'processor_unanswered', processorRequestId: request.id }, 'the processor did not answer; the request stays in flight for the worker');
-        const detail = 'The processor did not answer in time. The request stays in flight and its outcome is recorded automatically (a callback follows); retry with the same Idempotency-Key to read it.';
+        deps.logger.warn(
+          { err: error.cause, code: 'processor_unanswered', processorRequestId: request.id },
+          'the processor did not answer; the request stays in flight for the worker',
+        );
+        const detail =
+          'The processor did not answer in time. The request stays in flight and its outcome is recorded automatically (a callback follows); retry with the same Idempotency-Key to read it.';
         return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
       }
     },
@@ -150,7 +157,10 @@ export async function finishReleases(deps: ProcessorCallDeps, releases: Processo
     try {
       await finishProcessorRequest(deps, release, recordRelease);
     } catch (error) {
-      deps.logger.warn({ err: error, code: 'processor_release_deferred', processorRequestId: release.id }, 'release at the processor deferred: the request stays in flight and is retried when its lease ends');
+      deps.logger.warn(
+        { err: error, code: 'processor_release_deferred', processorRequestId: release.id },
+        'release at the processor deferred: the request stays in flight and is retried when its lease ends',
+      );
     }
   }
 }

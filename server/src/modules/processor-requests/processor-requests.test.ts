@@ -44,7 +44,9 @@ async function hold(amountCents: number) {
 }
 
 async function books(transactionNumber: string) {
-  const [row] = await database.sql<{ captured: number; released: number; pending: number; status: number; payments: number; callbacks: number; requests: number }[]>`
+  const [row] = await database.sql<
+    { captured: number; released: number; pending: number; status: number; payments: number; callbacks: number; requests: number }[]
+  >`
     select t.captured_cents::int as captured, t.released_cents::int as released, t.capture_pending_cents::int as pending, t.status,
       (select count(*) from payments p where p.transaction_id = t.id)::int as payments,
       (select count(*) from callback_deliveries d where d.transaction_id = t.id)::int as callbacks,
@@ -56,7 +58,13 @@ async function books(transactionNumber: string) {
 /** A later start of the service: its worker runs at once, with the clock past every lease taken so far. */
 async function restartWorker(): Promise<void> {
   const later = { now: () => new Date(app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
-  const worker = startProcessorRequestWorker({ db: database.db, processor, clock: later, logger: app.logger, recorders: processorOutcomeRecorders({ env: app.env }) });
+  const worker = startProcessorRequestWorker({
+    db: database.db,
+    processor,
+    clock: later,
+    logger: app.logger,
+    recorders: processorOutcomeRecorders({ env: app.env }),
+  });
   await worker.stop();
 }
 
@@ -196,12 +204,18 @@ describe('a crash between the processor call and recording its outcome', () => {
     expect(replay.body.transaction.authorization).toMatchObject({ capturedCents: 250, availableCents: 750 });
 
     // Nothing is left for a second restart to do.
-    expect(await finishAbandonedProcessorRequests({ db: database.db, processor, clock: app.clock, logger: app.logger }, processorOutcomeRecorders({ env: app.env }), new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS))).toBe(0);
+    expect(
+      await finishAbandonedProcessorRequests(
+        { db: database.db, processor, clock: app.clock, logger: app.logger },
+        processorOutcomeRecorders({ env: app.env }),
+        new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
+      ),
+    ).toBe(0);
     expect(processor.captureKeys.filter((key) => key === requestKey)).toHaveLength(2);
     void lost;
   });
 
-  it('a request answered after the worker took it over gets the worker\'s outcome: recorded once', async () => {
+  it("a request answered after the worker took it over gets the worker's outcome: recorded once", async () => {
     const { transactionNumber, token } = await hold(1_000);
     const before = await books(transactionNumber);
     const gate = processor.holdAnswers();
@@ -224,14 +238,17 @@ describe('a crash between the processor call and recording its outcome', () => {
 
 describe('a commit whose capture is at the processor', () => {
   async function awaitingCommit(amount: number): Promise<Transaction> {
-    const session = (await (await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })).json()) as SdkSession;
+    const session = (await (
+      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+    ).json()) as SdkSession;
     const paid = await app.request(`/sdk/sessions/${session.sessionId}/payments`, {
       headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin },
       body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount, currency: 'USD' },
     });
     return (await paid.json()) as Transaction;
   }
-  const commit = (transactionNumber: string, body: Record<string, unknown>) => client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
+  const commit = (transactionNumber: string, body: Record<string, unknown>) =>
+    client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
 
   it('refuses a second commit, is not expired by its window meanwhile, and commits on approval', async () => {
     const transaction = await awaitingCommit(2_000);
