@@ -49,21 +49,32 @@ export async function pay(
   }
   const reserved = await q.reserveCapture(tx, holder.id, input.amount, now);
   if (!reserved) throw await captureRefusal(tx, holder.id, input.amount, now);
-  const request = await queueProcessorRequest(
-    tx,
-    {
-      operation: 'capture',
-      transactionId: holder.id,
-      merchantId: holder.merchantId,
-      processorReference: found.token.processorReference,
-      amountCents: input.amount,
-      currency: holder.currency,
-      idempotencyKey: context.idempotencyKey,
-      details: { requestId: context.requestId },
-    },
-    now,
-  );
+  const request = await askProcessor(tx, 'capture', holder, found.token.processorReference, input.amount, context, now);
   return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
+}
+
+/** The processor request of a call this request asks for, committed with the change that asks (its answer comes back to it). */
+function askProcessor(
+  tx: Tx,
+  operation: 'capture' | 'reauthorize',
+  row: TransactionRow,
+  processorReference: string,
+  amountCents: number,
+  context: MutationContext,
+  now: Date,
+): Promise<ProcessorRequestRow> {
+  const { idempotencyKey, requestId } = context;
+  const request = {
+    operation,
+    transactionId: row.id,
+    merchantId: row.merchantId,
+    processorReference,
+    amountCents,
+    currency: row.currency,
+    idempotencyKey,
+    details: { requestId },
+  };
+  return queueProcessorRequest(tx, request, now);
 }
 
 /**
@@ -138,20 +149,7 @@ export async function reauthorize(
   }
   const row = found.transaction;
   if (!isReauthorizable(row)) throw reauthorizationRefusal(row);
-  const request = await queueProcessorRequest(
-    tx,
-    {
-      operation: 'reauthorize',
-      transactionId: row.id,
-      merchantId: row.merchantId,
-      processorReference: found.token.processorReference,
-      amountCents: input.amount,
-      currency: row.currency,
-      idempotencyKey: context.idempotencyKey,
-      details: { requestId: context.requestId },
-    },
-    now,
-  );
+  const request = await askProcessor(tx, 'reauthorize', row, found.token.processorReference, input.amount, context, now);
   return answerFromProcessor(deps, request, recordReauthorization(deps));
 }
 
