@@ -42,3 +42,8 @@ export async function fillInFlightAnswer(db: Queryable, merchantId: string, key:
     .set({ responseStatus: answer.status, responseBody: answer.body })
     .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
 }
+
+/** A key left in flight by a request that ended without an answer to keep (its processor did not answer): free again. */
+export async function forgetInFlightKey(db: Queryable, merchantId: string, key: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
+}

@@ -17,7 +17,7 @@ export class SandboxProcessor implements PaymentProcessor {
   #held: Promise<void> | null = null;
 
   /**
-   * For tests: from now on, captures and re-authorizations take effect at once but answer only when `answer()` is
+   * For tests: from now on, calls (all but releases) take effect at once but answer only when `answer()` is
    * called, as a slow acquirer does. After `passNewCalls()`, later calls are answered at once while the held ones
    * still wait: a held call never answered is a process that crashed between the call and recording its outcome. A
    * later call with the same key gets the answer the first one had.
@@ -39,11 +39,15 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   async sale(method: PaymentMethodInput): Promise<ProcessorResult> {
-    return this.#decide(method);
+    const answer = this.#decide(method);
+    await this.#held;
+    return answer;
   }
 
   async authorize(method: PaymentMethodInput): Promise<ProcessorResult> {
-    return this.#decide(method);
+    const answer = this.#decide(method);
+    await this.#held;
+    return answer;
   }
 
   async reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {

@@ -4,6 +4,7 @@ import { SandboxProcessor } from '../processor/sandbox-processor';
 export class RecordingProcessor extends SandboxProcessor {
   captures = 0;
   reauthorizations = 0;
+  sales = 0;
   /** The request key of every capture call, in order (a retry repeats its key). */
   captureKeys: string[] = [];
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
@@ -21,6 +22,17 @@ export class RecordingProcessor extends SandboxProcessor {
   /** Resolves when the processor has been asked for `count` re-authorizations in all. */
   reauthorizationsCalled(count: number): Promise<void> {
     return this.#until(() => this.reauthorizations >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` sales in all. */
+  salesCalled(count: number): Promise<void> {
+    return this.#until(() => this.sales >= count);
+  }
+
+  override async sale(...args: Parameters<SandboxProcessor['sale']>) {
+    this.sales += 1;
+    this.#called();
+    return super.sale(...args);
   }
 
   override async capture(...args: Parameters<SandboxProcessor['capture']>) {

@@ -67,6 +67,12 @@ export const transactions = pgTable(
     commitDeadline: at('commit_deadline'),
     approvedCents: money('approved_cents'),
     committedAt: at('committed_at'),
+    /**
+     * Set while a consumer's payment of the link is at the processor (the card is in memory only, so this is no
+     * processor_requests row): another payment, a cancel or a time-out waits for it, or for PROCESSOR_LEASE_MS if the
+     * process that asked stopped.
+     */
+    consumerPaymentSince: at('consumer_payment_since'),
     /** Set while a commit's capture is at the processor (processor_requests): the window cannot expire it meanwhile. */
     commitInFlightSince: at('commit_in_flight_since'),
     processorReference: text('processor_reference'),

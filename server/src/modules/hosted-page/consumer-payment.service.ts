@@ -1,39 +1,94 @@
-import type { ConsumerPayRequest, Currency, PaymentLinkState } from '@svc/protocol';
+import type { ConsumerPayRequest, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
-import type { PaymentMethodInput } from '../../processor/processor';
+import { ApiError, NotFoundError } from '../../errors';
+import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
+import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
+import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange } from '../transactions';
-import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
+import { PROCESSOR_LEASE_MS } from '../processor-requests';
+import type { TransactionRow } from '../transactions';
+import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
 
 /**
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
  * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is committed, while the consumer is
- * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never leaves this function but to the processor.
+ * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never
+ * leaves this function but to the processor. The payment is marked in flight by a guarded write that commits first; the
+ * processor is called after that, outside any lock, and its decision recorded in a transaction of its own.
  */
-export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<PaymentLinkState> {
+export async function payLink(
+  tx: Tx,
+  deps: LifecycleDeps,
+  linkId: string,
+  input: ConsumerPayRequest & { method: string },
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
   const row = await lockTransactionByLink(tx, linkId);
   if (!row) throw new NotFoundError('payment link');
   if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
-    throw new ApiError('transaction_not_payable', 'This transaction is paid through the merchant\'s checkout, not a payment link.');
+    throw new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
   }
-  if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
+  if (row.timeoutAt !== null && row.timeoutAt <= now)
+    throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  const staleBefore = new Date(now.getTime() - PROCESSOR_LEASE_MS);
+  const started = await startConsumerPayment(tx, row.id, now, staleBefore);
+  if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
+  return { answer: () => decidePayment(deps, started, now, method, context) };
+}
 
+/** The processor's call for a payment started at `startedAt`, and its decision recorded (after the start committed). */
+async function decidePayment(
+  deps: LifecycleDeps,
+  row: TransactionRow,
+  startedAt: Date,
+  method: PaymentMethodInput,
+  context: MutationContext,
+): Promise<Omit<MutationResponse, 'replayed'>> {
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
-  const result = row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
+  let result: ProcessorResult;
+  try {
+    result =
+      row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
+  } catch (error) {
+    // No answer: the card is not kept, so nothing can ask again later. The link is payable again, and the key free.
+    deps.logger.warn({ err: error, code: 'processor_unanswered', transactionId: row.id }, 'the processor did not answer a consumer payment');
+    await deps.db.transaction(async (tx) => {
+      await endConsumerPayment(tx, row.id, startedAt);
+      if (context.idempotencyKey !== null) await forgetInFlightKey(tx, row.merchantId, context.idempotencyKey);
+    });
+    return answerOf(new ApiError('processor_failure', 'The processor did not answer; try again.'), context.requestId);
+  }
+  return deps.db.transaction(async (tx) => {
+    const answer = await recordDecision(tx, deps, row, startedAt, method, result, context.requestId);
+    if (context.idempotencyKey !== null) await fillInFlightAnswer(tx, row.merchantId, context.idempotencyKey, answer);
+    return answer;
+  });
+}
+
+async function recordDecision(
+  tx: Tx,
+  deps: LifecycleDeps,
+  row: TransactionRow,
+  startedAt: Date,
+  method: PaymentMethodInput,
+  result: ProcessorResult,
+  requestId: string,
+): Promise<Omit<MutationResponse, 'replayed'>> {
+  const now = deps.clock.now();
+  const amountCents = row.amountCents ?? 0;
   const paymentType = method.method;
   const confirmationNumber = newConfirmationNumber();
-
   let outcome: ConsumerOutcome;
   if (result.outcome === 'approved') {
     const confirmation = confirmationFor({
@@ -60,9 +115,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
   } else {
     outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
   }
-
-  const updated = await applyConsumerOutcome(tx, row.id, outcome, now);
-  if (!updated) throw new ApiError('transaction_not_payable', 'This payment is no longer open.');
+  const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
+  // Only a payment in flight past PROCESSOR_LEASE_MS, taken over by another, gets here: its decision cannot be recorded.
+  if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
   if (row.methodType === 'sale') {
     await insertPayment(tx, {
       paymentId: newPaymentId(),
@@ -90,6 +145,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
     });
   }
   const { view } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
-  if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
-  return toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now);
+  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
+  return answerOf(
+    { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
+    requestId,
+  );
 }

@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
@@ -7,10 +7,15 @@ import { LINK_PAYABLE_STATUSES } from './link-payable';
 import { nextSequence, type TransactionRow } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
-  db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),
+  db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.linkId, sql.placeholder('linkId')))
+    .limit(1)
+    .for('update'),
 );
 
-/** The transaction behind a payment link, locked: concurrent payments of one link run one after the other. */
+/** The transaction behind a payment link, locked for the checks of the change that starts a payment (never across the processor call). */
 export async function lockTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
   const [row] = await transactionByLinkForUpdate(db, { linkId });
   return row ?? null;
@@ -34,17 +39,70 @@ export async function findLinkFace(db: Queryable, linkId: string) {
 
 export type ConsumerOutcome =
   | { kind: 'sold'; paymentType: string; processor: string; confirmation: object }
-  | { kind: 'authorized'; paymentType: string; processor: string; confirmation: object; authorizedCents: number; holdExpiresAt: Date; supportsCloseAuth: boolean }
+  | {
+      kind: 'authorized';
+      paymentType: string;
+      processor: string;
+      confirmation: object;
+      authorizedCents: number;
+      holdExpiresAt: Date;
+      supportsCloseAuth: boolean;
+    }
   | { kind: 'declined'; paymentType: string; processor: string }
   | { kind: 'failed'; paymentType: string; processor: string };
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
 /** Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. */
-export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionRow | null> {
+/**
+ * The consumer's payment goes to the processor, as one guarded statement: the link must still be payable and no other
+ * payment of it in flight (one whose process stopped counts as over once it started before `staleBefore`). The row
+ * is not held while the processor decides; `applyConsumerOutcome` records what it decided.
+ */
+export async function startConsumerPayment(db: Queryable, transactionId: string, now: Date, staleBefore: Date): Promise<TransactionRow | null> {
+  const t = transactions;
+  const [row] = await db
+    .update(t)
+    .set({ consumerPaymentSince: now })
+    .where(
+      and(
+        eq(t.id, transactionId),
+        inArray(t.status, [...LINK_PAYABLE_STATUSES]),
+        or(isNull(t.timeoutAt), gt(t.timeoutAt, now)),
+        or(isNull(t.consumerPaymentSince), lte(t.consumerPaymentSince, staleBefore)),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */
+export async function endConsumerPayment(db: Queryable, transactionId: string, startedAt: Date): Promise<void> {
+  await db
+    .update(transactions)
+    .set({ consumerPaymentSince: null })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.consumerPaymentSince, startedAt)));
+}
+
+/**
+ * The processor's decision on the payment started at `startedAt`, guarded on it still being the one in flight (it
+ * was asked while the link was payable, so a time-out reached meanwhile does not undo it).
+ */
+export async function applyConsumerOutcome(
+  db: Queryable,
+  transactionId: string,
+  outcome: ConsumerOutcome,
+  startedAt: Date,
+  now: Date,
+): Promise<TransactionRow | null> {
   const authorization =
     outcome.kind === 'authorized'
-      ? { authStatus: 'active' as const, authorizedCents: outcome.authorizedCents, holdExpiresAt: outcome.holdExpiresAt, supportsCloseAuth: outcome.supportsCloseAuth }
+      ? {
+          authStatus: 'active' as const,
+          authorizedCents: outcome.authorizedCents,
+          holdExpiresAt: outcome.holdExpiresAt,
+          supportsCloseAuth: outcome.supportsCloseAuth,
+        }
       : {};
   const [row] = await db
     .update(transactions)
@@ -54,10 +112,11 @@ export async function applyConsumerOutcome(db: Queryable, transactionId: string,
       processor: outcome.processor,
       confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
       ...authorization,
+      consumerPaymentSince: null,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(transactions.id, transactionId), inArray(transactions.status, [...LINK_PAYABLE_STATUSES]), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
+    .where(and(eq(transactions.id, transactionId), inArray(transactions.status, [...LINK_PAYABLE_STATUSES]), eq(transactions.consumerPaymentSince, startedAt)))
     .returning();
   return row ?? null;
 }

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
-import { moveStatus, nextSequence } from '../transactions';
+import { moveStatus, nextSequence, noConsumerPaymentInFlight } from '../transactions';
 
 /** How many rows one sweep transaction claims. */
 export const SWEEP_BATCH = 200;
@@ -39,8 +39,13 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
     .for('update', { skipLocked: true });
 }
 
-export function lockPendingPastTimeout(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
+/** Pending past its time-out, unless a consumer's payment of it is at the processor (it was asked in time). */
+export function lockPendingPastTimeout(db: Queryable, now: Date, staleBefore: Date): Promise<DueRow[]> {
+  return lockDue(
+    db,
+    and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now), noConsumerPaymentInFlight(staleBefore)),
+    transactions.timeoutAt,
+  );
 }
 
 export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<DueRow[]> {

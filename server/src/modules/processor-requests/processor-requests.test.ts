@@ -236,6 +236,33 @@ describe('a crash between the processor call and recording its outcome', () => {
   });
 });
 
+describe('a consumer paying a link at a slow processor', () => {
+  it('holds no lock; another payment and a cancel wait for the outcome, and a time-out reached meanwhile does not undo it', async () => {
+    // Times out in 20 s; the clock moves 30 s while the sale is at the processor (less than PROCESSOR_LEASE_MS).
+    const created = await client.init({ amount: 1_250, isCent: true, currency: 'USD', timeOut: 20 });
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.sales;
+    const paying = consumerPays(app, created.body);
+    await processor.salesCalled(calledBefore + 1);
+
+    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${created.body.TransactionNumber} for update nowait`);
+    const second = await consumerPays(app, created.body);
+    expect(second.status).toBe(409);
+    expect(codeOf(second.body)).toBe('transaction_not_payable');
+    const cancel = await client.cancel(created.body.TransactionNumber);
+    expect(cancel.status).toBe(409);
+    expect(codeOf(cancel.body)).toBe('transaction_not_cancellable');
+    await client.advanceClock(30);
+    expect((await client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
+
+    gate.answer();
+    const paid = await paying;
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: Status.Approved, payable: false });
+    expect(await books(created.body.TransactionNumber)).toMatchObject({ status: Status.Approved, payments: 1 });
+  });
+});
+
 describe('a commit whose capture is at the processor', () => {
   async function awaitingCommit(amount: number): Promise<Transaction> {
     const session = (await (
