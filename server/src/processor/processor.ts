@@ -34,13 +34,18 @@ export type ProcessorResult = Approval | Refusal | Failure;
  * which refuses to start on the sandbox one. Amounts are integer cents in the given currency.
  *
  * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`) or a failure. A thrown
- *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
+ *   error means no answer: the services tell the caller (502 `processor_failure`) and, where the call can be made
+ *   again, leave it in flight for the worker; declines and failures become 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
- * - `capture`, `reauthorize` and `release` act on a method already held, and are made outside any database lock: the service records
- *   its intent (processor_requests) first, calls, then records the outcome. They carry `requestKey`, the same on
- *   every attempt of one call (a retry after a crash or a timeout): an implementation sends it as its acquirer's
- *   idempotency key, so a repeated call answers as the first one did and moves no money twice.
+ * - Every call is made outside any database transaction or lock: the change that asks commits first (a payment
+ *   marked in flight, an Idempotency-Key taken), and the outcome is recorded by a guarded write of its own, so a
+ *   slow acquirer holds no row and no connection.
+ * - `capture`, `reauthorize` and `release` act on a method already held: the service records each as a
+ *   processor_requests row before calling. They carry `requestKey`, the same on every attempt of one call (a retry
+ *   after a crash or a timeout): an implementation sends it as its acquirer's idempotency key, so a repeated call
+ *   answers as the first one did and moves no money twice. `sale`, `authorize` and `chargeToken` carry no key: the
+ *   card lives only in the request's memory (or the outcome creates the record), so only the request calls them.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {

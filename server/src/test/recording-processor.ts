@@ -5,6 +5,7 @@ export class RecordingProcessor extends SandboxProcessor {
   captures = 0;
   reauthorizations = 0;
   sales = 0;
+  authorizations = 0;
   /** The request key of every capture call, in order (a retry repeats its key). */
   captureKeys: string[] = [];
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
@@ -27,6 +28,17 @@ export class RecordingProcessor extends SandboxProcessor {
   /** Resolves when the processor has been asked for `count` sales in all. */
   salesCalled(count: number): Promise<void> {
     return this.#until(() => this.sales >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` authorizations in all. */
+  authorizationsCalled(count: number): Promise<void> {
+    return this.#until(() => this.authorizations >= count);
+  }
+
+  override async authorize(...args: Parameters<SandboxProcessor['authorize']>) {
+    this.authorizations += 1;
+    this.#called();
+    return super.authorize(...args);
   }
 
   override async sale(...args: Parameters<SandboxProcessor['sale']>) {

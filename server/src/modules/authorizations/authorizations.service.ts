@@ -7,6 +7,7 @@ import { processorError } from '../../processor/processor-errors';
 import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
 import {
   answerFromProcessor,
+  decideAfterCommit,
   finishReleases,
   queueProcessorRequest,
   originalRequestId,
@@ -40,7 +41,7 @@ export async function pay(
 ): Promise<MutationResult | ProcessorHandoff> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
-  if (found.token.type === 'token') return { body: await chargeTokenizedMethod(tx, deps, principal, found.token, input) };
+  if (found.token.type === 'token') return chargeTokenizedMethod(deps, principal, found.token, input, context);
 
   const now = deps.clock.now();
   const holder = found.transaction;
@@ -203,55 +204,59 @@ export async function closeAuthorization(
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
-async function chargeTokenizedMethod(
-  tx: Tx,
+/** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
+function chargeTokenizedMethod(
   deps: LifecycleDeps,
   principal: Principal,
   token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency?: Currency },
-): Promise<PayResult> {
-  if (input.currency === undefined) {
+  context: MutationContext,
+): ProcessorHandoff {
+  const currency = input.currency;
+  if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
-  const result = await deps.processor.chargeToken(token.processorReference, input.amount, input.currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  const now = deps.clock.now();
-  const confirmationNumber = newConfirmationNumber();
-  const sale = await insertTransaction(tx, {
-    transactionNumber: newTransactionNumber(),
-    merchantId: principal.merchantId,
-    branchId: principal.branchId ?? token.branchId,
-    methodType: 'sale',
-    status: Status.Approved,
-    currency: input.currency,
-    amountCents: input.amount,
-    linkId: newLinkId(),
-    paymentType: token.paymentMethod,
-    processor: token.processor,
-    confirmation: confirmationFor({
+  const call = () => deps.processor.chargeToken(token.processorReference, input.amount, currency);
+  return decideAfterCommit(deps, context, principal.merchantId, call, async (tx, result) => {
+    if (result.outcome !== 'approved') return answerOf(processorError(result), context.requestId);
+    const now = deps.clock.now();
+    const confirmationNumber = newConfirmationNumber();
+    const sale = await insertTransaction(tx, {
+      transactionNumber: newTransactionNumber(),
+      merchantId: principal.merchantId,
+      branchId: principal.branchId ?? token.branchId,
+      methodType: 'sale',
+      status: Status.Approved,
+      currency,
+      amountCents: input.amount,
+      linkId: newLinkId(),
       paymentType: token.paymentMethod,
       processor: token.processor,
-      lastFourDigits: token.lastFourDigits,
-      authNumber: result.authNumber,
+      confirmation: confirmationFor({
+        paymentType: token.paymentMethod,
+        processor: token.processor,
+        lastFourDigits: token.lastFourDigits,
+        authNumber: result.authNumber,
+        confirmationNumber,
+        at: now,
+      }),
+      sequence: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const payment = await insertPayment(tx, {
+      paymentId: newPaymentId(),
+      transactionId: sale.id,
+      merchantId: sale.merchantId,
+      kind: 'sale',
+      amountCents: input.amount,
+      status: 'succeeded',
       confirmationNumber,
-      at: now,
-    }),
-    sequence: 1,
-    createdAt: now,
-    updatedAt: now,
+      createdAt: now,
+    });
+    const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+    return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, context.requestId);
   });
-  const payment = await insertPayment(tx, {
-    paymentId: newPaymentId(),
-    transactionId: sale.id,
-    merchantId: sale.merchantId,
-    kind: 'sale',
-    amountCents: input.amount,
-    status: 'succeeded',
-    confirmationNumber,
-    createdAt: now,
-  });
-  const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  return { payment: toPayment(payment), transaction };
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {

@@ -2,14 +2,13 @@ import type { ConsumerPayRequest, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
-import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange } from '../transactions';
-import { PROCESSOR_LEASE_MS } from '../processor-requests';
+import { decideAfterCommit, PROCESSOR_LEASE_MS } from '../processor-requests';
 import type { TransactionRow } from '../transactions';
 import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
@@ -43,37 +42,18 @@ export async function payLink(
   const staleBefore = new Date(now.getTime() - PROCESSOR_LEASE_MS);
   const started = await startConsumerPayment(tx, row.id, now, staleBefore);
   if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
-  return { answer: () => decidePayment(deps, started, now, method, context) };
-}
-
-/** The processor's call for a payment started at `startedAt`, and its decision recorded (after the start committed). */
-async function decidePayment(
-  deps: LifecycleDeps,
-  row: TransactionRow,
-  startedAt: Date,
-  method: PaymentMethodInput,
-  context: MutationContext,
-): Promise<Omit<MutationResponse, 'replayed'>> {
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
-  let result: ProcessorResult;
-  try {
-    result =
-      row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
-  } catch (error) {
-    // No answer: the card is not kept, so nothing can ask again later. The link is payable again, and the key free.
-    deps.logger.warn({ err: error, code: 'processor_unanswered', transactionId: row.id }, 'the processor did not answer a consumer payment');
-    await deps.db.transaction(async (tx) => {
-      await endConsumerPayment(tx, row.id, startedAt);
-      if (context.idempotencyKey !== null) await forgetInFlightKey(tx, row.merchantId, context.idempotencyKey);
-    });
-    return answerOf(new ApiError('processor_failure', 'The processor did not answer; try again.'), context.requestId);
-  }
-  return deps.db.transaction(async (tx) => {
-    const answer = await recordDecision(tx, deps, row, startedAt, method, result, context.requestId);
-    if (context.idempotencyKey !== null) await fillInFlightAnswer(tx, row.merchantId, context.idempotencyKey, answer);
-    return answer;
-  });
+  const call = () => (row.methodType === 'sale' ? deps.processor.sale(method, amountCents, currency) : deps.processor.authorize(method, amountCents, currency));
+  return decideAfterCommit(
+    deps,
+    context,
+    row.merchantId,
+    call,
+    (tx, result) => recordDecision(tx, deps, started, now, method, result, context.requestId),
+    // The card is not kept: a payment the processor did not answer is over, and the link payable again.
+    (tx) => endConsumerPayment(tx, row.id, now),
+  );
 }
 
 async function recordDecision(

@@ -12,3 +12,4 @@ export {
 export type { OutcomeRecorders, ProcessorAnswer, ProcessorCallDeps, RecordedAnswer, RecordOutcome } from './processor-call';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export type { ProcessorRequestRow } from './processor-requests.queries';
+export { decideAfterCommit } from './decide-after-commit';

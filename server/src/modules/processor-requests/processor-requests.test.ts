@@ -263,6 +263,29 @@ describe('a consumer paying a link at a slow processor', () => {
   });
 });
 
+describe('a widget payment at a slow processor', () => {
+  it('holds no database transaction open while the processor decides, and is created with its decision', async () => {
+    const session = (await (
+      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+    ).json()) as SdkSession;
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.authorizations;
+    const paying = app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin, 'idempotency-key': 'widget-slow' },
+      body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount: 700, currency: 'USD' },
+    });
+    await processor.authorizationsCalled(calledBefore + 1);
+    // Before, the request's transaction (and its Idempotency-Key lock) waited on the processor, idle in transaction.
+    const [waiting] = await database.sql<{ count: number }[]>`
+      select count(*)::int as count from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
+    expect(waiting!.count).toBe(0);
+    gate.answer();
+    const paid = await paying;
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as Transaction).status).toBe(Status.AwaitingCommit);
+  });
+});
+
 describe('a commit whose capture is at the processor', () => {
   async function awaitingCommit(amount: number): Promise<Transaction> {
     const session = (await (
@@ -282,7 +305,6 @@ describe('a commit whose capture is at the processor', () => {
     expect(transaction.status).toBe(Status.AwaitingCommit);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
-    processor.released = [];
     const first = commit(transaction.TransactionNumber, { amount: 1_500, currency: 'USD' });
     await processor.capturesCalled(calledBefore + 1);
 
@@ -293,6 +315,7 @@ describe('a commit whose capture is at the processor', () => {
     await client.advanceClock(Number(app.env.COMMIT_WINDOW_S) + 1);
     expect((await client.get(transaction.TransactionNumber)).body.status).toBe(Status.AwaitingCommit);
 
+    processor.released = [];
     gate.answer();
     const committed = await first;
     expect(committed.status).toBe(200);
