@@ -14,11 +14,16 @@ import { CARD_FIELDS, IFRAME_MESSAGE_SOURCES } from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CentsSchema } from './lifecycle-requests';
 import { InstanceIdSchema, PaymentMethodNameSchema, SdkErrorSchema, SdkMethodTypeSchema, SdkModeSchema } from './sdk';
-import { TransactionSchema } from './transaction';
+import type { Transaction } from './transaction';
 
 const LOADER = z.literal(IFRAME_MESSAGE_SOURCES.loader);
 const WIDGET = z.literal(IFRAME_MESSAGE_SOURCES.widget);
 const instanceId = InstanceIdSchema;
+/**
+ * The transaction of a `result`: the widget parsed it (TransactionSchema) when the service answered, so the loader, whose
+ * size budget has no room for that validator, checks that it is a plain object.
+ */
+const RelayedTransactionSchema = z.record(z.string(), z.unknown()).transform((value) => value as Transaction);
 
 /** Loader → widget. Sent with targetOrigin = the service's origin. */
 export const LoaderToWidgetMessageSchema = z.discriminatedUnion('type', [
@@ -58,7 +63,7 @@ export const WidgetToLoaderMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: WIDGET, instanceId, type: z.literal('error'), error: SdkErrorSchema }),
   // One `result` type, told apart by `ok` (as the card frame's result).
   z.discriminatedUnion('ok', [
-    z.strictObject({ source: WIDGET, instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(true), transaction: TransactionSchema }),
+    z.strictObject({ source: WIDGET, instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(true), transaction: RelayedTransactionSchema }),
     z.strictObject({ source: WIDGET, instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
   ]),
 ]);
