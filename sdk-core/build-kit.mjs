@@ -1,14 +1,18 @@
-// What every SDK package's build.mjs does the same way (`@svc/sdk-core/build`): one esbuild setup for the browser
-// bundles (minified IIFE, ES2022, a metafile to check), the card form's markup for a page that carries the form, the
-// check that no bundle contains zod, gzip sizes against budgets, and one way to report problems and fail.
+// What every build of browser files does the same way (`@svc/sdk-core/build`: the SDK packages' build.mjs and the
+// server's build-pages.mjs): one esbuild setup for the browser bundles (minified IIFE, ES2022, a metafile to check), the
+// card form's markup for a page that carries the form, the check that no bundle contains zod, gzip sizes against
+// budgets, and one way to report problems and fail.
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Empties `<root>/dist` and builds each `{ entry, file }` into it; resolves with the esbuild results, in order. */
-export async function bundle(root, outputs) {
-  const dist = join(root, 'dist');
+/**
+ * Empties `<root>/<dir>` (`dist` unless told) and builds each `{ entry, file }` into it; resolves with the esbuild
+ * results, in order.
+ */
+export async function bundle(root, outputs, { dir = 'dist' } = {}) {
+  const dist = join(root, dir);
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
   return Promise.all(outputs.map(({ entry, file }) => build({ ...browserBundle(root), entryPoints: [entry], outfile: join(dist, file) })));
@@ -54,7 +58,7 @@ export function zodProblems(root, name, result) {
 
 export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The gzip size (level 9) of `<root>/dist/<file>` for each file, summed. */
+/** The gzip size (level 9) of `<root>/dist/<file>` for each file (a path below dist/), summed. */
 export async function gzipSize(root, ...files) {
   let total = 0;
   for (const file of files) total += gzipSync(await readFile(join(root, 'dist', file)), { level: 9 }).length;
