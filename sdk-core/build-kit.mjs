@@ -38,7 +38,13 @@ function browserBundle(root) {
  * source, frame/card-form-markup.ts) in place of `<!-- card form -->`, whitespace between lines removed.
  */
 export async function writePageWithCardForm(root, template, file) {
-  const markup = await build({ ...browserBundle(root), entryPoints: [new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname], format: 'esm', write: false, metafile: false });
+  const markup = await build({
+    ...browserBundle(root),
+    entryPoints: [new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname],
+    format: 'esm',
+    write: false,
+    metafile: false,
+  });
   const { CARD_FORM_HTML } = await import(`data:text/javascript;base64,${Buffer.from(markup.outputFiles[0].text).toString('base64')}`);
   const page = (await readFile(join(root, template), 'utf8')).replace('<!-- card form -->', () => CARD_FORM_HTML);
   await writeFile(join(root, 'dist', file), page.replace(/\n\s*/g, '\n'));

@@ -20,7 +20,11 @@ const ENTRIES = {
 
 export async function buildPages({ quiet = false } = {}) {
   const names = Object.keys(ENTRIES);
-  const results = await bundle(root, names.map((file) => ({ entry: ENTRIES[file], file })), { dir: 'dist/pages' });
+  const results = await bundle(
+    root,
+    names.map((file) => ({ entry: ENTRIES[file], file })),
+    { dir: 'dist/pages' },
+  );
   const problems = names.flatMap((name, index) => zodProblems(root, name, results[index]));
   const sizes = {};
   for (const name of names) sizes[name] = await gzipSize(root, `pages/${name}`);

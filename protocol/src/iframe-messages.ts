@@ -63,7 +63,14 @@ export const WidgetToLoaderMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: WIDGET, instanceId, type: z.literal('error'), error: SdkErrorSchema }),
   // One `result` type, told apart by `ok` (as the card frame's result).
   z.discriminatedUnion('ok', [
-    z.strictObject({ source: WIDGET, instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(true), transaction: RelayedTransactionSchema }),
+    z.strictObject({
+      source: WIDGET,
+      instanceId,
+      type: z.literal('result'),
+      requestId: z.string(),
+      ok: z.literal(true),
+      transaction: RelayedTransactionSchema,
+    }),
     z.strictObject({ source: WIDGET, instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
   ]),
 ]);

@@ -40,7 +40,10 @@ export const WidgetToLoaderMessageWire = union('type', [
   object({ source: widget, instanceId, type: literal('loaded'), paymentMethods: array(method) }, strict),
   object({ source: widget, instanceId, type: literal('paymentSelected'), paymentMethod: method }, strict),
   object({ source: widget, instanceId, type: literal('paying'), isPaying: boolean }, strict),
-  object({ source: widget, instanceId, type: literal('validation'), isValid: boolean, errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })) }, strict),
+  object(
+    { source: widget, instanceId, type: literal('validation'), isValid: boolean, errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })) },
+    strict,
+  ),
   object({ source: widget, instanceId, type: literal('error'), error: SdkErrorWire }, strict),
   object({ source: widget, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: relayedTransaction }, strict),
   object({ source: widget, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
