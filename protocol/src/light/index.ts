@@ -12,6 +12,7 @@ export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { ProductWire, TransactionWire } from './transaction';
 export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
-export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
+export { LoaderToWidgetMessageWire } from './loader-messages';
+export { WidgetToLoaderMessageWire } from './widget-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

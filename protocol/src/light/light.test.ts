@@ -19,7 +19,8 @@ import { BillingAddressWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
-import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
+import { LoaderToWidgetMessageWire } from './loader-messages';
+import { WidgetToLoaderMessageWire } from './widget-messages';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -517,77 +518,99 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
       LoaderToWidgetMessageWire,
       protocol.LoaderToWidgetMessageSchema,
       fc.oneof(
+        objectOf({ source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('config'), options: fc.anything(), replay: maybe(fc.boolean()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'options',
+          'replay',
+        ]),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('init'), container: maybe(fc.string()) }, ['source', 'instanceId', 'type', 'container']),
         objectOf(
           {
-            source: maybe(fc.constantFrom(loader, widget)),
-            instanceId,
-            type: fc.constant('configure'),
-            mode: maybe(fc.constantFrom(...protocol.SDK_MODES, 'live')),
-            methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale')),
-            debug: maybe(fc.boolean()),
-          },
-          ['source', 'instanceId', 'type', 'mode', 'methodType', 'debug'],
-        ),
-        objectOf(
-          {
-            source: fc.constantFrom(loader, widget),
+            source: fc.constant(loader),
             instanceId,
             type: fc.constant('pay'),
             requestId: maybe(fc.oneof(textAround(64), fc.constant(''))),
-            amount: cents,
-            currency,
-            billingAddress,
+            options: fc.oneof(fc.anything(), billingAddress),
+            button: maybe(fc.boolean()),
+            callback: maybe(fc.boolean()),
           },
-          ['source', 'instanceId', 'type', 'requestId'],
+          ['source', 'instanceId', 'type', 'requestId', 'button', 'callback'],
         ),
-        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('init', 'reset', 'ready') }, ['source', 'instanceId', 'type']),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('notAFunction'), method: maybe(fc.constantFrom(...protocol.SDK_CALLBACK_NAMES, 'pay')) }, [
+          'source',
+          'instanceId',
+          'type',
+          'method',
+        ]),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('notFound'), element: maybe(fc.constantFrom(...protocol.SDK_PAGE_ELEMENTS, 'form')) }, [
+          'source',
+          'instanceId',
+          'type',
+          'element',
+        ]),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('fault', 'ready'), method: maybe(fc.string()), detail: maybe(fc.string()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'method',
+          'detail',
+        ]),
         // Near misses alone are rarely valid: plain valid messages too.
         fc.record({
           source: fc.constant(loader),
           instanceId: fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
           type: fc.constant('pay'),
           requestId: fc.constantFrom('r1', 'ab-2', ''),
-          amount: fc.integer({ min: 1, max: 10_000 }),
-          currency: fc.constantFrom(...protocol.CURRENCIES),
+          options: fc.anything(),
+          button: fc.boolean(),
+          callback: fc.boolean(),
         }),
       ),
     );
   });
 
   it('WidgetToLoaderMessage', () => {
-    // Two `result` options share the discriminator; a plain union of the same options is what the schema means.
-    const schema = z.union(protocol.WidgetToLoaderMessageSchema.options);
     const method = fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin');
     const field = fc.constantFrom('number', 'expiry', 'cvc', 'zip');
     const error = objectOf({ code: fc.constantFrom('card_declined', 'client_id_unknown', 'nope'), message: maybe(fc.string()) }, ['code', 'message']);
+    const config = fc.oneof(
+      fc.constant(null),
+      objectOf({ clientId: maybe(fc.string()), debug: maybe(fc.boolean()), visualizer: maybe(fc.boolean()), payButtonId: maybe(fc.option(fc.string())) }, [
+        'clientId',
+        'debug',
+        'visualizer',
+        'payButtonId',
+      ]),
+    );
+    const size = (type: string) =>
+      objectOf({ source: fc.constant(widget), instanceId, type: fc.constant(type), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, [
+        'source',
+        'instanceId',
+        'type',
+        'height',
+        'width',
+      ]);
     check(
       'WidgetToLoaderMessage',
       WidgetToLoaderMessageWire,
-      schema,
+      protocol.WidgetToLoaderMessageSchema,
       fc.oneof(
-        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
-        objectOf(
-          { source: fc.constant(widget), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
-          ['source', 'instanceId', 'type', 'height', 'width'],
-        ),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('loaded'), paymentMethods: maybe(fc.array(method, { maxLength: 4 })) }, [
+        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constantFrom('ready', 'unmounted') }, ['source', 'instanceId', 'type']),
+        size('size'),
+        size('dimensions'),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('configured'), config }, ['source', 'instanceId', 'type', 'config']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('log'), event: maybe(fc.string()), detail: fc.anything() }, ['source', 'instanceId', 'type', 'event']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('warning'), code: maybe(fc.constantFrom(...protocol.SDK_PAGE_WARNINGS, 'x')), message: maybe(fc.string()) }, [
           'source',
           'instanceId',
           'type',
-          'paymentMethods',
+          'code',
+          'message',
         ]),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, [
-          'source',
-          'instanceId',
-          'type',
-          'paymentMethod',
-        ]),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, [
-          'source',
-          'instanceId',
-          'type',
-          'isPaying',
-        ]),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, ['source', 'instanceId', 'type', 'paymentMethod']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'isPaying']),
         objectOf(
           {
             source: fc.constant(widget),
@@ -598,26 +621,24 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
           },
           ['source', 'instanceId', 'type', 'isValid', 'errors'],
         ),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error }, ['source', 'instanceId', 'type', 'error']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error, debug: maybe(fc.boolean()), logged: maybe(fc.boolean()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'error',
+          'debug',
+          'logged',
+        ]),
         objectOf(
           {
             source: fc.constant(widget),
             instanceId,
             type: fc.constant('result'),
             requestId: maybe(fc.string()),
-            ok: fc.boolean(),
-            transaction: fc.oneof(goodTransaction, transaction),
+            transaction: fc.oneof(goodTransaction, fc.constant(null), fc.anything()),
           },
-          ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction'],
+          ['source', 'instanceId', 'type', 'requestId', 'transaction'],
         ),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error }, [
-          'source',
-          'instanceId',
-          'type',
-          'requestId',
-          'ok',
-          'error',
-        ]),
       ),
     );
   });

@@ -42,5 +42,4 @@ export const SdkConfigWire = object(
 
 export const SdkPayOptionsWire = object({ amount: Cents, currency: Currency, billingAddress: optional(BillingAddressWire) }, { strict: true });
 
-/** protocol InstanceIdSchema */
-export const InstanceId = string({ pattern: /^[A-Za-z0-9_-]{8,64}$/ });
+export { InstanceId } from './ids';
