@@ -14,7 +14,7 @@ import { cardShown, choose, fillCard, widgetDoc, widgetFrame } from './widget-un
 
 const CONFIG = { mode: 'sandbox', clientId: 'ck_test' } as const;
 const BILLING = { firstName: 'Ada', lastName: 'Lovelace', street: '12 Main Street', city: 'London', zipcode: 'N1 9GU', country: 'GB', email: 'ada@example.com' };
-const TIMEOUTS = { readyMs: 3_000, resultMs: 8_000 };
+const TIMEOUTS = { readyMs: 3_000 };
 const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 
 interface Recorded {
