@@ -4,7 +4,7 @@ import { ApiError, NotFoundError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
+import { assertCardUsable, confirmationOfApproval, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange } from '../transactions';
@@ -71,15 +71,7 @@ async function recordDecision(
   const confirmationNumber = newConfirmationNumber();
   let outcome: ConsumerOutcome;
   if (result.outcome === 'approved') {
-    const confirmation = confirmationFor({
-      paymentType,
-      processor: result.processor,
-      lastFourDigits: result.lastFourDigits,
-      authNumber: result.authNumber,
-      confirmationNumber,
-      at: now,
-      paymentMethodName: result.paymentMethodName,
-    });
+    const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now);
     outcome =
       row.methodType === 'sale'
         ? { kind: 'sold', paymentType, processor: result.processor, confirmation }

@@ -1,12 +1,27 @@
+import type { Approval } from '../../processor/processor';
 import type { Payment } from '@svc/protocol';
 import type { PaymentRow } from './payments.queries';
 
 export function toPayment(row: PaymentRow): Payment {
-  return { paymentId: row.paymentId, amountCents: row.amountCents, status: row.status, date: row.createdAt.toISOString(), confirmationNumber: row.confirmationNumber };
+  return {
+    paymentId: row.paymentId,
+    amountCents: row.amountCents,
+    status: row.status,
+    date: row.createdAt.toISOString(),
+    confirmationNumber: row.confirmationNumber,
+  };
 }
 
 /** The spec's Confirmation object for an approval. */
-export function confirmationFor(input: { paymentType: string; processor: string; lastFourDigits: string | null; authNumber: string; confirmationNumber: string; at: Date; paymentMethodName?: string }) {
+export function confirmationFor(input: {
+  paymentType: string;
+  processor: string;
+  lastFourDigits: string | null;
+  authNumber: string;
+  confirmationNumber: string;
+  at: Date;
+  paymentMethodName?: string;
+}) {
   return {
     paymentType: input.paymentType,
     confirmationNumber: input.confirmationNumber,
@@ -24,4 +39,10 @@ export function confirmationFor(input: { paymentType: string; processor: string;
     lastFourDigits: input.lastFourDigits,
     serviceReferenceId: input.confirmationNumber,
   };
+}
+
+/** The confirmation of a processor's approval of a method the consumer presented (a link payment, a widget payment). */
+export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date) {
+  const { processor, lastFourDigits, authNumber, paymentMethodName } = approval;
+  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName });
 }

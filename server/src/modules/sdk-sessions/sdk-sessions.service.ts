@@ -5,7 +5,7 @@ import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationFor } from '../payments';
+import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { decideAfterCommit } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
@@ -107,17 +107,7 @@ async function recordSdkPayment(
     processor: result.processor,
     supportsCloseAuth: approved && result.supportsCloseAuth,
     processorReference: approved ? result.reference : null,
-    confirmation: approved
-      ? confirmationFor({
-          paymentType: method.method,
-          processor: result.processor,
-          lastFourDigits: result.lastFourDigits,
-          authNumber: result.authNumber,
-          confirmationNumber,
-          at: now,
-          paymentMethodName: result.paymentMethodName,
-        })
-      : null,
+    confirmation: approved ? confirmationOfApproval(result, method.method, confirmationNumber, now) : null,
     sdkSessionId: session.id,
     commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
     commitDeadline: approved ? new Date(now.getTime() + deps.env.COMMIT_WINDOW_S * 1000) : null,
