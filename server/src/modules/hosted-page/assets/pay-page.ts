@@ -1,12 +1,13 @@
 /**
  * The hosted payment page's script (`/pay-assets/pay.js`). The server renders every state of the page; this script
  * adds the card form of `@svc/sdk-core/frame` (the same rules, messages and accessible names as the card frame), pays
- * once per click with an Idempotency-Key per attempt, and follows the transaction live over the websocket
+ * once per click with an Idempotency-Key per attempt (sdk-core's `postJson`, as every browser surface posts), and follows the transaction live over the websocket
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state.
  */
-import { parseWith, readProblem, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
+import { parseWith, PaymentLinkStateWire, TransactionUpdatedNoticeWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
+import { paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
@@ -84,23 +85,31 @@ async function pay(): Promise<void> {
   say('pay-error', '');
   say('status', 'Processing your payment…');
   try {
-    const response = await fetch(`/pay/${encodeURIComponent(linkId)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': attemptKey() },
-      body: JSON.stringify(body),
-      credentials: 'omit',
-      cache: 'no-store',
+    const refusal: { problem?: ProblemInfo } = {};
+    const result = await postJson(`/pay/${encodeURIComponent(linkId)}`, body, {
+      headers: { 'idempotency-key': attemptKey() },
+      what: 'The payment',
+      validator: PaymentLinkStateWire,
+      onProblem: (problem) => {
+        refusal.problem = problem;
+        return paymentError(problem);
+      },
     });
+    const { problem } = refusal;
+    if (!result.ok && !problem && result.error.code === 'network_error') {
+      say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+      return;
+    }
     // Paid, declined, failed or no longer open: the server's page says which.
-    if (response.ok || [402, 404, 409, 502].includes(response.status)) {
+    if (!problem || [402, 404, 409, 502].includes(problem.status)) {
       await queueRefresh(true);
       return;
     }
-    const problem = await readProblem(response);
     if (problem.code === 'invalid_card') card?.showServerErrorAt(problem.paths, problem.detail ?? 'Check the card details.');
-    say('pay-error', problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`);
-  } catch {
-    say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+    say(
+      'pay-error',
+      problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`,
+    );
   } finally {
     paying = false;
     setBusy(false);
@@ -172,10 +181,13 @@ function connect(attempt: number): void {
     socket = null;
     if (!LIVE_VIEWS.has(page().dataset['view'] ?? '')) return;
     // Reconnect with backoff; the subscription replays what was missed (afterSequence), and a refresh catches up.
-    setTimeout(() => {
-      connect(attempt + 1);
-      void queueRefresh();
-    }, Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt));
+    setTimeout(
+      () => {
+        connect(attempt + 1);
+        void queueRefresh();
+      },
+      Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt),
+    );
   });
 }
 
