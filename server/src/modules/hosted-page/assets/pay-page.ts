@@ -5,14 +5,14 @@
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state.
  */
-import { parseWith, PaymentLinkStateWire, TransactionUpdatedNoticeWire, type ProblemInfo } from '@svc/protocol/light';
+import { PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { paymentError, postJson } from '@svc/sdk-core/shared';
+import { LiveUpdates } from '../../consumer-pages/assets/live-updates';
 import { formatDuration } from './duration';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
 const LIVE_VIEWS = new Set(['pay', 'declined']);
-const RECONNECT_MAX_MS = 30_000;
 
 const page = (): HTMLElement => document.getElementById('page')!;
 const linkId = page().dataset['link']!;
@@ -22,7 +22,16 @@ let rendered = 0;
 let card: CardForm | null = null;
 let paying = false;
 let countdown: ReturnType<typeof setInterval> | undefined;
-let socket: WebSocket | null = null;
+/** The transaction's updates over the websocket while the consumer can still act (a refresh catches up after a drop). */
+const live = new LiveUpdates({
+  query: () => ({ link: linkId }),
+  subscribe: () => ({ type: 'subscribe', transactionNumber, afterSequence: rendered }),
+  onNotice: (notice) => {
+    if (notice.sequence > rendered) void queueRefresh();
+  },
+  reconnect: () => LIVE_VIEWS.has(page().dataset['view'] ?? ''),
+  onReconnect: () => void queueRefresh(),
+});
 let refreshing: Promise<void> = Promise.resolve();
 
 /** An Idempotency-Key for one attempt; getRandomValues works on plain http too (randomUUID needs a secure context). */
@@ -66,8 +75,8 @@ function bind(): void {
     button.disabled = false;
   }
   startCountdown(main.dataset['secondsLeft']);
-  if (LIVE_VIEWS.has(main.dataset['view'] ?? '')) connect(0);
-  else socket?.close();
+  if (LIVE_VIEWS.has(main.dataset['view'] ?? '')) live.open();
+  else live.close();
 }
 
 async function pay(): Promise<void> {
@@ -153,42 +162,6 @@ function startCountdown(secondsLeft: string | undefined): void {
     }
   };
   countdown = setInterval(tick, 1000);
-}
-
-function connect(attempt: number): void {
-  if (socket && socket.readyState <= WebSocket.OPEN) return;
-  const url = new URL('/ws', location.href);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('link', linkId);
-  const ws = new WebSocket(url);
-  socket = ws;
-  ws.addEventListener('open', () => {
-    attempt = 0;
-    ws.send(JSON.stringify({ type: 'subscribe', transactionNumber, afterSequence: rendered }));
-  });
-  ws.addEventListener('message', (event) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    const notice = parseWith(TransactionUpdatedNoticeWire, data);
-    if (notice.ok && notice.value.sequence > rendered) void queueRefresh();
-  });
-  ws.addEventListener('close', () => {
-    if (socket !== ws) return;
-    socket = null;
-    if (!LIVE_VIEWS.has(page().dataset['view'] ?? '')) return;
-    // Reconnect with backoff; the subscription replays what was missed (afterSequence), and a refresh catches up.
-    setTimeout(
-      () => {
-        connect(attempt + 1);
-        void queueRefresh();
-      },
-      Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt),
-    );
-  });
 }
 
 bind();
