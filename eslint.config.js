@@ -4,6 +4,13 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const INTERNALS = "another module's internals: import what it exports from its index.ts.";
+/** `…/modules/NAME/file`: a module's file reached from outside it. */
+const INTO_A_MODULE = { regex: '(^|/)modules/[^/]+/(?!index$)[^/]+', message: `Reaching into ${INTERNALS}` };
+/** `../NAME/file` from inside a module: a sibling module's file. */
+const SIBLING_MODULE = { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)[^/]+$', message: `Reaching into ${INTERNALS}` };
+const SQL_DRIVERS = ['drizzle-orm', 'postgres'].map((name) => ({ name, allowTypeImports: true, message: 'SQL belongs in a *.queries.ts file or db/.' }));
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/', '**/dist/', '**/.data/', '**/coverage/', '**/test-results/', '**/playwright-report/'],
@@ -28,9 +35,43 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // The server's boundaries (issue 9): a module is reached through its index; SQL lives in *.queries.ts and db/;
+    // configuration is read in env.ts alone. Tests may reach inside to set a scene; app.ts and main.ts, the composition
+    // roots, mount each module's router and start its workers.
+    files: ['server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/src/test/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE], paths: SQL_DRIVERS }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in env.ts and pass it in.' }],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.queries.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, SIBLING_MODULE], paths: SQL_DRIVERS }] },
+  },
+  {
+    files: ['server/src/app.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: SQL_DRIVERS }] },
+  },
+  {
+    files: ['server/src/**/*.queries.ts', 'server/src/db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE] }] },
+  },
+  {
+    // The process's entry point wires every module together and opens its own listening connection.
+    files: ['server/src/main.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['server/src/env.ts'],
+    rules: { 'no-restricted-properties': 'off' },
   },
   {
     // Chai's property assertions (`expect(x).to.exist`) are expressions by design.

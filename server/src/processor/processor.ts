@@ -37,8 +37,10 @@ export type ProcessorResult = Approval | Refusal | Failure;
  *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
- * - Calls are made inside the change's database transaction, with the transaction row locked or guarded; an
- *   implementation should answer within a few seconds, since the row stays locked while it waits.
+ * - `capture` and `release` move money already held, and are made outside any database lock: the service records
+ *   its intent (processor_requests) first, calls, then records the outcome. They carry `requestKey`, the same on
+ *   every attempt of one call (a retry after a crash or a timeout): an implementation sends it as its acquirer's
+ *   idempotency key, so a repeated call answers as the first one did and moves no money twice.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {
@@ -46,9 +48,9 @@ export interface PaymentProcessor {
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
-  capture(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
+  capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new sale on a tokenized method. */
   chargeToken(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   /** Gives back what a hold still holds (void, closeAuth, expiry). */
-  release(reference: string, amountCents: number): Promise<void>;
+  release(reference: string, amountCents: number, requestKey: string): Promise<void>;
 }

@@ -43,6 +43,11 @@ export const transactions = pgTable(
     authorizedCents: money('authorized_cents').notNull().default(0),
     capturedCents: money('captured_cents').notNull().default(0),
     releasedCents: money('released_cents').notNull().default(0),
+    /**
+     * Captures asked of the processor and not answered yet (processor_requests): reserved, so `available` for a new
+     * capture is `authorized - captured - released - capture_pending`; an approval moves its amount to `captured`.
+     */
+    capturePendingCents: money('capture_pending_cents').notNull().default(0),
     holdExpiresAt: at('hold_expires_at'),
     processor: text('processor'),
     supportsCloseAuth: boolean('supports_close_auth').notNull().default(false),
@@ -56,6 +61,8 @@ export const transactions = pgTable(
     commitDeadline: at('commit_deadline'),
     approvedCents: money('approved_cents'),
     committedAt: at('committed_at'),
+    /** Set while a commit's capture is at the processor (processor_requests): the window cannot expire it meanwhile. */
+    commitInFlightSince: at('commit_in_flight_since'),
     processorReference: text('processor_reference'),
     sequence: integer('sequence').notNull().default(1),
     createdAt: at('created_at').notNull(),
@@ -69,8 +76,8 @@ export const transactions = pgTable(
     check('transactions_amount_positive', sql`${t.amountCents} is null or ${t.amountCents} > 0`),
     check('transactions_sequence_positive', sql`${t.sequence} >= 1`),
     check('transactions_currency_known', sql`${t.currency} in ('USD', 'CAD', 'ILS', 'EUR', 'RUB')`),
-    check('transactions_auth_counters_non_negative', sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0`),
-    check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} <= ${t.authorizedCents}`),
+    check('transactions_auth_counters_non_negative', sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0 and ${t.capturePendingCents} >= 0`),
+    check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} + ${t.capturePendingCents} <= ${t.authorizedCents}`),
     check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
     index('transactions_active_hold_idx').on(t.holdExpiresAt).where(sql`${t.authStatus} = 'active'`),
     index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),

@@ -19,7 +19,7 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
   router.post('/transactions/pay', merchantOnly, async (req, res) => {
     const body = parseInput(PayRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await pay(tx, deps, principal, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => pay(tx, deps, principal, body, context)));
   });
 
   router.post('/transactions/void', merchantOnly, async (req, res) => {
@@ -27,7 +27,7 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await voidAuthorization(tx, deps, principal, body) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx, context) => ({ body: await voidAuthorization(tx, deps, principal, body, context) })),
     );
   });
 
@@ -43,7 +43,7 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await closeAuthorization(tx, deps, principal, number) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx, context) => ({ body: await closeAuthorization(tx, deps, principal, number, context) })),
     );
   });
 

@@ -4,6 +4,8 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
+import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import { answerFromProcessor, finishReleases, queueProcessorRequest, originalRequestId, type ProcessorRequestRow, type RecordOutcome } from '../processor-requests';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
@@ -17,47 +19,89 @@ export interface PayResult {
 }
 
 /**
- * `POST /transactions/pay`. An authorization token captures against its hold (guarded, so concurrent captures
- * never exceed it); a tokenization token charges a new sale transaction.
+ * `POST /transactions/pay`. An authorization token captures against its hold; a tokenization token charges a new
+ * sale transaction. A capture is reserved by a guarded write (so concurrent captures never exceed the hold) that
+ * commits with its processor request; the processor is called after that commit, outside any lock, and its outcome
+ * recorded by `recordCaptureOutcome`, which gives the answer.
  */
-export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number; currency?: Currency }): Promise<PayResult> {
+export async function pay(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  input: { token: string; amount: number; currency?: Currency },
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
-  if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input);
+  if (found.token.type === 'token') return { body: await chargeTokenizedMethod(tx, deps, principal, found.token, input) };
 
   const now = deps.clock.now();
   const holder = found.transaction;
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  const captured = await q.captureAgainstHold(tx, holder.id, input.amount, now);
-  if (!captured) throw await captureRefusal(tx, holder.id, input.amount, now);
-
-  const result = await deps.processor.capture(found.token.processorReference, input.amount, holder.currency as Currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  const payment = await insertPayment(tx, {
-    paymentId: newPaymentId(),
-    transactionId: holder.id,
-    merchantId: holder.merchantId,
-    kind: 'capture',
-    amountCents: input.amount,
-    status: 'succeeded',
-    confirmationNumber: newConfirmationNumber(),
-    createdAt: now,
-  });
-  const { transaction } = await recordChange(tx, holder.id, now, deps.env.PUBLIC_BASE_URL);
-  return { payment: toPayment(payment), transaction };
+  const reserved = await q.reserveCapture(tx, holder.id, input.amount, now);
+  if (!reserved) throw await captureRefusal(tx, holder.id, input.amount, now);
+  const request = await queueProcessorRequest(
+    tx,
+    {
+      operation: 'capture',
+      transactionId: holder.id,
+      merchantId: holder.merchantId,
+      processorReference: found.token.processorReference,
+      amountCents: input.amount,
+      currency: holder.currency,
+      idempotencyKey: context.idempotencyKey,
+      details: { requestId: context.requestId },
+    },
+    now,
+  );
+  return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
 }
 
-/** `POST /transactions/void`: releases what the hold still holds; captures already made stay. */
-export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<Transaction> {
+/**
+ * A capture's outcome: approved, the reservation becomes a capture with its payment row, event and callback; refused,
+ * it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
+ */
+export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+  return async (tx, request, answer, { now, releases }) => {
+    if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
+    const requestId = originalRequestId(request);
+    if (answer.outcome === 'approved') {
+      const settled = await q.settleCapture(tx, request.transactionId, request.amountCents, now);
+      if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
+      const payment = await insertPayment(tx, {
+        paymentId: newPaymentId(),
+        transactionId: settled.id,
+        merchantId: settled.merchantId,
+        kind: 'capture',
+        amountCents: request.amountCents,
+        status: 'succeeded',
+        confirmationNumber: newConfirmationNumber(),
+        createdAt: now,
+      });
+      const { transaction } = await recordChange(tx, settled.id, now, deps.env.PUBLIC_BASE_URL);
+      return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
+    }
+    const dropped = await q.dropCapture(tx, request.transactionId, request.amountCents, now);
+    if (!dropped) throw new Error(`capture ${request.id} has no reservation to drop`);
+    if (dropped.released) {
+      releases.push(await queueRelease(tx, dropped.row, request.processorReference, request.amountCents, now));
+      await recordChange(tx, dropped.row.id, now, deps.env.PUBLIC_BASE_URL);
+    }
+    return answerOf(processorError(answer), requestId);
+  };
+}
+
+/** `POST /transactions/void`: releases what the hold still holds; captures already made (or in flight) stay. */
+export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, target: { token?: string; transactionNumber?: string }, context: MutationContext): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await authorizationTarget(tx, principal, target);
   // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
   const row = await q.lockTransaction(tx, found.id);
   const voided = await q.voidHold(tx, row.id, now);
   if (!voided) throw notActive(row, now, 'void');
-  await releaseAtProcessor(tx, deps, row);
+  await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
@@ -81,7 +125,7 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
 }
 
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */
-export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
+export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, context: MutationContext): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
@@ -89,7 +133,7 @@ export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal:
   const row = await q.lockTransaction(tx, found.id);
   const closed = await q.closeHold(tx, row.id, now);
   if (!closed) throw await closeAuthRefusal(tx, row.id, now);
-  await releaseAtProcessor(tx, deps, row);
+  await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
@@ -150,18 +194,26 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
   return row;
 }
 
-async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionRow): Promise<void> {
+/** Queues the release of what the hold held when it ended (`row`, read locked before), and calls it once committed. */
+async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
   const token = await q.findTokenOfTransaction(tx, row.id);
-  const left = row.authorizedCents - row.capturedCents - row.releasedCents;
-  if (token && left > 0) await deps.processor.release(token.processorReference, left);
+  const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
+  if (!token || left <= 0) return;
+  const release = await queueRelease(tx, row, token.processorReference, left, now);
+  context.afterCommit(() => finishReleases(deps, [release]));
+}
+
+function queueRelease(tx: Tx, row: TransactionRow, processorReference: string, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(tx, { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency }, now);
 }
 
 /** Why a guarded capture did not apply, read after the fact (only to word the refusal). */
 async function captureRefusal(tx: Tx, transactionId: string, amount: number, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'capture against');
-  const left = row.authorizedCents - row.capturedCents - row.releasedCents;
-  return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization; ${amount} were asked for.`);
+  const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
+  const inFlight = row.capturePendingCents > 0 ? ` (${row.capturePendingCents} more are being captured)` : '';
+  return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization${inFlight}; ${amount} were asked for.`);
 }
 
 /** closeAuth's refusals, in the order of the spec's preconditions. */
@@ -173,7 +225,7 @@ async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promi
   if (row.capturedCents === 0) {
     return new ApiError('no_successful_payment', 'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.');
   }
-  if (row.authorizedCents - row.capturedCents - row.releasedCents <= 0) return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
+  if (row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents <= 0) return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
   return new ApiError('close_auth_unsupported', `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`);
 }
 

@@ -1,4 +1,4 @@
-import type { Transaction } from '@svc/protocol';
+import { Status, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp } from '../../test/app';
@@ -55,7 +55,7 @@ describe('concurrent captures against one hold', () => {
         expect(amounts[i]!).toBeGreaterThan(left);
       }
     });
-    expect(books.status).toBe(left === 0 ? 7 : 6);
+    expect(books.status).toBe(left === 0 ? Status.Captured : Status.PartiallyCaptured);
     // Every successful capture moved the sequence once: 1 created, 2 authorized, then one per capture.
     const seen = await history(hold.transactionNumber);
     expect(seen.map((t) => t.sequence)).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
@@ -72,7 +72,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       const [capture, voided] = await Promise.all([t.client.pay({ token: hold.token, amount: 600 }), t.client.void({ token: hold.token })]);
       expect(voided.status).toBe(200);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(8);
+      expect(books.status).toBe(Status.Voided);
       if (capture.status === 200) {
         expect(books).toMatchObject({ captured: 600, released: 400, payments: 600 });
       } else {
@@ -81,7 +81,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       }
       // Never a capture after the void: the void's event is the last one, and it already shows every capture.
       const seen = await history(hold.transactionNumber);
-      expect(seen.at(-1)!.status).toBe(8);
+      expect(seen.at(-1)!.status).toBe(Status.Voided);
       expect(seen.at(-1)!.authorization!.capturedCents).toBe(books.captured);
     }
   });
@@ -93,11 +93,11 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       const [capture, closed] = await Promise.all([t.client.pay({ token: hold.token, amount: 500 }), t.client.closeAuth(hold.transactionNumber)]);
       expect(closed.status).toBe(200);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(9);
+      expect(books.status).toBe(Status.AuthorizationClosed);
       expect(books.captured + books.released).toBe(1000);
       expect(books.captured).toBe(capture.status === 200 ? 600 : 100);
       expect(books.payments).toBe(books.captured);
-      expect((await history(hold.transactionNumber)).at(-1)!.status).toBe(9);
+      expect((await history(hold.transactionNumber)).at(-1)!.status).toBe(Status.AuthorizationClosed);
     }
   });
 
@@ -106,17 +106,17 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
       const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
-      const [capture] = await Promise.all([t.client.pay({ token: hold.token, amount: 700 }), sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry)]);
+      const [capture] = await Promise.all([t.client.pay({ token: hold.token, amount: 700 }), sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger }, afterExpiry)]);
       outcomes.add(capture.status);
       // The sweep skips a row another transaction holds (SKIP LOCKED); its next tick takes it.
-      await sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry);
+      await sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger }, afterExpiry);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(11);
+      expect(books.status).toBe(Status.Expired);
       expect(books.captured + books.released).toBe(1000);
       expect(books.captured).toBe(capture.status === 200 ? 700 : 0);
       expect(books.payments).toBe(books.captured);
       const last = (await history(hold.transactionNumber)).at(-1)!;
-      expect(last.status).toBe(11);
+      expect(last.status).toBe(Status.Expired);
       expect(last.authorization!.capturedCents).toBe(books.captured);
     }
     expect([...outcomes].every((s) => s === 200 || s === 409)).toBe(true);
@@ -135,7 +135,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       expect([voided.status, closed.status].sort()).toEqual([200, 409]);
       reauthorized.add(renewed.status);
       const books = await ledger(hold.transactionNumber);
-      expect([8, 9]).toContain(books.status);
+      expect([Status.Voided, Status.AuthorizationClosed]).toContain(books.status);
       expect(books.captured + books.released).toBe(books.authorized);
       // A re-authorization that came first added its hold, which the ending released; one that came after was refused.
       expect(books.authorized).toBe(renewed.status === 200 ? 1500 : 1000);

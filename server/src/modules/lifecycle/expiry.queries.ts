@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
@@ -10,6 +10,8 @@ export const SWEEP_BATCH = 200;
 
 export interface DueRow {
   id: string;
+  merchantId: string;
+  currency: string;
   /** What the hold still holds. */
   left: number;
   approvedCents: number | null;
@@ -21,7 +23,10 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
   return db
     .select({
       id: transactions.id,
-      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents}`.mapWith(Number),
+      merchantId: transactions.merchantId,
+      currency: transactions.currency,
+      // Captures at the processor stay reserved; the hold's end releases the rest (and the outcome of each, its share).
+      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`.mapWith(Number),
       approvedCents: transactions.approvedCents,
       processorReference: transactions.processorReference,
     })
@@ -41,7 +46,7 @@ export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<Due
 }
 
 export function lockCommitWindowsPastDeadline(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
+  return lockDue(db, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now), isNull(transactions.commitInFlightSince)), transactions.commitDeadline);
 }
 
 /** Pending → TimedOut for these rows, guarded on still being pending. */
@@ -60,7 +65,7 @@ export async function expireHolds(db: Queryable, transactionIds: string[], now: 
   return db
     .update(transactions)
     .set({
-      releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents}`,
+      releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.capturePendingCents}`,
       status: Status.Expired,
       authStatus: 'expired',
       sequence: nextSequence(),

@@ -1,4 +1,4 @@
-import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
+import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
@@ -22,11 +22,11 @@ describe('Express wallet payments', () => {
     const res = await pay(s, { method: 'googlepay', amount: 1050, currency: 'USD', billingInformation: PARTY, shippingInformation: { ...PARTY, addressLine2: '' } });
     expect(res.status).toBe(200);
     const transaction = (await res.json()) as Transaction;
-    expect(transaction).toMatchObject({ status: 10, amountCents: 1050, paymentMethodData: { PaymentType: 'googlepay' } });
+    expect(transaction).toMatchObject({ status: Status.AwaitingCommit, amountCents: 1050, paymentMethodData: { PaymentType: 'googlepay' } });
     // Personal data is the merchant's (onPay gives it to the page); the service neither stores nor echoes it.
     expect(JSON.stringify(transaction)).not.toMatch(/Lovelace|ada@example\.com|Analytical/);
     const done = await t.client.call<CommitResponse>('POST', `/transactions/${transaction.TransactionNumber}/commit`, { amount: 1050, currency: 'USD' });
-    expect(done.body).toMatchObject({ success: true, transactionStatus: 0 });
+    expect(done.body).toMatchObject({ success: true, transactionStatus: Status.Approved });
   });
 
   it('refuse details that are not the sheet shape, naming the field', async () => {

@@ -1,4 +1,4 @@
-import type { ProvisionedMerchant } from '@svc/protocol';
+import { Status, type ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
@@ -74,7 +74,7 @@ describe('credential scope on GET /transactions/:transactionNumber', () => {
       amount: 12.5,
       amountCents: 1250,
       currency: 'USD',
-      status: 1,
+      status: Status.Pending,
       statusName: 'Pending',
       businessName: 'Acme',
       sequence: 1,
