@@ -7,8 +7,7 @@
  */
 import { PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
-import { paymentError, postJson } from '@svc/sdk-core/shared';
-import { LiveUpdates } from '../../consumer-pages/assets/live-updates';
+import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */

@@ -6,7 +6,7 @@
  */
 import type { PaymentLinkState } from '@svc/protocol';
 import { parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire } from '@svc/protocol/light';
-import { LiveUpdates } from '../../consumer-pages/assets/live-updates';
+import { LiveUpdates } from '@svc/sdk-core/shared';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let deviceId = '';

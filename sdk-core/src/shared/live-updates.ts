@@ -1,6 +1,6 @@
 /**
- * The consumer pages' live connection to the service's websocket (`/ws`), shared by the hosted payment page (`?link=`)
- * and the sandbox terminal simulator (`?deviceId=`): it subscribes on every (re)connection, passes on each
+ * A page's live connection to the service's websocket (`/ws` on the page's origin), shared by the hosted payment page
+ * (`?link=`) and the sandbox terminal simulator (`?deviceId=`): it subscribes on every (re)connection, passes on each
  * `transaction.updated` notice that parses, and reconnects after a drop with a backoff (1 s, doubling, at most 30 s)
  * unless the page says not to or closed it itself.
  */
