@@ -518,14 +518,16 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
       LoaderToWidgetMessageWire,
       protocol.LoaderToWidgetMessageSchema,
       fc.oneof(
-        objectOf({ source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('config'), options: fc.anything(), replay: maybe(fc.boolean()) }, [
+        objectOf(
+          { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('config'), options: fc.anything(), replay: maybe(fc.boolean()) },
+          ['source', 'instanceId', 'type', 'options', 'replay'],
+        ),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('init'), container: maybe(fc.string()) }, [
           'source',
           'instanceId',
           'type',
-          'options',
-          'replay',
+          'container',
         ]),
-        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('init'), container: maybe(fc.string()) }, ['source', 'instanceId', 'type', 'container']),
         objectOf(
           {
             source: fc.constant(loader),
@@ -538,18 +540,14 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
           },
           ['source', 'instanceId', 'type', 'requestId', 'button', 'callback'],
         ),
-        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('notAFunction'), method: maybe(fc.constantFrom(...protocol.SDK_CALLBACK_NAMES, 'pay')) }, [
-          'source',
-          'instanceId',
-          'type',
-          'method',
-        ]),
-        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('notFound'), element: maybe(fc.constantFrom(...protocol.SDK_PAGE_ELEMENTS, 'form')) }, [
-          'source',
-          'instanceId',
-          'type',
-          'element',
-        ]),
+        objectOf(
+          { source: fc.constant(loader), instanceId, type: fc.constant('notAFunction'), method: maybe(fc.constantFrom(...protocol.SDK_CALLBACK_NAMES, 'pay')) },
+          ['source', 'instanceId', 'type', 'method'],
+        ),
+        objectOf(
+          { source: fc.constant(loader), instanceId, type: fc.constant('notFound'), element: maybe(fc.constantFrom(...protocol.SDK_PAGE_ELEMENTS, 'form')) },
+          ['source', 'instanceId', 'type', 'element'],
+        ),
         objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('fault', 'ready'), method: maybe(fc.string()), detail: maybe(fc.string()) }, [
           'source',
           'instanceId',
@@ -585,13 +583,10 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
       ]),
     );
     const size = (type: string) =>
-      objectOf({ source: fc.constant(widget), instanceId, type: fc.constant(type), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, [
-        'source',
-        'instanceId',
-        'type',
-        'height',
-        'width',
-      ]);
+      objectOf(
+        { source: fc.constant(widget), instanceId, type: fc.constant(type), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
+        ['source', 'instanceId', 'type', 'height', 'width'],
+      );
     check(
       'WidgetToLoaderMessage',
       WidgetToLoaderMessageWire,
@@ -601,16 +596,34 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
         size('size'),
         size('dimensions'),
         objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('configured'), config }, ['source', 'instanceId', 'type', 'config']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('log'), event: maybe(fc.string()), detail: fc.anything() }, ['source', 'instanceId', 'type', 'event']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('warning'), code: maybe(fc.constantFrom(...protocol.SDK_PAGE_WARNINGS, 'x')), message: maybe(fc.string()) }, [
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('log'), event: maybe(fc.string()), detail: fc.anything() }, [
           'source',
           'instanceId',
           'type',
-          'code',
-          'message',
+          'event',
         ]),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, ['source', 'instanceId', 'type', 'paymentMethod']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'isPaying']),
+        objectOf(
+          {
+            source: fc.constant(widget),
+            instanceId,
+            type: fc.constant('warning'),
+            code: maybe(fc.constantFrom(...protocol.SDK_PAGE_WARNINGS, 'x')),
+            message: maybe(fc.string()),
+          },
+          ['source', 'instanceId', 'type', 'code', 'message'],
+        ),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, [
+          'source',
+          'instanceId',
+          'type',
+          'paymentMethod',
+        ]),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'isPaying',
+        ]),
         objectOf(
           {
             source: fc.constant(widget),

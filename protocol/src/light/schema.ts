@@ -84,8 +84,7 @@ export function literal<const T extends string | number | boolean>(value: T): Va
 }
 
 export function oneOf<const T extends string>(values: readonly T[], message?: string): Validator<T> {
-  return (input, path) =>
-    (values as readonly unknown[]).includes(input) ? (input as T) : fail(path, message ?? `must be one of ${values.join(', ')}`);
+  return (input, path) => ((values as readonly unknown[]).includes(input) ? (input as T) : fail(path, message ?? `must be one of ${values.join(', ')}`));
 }
 
 export function optional<T>(validator: Validator<T>): Validator<T | undefined> {
@@ -116,8 +115,7 @@ type ObjectOf<S extends Shape> = {
   [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]>;
 };
 
-const isObject = (input: unknown): input is Record<string, unknown> =>
-  typeof input === 'object' && input !== null && !Array.isArray(input);
+const isObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input);
 
 /**
  * `strict: true` is zod's `strictObject` (unknown keys are an error); otherwise unknown keys are dropped, as `z.object` does.

@@ -93,9 +93,7 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
     if (!config) {
       report({
         code: 'not_configured',
-        message: configFailed
-          ? 'ServiceFrontEndSDK.config failed (see the config_invalid error); fix the options, then call init().'
-          : INIT_BEFORE_CONFIG,
+        message: configFailed ? 'ServiceFrontEndSDK.config failed (see the config_invalid error); fix the options, then call init().' : INIT_BEFORE_CONFIG,
       });
       return false;
     }
@@ -139,7 +137,10 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
   function pay({ requestId, options, button, callback }: Extract<CoreCall, { type: 'pay' }>): void {
     const end = (transaction: Transaction | null = null): void => emit({ type: 'result', requestId, transaction });
     if (!button && !callback) {
-      report({ code: 'config_invalid', message: 'ServiceFrontEndSDK.pay(callback, options) needs a function as its first argument; it receives the transaction.' });
+      report({
+        code: 'config_invalid',
+        message: 'ServiceFrontEndSDK.pay(callback, options) needs a function as its first argument; it receives the transaction.',
+      });
       return end();
     }
     if (!config || !widget) {
@@ -164,14 +165,24 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       lastOptions = payment;
     }
     const target = widget;
-    target.pay(payment).then(end, (error: unknown) => {
-      // An SdkErrorException was already delivered through the widget's error event; a removed widget's outcome was
-      // reported by the facade when it was removed.
-      if (!(error instanceof SdkErrorException) && target === widget) {
-        report({ code: 'internal_error', message: `The payment failed unexpectedly (${String(error)}). Please report this to the payment service.` });
-      }
-      end();
-    });
+    target.pay(payment).then(
+      (transaction) => {
+        if (target !== widget) {
+          log('pay result of a removed widget ignored', summary(transaction));
+          return end();
+        }
+        log('pay callback', summary(transaction));
+        end(transaction);
+      },
+      (error: unknown) => {
+        // An SdkErrorException was already delivered through the widget's error event; a removed widget's outcome was
+        // reported by the facade when it was removed.
+        if (!(error instanceof SdkErrorException) && target === widget) {
+          report({ code: 'internal_error', message: `The payment failed unexpectedly (${String(error)}). Please report this to the payment service.` });
+        }
+        end();
+      },
+    );
   }
 
   /** The pay button's data-amount / data-currency, else the last pay() options. */
@@ -193,7 +204,10 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       return warn('visualizer-missing', `visualizer is on but the page has no element with id "${VISUALIZER_ID}"; add <div id="${VISUALIZER_ID}"></div>.`);
     }
     if (config?.debug && config.payButtonId) {
-      warn('pay-button-missing', `payButtonId is "${config.payButtonId}" but the page has no element with that id yet; clicks on it start the payment once it exists.`);
+      warn(
+        'pay-button-missing',
+        `payButtonId is "${config.payButtonId}" but the page has no element with that id yet; clicks on it start the payment once it exists.`,
+      );
     }
   }
 
@@ -211,7 +225,10 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
         case 'notAFunction':
           return report({ code: 'config_invalid', message: `ServiceFrontEndSDK.${call.method}(callback) needs a function.` });
         case 'fault':
-          return report({ code: 'internal_error', message: `ServiceFrontEndSDK.${call.method} failed unexpectedly (${call.detail}). Please report this to the payment service.` });
+          return report({
+            code: 'internal_error',
+            message: `ServiceFrontEndSDK.${call.method} failed unexpectedly (${call.detail}). Please report this to the payment service.`,
+          });
       }
     },
   };

@@ -64,7 +64,9 @@ describe('createServiceFrontEndSDK (over a test adapter)', () => {
     sdk.init();
     expect(mounted).to.have.length(1);
     expect(mounted[0]!.container).to.equal(container);
-    expect(mounted[0]!.configs).to.deep.equal([{ apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false }]);
+    expect(mounted[0]!.configs).to.deep.equal([
+      { apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false },
+    ]);
     sdk.config({ mode: 'production', clientId: 'ck_b', methodType: 'tokenize', debug: true });
     expect(mounted[0]!.configs[1]).to.deep.equal({ apiBase: 'https://pay.example', clientId: 'ck_b', mode: 'production', methodType: 'tokenize', debug: true });
     sdk.init();

@@ -11,7 +11,7 @@ import type { PaymentMethodName, SdkConfig, SdkError, SdkPayOptions, Transaction
 import { debugLog, issueWarning } from '../shared/warnings';
 import { Visualizer } from '../shared/visualizer';
 import type { CardFieldError } from './adapter';
-import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, summary, VISUALIZER_ID, type Connect, type CoreEvent } from './sdk-link';
+import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, VISUALIZER_ID, type Connect, type CoreEvent } from './sdk-link';
 
 type Callback<T> = (payload: T) => void;
 
@@ -75,10 +75,11 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
   /** The callback of the last pay(): a click on the pay button gives its transaction to it. */
   let lastCallback: Callback<Transaction> | undefined;
   let requests = 0;
-  /** Payments started, by request id, with the callback their transaction goes to. */
+  /**
+   * Payments started, by request id, with the callback their transaction goes to. A removed widget's are forgotten:
+   * their outcome was reported when it was removed (see unmount), and what it settles with later is ignored.
+   */
   const pending = new Map<string, Callback<Transaction> | undefined>();
-  /** Payments of widgets removed while paying: their outcome was reported when they were removed (see unmount). */
-  const interrupted = new Set<string>();
   const subscriptions: Subscriptions = {};
   const undelivered: SdkError[] = [];
 
@@ -210,8 +211,6 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     mounted = false;
     widgetPaying = false;
     lastDimensions = null;
-    // A payment that did not start (queued before the widget was ready) has no outcome to wait for.
-    if (wasPaying) for (const requestId of pending.keys()) interrupted.add(requestId);
     pending.clear();
     if (!wasPaying) return;
     report({
@@ -229,16 +228,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
   }
 
   function settle(requestId: string, transaction: Transaction | null): void {
-    if (interrupted.delete(requestId)) {
-      if (transaction) log('pay result of a removed widget ignored', summary(transaction));
-      return;
-    }
-    if (!pending.has(requestId)) return;
     const callback = pending.get(requestId);
-    pending.delete(requestId);
-    if (!transaction) return;
-    log('pay callback', summary(transaction));
-    if (callback) safeCall(callback, transaction);
+    if (pending.delete(requestId) && transaction && callback) safeCall(callback, transaction);
   }
 
   function pay(callback: Callback<Transaction>, options?: SdkPayOptions): void {

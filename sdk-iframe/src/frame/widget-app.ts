@@ -8,8 +8,28 @@
  */
 import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { PAYMENT_METHODS, type ProblemInfo } from '@svc/protocol/light';
-import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parentOriginFrom, submitCardForm, type CardForm, type CardValidation } from '@svc/sdk-core/frame';
-import { createSdkCore, payOptionsFrom, payWithWallet, SessionController, type PaymentFields, type SessionState, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import {
+  applyCardFormStyles,
+  instanceIdFrom,
+  mountCardForm,
+  observeSize,
+  parentOriginFrom,
+  submitCardForm,
+  type CardForm,
+  type CardValidation,
+} from '@svc/sdk-core/frame';
+import {
+  createSdkCore,
+  payOptionsFrom,
+  payWithWallet,
+  SessionController,
+  type PaymentFields,
+  type SessionState,
+  type WidgetAdapter,
+  type WidgetConfig,
+  type WidgetEvents,
+  type WidgetHandle,
+} from '@svc/sdk-core/host';
 import { debugLog, SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
 import { applyWidgetStyles } from './widget-styles';
@@ -96,7 +116,11 @@ class Widget implements WidgetHandle {
     ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
     this.#apiBase = config.apiBase;
     this.#clientId = config.clientId;
-    this.#view = new WidgetView(doc, (method) => this.#select(method), () => this.#startSession(true));
+    this.#view = new WidgetView(
+      doc,
+      (method) => this.#select(method),
+      () => this.#startSession(true),
+    );
     this.#session = new SessionController({ addController: () => undefined, requestUpdate: () => this.#render() }, (state) => this.#onSession(state));
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#onCardChange(validation) });
     this.#render();
@@ -117,7 +141,10 @@ class Widget implements WidgetHandle {
     const payment = payOptionsFrom(options, this.#methodType);
     if (!payment.ok) return this.#refuse(payment.error);
     if (this.#paying) {
-      return this.#refuse({ code: 'payment_in_progress', message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.' });
+      return this.#refuse({
+        code: 'payment_in_progress',
+        message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.',
+      });
     }
     if (this.#transaction) {
       const done = `This payment form already completed a payment (transaction ${this.#transaction.TransactionNumber}); commit it from your backend. For another payment call ServiceFrontEndSDK.init() again.`;
@@ -159,7 +186,13 @@ class Widget implements WidgetHandle {
     if (!force && key === this.#sessionKey) return;
     this.#sessionKey = key;
     this.#error = null;
-    void this.#session.start({ apiBase: this.#apiBase, clientId: this.#clientId, mode: this.#mode, methodType: this.#methodType, embeddingOrigin: this.embeddingOrigin });
+    void this.#session.start({
+      apiBase: this.#apiBase,
+      clientId: this.#clientId,
+      mode: this.#mode,
+      methodType: this.#methodType,
+      embeddingOrigin: this.embeddingOrigin,
+    });
   }
 
   #onSession(state: SessionState): void {
@@ -213,7 +246,10 @@ class Widget implements WidgetHandle {
     } catch (error) {
       // Not a refusal of the service (those are outcomes): a defect of ours, reported as one.
       console.error('[svc-iframe-widget] payment failed', error);
-      outcome = { ok: false, error: { code: 'internal_error', message: 'The payment failed unexpectedly. Try again; if it keeps failing, please report it to the payment service.' } };
+      outcome = {
+        ok: false,
+        error: { code: 'internal_error', message: 'The payment failed unexpectedly. Try again; if it keeps failing, please report it to the payment service.' },
+      };
     }
     if (outcome.ok) {
       this.#transaction = outcome.transaction;
@@ -239,7 +275,11 @@ class Widget implements WidgetHandle {
   async #attempt({ amount, currency, billingAddress }: PaymentFields): Promise<Outcome> {
     const state = await this.#session.settled();
     if (state.status === 'error') return { ok: false, error: state.error };
-    if (state.status !== 'ready') return { ok: false, error: { code: 'not_configured', message: 'The payment form has not started yet. Call ServiceFrontEndSDK.config() and init() before pay().' } };
+    if (state.status !== 'ready')
+      return {
+        ok: false,
+        error: { code: 'not_configured', message: 'The payment form has not started yet. Call ServiceFrontEndSDK.config() and init() before pay().' },
+      };
     const method = this.#selected ?? 'card';
     // The billing address goes into the payment request only, never into a log line.
     this.#log('pay', { method, amount, currency });

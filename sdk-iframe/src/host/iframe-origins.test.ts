@@ -28,7 +28,12 @@ describe('iframe SDK across origins', () => {
     selected = [];
     sdk.error((error) => errors.push(error));
     sdk.paying(({ isPaying }) => paying.push(isPaying));
-    loaded = new Promise((resolve) => sdk.paymentSelected(({ paymentMethod }) => { selected.push(paymentMethod); resolve(); }));
+    loaded = new Promise((resolve) =>
+      sdk.paymentSelected(({ paymentMethod }) => {
+        selected.push(paymentMethod);
+        resolve();
+      }),
+    );
     container = document.createElement('div');
     container.id = 'service-front-end';
     document.body.append(container);
