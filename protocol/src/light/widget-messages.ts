@@ -18,20 +18,21 @@ const relayedTransaction = record as Validator<Infer<typeof TransactionWire>>;
 
 const facadeConfig = object({ clientId: string(), debug: boolean, visualizer: boolean, payButtonId: nullable(string()) }, strict);
 
+/** One widget → loader message: the envelope (source, instance id, type) and the message's own fields, nothing else. */
+const message = <const T extends string, S extends Record<string, Validator<unknown>>>(type: T, shape: S) =>
+  object({ source: widget, instanceId, type: literal(type), ...shape }, strict);
+
 export const WidgetToLoaderMessageWire = union('type', [
-  object({ source: widget, instanceId, type: literal('ready') }, strict),
-  object({ source: widget, instanceId, type: literal('size'), height: nonNegative, width: nonNegative }, strict),
-  object({ source: widget, instanceId, type: literal('configured'), config: nullable(facadeConfig) }, strict),
-  object({ source: widget, instanceId, type: literal('log'), event: string(), detail: optional(unknown) }, strict),
-  object({ source: widget, instanceId, type: literal('error'), error: SdkErrorWire, debug: boolean, logged: boolean }, strict),
-  object({ source: widget, instanceId, type: literal('warning'), code: oneOf(SDK_PAGE_WARNINGS), message: string() }, strict),
-  object({ source: widget, instanceId, type: literal('paymentSelected'), paymentMethod: oneOf(PAYMENT_METHODS) }, strict),
-  object({ source: widget, instanceId, type: literal('paying'), isPaying: boolean }, strict),
-  object(
-    { source: widget, instanceId, type: literal('validation'), isValid: boolean, errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })) },
-    strict,
-  ),
-  object({ source: widget, instanceId, type: literal('dimensions'), height: nonNegative, width: nonNegative }, strict),
-  object({ source: widget, instanceId, type: literal('result'), requestId: string(), transaction: nullable(relayedTransaction) }, strict),
-  object({ source: widget, instanceId, type: literal('unmounted') }, strict),
+  message('ready', {}),
+  message('size', { height: nonNegative, width: nonNegative }),
+  message('configured', { config: nullable(facadeConfig) }),
+  message('log', { event: string(), detail: optional(unknown) }),
+  message('error', { error: SdkErrorWire, debug: boolean, logged: boolean }),
+  message('warning', { code: oneOf(SDK_PAGE_WARNINGS), message: string() }),
+  message('paymentSelected', { paymentMethod: oneOf(PAYMENT_METHODS) }),
+  message('paying', { isPaying: boolean }),
+  message('validation', { isValid: boolean, errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })) }),
+  message('dimensions', { height: nonNegative, width: nonNegative }),
+  message('result', { requestId: string(), transaction: nullable(relayedTransaction) }),
+  message('unmounted', {}),
 ]);

@@ -216,7 +216,7 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     report({
       code: 'frame_unavailable',
       message:
-        'The widget was removed (by ServiceFrontEndSDK.init() or destroy(), or with its container) while a payment was in progress, so the payment did not complete. Wait for paying({ isPaying: false }) before init() or destroy(), then pay again.',
+        'The widget was removed during a payment, which did not complete. Wait for paying({ isPaying: false }) before init(), destroy() or removing the container; then pay again.',
     });
     relay('paying', { isPaying: false });
   }

@@ -15,7 +15,7 @@ export function createIframeSdk(win: Window, apiBase: string, timeouts: IframeTi
 export function warnDeprecated(apiBase: string): void {
   issueWarning(
     'sdk-deprecated',
-    `The iframe SDK ${SDK_VERSIONS.iframe} is deprecated; Elements ${SDK_VERSIONS.elements} replaces it with the same ServiceFrontEndSDK calls. ` +
-      `Load ${apiBase}/sdk/elements/${SDK_VERSIONS.elements}/sdk.js instead of ${apiBase}/sdk/iframe/${SDK_VERSIONS.iframe}/sdk.js (with its integrity from ${apiBase}/sdk/manifest.json); nothing else changes.`,
+    `The iframe SDK ${SDK_VERSIONS.iframe} is deprecated; Elements ${SDK_VERSIONS.elements} takes the same ServiceFrontEndSDK calls: ` +
+      `load ${apiBase}/sdk/elements/${SDK_VERSIONS.elements}/sdk.js instead (its integrity is in ${apiBase}/sdk/manifest.json).`,
   );
 }
