@@ -20,7 +20,9 @@ export async function bundle(root, outputs, { dir = 'dist' } = {}) {
   return Promise.all(
     outputs.map(async ({ entry, file }) => {
       const result = await build({ ...browserBundle(root), entryPoints: [entry], outfile: join(dist, file), write: false });
-      for (const output of result.outputFiles) await writeFile(output.path, (await minify(output.text, TERSER)).code);
+      for (const output of result.outputFiles) {
+        await writeFile(output.path, output.path.endsWith('.js') ? (await minify(output.text, TERSER)).code : output.contents);
+      }
       return result;
     }),
   );
