@@ -5,7 +5,7 @@ import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, type TransactionRow } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const t = transactions;
 const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
@@ -59,21 +59,27 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * it still holds. Concurrent captures serialise on the row and each re-checks the guard, so together they never
  * take more than the hold. PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is.
  */
-export async function captureAgainstHold(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
-  const usesItUp = sql`${t.capturedCents} + ${t.releasedCents} + ${amountCents} = ${t.authorizedCents}`;
-  const [row] = await db
+export async function captureAgainstHold(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
+  const [view] = await captureStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  return view ?? null;
+}
+
+const captureStatement = writeReturningView((db) => {
+  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  const usesItUp = sql`${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
+  return db
     .update(t)
     .set({
-      capturedCents: sql`${t.capturedCents} + ${amountCents}`,
+      capturedCents: sql`${t.capturedCents} + ${amount}`,
       status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} else ${sql.raw(String(Status.PartiallyCaptured))} end`,
       authStatus: sql`case when ${usesItUp} then 'captured' else 'active' end`,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
+    .where(and(eq(t.id, sql.placeholder('transactionId')), eq(t.authStatus, 'active'), sql`${t.holdExpiresAt} > ${now}`, sql`${available} >= ${amount}`))
     .returning();
-  return row ?? null;
-}
+});
 
 /** Releases what an active, unexpired hold still holds and ends it with `status`/`authStatus` (void, closeAuth). */
 async function endHold(

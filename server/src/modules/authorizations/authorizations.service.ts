@@ -8,7 +8,7 @@ import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
 import { confirmationFor, insertPayment, toPayment } from '../payments';
-import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
+import { findTransactionRowForPrincipal, insertTransaction, withPayment, type TransactionRow } from '../transactions';
 import * as q from './authorizations.queries';
 
 export interface PayResult {
@@ -45,7 +45,7 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
     confirmationNumber: newConfirmationNumber(),
     createdAt: now,
   });
-  const { transaction } = await recordChange(tx, holder.id, now, deps.env.PUBLIC_BASE_URL);
+  const { transaction } = await recordChange(tx, withPayment(captured, payment), now, deps.env.PUBLIC_BASE_URL);
   return { payment: toPayment(payment), transaction };
 }
 

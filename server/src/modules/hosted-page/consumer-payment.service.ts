@@ -6,7 +6,7 @@ import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
-import { recordChange } from '../transactions';
+import { recordChange, withPayment, withToken } from '../transactions';
 import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
@@ -63,8 +63,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
 
   const updated = await applyConsumerOutcome(tx, row.id, outcome, now);
   if (!updated) throw new ApiError('transaction_not_payable', 'This payment is no longer open.');
+  let changed = updated;
   if (row.methodType === 'sale') {
-    await insertPayment(tx, {
+    const payment = await insertPayment(tx, {
       paymentId: newPaymentId(),
       transactionId: row.id,
       merchantId: row.merchantId,
@@ -74,9 +75,10 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
       confirmationNumber: outcome.kind === 'sold' ? confirmationNumber : null,
       createdAt: now,
     });
+    changed = withPayment(changed, payment);
   }
   if (result.outcome === 'approved' && row.methodType === 'authorize') {
-    await insertPaymentToken(tx, {
+    const token = await insertPaymentToken(tx, {
       token: newToken('authorization'),
       type: 'authorization',
       merchantId: row.merchantId,
@@ -88,8 +90,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
       lastFourDigits: result.lastFourDigits,
       createdAt: now,
     });
+    changed = withToken(changed, token);
   }
-  const { view } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+  const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL);
   if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
   return toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now);
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import { LINK_PAYABLE_STATUSES } from './link-payable';
-import { nextSequence, type TransactionRow } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
   db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),
@@ -40,24 +40,64 @@ export type ConsumerOutcome =
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
-/** Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. */
-export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionRow | null> {
-  const authorization =
+/**
+ * Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. Answers
+ * the transaction's view as the write left it (one statement).
+ */
+export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionView | null> {
+  const values = {
+    transactionId,
+    status: STATUS_OF[outcome.kind],
+    paymentType: outcome.paymentType,
+    processor: outcome.processor,
+    confirmation: 'confirmation' in outcome ? JSON.stringify(outcome.confirmation) : null,
+    now: now.toISOString(),
+  };
+  const [view] =
     outcome.kind === 'authorized'
-      ? { authStatus: 'active' as const, authorizedCents: outcome.authorizedCents, holdExpiresAt: outcome.holdExpiresAt, supportsCloseAuth: outcome.supportsCloseAuth }
+      ? await outcomeWithHold(db, {
+          ...values,
+          authorizedCents: outcome.authorizedCents,
+          holdExpiresAt: outcome.holdExpiresAt.toISOString(),
+          supportsCloseAuth: outcome.supportsCloseAuth,
+        })
+      : await outcomeWithoutHold(db, values);
+  return view ?? null;
+}
+
+/** The two column sets of a consumer outcome (an authorization places a hold; the rest do not), each built once. */
+const outcomeWithoutHold = consumerOutcomeStatement(false);
+const outcomeWithHold = consumerOutcomeStatement(true);
+
+function consumerOutcomeStatement(placesHold: boolean) {
+  return writeReturningView((db) => {
+    const now = sql`${sql.placeholder('now')}::timestamptz`;
+    const hold = placesHold
+      ? {
+          authStatus: sql`'active'`,
+          authorizedCents: sql`${sql.placeholder('authorizedCents')}::bigint`,
+          holdExpiresAt: sql`${sql.placeholder('holdExpiresAt')}::timestamptz`,
+          supportsCloseAuth: sql`${sql.placeholder('supportsCloseAuth')}::boolean`,
+        }
       : {};
-  const [row] = await db
-    .update(transactions)
-    .set({
-      status: STATUS_OF[outcome.kind],
-      paymentType: outcome.paymentType,
-      processor: outcome.processor,
-      confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
-      ...authorization,
-      sequence: nextSequence(),
-      updatedAt: now,
-    })
-    .where(and(eq(transactions.id, transactionId), inArray(transactions.status, [...LINK_PAYABLE_STATUSES]), or(isNull(transactions.timeoutAt), gt(transactions.timeoutAt, now))))
-    .returning();
-  return row ?? null;
+    return db
+      .update(transactions)
+      .set({
+        status: sql`${sql.placeholder('status')}::smallint`,
+        paymentType: sql`${sql.placeholder('paymentType')}::text`,
+        processor: sql`${sql.placeholder('processor')}::text`,
+        confirmation: sql`${sql.placeholder('confirmation')}::jsonb`,
+        ...hold,
+        sequence: nextSequence(),
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(transactions.id, sql.placeholder('transactionId')),
+          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+          or(isNull(transactions.timeoutAt), sql`${transactions.timeoutAt} > ${now}`),
+        ),
+      )
+      .returning();
+  });
 }

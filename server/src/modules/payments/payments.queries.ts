@@ -1,15 +1,17 @@
 import type { Queryable } from '../../db/client';
+import { reusableInsert } from '../../db/reusable-query';
 import { paymentTokens, payments } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type PaymentTokenRow = typeof paymentTokens.$inferSelect;
 
-export async function insertPayment(db: Queryable, values: typeof payments.$inferInsert) {
-  const [row] = await db.insert(payments).values(values).returning();
-  return row!;
+const paymentInsert = reusableInsert(payments);
+const tokenInsert = reusableInsert(paymentTokens);
+
+export function insertPayment(db: Queryable, values: typeof payments.$inferInsert): Promise<PaymentRow> {
+  return paymentInsert(db, values);
 }
 
-export async function insertPaymentToken(db: Queryable, values: typeof paymentTokens.$inferInsert) {
-  const [row] = await db.insert(paymentTokens).values(values).returning();
-  return row!;
+export function insertPaymentToken(db: Queryable, values: typeof paymentTokens.$inferInsert): Promise<PaymentTokenRow> {
+  return tokenInsert(db, values);
 }

@@ -33,9 +33,12 @@ export interface RecordedChange {
  * that took the new sequence, append the event carrying the transaction object as it now is, queue its callback
  * delivery (updates of transactions with a callbackURL; creation is the merchant's own call and its response),
  * and notify every instance. Whatever consumes events hangs off this function, so no change can skip it.
+ * `change` is the transaction's view as the change left it, best read by the guarded write itself
+ * (`writeReturningView`), or its id, and the view is read here (one statement more).
  */
-export async function recordChange(tx: Queryable, transactionId: string, at: Date, baseUrl: string, type: EventType = 'transaction.updated'): Promise<RecordedChange> {
-  const view = await loadTransactionView(tx, transactionId);
+export async function recordChange(tx: Queryable, change: TransactionView | string, at: Date, baseUrl: string, type: EventType = 'transaction.updated'): Promise<RecordedChange> {
+  const view = typeof change === 'string' ? await loadTransactionView(tx, change) : change;
+  const transactionId = view.row.id;
   const transaction = toTransactionObject(view, baseUrl);
   const eventId = randomUUID();
   const callback = type === 'transaction.updated' && view.row.callbackUrl !== null;

@@ -1,10 +1,10 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
-import { reusableQuery } from '../../db/reusable-query';
+import { reusableInsert, reusableQuery, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -28,10 +28,21 @@ export interface TransactionView {
   payments: PaymentRow[];
 }
 
-export async function insertTransaction(db: Queryable, values: NewTransactionRow): Promise<TransactionRow> {
-  const [row] = await db.insert(transactions).values(values).returning();
-  return row!;
+const transactionInsert = reusableInsert(transactions);
+
+export function insertTransaction(db: Queryable, values: NewTransactionRow): Promise<TransactionRow> {
+  return transactionInsert(db, values);
 }
+
+/** Inserts a transaction and answers its view, in one statement (built once per set of columns given). */
+export async function insertTransactionView(db: Queryable, values: NewTransactionRow): Promise<TransactionView> {
+  const [raw] = await transactionViewInsert(db, values as Record<string, unknown>);
+  return viewFromColumns(raw!);
+}
+
+const transactionViewInsert = reusableWrite(transactions, (db, slots) =>
+  viewOfWrite(db.insert(transactions).values(slots as unknown as NewTransactionRow).returning().getSQL()),
+);
 
 /** A payment as the view's JSON column carries it: the payments row with its timestamp as text. */
 type PaymentJson = Omit<PaymentRow, 'createdAt'> & { createdAt: string };
@@ -77,6 +88,56 @@ function selectView(db: Queryable) {
 }
 
 const viewById = reusableQuery('transaction_view_by_id', (db) => selectView(db).where(eq(transactions.id, sql.placeholder('transactionId'))).limit(1));
+
+/**
+ * The view read from a write's own RETURNING rows: `with "transactions" as (<write> returning *) <view select>`. The
+ * CTE takes the table's name, so the view select (merchant, token and payments joined to it) reads the rows as the
+ * write left them, in the write's statement: a change needs no statement of its own to read what it wrote. Rows
+ * inserted earlier in the same database transaction (a token, a payment) are seen; ones the caller inserts after
+ * the write are not (add them with `withPayment` / `withToken`).
+ */
+const viewOfWritten = sql`select ${transactions}.*, m.name as view_merchant_name, m.business_id as view_merchant_business_id,
+    tok.token as view_token, tok.type as view_token_type, tok.last_four_digits as view_token_last_four_digits,
+    ${paymentsOfTransaction} as view_payments
+  from ${transactions}
+  join ${merchants} m on m.id = ${transactions.merchantId}
+  left join ${paymentTokens} tok on tok.transaction_id = ${transactions.id}`;
+
+/** A write (update or insert, with `.returning()`) whose rows come back as views, in one statement. */
+interface ReturningWrite {
+  getSQL(): SQL;
+}
+
+/** Builds `write` once (values in `sql.placeholder` slots) and returns a function that runs it and answers the views. */
+export function writeReturningView(build: (db: Queryable) => ReturningWrite): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView[]> {
+  const run = reusableStatement<Record<string, unknown>>((db) => viewOfWrite(build(db).getSQL()));
+  return async (db, values) => (await run(db, values)).map(viewFromColumns);
+}
+
+function viewOfWrite(write: SQL): SQL {
+  return sql`with ${transactions} as (${write}) ${viewOfWritten}`;
+}
+
+/** A view from the raw columns of `viewOfWritten`, mapped as drizzle maps a selected row. */
+function viewFromColumns(raw: Record<string, unknown>): TransactionView {
+  const token = raw.view_token as string | null;
+  return {
+    row: rowFromColumns(transactions, raw),
+    merchant: { name: raw.view_merchant_name as string, businessId: Number(raw.view_merchant_business_id) },
+    token: token === null ? null : { token, type: raw.view_token_type as PaymentTokenRow['type'], lastFourDigits: raw.view_token_last_four_digits as string | null },
+    payments: (raw.view_payments as PaymentJson[]).map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
+  };
+}
+
+/** The view with a payment the change inserted after its guarded write. */
+export function withPayment(view: TransactionView, payment: PaymentRow): TransactionView {
+  return { ...view, payments: [...view.payments, payment] };
+}
+
+/** The view with the token the change issued after its guarded write. */
+export function withToken(view: TransactionView, token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'>): TransactionView {
+  return { ...view, token: { token: token.token, type: token.type, lastFourDigits: token.lastFourDigits } };
+}
 
 /** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
 export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {

@@ -11,7 +11,7 @@ import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
 import { paymentPageUrl } from './transaction-object';
 import { recordChange } from './transaction-events';
-import { cancelPending, findTransactionRowForPrincipal, insertTransaction, setSmsState } from './transactions.queries';
+import { cancelPending, findTransactionRowForPrincipal, insertTransactionView, setSmsState, type TransactionView } from './transactions.queries';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
 export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
@@ -28,7 +28,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     if (timeoutAt <= now) throw new ValidationError([{ path: 'timeoutDate', message: `must be in the future (the service time is ${now.toISOString()})` }]);
   }
 
-  const row = await insertTransaction(tx, {
+  const created = await insertTransactionView(tx, {
     transactionNumber: newTransactionNumber(),
     merchantId: principal.merchantId,
     branchId: terminal.branchId,
@@ -52,14 +52,19 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     createdAt: now,
     updatedAt: now,
   });
+  const { row } = created;
+  let change: TransactionView | string = created;
   if (row.phone || row.email) {
     // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
     const merchant = await findMerchant(tx, row.merchantId);
     const facts = { businessName: merchant!.name, amountCents: row.amountCents, currency: row.currency, url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId) };
     const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
-    if (delivered.sms !== undefined) await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+    if (delivered.sms !== undefined) {
+      await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+      change = row.id; // the view is read again: the SMS state moved after the insert
+    }
   }
-  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  const { transaction } = await recordChange(tx, change, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
   return transaction;
 }
 
