@@ -102,7 +102,7 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       return refuseUpgrade(socket, 503, { 'Retry-After': '5' });
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new Connection(ws, verdict.audience, context);
+      const connection = new Connection(ws, socket, verdict.audience, context);
       connections.add(connection);
       void connection.closed.then(() => connections.delete(connection));
     });

@@ -9,10 +9,12 @@ import {
   type WsServerMessage,
   type WsSubscribeTransaction,
 } from '@svc/protocol';
+import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../logger';
 import { describeAudience, scopeFilterFor, viewFor, type Audience, type TransactionView } from './audience';
 import type { Hub } from './hub';
+import type { RealtimeEvent } from './realtime-event';
 import { ScopeSubscription, type ScopeEventStore } from './scope-subscription';
 import { TransactionSubscription, type EventStore, type SubscriptionSink, type TransactionSubscriptionOptions } from './transaction-subscription';
 
@@ -53,6 +55,8 @@ export class Connection implements SubscriptionSink {
 
   constructor(
     private readonly ws: WebSocket,
+    /** The upgraded socket ws runs on (handleUpgrade's): prepared event frames are written to it directly. */
+    private readonly socket: Duplex,
     readonly audience: Audience,
     private readonly ctx: ConnectionContext,
   ) {
@@ -113,13 +117,32 @@ export class Connection implements SubscriptionSink {
   }
 
   sendText(text: string): boolean {
+    if (!this.#mayWrite(Buffer.byteLength(text))) return false;
+    this.ws.send(text);
+    return true;
+  }
+
+  /**
+   * A transaction event: its frame, built once for every subscriber, written to the socket as it is (no encoding,
+   * measuring or framing per socket). ws writes its own frames to the same socket synchronously and in call order
+   * (no compression is negotiated: perMessageDeflate is off), so the two never interleave; once the connection is
+   * closing nothing more is written.
+   */
+  sendEvent(event: RealtimeEvent): boolean {
+    const frame = event.frame(this.view);
+    if (!this.#mayWrite(frame.length)) return false;
+    this.socket.write(frame);
+    return true;
+  }
+
+  /** Open, and the socket's unsent bytes plus `bytes` within the slow-consumer limit (else it is closed as one). */
+  #mayWrite(bytes: number): boolean {
     if (this.#closing || this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount + Buffer.byteLength(text) > this.ctx.slowConsumerBytes) {
+    if (this.ws.bufferedAmount + bytes > this.ctx.slowConsumerBytes) {
       this.ctx.logger.warn({ connectionId: this.id, bufferedBytes: this.ws.bufferedAmount }, 'websocket: slow consumer, closing');
       this.close(WS_CLOSE_CODES.SLOW_CONSUMER, 'slow_consumer');
       return false;
     }
-    this.ws.send(text);
     return true;
   }
 

@@ -21,8 +21,8 @@ class RecordingSink implements SubscriptionSink {
   readonly view = 'full' as const;
   readonly updates: { transactionNumber: string; sequence: number }[] = [];
   followed = new Set<string>();
-  sendText(text: string): boolean {
-    const message = JSON.parse(text) as WsServerMessage;
+  sendEvent(event: RealtimeEvent): boolean {
+    const message = JSON.parse(event.message(this.view)) as WsServerMessage;
     if (message.type === 'transaction.updated') this.updates.push({ transactionNumber: message.transaction.TransactionNumber, sequence: message.sequence });
     return true;
   }

@@ -55,8 +55,8 @@ function live(event: StoredEvent): RealtimeEvent {
 class RecordingSink implements SubscriptionSink {
   readonly view = 'full' as const;
   readonly sent: WsServerMessage[] = [];
-  sendText(text: string): boolean {
-    this.sent.push(JSON.parse(text) as WsServerMessage);
+  sendEvent(event: RealtimeEvent): boolean {
+    this.sent.push(JSON.parse(event.message(this.view)) as WsServerMessage);
     return true;
   }
   sendMessage(message: WsServerMessage): boolean {
