@@ -26,6 +26,10 @@ export async function startReferenceServer(databaseUrl, writesPerStep) {
 }
 
 /** The reference's version of a lifecycle sequence: the same four calls with bodies of similar size. */
+/**
+ * @param {import('./load-client.mjs').Connection} connection
+ * @param {{ record?: (step: string, ms: number) => void }} [options]
+ */
 export async function runReferenceSequence(connection, { record } = {}) {
   const on = (step) => record && ((ms) => record(step, ms));
   const item = await connection.request('POST', '/ref/init', { body: { amount: 1000, isCent: true, currency: 'USD', methodType: 'authorize' }, onTime: on('init') });

@@ -6,8 +6,8 @@
 import express from 'express';
 import postgres from 'postgres';
 
-const writes = JSON.parse(process.env.REF_WRITES);
-const sql = postgres(process.env.REF_DATABASE_URL, {
+const writes = JSON.parse(process.env.REF_WRITES ?? '{}');
+const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
   max: Number(process.env.REF_POOL_MAX ?? 10),
   onnotice: () => undefined,
   // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).

@@ -36,6 +36,10 @@ export function serverEnvironment(store, port, overrides = {}) {
  * Starts a server on `store` and resolves once /healthz answers 200. `cpuProfDir` adds `--cpu-prof` (the profile
  * is written when the server exits after SIGTERM); `databaseUrl` points it elsewhere than the store's own URL.
  */
+/**
+ * @param {{ label: string, url(): string }} store
+ * @param {{ cpuProfDir?: string, databaseUrl?: string, name?: string }} [options]
+ */
 export async function startServer(store, { cpuProfDir, databaseUrl, name = `server-${store.label}` } = {}) {
   const port = await freePort();
   const nodeArgs = ['--import', 'tsx'];

@@ -56,6 +56,18 @@ async function frameWeight(base, path, html) {
   return parts;
 }
 
+/**
+ * @typedef {{ path: string, rawBytes: number, gzipBytes: number, brotliBytes: number }} Part
+ * @typedef {{ name: string, path: string, built: boolean, parts: Part[], rawBytes?: number, gzipBytes?: number, brotliBytes?: number, goalGzipBytes: number | null }} AssetWeight
+ */
+
+/**
+ * @param {string} base
+ * @param {string} name
+ * @param {string[]} paths
+ * @param {number | null} goalGzipBytes
+ * @returns {Promise<AssetWeight>}
+ */
 async function measureOne(base, name, paths, goalGzipBytes) {
   for (const path of paths) {
     const body = await fetchBody(base, path);
@@ -64,7 +76,7 @@ async function measureOne(base, name, paths, goalGzipBytes) {
     const sum = (key) => parts.reduce((n, p) => n + p[key], 0);
     return { name, path: path.split('?')[0], built: true, parts, rawBytes: sum('rawBytes'), gzipBytes: sum('gzipBytes'), brotliBytes: sum('brotliBytes'), goalGzipBytes };
   }
-  return { name, path: paths[0].split('?')[0], built: false, goalGzipBytes };
+  return { name, path: paths[0].split('?')[0], built: false, parts: [], goalGzipBytes };
 }
 
 /** Paths listed in the manifest, whatever its shape (an object keyed by path or name, or an array of entries). */
