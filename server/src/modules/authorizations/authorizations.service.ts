@@ -7,7 +7,7 @@ import { processorError } from '../../processor/processor-errors';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
-import { confirmationFor, insertPayment, toPayment } from '../payments';
+import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
 import { findTransactionRowForPrincipal, insertTransaction, withPayment, type TransactionRow } from '../transactions';
 import * as q from './authorizations.queries';
 
@@ -35,7 +35,7 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
 
   const result = await deps.processor.capture(found.token.processorReference, input.amount, holder.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
-  const payment = await insertPayment(tx, {
+  const payment = newPaymentRow({
     paymentId: newPaymentId(),
     transactionId: holder.id,
     merchantId: holder.merchantId,
@@ -45,7 +45,8 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
     confirmationNumber: newConfirmationNumber(),
     createdAt: now,
   });
-  const { transaction } = await recordChange(tx, withPayment(captured, payment), now, deps.env.PUBLIC_BASE_URL);
+  // The payment is inserted with the event, in its statement.
+  const { transaction } = await recordChange(tx, withPayment(captured, payment), now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', { payment });
   return { payment: toPayment(payment), transaction };
 }
 

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
 import type { PaymentMethodInput } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationFor, insertPayment, insertPaymentToken } from '../payments';
+import { assertCardUsable, confirmationFor, newPaymentRow, newPaymentTokenRow } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
@@ -63,9 +63,11 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
 
   const updated = await applyConsumerOutcome(tx, row.id, outcome, now);
   if (!updated) throw new ApiError('transaction_not_payable', 'This payment is no longer open.');
+  // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
   let changed = updated;
+  let also: Parameters<typeof recordChange>[5];
   if (row.methodType === 'sale') {
-    const payment = await insertPayment(tx, {
+    const payment = newPaymentRow({
       paymentId: newPaymentId(),
       transactionId: row.id,
       merchantId: row.merchantId,
@@ -76,9 +78,10 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
       createdAt: now,
     });
     changed = withPayment(changed, payment);
+    also = { payment };
   }
   if (result.outcome === 'approved' && row.methodType === 'authorize') {
-    const token = await insertPaymentToken(tx, {
+    const token = newPaymentTokenRow({
       token: newToken('authorization'),
       type: 'authorization',
       merchantId: row.merchantId,
@@ -91,8 +94,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
       createdAt: now,
     });
     changed = withToken(changed, token);
+    also = { token };
   }
-  const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL);
+  const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also);
   if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
   return toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now);
 }
