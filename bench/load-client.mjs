@@ -99,7 +99,7 @@ export async function runClosedLoop({ clients, durationMs, iteration, onWindowEn
           failed += 1;
           const key = String(/** @type {Error} */ (error)?.message ?? error).slice(0, 200);
           failures.set(key, (failures.get(key) ?? 0) + 1);
-          if (failed > 100 && completed === 0) throw new Error(`every iteration fails: ${key}`);
+          if (failed > 100 && completed === 0) throw new Error(`every iteration fails: ${key}`, { cause: error });
         }
       }
     }),

@@ -38,7 +38,7 @@ export async function websocketUnavailable(server, merchant) {
     return null;
   } catch (error) {
     if (error.status === 404) return '/ws not available';
-    throw new Error(`/ws refused the merchant's upgrade: ${error.message}`);
+    throw new Error(`/ws refused the merchant's upgrade: ${error.message}`, { cause: error });
   }
 }
 

@@ -1,23 +1,15 @@
 // "Send a payment link": the shop's backend creates the transaction with the customer's phone or e-mail; the service
 // sends the link (sandbox: to its outbox, shown here), and the page follows the link's status live.
-import { api, cart, describe, followLive, say } from './shop.js';
+import { api, cart, cartSummary, describe, orderStatusView, say } from './shop.js';
 
 const form = document.getElementById('send-form');
 const error = document.getElementById('send-error');
 const status = document.getElementById('link-status');
 const items = cart.read();
 const { products, currency } = await api('/api/catalogue');
-document.getElementById('cart-summary').textContent = items
-  .map(({ productId, quantity }) => `${products.find((p) => p.productId === productId)?.name ?? productId} × ${quantity}`)
-  .join(', ') || `empty (${currency})`;
+document.getElementById('cart-summary').textContent = cartSummary(items, products) || `empty (${currency})`;
 
-let orderId = null;
-const showStatus = (order) => {
-  status.textContent = `${order.statusName} (${order.status})`;
-  status.dataset.status = String(order.status);
-  status.dataset.transaction = order.transactionNumber;
-};
-followLive({ onOrder: (order) => order.orderId === orderId && showStatus(order) });
+const showStatus = orderStatusView(status);
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -26,13 +18,12 @@ form.addEventListener('submit', async (event) => {
   submit.disabled = true;
   try {
     const sent = await api('/api/links', { phone: form.phone.value, email: form.email.value, items });
-    orderId = sent.order.orderId;
     showStatus(sent.order);
     const qr = document.getElementById('qr');
     qr.src = sent.qrSvgUrl;
     qr.hidden = false;
     document.getElementById('pay-link').href = sent.qrURL;
-    const { messages } = await api(`/api/links/${orderId}`);
+    const { messages } = await api(`/api/links/${sent.order.orderId}`);
     document.getElementById('messages').replaceChildren(
       ...messages.map((m) => {
         const li = document.createElement('li');

@@ -1,12 +1,10 @@
 // The point of sale: the shop's backend creates the sale for its terminal (the device); the customer pays on the
 // terminal (here its sandbox simulator), with the QR code, or with the counter's sticker. The status follows live.
-import { api, cart, describe, followLive, say } from './shop.js';
+import { api, cart, cartSummary, describe, orderStatusView, say } from './shop.js';
 
 const items = cart.read();
 const { products } = await api('/api/catalogue');
-document.getElementById('cart-summary').textContent = items
-  .map(({ productId, quantity }) => `${products.find((p) => p.productId === productId)?.name ?? productId} × ${quantity}`)
-  .join(', ');
+document.getElementById('cart-summary').textContent = cartSummary(items, products);
 const error = document.getElementById('pos-error');
 const status = document.getElementById('sale-status');
 
@@ -21,13 +19,7 @@ try {
   say(error, describe(failure), 'error');
 }
 
-let orderId = null;
-const showStatus = (order) => {
-  status.textContent = `${order.statusName} (${order.status})`;
-  status.dataset.status = String(order.status);
-  status.dataset.transaction = order.transactionNumber;
-};
-followLive({ onOrder: (order) => order.orderId === orderId && showStatus(order) });
+const showStatus = orderStatusView(status);
 
 const charge = document.getElementById('charge');
 charge.addEventListener('click', async () => {
@@ -35,7 +27,6 @@ charge.addEventListener('click', async () => {
   charge.disabled = true;
   try {
     const sale = await api('/api/pos', { items });
-    orderId = sale.order.orderId;
     showStatus(sale.order);
     document.getElementById('qr').src = sale.qrSvgUrl;
     document.getElementById('sale').hidden = false;

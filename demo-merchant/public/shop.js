@@ -67,6 +67,26 @@ export function followLive({ onHello, onOrder, onCallback } = {}) {
   return () => source.close();
 }
 
+/**
+ * Shows one order's status in `element` (text, and `data-status` / `data-transaction` for tests) and keeps it live.
+ * Returns `show(order)`: it shows that order now and makes it the one followed.
+ */
+export function orderStatusView(element) {
+  let followed = null;
+  const show = (order) => {
+    followed = order.orderId;
+    element.textContent = `${order.statusName} (${order.status})`;
+    element.dataset.status = String(order.status);
+    element.dataset.transaction = order.transactionNumber;
+  };
+  followLive({ onOrder: (order) => order.orderId === followed && show(order) });
+  return show;
+}
+
+/** "Name × quantity, …" for the cart's lines. */
+export const cartSummary = (items, products) =>
+  items.map(({ productId, quantity }) => `${products.find((p) => p.productId === productId)?.name ?? productId} × ${quantity}`).join(', ');
+
 /** Shows a message in a status or alert element; `state` colours it (ok, error, busy). */
 export function say(element, text, state) {
   element.textContent = text;

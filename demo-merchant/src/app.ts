@@ -9,6 +9,7 @@ import type { DemoDeps } from './deps';
 import { LiveRelay } from './live-relay';
 import { merchantService } from './merchant-service';
 import { OrderBook } from './orders';
+import { pageRoutes } from './pages';
 import { backOfficeRoutes } from './routes/back-office.routes';
 import { callbackRoutes } from './routes/callbacks.routes';
 import { checkoutRoutes } from './routes/checkout.routes';
@@ -44,7 +45,7 @@ export function createDemo(config: DemoConfig, fetchImpl: typeof fetch = fetch):
 
   app.get('/api/status', async (_req, res) => {
     const merchant = await service.credentials.current();
-    let status: number | null = null;
+    let status: number | null;
     try {
       status = (await fetchImpl(`${config.SERVICE_URL}/healthz`, { signal: AbortSignal.timeout(3000) })).status;
     } catch {
@@ -63,7 +64,8 @@ export function createDemo(config: DemoConfig, fetchImpl: typeof fetch = fetch):
   app.use(backOfficeRoutes(deps));
   app.use(paymentRequestRoutes(deps));
   app.use(callbackRoutes(deps));
-  app.use(express.static(PUBLIC_DIR, { extensions: ['html'] }));
+  app.use(pageRoutes());
+  app.use(express.static(PUBLIC_DIR));
   app.use(((error, _req, res, _next) => sendError(res, error)) as express.ErrorRequestHandler);
   return { app, deps };
 }

@@ -44,7 +44,7 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     const res = await fetchImpl(`${root}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const text = await res.text();
     if (!res.ok) {
-      let problem: ProblemDetails | null = null;
+      let problem: ProblemDetails | null;
       try {
         const parsed = ProblemDetailsSchema.safeParse(JSON.parse(text));
         problem = parsed.success ? parsed.data : null;

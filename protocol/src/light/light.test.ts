@@ -35,7 +35,7 @@ interface WireTypes {
   WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
-const typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
+const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   BillingAddress: BillingAddressWire,
   SdkConfig: SdkConfigWire,
   SdkPayOptions: SdkPayOptionsWire,

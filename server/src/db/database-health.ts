@@ -33,11 +33,11 @@ export class DatabaseHealth {
   /** An error met while using the database: when it is an outage error, check the database now. */
   report(error: unknown): void {
     if (!isDatabaseUnavailable(error) || this.#stopped) return;
-    this.#probing ??= this.#probeUntilUp(error).finally(() => (this.#probing = null));
+    if (this.#probing) return;
+    this.#probing = this.#probeUntilUp().finally(() => (this.#probing = null));
   }
 
-  async #probeUntilUp(first: unknown): Promise<void> {
-    let failure: unknown = first;
+  async #probeUntilUp(): Promise<void> {
     while (!this.#stopped) {
       try {
         await this.probe();
@@ -45,8 +45,7 @@ export class DatabaseHealth {
         this.#outage.recovered();
         return;
       } catch (error) {
-        failure = error;
-        if (!this.#down) this.#outage.failed(failure);
+        if (!this.#down) this.#outage.failed(error);
         this.#down = true;
       }
       await new Promise<void>((resolve) => (this.#timer = setTimeout(resolve, PROBE_INTERVAL_MS)));

@@ -1,4 +1,4 @@
-import { WS_CLOSE_CODES, type ProvisionedMerchant } from '@svc/protocol';
+import { type ProvisionedMerchant, Status, WS_CLOSE_CODES } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { addBranch, provisionTestMerchant } from '../test/fixtures';
@@ -76,7 +76,7 @@ describe('transaction subscriptions', () => {
     socket.send({ type: 'subscribe', transactionNumber: hold.transactionNumber, afterSequence: 0 });
     expect(await socket.next(isSubscribed)).toMatchObject({ replayed: hold.transaction.sequence });
     expect(socket.updates().map((m) => m.sequence)).toEqual(Array.from({ length: hold.transaction.sequence }, (_, i) => i + 1));
-    expect(socket.updates()[0]!.transaction.status).toBe(1);
+    expect(socket.updates()[0]!.transaction.status).toBe(Status.Pending);
   });
 
   it('has no gap and no duplicate when updates land while the replay runs', async () => {
@@ -120,10 +120,10 @@ describe('scopes and credentials', () => {
     const created = await client.init({ amount: 1_500, isCent: true, currency: 'USD' });
     const number = created.body.TransactionNumber;
     const creation = await socket.next((m) => isUpdate(m) && m.transaction.TransactionNumber === number);
-    expect(creation).toMatchObject({ sequence: 1, transaction: { status: 1, amountCents: 1_500 } });
+    expect(creation).toMatchObject({ sequence: 1, transaction: { status: Status.Pending, amountCents: 1_500 } });
     await consumerPays(app, created.body);
     const paid = await socket.next((m) => isUpdate(m) && m.transaction.TransactionNumber === number && m.sequence === 2);
-    expect(paid).toMatchObject({ transaction: { status: 0 } });
+    expect(paid).toMatchObject({ transaction: { status: Status.Approved } });
   });
 
   it('a connection gets an update once even when a scope and a transaction subscription both match', async () => {
@@ -193,7 +193,7 @@ describe('scopes and credentials', () => {
 
     await consumerPays(app, created.body);
     const update = await socket.next(isUpdate);
-    expect(update.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 5, paymentDetails: null, posData: null });
+    expect(update.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: Status.Authorized, paymentDetails: null, posData: null });
     const full = await client.get(created.body.TransactionNumber);
     expect(full.body.paymentDetails?.token).toMatch(/^auth_/);
     expect(full.body.posData).toEqual({ till: 'T-7', clerk: 'ana' });

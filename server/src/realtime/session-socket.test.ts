@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
 import { merchantClient } from '../test/merchant-client';
 import { isSubscribed, isUpdate, openSocket, startRealtimeApp, upgradeStatus, type RealtimeTestApp } from './testing';
+import { Status } from '@svc/protocol';
 
 const SHOP = 'https://shop.example.com';
 let database: TestDatabase;
@@ -39,7 +40,7 @@ describe('an SDK session socket (?session=)', () => {
     const committed = await merchantClient(app, merchant).call('POST', `/transactions/${transaction.TransactionNumber}/commit`, { amount: 900, currency: 'USD' });
     expect(committed.status).toBe(200);
     const update = await socket.next(isUpdate);
-    expect(update.transaction).toMatchObject({ TransactionNumber: transaction.TransactionNumber, status: 5 });
+    expect(update.transaction).toMatchObject({ TransactionNumber: transaction.TransactionNumber, status: Status.Authorized });
     expect(update.transaction.paymentDetails).toBeNull(); // the browser never sees the token
     await socket.close();
   });

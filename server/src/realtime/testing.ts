@@ -2,7 +2,7 @@
  * Test support for the realtime module (imported by its *.test.ts only): the real app and `attachRealtime` on
  * one http.Server, as main.ts wires them, and a websocket client that keeps every message it receives.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import { WsServerMessageSchema, type WsServerMessage } from '@svc/protocol';
 import { WebSocket } from 'ws';
 import type { DatabaseHandle } from '../db/client';

@@ -6,7 +6,6 @@ import { button, buttons, mount, mountReady, NAMES, press, recordingProps, sheet
 import { SvcEcomSdkExpress } from './express-checkout';
 
 const sessionCalls = () => calls.filter((call) => call.url.endsWith('/sdk/sessions'));
-const paymentCalls = () => calls.filter((call) => call.url.endsWith('/payments'));
 const allHidden = (element: SvcEcomSdkExpress) => buttons(element).every((candidate) => candidate.hidden && candidate.disabled && candidate.dataset['canPay'] === 'false');
 
 describe('<svc-ecom-sdk-express>', () => {

@@ -6,6 +6,7 @@ import { RecordingProcessor } from '../../test/recording-processor';
 import { authorizedHold, merchantClient } from '../../test/merchant-client';
 import { sweepDue } from '../lifecycle/expiry';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 /**
  * Money under concurrency, on real PostgreSQL through a pool of 10 connections: every move on one authorization
@@ -55,7 +56,7 @@ describe('concurrent captures against one hold', () => {
         expect(amounts[i]!).toBeGreaterThan(left);
       }
     });
-    expect(books.status).toBe(left === 0 ? 7 : 6);
+    expect(books.status).toBe(left === 0 ? Status.Captured : Status.PartiallyCaptured);
     // Every successful capture moved the sequence once: 1 created, 2 authorized, then one per capture.
     const seen = await history(hold.transactionNumber);
     expect(seen.map((t) => t.sequence)).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
@@ -72,7 +73,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       const [capture, voided] = await Promise.all([t.client.pay({ token: hold.token, amount: 600 }), t.client.void({ token: hold.token })]);
       expect(voided.status).toBe(200);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(8);
+      expect(books.status).toBe(Status.Voided);
       if (capture.status === 200) {
         expect(books).toMatchObject({ captured: 600, released: 400, payments: 600 });
       } else {
@@ -81,7 +82,7 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       }
       // Never a capture after the void: the void's event is the last one, and it already shows every capture.
       const seen = await history(hold.transactionNumber);
-      expect(seen.at(-1)!.status).toBe(8);
+      expect(seen.at(-1)!.status).toBe(Status.Voided);
       expect(seen.at(-1)!.authorization!.capturedCents).toBe(books.captured);
     }
   });
@@ -93,11 +94,11 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       const [capture, closed] = await Promise.all([t.client.pay({ token: hold.token, amount: 500 }), t.client.closeAuth(hold.transactionNumber)]);
       expect(closed.status).toBe(200);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(9);
+      expect(books.status).toBe(Status.AuthorizationClosed);
       expect(books.captured + books.released).toBe(1000);
       expect(books.captured).toBe(capture.status === 200 ? 600 : 100);
       expect(books.payments).toBe(books.captured);
-      expect((await history(hold.transactionNumber)).at(-1)!.status).toBe(9);
+      expect((await history(hold.transactionNumber)).at(-1)!.status).toBe(Status.AuthorizationClosed);
     }
   });
 
@@ -111,12 +112,12 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       // The sweep skips a row another transaction holds (SKIP LOCKED); its next tick takes it.
       await sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(11);
+      expect(books.status).toBe(Status.Expired);
       expect(books.captured + books.released).toBe(1000);
       expect(books.captured).toBe(capture.status === 200 ? 700 : 0);
       expect(books.payments).toBe(books.captured);
       const last = (await history(hold.transactionNumber)).at(-1)!;
-      expect(last.status).toBe(11);
+      expect(last.status).toBe(Status.Expired);
       expect(last.authorization!.capturedCents).toBe(books.captured);
     }
     expect([...outcomes].every((s) => s === 200 || s === 409)).toBe(true);

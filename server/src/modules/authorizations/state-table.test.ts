@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { authorizedHold, BETA_CARD, consumerPays, merchantClient, TEST_CARD } from '../../test/merchant-client';
 import { useTestApp } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'State Table Shop' });
 
@@ -23,15 +24,15 @@ async function eventsOf(transactionNumber: string) {
 describe("the spec's state table", () => {
   it('authorization being created → consumer pays → Authorized, token in the status query and the event', async () => {
     const created = await t.client.init({ amount: 50, currency: 'USD', methodType: 'Authorize' });
-    expect(created.body.status).toBe(1);
+    expect(created.body.status).toBe(Status.Pending);
     expect(created.body.authorization).toBeNull();
     const paid = await consumerPays(t.app, created.body, TEST_CARD);
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ status: 5, statusName: 'Authorized', lastFourDigits: '4242' });
+    expect(paid.body).toMatchObject({ status: Status.Authorized, statusName: 'Authorized', lastFourDigits: '4242' });
     expect(JSON.stringify(paid.body)).not.toMatch(/auth_/); // the consumer never sees the token
 
     const status = (await t.client.get(created.body.TransactionNumber)).body;
-    expect(status).toMatchObject({ status: 5, statusName: 'Authorized', balance: 50, sequence: 2 });
+    expect(status).toMatchObject({ status: Status.Authorized, statusName: 'Authorized', balance: 50, sequence: 2 });
     expect(status.paymentDetails).toEqual({ type: 'authorization', token: expect.stringMatching(/^auth_[A-Za-z0-9]{32}$/) });
     expect(status.authorization).toMatchObject({ status: 'active', authorizedCents: 5000, availableCents: 5000, processor: 'alpha', supportsCloseAuth: true });
     expect(status.confirmation).toMatchObject({ lastFourDigits: '4242', paymentMethodName: 'Visa', approvedBy: 'alpha' });
@@ -46,10 +47,10 @@ describe("the spec's state table", () => {
     const first = await t.client.pay({ token: hold.token, amount: 300 });
     expect(first.status).toBe(200);
     expect(first.body.payment).toMatchObject({ amountCents: 300, status: 'succeeded' });
-    expect(first.body.transaction).toMatchObject({ status: 6, statusName: 'PartiallyCaptured', balance: 7 });
+    expect(first.body.transaction).toMatchObject({ status: Status.PartiallyCaptured, statusName: 'PartiallyCaptured', balance: 7 });
     expect(counters(first.body.transaction)).toEqual([1000, 300, 0, 700]);
     const second = await t.client.pay({ token: hold.token, amount: 700, currency: 'USD' });
-    expect(second.body.transaction).toMatchObject({ status: 7, statusName: 'Captured', balance: 0 });
+    expect(second.body.transaction).toMatchObject({ status: Status.Captured, statusName: 'Captured', balance: 0 });
     expect(second.body.transaction.authorization!.status).toBe('captured');
     expect(second.body.transaction.payments.map((p) => p.amountCents)).toEqual([300, 700]);
     const more = await t.client.pay({ token: hold.token, amount: 1 });
@@ -60,19 +61,19 @@ describe("the spec's state table", () => {
   it('a single capture may take the full amount at once', async () => {
     const hold = await authorizedHold(t.app, t.client, 999);
     const all = await t.client.pay({ token: hold.token, amount: 999 });
-    expect(all.body.transaction.status).toBe(7);
+    expect(all.body.transaction.status).toBe(Status.Captured);
   });
 
   it('authorization active → void releases the hold; captures already made are not refunded', async () => {
     const hold = await authorizedHold(t.app, t.client, 1000);
     await t.client.pay({ token: hold.token, amount: 250 });
     const voided = await t.client.void({ token: hold.token });
-    expect(voided.body).toMatchObject({ status: 8, statusName: 'Voided' });
+    expect(voided.body).toMatchObject({ status: Status.Voided, statusName: 'Voided' });
     expect(voided.body.authorization!.status).toBe('voided');
     expect(counters(voided.body)).toEqual([1000, 250, 750, 0]);
     expect(voided.body.payments).toHaveLength(1);
     const byNumber = await authorizedHold(t.app, t.client, 400);
-    expect((await t.client.void({ transactionNumber: byNumber.transactionNumber })).body.status).toBe(8);
+    expect((await t.client.void({ transactionNumber: byNumber.transactionNumber })).body.status).toBe(Status.Voided);
   });
 
   it('authorization active → authorize with the same token places a new hold', async () => {
@@ -80,24 +81,24 @@ describe("the spec's state table", () => {
     await t.client.pay({ token: hold.token, amount: 400 });
     const renewed = await t.client.authorize({ token: hold.token, amount: 2500 });
     expect(renewed.status).toBe(200);
-    expect(renewed.body).toMatchObject({ status: 5, statusName: 'Authorized' });
+    expect(renewed.body).toMatchObject({ status: Status.Authorized, statusName: 'Authorized' });
     // What the old hold still held (600) is released; captures count against the new hold from now on.
     expect(counters(renewed.body)).toEqual([3500, 400, 600, 2500]);
     const capture = await t.client.pay({ token: hold.token, amount: 2500 });
-    expect(capture.body.transaction.status).toBe(7);
+    expect(capture.body.transaction.status).toBe(Status.Captured);
   });
 
   it('an authorization created without an amount gets its first hold from authorize', async () => {
     const created = await t.client.init({ currency: 'EUR', methodType: 'authorize' });
     await consumerPays(t.app, created.body, TEST_CARD);
     const verified = (await t.client.get(created.body.TransactionNumber)).body;
-    expect(verified).toMatchObject({ status: 5, amountCents: null });
+    expect(verified).toMatchObject({ status: Status.Authorized, amountCents: null });
     expect(counters(verified)).toEqual([0, 0, 0, 0]);
     const token = verified.paymentDetails!.token;
     expect(codeOf((await t.client.pay({ token, amount: 1 })).body)).toBe('amount_exceeds_available');
     const held = await t.client.authorize({ token, amount: 4200 });
     expect(counters(held.body)).toEqual([4200, 0, 0, 4200]);
-    expect((await t.client.pay({ token, amount: 4200 })).body.transaction.status).toBe(7);
+    expect((await t.client.pay({ token, amount: 4200 })).body.transaction.status).toBe(Status.Captured);
   });
 
   it('authorization active with a payment → closeAuth releases the remainder', async () => {
@@ -105,17 +106,17 @@ describe("the spec's state table", () => {
     await t.client.pay({ token: hold.token, amount: 100 });
     const closed = await t.client.closeAuth(hold.transactionNumber);
     expect(closed.status).toBe(200);
-    expect(closed.body).toMatchObject({ status: 9, statusName: 'AuthorizationClosed', balance: 0 });
+    expect(closed.body).toMatchObject({ status: Status.AuthorizationClosed, statusName: 'AuthorizationClosed', balance: 0 });
     expect(counters(closed.body)).toEqual([1000, 100, 900, 0]);
   });
 
   it('awaiting payment → time elapses → TimedOut (3), and the link no longer takes a payment', async () => {
     const created = await t.client.init({ amount: 5, currency: 'USD', timeOut: 600 });
     await t.client.advanceClock(599);
-    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
     await t.client.advanceClock(2);
     const timedOut = (await t.client.get(created.body.TransactionNumber)).body;
-    expect(timedOut).toMatchObject({ status: 3, statusName: 'TimedOut', sequence: 2 });
+    expect(timedOut).toMatchObject({ status: Status.TimedOut, statusName: 'TimedOut', sequence: 2 });
     const late = await consumerPays(t.app, created.body, TEST_CARD);
     expect(late.status).toBe(409);
     expect(codeOf(late.body)).toBe('transaction_not_payable');
@@ -126,21 +127,21 @@ describe("the spec's state table", () => {
     await t.client.pay({ token: hold.token, amount: 300 });
     await t.client.advanceClock(HOLD_S + 1);
     const expired = (await t.client.get(hold.transactionNumber)).body;
-    expect(expired).toMatchObject({ status: 11, statusName: 'Expired' });
+    expect(expired).toMatchObject({ status: Status.Expired, statusName: 'Expired' });
     expect(counters(expired)).toEqual([800, 300, 500, 0]);
     expect(codeOf((await t.client.pay({ token: hold.token, amount: 1 })).body)).toBe('authorization_not_active');
     expect(codeOf((await t.client.void({ token: hold.token })).body)).toBe('authorization_not_active');
     const revived = await t.client.authorize({ token: hold.token, amount: 100 });
-    expect(revived.body.status).toBe(5);
+    expect(revived.body.status).toBe(Status.Authorized);
     expect(counters(revived.body)).toEqual([900, 300, 500, 100]);
   });
 
   it('a sale paid by the consumer is Approved (0) with a succeeded payment', async () => {
     const created = await t.client.init({ amount: 20, currency: 'USD' });
     const paid = await consumerPays(t.app, created.body, { method: 'paypal' });
-    expect(paid.body.status).toBe(0);
+    expect(paid.body.status).toBe(Status.Approved);
     const status = (await t.client.get(created.body.TransactionNumber)).body;
-    expect(status).toMatchObject({ status: 0, statusName: 'Approved', paymentMethodData: { PaymentType: 'paypal' }, authorization: null });
+    expect(status).toMatchObject({ status: Status.Approved, statusName: 'Approved', paymentMethodData: { PaymentType: 'paypal' }, authorization: null });
     expect(status.payments).toMatchObject([{ amountCents: 2000, status: 'succeeded' }]);
   });
 });

@@ -1,5 +1,5 @@
 import type { ProvisionedMerchant, Transaction } from '@svc/protocol';
-import { verifyCallback } from '@svc/protocol';
+import { Status, verifyCallback } from '@svc/protocol';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock';
@@ -80,7 +80,7 @@ describe('callback delivery', () => {
     expect(hit.url).toBe('/hooks/pay?shop=7');
     expect(hit.headers['content-type']).toBe('application/json');
     const body = JSON.parse(hit.body) as Transaction;
-    expect(body).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 5, sequence: 2 });
+    expect(body).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: Status.Authorized, sequence: 2 });
     expect(body.paymentDetails!.token).toMatch(/^auth_/);
 
     const header = (name: string) => hit.headers[name] as string | undefined;

@@ -4,6 +4,7 @@ import type { SandboxClock } from '../sandbox/sandbox-clock';
 import { startTestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const SHOP = 'https://shop.example.com';
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
@@ -83,7 +84,7 @@ describe('widget payment → commit', () => {
     const s = (await session('manual_capture')).body;
     const paid = await widgetPays(s, { method: 'card', card: CARD, amount: 2500, currency: 'EUR' });
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ status: 10, statusName: 'AwaitingCommit', methodType: 'manual_capture', amountCents: 2500, currency: 'EUR', paymentDetails: null });
+    expect(paid.body).toMatchObject({ status: Status.AwaitingCommit, statusName: 'AwaitingCommit', methodType: 'manual_capture', amountCents: 2500, currency: 'EUR', paymentDetails: null });
     expect(paid.body.paymentCommit).toMatchObject({ isPaymentCommitted: false, secondsToCommit: 600 });
     expect(paid.body.paymentCommit.commitLink).toMatch(/\/transactions\/commitPayment\/cmt_[A-Za-z0-9]{32}$/);
 
@@ -93,7 +94,7 @@ describe('widget payment → commit', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ success: true, transactionNumber: paid.body.TransactionNumber, transactionStatus: 0, paymentDetails: null });
     expect(done.body.confirmation).toMatchObject({ lastFourDigits: '4242' });
-    expect(done.body.transaction).toMatchObject({ status: 0, amountCents: 2000, posData: { order: 'A1' }, paymentCommit: { isPaymentCommitted: true, messsage: 'Payment committed' } });
+    expect(done.body.transaction).toMatchObject({ status: Status.Approved, amountCents: 2000, posData: { order: 'A1' }, paymentCommit: { isPaymentCommitted: true, messsage: 'Payment committed' } });
     expect(done.body.transaction.payments).toMatchObject([{ amountCents: 2000, status: 'succeeded' }]);
     const again = await commit(paid.body.TransactionNumber, { amount: 1, currency: 'EUR' });
     expect(again.status).toBe(409);
@@ -108,17 +109,17 @@ describe('widget payment → commit', () => {
     expect(done.body.transaction.authorization).toMatchObject({ status: 'active', authorizedCents: 4000, availableCents: 4000 });
     const captured = await t.client.pay({ token: done.body.paymentDetails!.token, amount: 4000 });
     expect(captured.status).toBe(200);
-    expect(captured.body.transaction.status).toBe(7);
+    expect(captured.body.transaction.status).toBe(Status.Captured);
   });
 
   it('tokenize: the commit issues a reusable token that charges new sales', async () => {
     const s = (await session('tokenize')).body;
     const paid = await widgetPays(s, { method: 'card', card: CARD });
-    expect(paid.body.status).toBe(10);
+    expect(paid.body.status).toBe(Status.AwaitingCommit);
     const done = await commit(paid.body.TransactionNumber, { amount: 1, currency: 'USD' });
     expect(done.body).toMatchObject({ transactionStatus: 0, paymentDetails: { type: 'token' } });
     const sale = await t.client.pay({ token: done.body.paymentDetails!.token, amount: 1999, currency: 'CAD' });
-    expect(sale.body.transaction).toMatchObject({ status: 0, methodType: 'sale', amountCents: 1999, currency: 'CAD' });
+    expect(sale.body.transaction).toMatchObject({ status: Status.Approved, methodType: 'sale', amountCents: 1999, currency: 'CAD' });
   });
 
   it('a commit after the window is refused and the transaction reads Expired (11), swept or not', async () => {
@@ -131,10 +132,10 @@ describe('widget payment → commit', () => {
     const late = await commit(first.body.TransactionNumber, { amount: 700, currency: 'USD' });
     expect(late.status).toBe(409);
     expect(codeOf(late.body)).toBe('commit_window_expired');
-    expect((await t.client.get(first.body.TransactionNumber)).body).toMatchObject({ status: 11, statusName: 'Expired', paymentCommit: { messsage: 'Commit window expired', isPaymentCommitted: false } });
+    expect((await t.client.get(first.body.TransactionNumber)).body).toMatchObject({ status: Status.Expired, statusName: 'Expired', paymentCommit: { messsage: 'Commit window expired', isPaymentCommitted: false } });
 
     await t.client.advanceClock(1); // the sweep expires the second
-    expect((await t.client.get(second.body.TransactionNumber)).body.status).toBe(11);
+    expect((await t.client.get(second.body.TransactionNumber)).body.status).toBe(Status.Expired);
     expect(codeOf((await commit(second.body.TransactionNumber, { amount: 700, currency: 'USD' })).body)).toBe('commit_window_expired');
   });
 
@@ -144,7 +145,7 @@ describe('widget payment → commit', () => {
     const link = new URL(paid.body.paymentCommit.commitLink!);
     const res = await t.app.request(link.pathname);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as CommitResponse).transaction).toMatchObject({ status: 0, amountCents: 1234 });
+    expect(((await res.json()) as CommitResponse).transaction).toMatchObject({ status: Status.Approved, amountCents: 1234 });
     expect((await t.app.request(link.pathname)).status).toBe(409);
     expect((await t.app.request('/transactions/commitPayment/cmt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });
@@ -199,7 +200,7 @@ describe('widget payment → commit', () => {
       expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409]);
       expect(processor.captures).toBe(1);
       const final = await t.client.get(number);
-      expect(final.body.status).toBe(0);
+      expect(final.body.status).toBe(Status.Approved);
       expect(final.body.payments).toHaveLength(1);
     } finally {
       await counted.close();

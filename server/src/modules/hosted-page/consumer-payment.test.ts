@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { passesLuhn } from '../payments/card-validation';
 import { useTestApp } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Link Shop' });
 
@@ -22,12 +23,12 @@ describe('GET /pay/:linkId/state', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const state = (await res.json()) as PaymentLinkState;
-    expect(state).toMatchObject({ amount: 12.5, currency: 'EUR', businessName: 'Link Shop', status: 1, payable: true, lastFourDigits: null });
+    expect(state).toMatchObject({ amount: 12.5, currency: 'EUR', businessName: 'Link Shop', status: Status.Pending, payable: true, lastFourDigits: null });
     expect(state.products).toHaveLength(1);
     expect(JSON.stringify(state)).not.toMatch(/secret-note|posData|merchantId/);
     await consumerPays(t.app, created.body, TEST_CARD);
     const after = (await (await t.app.request(`/pay/${linkOf(created.body.transactionPage.qrURL)}/state`)).json()) as PaymentLinkState;
-    expect(after).toMatchObject({ status: 5, payable: false, lastFourDigits: '4242' });
+    expect(after).toMatchObject({ status: Status.Authorized, payable: false, lastFourDigits: '4242' });
     expect(JSON.stringify(after)).not.toMatch(/auth_/);
   });
 
@@ -39,9 +40,9 @@ describe('GET /pay/:linkId/state', () => {
 
 describe('POST /pay/:linkId', () => {
   it.each([
-    ['4000000000000002', 402, 'card_declined', 2],
-    ['4000000000009995', 402, 'insufficient_funds', 2],
-    ['4000000000000119', 502, 'processor_failure', 12],
+    ['4000000000000002', 402, 'card_declined', Status.Declined],
+    ['4000000000009995', 402, 'insufficient_funds', Status.Declined],
+    ['4000000000000119', 502, 'processor_failure', Status.Failed],
   ])('card %s: %i %s, and the transaction moves to status %i (a decline may be retried, a failure not)', async (number, httpStatus, code, status) => {
     const created = await t.client.init({ amount: 9, currency: 'USD' });
     const paid = await consumerPays(t.app, created.body, cardNumbered(number));
@@ -52,10 +53,10 @@ describe('POST /pay/:linkId', () => {
     expect(after.payments).toMatchObject([{ amountCents: 900, status: 'failed' }]);
     expect(after.sequence).toBe(2);
     const retry = await consumerPays(t.app, created.body, TEST_CARD);
-    if (status === 2) {
+    if (status === Status.Declined) {
       // A declined consumer may try again with another card: the link pays, and both attempts stay on record.
       expect(retry.status).toBe(200);
-      expect(retry.body).toMatchObject({ status: 0, payable: false, lastFourDigits: '4242' });
+      expect(retry.body).toMatchObject({ status: Status.Approved, payable: false, lastFourDigits: '4242' });
       const paid = (await t.client.get(created.body.TransactionNumber)).body;
       expect(paid.payments.map((p) => p.status)).toEqual(['failed', 'succeeded']);
       expect(paid.sequence).toBe(3);
@@ -75,7 +76,7 @@ describe('POST /pay/:linkId', () => {
     expect(paid.status).toBe(400);
     expect(codeOf(paid.body)).toBe('invalid_card');
     expect((paid.body as unknown as { errors: { path: string }[] }).errors[0]!.path).toBe(path);
-    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
   });
 
   it('refuses a malformed body with validation_failed, and a second payment with transaction_not_payable', async () => {
@@ -119,7 +120,7 @@ describe('pay with a tokenization token', () => {
       values ('tok_testtesttesttesttesttesttesttest', 'token', ${t.merchant.merchantId}, ${row!.id}, 'alpha', 'sbx_alpha_feedface', 'card', '4242', now())`;
     const charged = await t.client.pay({ token: 'tok_testtesttesttesttesttesttesttest', amount: 1234, currency: 'ILS' });
     expect(charged.status).toBe(200);
-    expect(charged.body.transaction).toMatchObject({ status: 0, methodType: 'sale', currency: 'ILS', amountCents: 1234 });
+    expect(charged.body.transaction).toMatchObject({ status: Status.Approved, methodType: 'sale', currency: 'ILS', amountCents: 1234 });
     expect(charged.body.transaction.TransactionNumber).not.toBe(origin.body.TransactionNumber);
     expect(charged.body.payment.amountCents).toBe(1234);
     const again = await t.client.pay({ token: 'tok_testtesttesttesttesttesttesttest', amount: 100, currency: 'ILS' });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/harness';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { SandboxClock } from '../sandbox/sandbox-clock';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Café <Lumière>' });
 
@@ -108,11 +109,11 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     await t.database.db.transaction((tx) => new SandboxClock(t.database.db).advance(31, tx));
     await (t.app.clock as SandboxClock).refresh();
     const beforeSweep = await page(pathOf(unswept.body));
-    expect((await t.client.get(unswept.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(unswept.body.TransactionNumber)).body.status).toBe(Status.Pending);
     expect(heading(beforeSweep.html)).toBe('Payment timed out');
     expect(hasForm(beforeSweep.html)).toBe(false);
     await t.client.advanceClock(1); // sweeps
-    expect((await t.client.get(swept.body.TransactionNumber)).body.status).toBe(3);
+    expect((await t.client.get(swept.body.TransactionNumber)).body.status).toBe(Status.TimedOut);
     expect(heading((await page(pathOf(swept.body))).html)).toBe('Payment timed out');
   });
 

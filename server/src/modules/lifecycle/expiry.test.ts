@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { Status } from '@svc/protocol';
 
 const SHOP = 'https://shop.example.com';
 const processor = new RecordingProcessor();
@@ -33,7 +34,7 @@ describe('expiries at the processor', () => {
     expect((await client.pay({ token: hold.token, amount: 300 })).status).toBe(200);
     processor.released = [];
     await client.advanceClock(Number(app.env.AUTHORIZATION_HOLD_S) + 1);
-    expect((await client.get(hold.transactionNumber)).body).toMatchObject({ status: 11 });
+    expect((await client.get(hold.transactionNumber)).body).toMatchObject({ status: Status.Expired });
     expect(processor.released.map((r) => r.amountCents)).toEqual([700]);
   });
 
@@ -46,10 +47,10 @@ describe('expiries at the processor', () => {
       body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount: 2_500, currency: 'USD' },
     });
     const transaction = (await paid.json()) as Transaction;
-    expect(transaction.status).toBe(10);
+    expect(transaction.status).toBe(Status.AwaitingCommit);
     processor.released = [];
     await client.advanceClock(Number(app.env.COMMIT_WINDOW_S) + 1);
-    expect((await client.get(transaction.TransactionNumber)).body).toMatchObject({ status: 11 });
+    expect((await client.get(transaction.TransactionNumber)).body).toMatchObject({ status: Status.Expired });
     expect(processor.released.map((r) => r.amountCents)).toEqual([2_500]);
   });
 });

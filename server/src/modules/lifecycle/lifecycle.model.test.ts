@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient } from '../../test/merchant-client';
+import { Status } from '@svc/protocol';
 
 const HOLD_S = 604_800;
 
@@ -34,7 +35,16 @@ const STATUS_NAMES: Record<number, string> = {
   12: 'Failed',
 };
 /** `authorization.status` (CONTRACT §6) for a transaction that has had a hold. */
-const HOLD_STATE: Record<number, string> = { 5: 'active', 6: 'active', 7: 'captured', 8: 'voided', 9: 'closed', 11: 'expired' };
+const HOLD_STATE: Record<number, string> = {
+  [Status.Authorized]: 'active',
+  [Status.PartiallyCaptured]: 'active',
+  [Status.Captured]: 'captured',
+  [Status.Voided]: 'voided',
+  [Status.AuthorizationClosed]: 'closed',
+  [Status.Expired]: 'expired',
+};
+/** Where a hold can still be re-authorized. */
+const HOLD_LIVE: number[] = [Status.Authorized, Status.PartiallyCaptured, Status.Expired];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -87,7 +97,7 @@ const OK: Outcome = { http: 200 };
 const refused = (code: string, http = 409): Outcome => ({ http, code });
 
 const available = (h: ModelHold) => h.authorized - h.captured - h.released;
-const holdActive = (t: ModelTx) => t.hold !== null && (t.status === 5 || t.status === 6);
+const holdActive = (t: ModelTx) => t.hold !== null && (t.status === Status.Authorized || t.status === Status.PartiallyCaptured);
 
 type PayMethod = 'alpha' | 'beta' | 'paypal' | 'declined' | 'insufficient' | 'failure';
 const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
@@ -102,22 +112,22 @@ const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
 /** Consumer pays (POST /pay/:linkId). Mutates `t` when something changes. */
 function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
   // Pending, or Declined (the consumer tries another card); never past the time-out.
-  if ((t.status !== 1 && t.status !== 2) || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
+  if ((t.status !== Status.Pending && t.status !== Status.Declined) || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
   t.sequence += 1;
   const amount = t.amountCents ?? 0;
   if (method === 'declined' || method === 'insufficient' || method === 'failure') {
-    t.status = method === 'failure' ? 12 : 2;
+    t.status = method === 'failure' ? Status.Failed : Status.Declined;
     if (t.methodType === 'sale') t.payments.push({ amountCents: amount, status: 'failed' });
     if (method === 'failure') return refused('processor_failure', 502);
     return refused(method === 'declined' ? 'card_declined' : 'insufficient_funds', 402);
   }
   if (t.methodType === 'sale') {
-    t.status = 0;
+    t.status = Status.Approved;
     t.payments.push({ amountCents: amount, status: 'succeeded' });
     return OK;
   }
   const processor = method === 'beta' ? 'beta' : 'alpha';
-  t.status = 5;
+  t.status = Status.Authorized;
   t.hasToken = true;
   t.hold = { authorized: amount, captured: 0, released: 0, expiresAt: m.now + HOLD_S, processor, supportsCloseAuth: processor === 'alpha' };
   return OK;
@@ -128,7 +138,7 @@ function modelCapture(t: ModelTx, amount: number): Outcome {
   if (!h || !holdActive(t)) return refused('authorization_not_active');
   if (amount > available(h)) return refused('amount_exceeds_available');
   h.captured += amount;
-  t.status = available(h) === 0 ? 7 : 6;
+  t.status = available(h) === 0 ? Status.Captured : Status.PartiallyCaptured;
   t.payments.push({ amountCents: amount, status: 'succeeded' });
   t.sequence += 1;
   return OK;
@@ -139,39 +149,39 @@ function modelVoid(t: ModelTx): Outcome {
   const h = t.hold;
   if (!h || !holdActive(t)) return refused('authorization_not_active');
   h.released += available(h);
-  t.status = 8;
+  t.status = Status.Voided;
   t.sequence += 1;
   return OK;
 }
 
 function modelReauthorize(m: Model, t: ModelTx, amount: number): Outcome {
   const h = t.hold;
-  if (!h || ![5, 6, 11].includes(t.status)) return refused('authorization_not_active');
+  if (!h || !HOLD_LIVE.includes(t.status)) return refused('authorization_not_active');
   h.released = h.authorized - h.captured;
   h.authorized += amount;
   h.expiresAt = m.now + HOLD_S;
-  t.status = 5;
+  t.status = Status.Authorized;
   t.sequence += 1;
   return OK;
 }
 
 function modelCloseAuth(t: ModelTx): Outcome {
   if (t.methodType !== 'authorize') return refused('not_an_authorization');
-  if (t.status === 7) return refused('nothing_to_release');
+  if (t.status === Status.Captured) return refused('nothing_to_release');
   const h = t.hold;
   if (!h || !holdActive(t)) return refused('authorization_not_active');
   if (h.captured === 0) return refused('no_successful_payment');
   if (available(h) === 0) return refused('nothing_to_release');
   if (!h.supportsCloseAuth) return refused('close_auth_unsupported');
   h.released += available(h);
-  t.status = 9;
+  t.status = Status.AuthorizationClosed;
   t.sequence += 1;
   return OK;
 }
 
 function modelCancel(t: ModelTx): Outcome {
-  if (t.status !== 1) return refused('transaction_not_cancellable');
-  t.status = 4;
+  if (t.status !== Status.Pending) return refused('transaction_not_cancellable');
+  t.status = Status.Cancelled;
   t.sequence += 1;
   return OK;
 }
@@ -179,14 +189,14 @@ function modelCancel(t: ModelTx): Outcome {
 function modelAdvance(m: Model, seconds: number): void {
   m.now += seconds;
   for (const t of m.txs) {
-    if (t.status === 1 && t.timeoutAt !== null && t.timeoutAt <= m.now) {
-      t.status = 3;
+    if (t.status === Status.Pending && t.timeoutAt !== null && t.timeoutAt <= m.now) {
+      t.status = Status.TimedOut;
       t.sequence += 1;
     }
     const h = t.hold;
     if (h && holdActive(t) && h.expiresAt <= m.now) {
       h.released += available(h);
-      t.status = 11;
+      t.status = Status.Expired;
       t.sequence += 1;
     }
   }
@@ -324,9 +334,9 @@ interface Pick {
 type Filter = (t: ModelTx) => boolean;
 const anyTx: Filter = () => true;
 const withToken: Filter = (t) => t.hasToken;
-const pending: Filter = (t) => t.status === 1;
+const pending: Filter = (t) => t.status === Status.Pending;
 /** A payment link takes a payment while Pending, and again after a decline. */
-const linkPayable: Filter = (t) => t.status === 1 || t.status === 2;
+const linkPayable: Filter = (t) => t.status === Status.Pending || t.status === Status.Declined;
 const indicesOf = (m: Readonly<Model>, filter: Filter) => m.txs.flatMap((t, i) => (filter(t) ? [i] : []));
 function choose(m: Readonly<Model>, pick: Pick, broad: Filter, focus: Filter): number {
   const focused = pick.focused ? indicesOf(m, (t) => broad(t) && focus(t)) : [];
@@ -355,7 +365,7 @@ class Init implements Cmd {
     m.txs.push({
       methodType: this.methodType,
       amountCents: this.amount,
-      status: 1,
+      status: Status.Pending,
       timeoutAt: this.timeOut === null ? null : m.now + this.timeOut,
       hold: null,
       hasToken: false,
@@ -458,7 +468,7 @@ class Reauthorize implements Cmd {
   ) {}
   check = (m: Readonly<Model>) => hasCandidate(m, withToken);
   async run(m: Model, r: Real): Promise<void> {
-    const i = choose(m, this.pick, withToken, (t) => [5, 6, 11].includes(t.status));
+    const i = choose(m, this.pick, withToken, (t) => HOLD_LIVE.includes(t.status));
     const t = m.txs[i]!;
     r.trace.push(`authorize tx${i} ${this.amount} cents (model: status ${t.status}${t.hold ? `, available ${available(t.hold)}` : ''})`);
     const want = modelReauthorize(m, t, this.amount);

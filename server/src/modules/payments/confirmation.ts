@@ -1,4 +1,4 @@
-import type { Confirmation, Payment } from '@svc/protocol';
+import type { Payment } from '@svc/protocol';
 import type { PaymentRow } from './payments.queries';
 
 export function toPayment(row: PaymentRow): Payment {

@@ -6,6 +6,7 @@ import { createLogger } from '../../logger';
 import { startExpiryWorker } from '../lifecycle/expiry-worker';
 import { SandboxClock } from './sandbox-clock';
 import { useTestApp } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp();
 
@@ -55,10 +56,10 @@ describe('the expiry worker', () => {
     const clock = new SandboxClock(t.database.db);
     // Move the shared clock without the endpoint's own sweep: only the worker can time it out now.
     await t.database.db.transaction((tx) => clock.advance(120, tx));
-    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
     const worker = startExpiryWorker({ db: t.database.db, processor: new SandboxProcessor(), clock, baseUrl: loadEnv({}).PUBLIC_BASE_URL, logger: createLogger({ level: 'silent' }), intervalMs: 20 });
     try {
-      await expect.poll(async () => (await t.client.get(created.body.TransactionNumber)).body.status, { timeout: 5000 }).toBe(3);
+      await expect.poll(async () => (await t.client.get(created.body.TransactionNumber)).body.status, { timeout: 5000 }).toBe(Status.TimedOut);
     } finally {
       await worker.stop();
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../../test/app';
 import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Kiosk' });
 
@@ -30,29 +31,29 @@ describe('the sandbox terminal simulator', () => {
     expect((await current()).body).toEqual({ transaction: null });
     const created = await forDevice();
     const shown = (await current()).body.transaction!;
-    expect(shown).toMatchObject({ TransactionNumber: created.body.TransactionNumber, amountCents: 725, currency: 'EUR', businessName: 'Kiosk', status: 1 });
+    expect(shown).toMatchObject({ TransactionNumber: created.body.TransactionNumber, amountCents: 725, currency: 'EUR', businessName: 'Kiosk', status: Status.Pending });
 
     const declined = await tap({ method: 'card', cardNumber: '4000000000000002', transactionNumber: created.body.TransactionNumber });
     expect(declined.status).toBe(402);
     expect(declined.body.code).toBe('card_declined');
     // Still on the screen after the decline, for another card.
-    expect((await current()).body.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: 2, payable: true });
+    expect((await current()).body.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: Status.Declined, payable: true });
     const approved = await tap({ method: 'card', cardNumber: '4242424242424242', transactionNumber: created.body.TransactionNumber });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 0, lastFourDigits: '4242', payable: false });
-    expect((await t.client.get(created.body.TransactionNumber)).body).toMatchObject({ status: 0, paymentMethodData: { PaymentType: 'card' } });
+    expect(approved.body).toMatchObject({ status: Status.Approved, lastFourDigits: '4242', payable: false });
+    expect((await t.client.get(created.body.TransactionNumber)).body).toMatchObject({ status: Status.Approved, paymentMethodData: { PaymentType: 'card' } });
     expect((await current()).body.transaction).toBeNull();
   });
 
   it('taps a wallet, and cancels as the consumer', async () => {
     const paid = await forDevice();
-    expect((await tap({ method: 'applepay', transactionNumber: paid.body.TransactionNumber })).body).toMatchObject({ status: 0 });
+    expect((await tap({ method: 'applepay', transactionNumber: paid.body.TransactionNumber })).body).toMatchObject({ status: Status.Approved });
     expect((await t.client.get(paid.body.TransactionNumber)).body.paymentMethodData.PaymentType).toBe('applepay');
 
     const cancelled = await forDevice();
     const res = await asDevice<PaymentLinkState>('POST', '/sandbox/terminal/cancel', { transactionNumber: cancelled.body.TransactionNumber });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 4, statusName: 'Cancelled' });
+    expect(res.body).toMatchObject({ status: Status.Cancelled, statusName: 'Cancelled' });
     const again = await asDevice<{ code: string }>('POST', '/sandbox/terminal/cancel', { transactionNumber: cancelled.body.TransactionNumber });
     expect(again.body.code).toBe('transaction_not_cancellable');
   });
@@ -66,7 +67,7 @@ describe('the sandbox terminal simulator', () => {
     expect((await current(t.merchant.apiKey)).status).toBe(403);
     const notATestCard = await tap({ method: 'card', cardNumber: '4111111111111111', transactionNumber: created.body.TransactionNumber });
     expect(notATestCard.status).toBe(400);
-    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
     await t.client.cancel(created.body.TransactionNumber);
   });
 

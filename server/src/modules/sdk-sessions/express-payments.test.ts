@@ -1,6 +1,7 @@
 import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 /** What the Express component sends (CONTRACT §12): a wallet, the amount, and the sheet's billing and shipping details. */
 const SHOP = 'https://shop.example.com';
@@ -22,7 +23,7 @@ describe('Express wallet payments', () => {
     const res = await pay(s, { method: 'googlepay', amount: 1050, currency: 'USD', billingInformation: PARTY, shippingInformation: { ...PARTY, addressLine2: '' } });
     expect(res.status).toBe(200);
     const transaction = (await res.json()) as Transaction;
-    expect(transaction).toMatchObject({ status: 10, amountCents: 1050, paymentMethodData: { PaymentType: 'googlepay' } });
+    expect(transaction).toMatchObject({ status: Status.AwaitingCommit, amountCents: 1050, paymentMethodData: { PaymentType: 'googlepay' } });
     // Personal data is the merchant's (onPay gives it to the page); the service neither stores nor echoes it.
     expect(JSON.stringify(transaction)).not.toMatch(/Lovelace|ada@example\.com|Analytical/);
     const done = await t.client.call<CommitResponse>('POST', `/transactions/${transaction.TransactionNumber}/commit`, { amount: 1050, currency: 'USD' });

@@ -1,6 +1,7 @@
 import type { SdkSession, Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { Status } from '@svc/protocol';
 
 /** The iframe SDK's widget page starts its session from the service's own origin, naming the page that frames it. */
 const SHOP = 'https://shop.example.com';
@@ -25,7 +26,7 @@ describe('sessions of the iframe widget page', () => {
       body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount: 1050, currency: 'USD' },
     });
     expect(paid.status).toBe(200);
-    expect(((await paid.json()) as Transaction).status).toBe(10);
+    expect(((await paid.json()) as Transaction).status).toBe(Status.AwaitingCommit);
   });
 
   it('refuse an embedding origin the client ID does not allow, and an embedding origin named by any other page', async () => {

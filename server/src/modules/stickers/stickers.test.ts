@@ -3,6 +3,7 @@ import { SandboxClock } from '../sandbox/sandbox-clock';
 import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
 import { consumerPays } from '../../test/merchant-client';
+import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Sticker Café' });
 
@@ -57,7 +58,7 @@ describe('stickers', () => {
     expect((await next()).url).toBe(soon.body.transactionPage.qrURL);
     await t.database.db.transaction((tx) => new SandboxClock(t.database.db).advance(61, tx));
     await (t.app.clock as SandboxClock).refresh();
-    expect((await t.client.get(soon.body.TransactionNumber)).body.status).toBe(1);
+    expect((await t.client.get(soon.body.TransactionNumber)).body.status).toBe(Status.Pending);
     expect(await next()).toEqual({ type: 'waiting' });
     expect((await open()).res.status).toBe(200);
   });

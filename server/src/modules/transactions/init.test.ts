@@ -1,4 +1,4 @@
-import { TransactionSchema, type Transaction } from '@svc/protocol';
+import { Status, type Transaction, TransactionSchema } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { addBranch, provisionTestMerchant } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
@@ -18,7 +18,7 @@ describe('POST /transactions/init', () => {
       amount: 12.34,
       amountCents: 1234,
       currency: 'USD',
-      status: 1,
+      status: Status.Pending,
       statusName: 'Pending',
       methodType: 'sale',
       pos: 'Till 3',
@@ -213,7 +213,7 @@ describe('POST /transactions/:transactionNumber/cancel', () => {
   it('cancels a pending transaction once, and refuses anything else', async () => {
     const created = await t.client.init({ amount: 1, currency: 'USD' });
     const cancelled = await t.client.cancel(created.body.TransactionNumber);
-    expect(cancelled.body).toMatchObject({ status: 4, statusName: 'Cancelled', sequence: 2 });
+    expect(cancelled.body).toMatchObject({ status: Status.Cancelled, statusName: 'Cancelled', sequence: 2 });
     const again = await t.client.cancel(created.body.TransactionNumber);
     expect(again.status).toBe(409);
     expect((again.body as unknown as Problem).code).toBe('transaction_not_cancellable');

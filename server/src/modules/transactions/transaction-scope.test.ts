@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { addBranch, firstDeviceRowId, insertPendingTransaction, provisionTestMerchant } from '../../test/fixtures';
+import { Status } from '@svc/protocol';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -74,7 +75,7 @@ describe('credential scope on GET /transactions/:transactionNumber', () => {
       amount: 12.5,
       amountCents: 1250,
       currency: 'USD',
-      status: 1,
+      status: Status.Pending,
       statusName: 'Pending',
       businessName: 'Acme',
       sequence: 1,

@@ -1,0 +1,91 @@
+// One lint configuration for the whole workspace. TypeScript is linted with type information (each file through the
+// tsconfig that owns it); plain JavaScript (build scripts, the bench, the demo shop's page scripts) without it.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const INTERNALS = "another module's internals: import what it exports from its index.ts.";
+/** `…/modules/NAME/file`: a module's file reached from outside it. */
+const INTO_A_MODULE = { regex: '(^|/)modules/[^/]+/(?!index$)[^/]+', message: `Reaching into ${INTERNALS}` };
+/** `../NAME/file` from inside a module: a sibling module's file. */
+const SIBLING_MODULE = { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)[^/]+$', message: `Reaching into ${INTERNALS}` };
+const SQL_DRIVERS = ['drizzle-orm', 'postgres'].map((name) => ({ name, allowTypeImports: true, message: 'SQL belongs in a *.queries.ts file or db/.' }));
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/', '**/dist/', '**/.data/', '**/coverage/', '**/test-results/', '**/playwright-report/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // A promise nobody awaits is an error nobody sees.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+    },
+  },
+  {
+    rules: {
+      // A variable a closure reads before its one assignment (wiring that refers to itself) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // The server's boundaries (issue 9): a module is reached through its index; SQL lives in *.queries.ts and db/;
+    // configuration is read in env.ts alone. Tests may reach inside to set a scene; app.ts and main.ts, the composition
+    // roots, mount each module's router and start its workers.
+    files: ['server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/src/test/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE], paths: SQL_DRIVERS }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in env.ts and pass it in.' }],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.queries.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, SIBLING_MODULE], paths: SQL_DRIVERS }] },
+  },
+  {
+    files: ['server/src/app.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: SQL_DRIVERS }] },
+  },
+  {
+    files: ['server/src/**/*.queries.ts', 'server/src/db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE] }] },
+  },
+  {
+    // The process's entry point wires every module together and opens its own listening connection.
+    files: ['server/src/main.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['server/src/env.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // Chai's property assertions (`expect(x).to.exist`) are expressions by design.
+    files: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
+    // Node scripts: build kits, the bench, the CI and start scripts, test-runner configs.
+    files: ['**/*.mjs', '**/*.cjs', 'eslint.config.js', 'protocol/src/*.js', 'sdk-core/src/testing/*.js'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The demo shop's page scripts run in the browser, as a merchant would write them.
+    files: ['demo-merchant/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
