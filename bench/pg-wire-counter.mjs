@@ -114,9 +114,11 @@ export async function startWireCounter(targetHost, targetPort) {
       return counts;
     },
     close: () =>
-      /** @type {Promise<void>} */ (new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      })),
+      /** @type {Promise<void>} */ (
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        })
+      ),
   };
 }

@@ -57,10 +57,22 @@ const answer = (name, idOf) => async (req, res) => {
   if (!row) return res.status(404).json({ error: 'not found' });
   res.json(row);
 };
-app.post('/ref/init', answer('init', () => undefined));
-app.post('/ref/pay/:id', answer('pay', (req) => req.params.id));
-app.get('/ref/items/:id', answer('status', (req) => req.params.id));
-app.post('/ref/capture/:id', answer('capture', (req) => req.params.id));
+app.post(
+  '/ref/init',
+  answer('init', () => undefined),
+);
+app.post(
+  '/ref/pay/:id',
+  answer('pay', (req) => req.params.id),
+);
+app.get(
+  '/ref/items/:id',
+  answer('status', (req) => req.params.id),
+);
+app.post(
+  '/ref/capture/:id',
+  answer('capture', (req) => req.params.id),
+);
 
 const server = app.listen(Number(process.env.REF_PORT), '127.0.0.1');
 server.keepAliveTimeout = 65_000;

@@ -106,7 +106,9 @@ function early(start) {
 
 try {
   result.storeKind = !args.includes('--embedded') && (await localPostgresAnswers()) ? 'local' : 'embedded';
-  log(`${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`);
+  log(
+    `${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`,
+  );
   const growth = wanted('store-growth') && CONFIG.storeGrowth.startEarly ? early(() => prepareStoreGrowth({ storeKind: result.storeKind, cleanup })) : null;
   const store = await createStore(result.storeKind, 'main');
   cleanup.push(() => store.dispose());

@@ -12,7 +12,6 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SERVER_DIR = path.join(ROOT, 'server');
 export const LOG_LEVEL = 'warn';
 
-
 /** The environment every benchmarked server gets (README "Configuration"), on top of the store's. */
 export function serverEnvironment(store, port, overrides = {}) {
   const env = {

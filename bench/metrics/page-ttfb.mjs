@@ -30,7 +30,11 @@ export async function measurePageTtfb({ server, merchant, config, log }) {
         const target = targets[k % targets.length];
         const html = await callEndpoint(probe, 'getPaymentPage', { params: { linkId: target.linkId }, text: true, onFirstByte: (ms) => page.add(ms) });
         if (!String(html).includes('<html')) throw new Error(`GET /pay/${target.linkId} did not answer the page`);
-        await callEndpoint(probe, 'getTransaction', { params: { transactionNumber: target.transactionNumber }, headers: merchantHeaders(merchant.apiKey), onFirstByte: (ms) => status.add(ms) });
+        await callEndpoint(probe, 'getTransaction', {
+          params: { transactionNumber: target.transactionNumber },
+          headers: merchantHeaders(merchant.apiKey),
+          onFirstByte: (ms) => status.add(ms),
+        });
       }
     })();
     try {

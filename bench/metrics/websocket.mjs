@@ -61,12 +61,12 @@ export async function measureWebsocketFanOut({ server, merchant, config, log }) 
           const socket = await open(url, merchant.apiKey);
           await /** @type {Promise<void>} */ (
             new Promise((resolve, reject) => {
-            socket.once('message', (data) => {
-              const text = data.toString();
-              if (text.includes('"type":"subscribed"')) resolve();
-              else reject(new Error(`subscribe answered ${text.slice(0, 200)}`));
-            });
-            socket.send(JSON.stringify({ type: 'subscribe', transactionNumber: hold.transactionNumber }));
+              socket.once('message', (data) => {
+                const text = data.toString();
+                if (text.includes('"type":"subscribed"')) resolve();
+                else reject(new Error(`subscribe answered ${text.slice(0, 200)}`));
+              });
+              socket.send(JSON.stringify({ type: 'subscribe', transactionNumber: hold.transactionNumber }));
             })
           );
           socket.on('message', (data) => {
@@ -135,6 +135,10 @@ export function profileWebsocketFanOut({ store, merchant, config, log }) {
   return profileServer(store, 'server-ws-profiled', async (server) => {
     const again = await measureWebsocketFanOut({ server, merchant, config, log });
     if (!again.measured || !again.window) throw new Error(`the profiled server: ${again.reason}`);
-    return { ...again.window, perSecond: again.updates / ((again.window.toUs - again.window.fromUs) / 1e6), what: `${again.updates} updates to ${again.subscribers} subscribers` };
+    return {
+      ...again.window,
+      perSecond: again.updates / ((again.window.toUs - again.window.fromUs) / 1e6),
+      what: `${again.updates} updates to ${again.subscribers} subscribers`,
+    };
   });
 }

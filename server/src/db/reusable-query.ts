@@ -87,7 +87,13 @@ function columnsOf(table: PgTable): [string, PgColumn][] {
  * keys every time, so this is one built statement per call site), values mapped by their columns as drizzle maps them.
  */
 export function reusableInsert<T extends PgTable>(table: T): (db: Queryable, values: T['$inferInsert']) => Promise<T['$inferSelect']> {
-  const insert = reusableWrite(table, (db, slots) => db.insert(table).values(slots as T['$inferInsert']).returning().getSQL());
+  const insert = reusableWrite(table, (db, slots) =>
+    db
+      .insert(table)
+      .values(slots as T['$inferInsert'])
+      .returning()
+      .getSQL(),
+  );
   return async (db, values) => rowFromColumns(table, (await insert(db, values as Record<string, unknown>))[0]!);
 }
 

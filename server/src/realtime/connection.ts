@@ -154,7 +154,11 @@ export class Connection implements SubscriptionSink {
     }
     const message = parseClientMessage(rawText(data));
     if (!message) {
-      this.#refuse(WS_CLOSE_CODES.POLICY_VIOLATION, 'malformed_message', 'Not a client message: send JSON such as {"type":"subscribe","transactionNumber":"…"}.');
+      this.#refuse(
+        WS_CLOSE_CODES.POLICY_VIOLATION,
+        'malformed_message',
+        'Not a client message: send JSON such as {"type":"subscribe","transactionNumber":"…"}.',
+      );
       return;
     }
     if (message.type === 'ping') {
@@ -192,7 +196,10 @@ export class Connection implements SubscriptionSink {
     if (!this.#scopes.has(scope)) {
       const filter = scopeFilterFor(this.audience, scope);
       if (!filter) {
-        this.#sendError('scope_not_allowed', scope === 'merchant' ? 'The merchant scope needs an API key.' : 'The device scope needs a device ID (?deviceId=).');
+        this.#sendError(
+          'scope_not_allowed',
+          scope === 'merchant' ? 'The merchant scope needs an API key.' : 'The device scope needs a device ID (?deviceId=).',
+        );
         return;
       }
       if (this.#subscriptionCount() >= this.ctx.maxSubscriptions) {
@@ -214,7 +221,9 @@ export class Connection implements SubscriptionSink {
       this.#sendError('too_many_subscriptions', `At most ${this.ctx.maxSubscriptions} subscriptions per connection.`, transactionNumber);
       return;
     }
-    const subscription = new TransactionSubscription(transactionNumber, this, this.#store, this.ctx.subscription, this.ctx.logger, (ended) => this.#forget(ended));
+    const subscription = new TransactionSubscription(transactionNumber, this, this.#store, this.ctx.subscription, this.ctx.logger, (ended) =>
+      this.#forget(ended),
+    );
     this.#transactions.set(transactionNumber, subscription);
     // In the hub before the store is read: see TransactionSubscription.
     this.ctx.hub.addTransaction(subscription);

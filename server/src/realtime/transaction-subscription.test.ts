@@ -65,7 +65,9 @@ class RecordingSink implements SubscriptionSink {
   }
   /** What the client saw: sequences, with `S<n>` for `subscribed` (n replayed) and `E:<code>` for errors. */
   get trace(): (number | string)[] {
-    return this.sent.map((m) => (m.type === 'transaction.updated' ? m.sequence : m.type === 'subscribed' ? `S${m.replayed}` : m.type === 'error' ? `E:${m.code}` : m.type));
+    return this.sent.map((m) =>
+      m.type === 'transaction.updated' ? m.sequence : m.type === 'subscribed' ? `S${m.replayed}` : m.type === 'error' ? `E:${m.code}` : m.type,
+    );
   }
 }
 

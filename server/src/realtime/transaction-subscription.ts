@@ -152,7 +152,10 @@ export class TransactionSubscription {
       const next = this.#buffer[0];
       if (next && next.sequence > this.#lastSequence + 1) {
         if (rereads++ < GAP_REREADS) continue;
-        this.logger.warn({ transactionNumber: this.transactionNumber, after: this.#lastSequence, next: next.sequence }, 'websocket: sequence gap not in the store; sending on');
+        this.logger.warn(
+          { transactionNumber: this.transactionNumber, after: this.#lastSequence, next: next.sequence },
+          'websocket: sequence gap not in the store; sending on',
+        );
       }
       break;
     }

@@ -91,7 +91,13 @@ async function endHold(
 ): Promise<TransactionRow | null> {
   const [row] = await db
     .update(t)
-    .set({ releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
+    .set({
+      releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`,
+      status: end.status,
+      authStatus: end.authStatus,
+      sequence: nextSequence(),
+      updatedAt: now,
+    })
     .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), extraGuard))
     .returning();
   return row ?? null;
@@ -103,7 +109,13 @@ export function voidHold(db: Queryable, transactionId: string, now: Date) {
 
 /** closeAuth's preconditions in the guard: a capture was made, something is left, and the processor supports it. */
 export function closeHold(db: Queryable, transactionId: string, now: Date) {
-  return endHold(db, transactionId, now, { status: Status.AuthorizationClosed, authStatus: 'closed' }, sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`);
+  return endHold(
+    db,
+    transactionId,
+    now,
+    { status: Status.AuthorizationClosed, authStatus: 'closed' },
+    sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`,
+  );
 }
 
 /**
@@ -122,7 +134,13 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]), or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired'))))
+    .where(
+      and(
+        eq(t.id, transactionId),
+        inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
+        or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
+      ),
+    )
     .returning();
   return row ?? null;
 }

@@ -20,7 +20,12 @@ export interface PayResult {
  * `POST /transactions/pay`. An authorization token captures against its hold (guarded, so concurrent captures
  * never exceed it); a tokenization token charges a new sale transaction.
  */
-export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number; currency?: Currency }): Promise<PayResult> {
+export async function pay(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  input: { token: string; amount: number; currency?: Currency },
+): Promise<PayResult> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
   if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input);
@@ -51,7 +56,12 @@ export async function pay(tx: Tx, deps: LifecycleDeps, principal: Principal, inp
 }
 
 /** `POST /transactions/void`: releases what the hold still holds; captures already made stay. */
-export async function voidAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<Transaction> {
+export async function voidAuthorization(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  target: { token?: string; transactionNumber?: string },
+): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await authorizationTarget(tx, principal, target);
   // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
@@ -74,7 +84,10 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
   const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
   const renewed = await q.reauthorizeHold(tx, row.id, input.amount, expiresAt, now);
   if (!renewed) {
-    throw new ApiError('authorization_not_active', `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`);
+    throw new ApiError(
+      'authorization_not_active',
+      `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`,
+    );
   }
   const result = await deps.processor.reauthorize(found.token.processorReference, input.amount, row.currency as Currency);
   if (result.outcome !== 'approved') throw processorError(result);
@@ -119,7 +132,14 @@ async function chargeTokenizedMethod(
     linkId: newLinkId(),
     paymentType: token.paymentMethod,
     processor: token.processor,
-    confirmation: confirmationFor({ paymentType: token.paymentMethod, processor: token.processor, lastFourDigits: token.lastFourDigits, authNumber: result.authNumber, confirmationNumber, at: now }),
+    confirmation: confirmationFor({
+      paymentType: token.paymentMethod,
+      processor: token.processor,
+      lastFourDigits: token.lastFourDigits,
+      authNumber: result.authNumber,
+      confirmationNumber,
+      at: now,
+    }),
     sequence: 1,
     createdAt: now,
     updatedAt: now,
@@ -147,7 +167,8 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
   }
   const row = await findTransactionRowForPrincipal(tx, principal, target.transactionNumber!);
   if (!row) throw new NotFoundError('transaction');
-  if (row.methodType !== 'authorize') throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to void. A pending sale can be cancelled.');
+  if (row.methodType !== 'authorize')
+    throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to void. A pending sale can be cancelled.');
   return row;
 }
 
@@ -168,14 +189,22 @@ async function captureRefusal(tx: Tx, transactionId: string, amount: number, now
 /** closeAuth's refusals, in the order of the spec's preconditions. */
 async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
-  if (row.methodType !== 'authorize') return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
+  if (row.methodType !== 'authorize')
+    return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
   if (row.status === Status.Captured) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'close');
   if (row.capturedCents === 0) {
-    return new ApiError('no_successful_payment', 'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.');
+    return new ApiError(
+      'no_successful_payment',
+      'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.',
+    );
   }
-  if (row.authorizedCents - row.capturedCents - row.releasedCents <= 0) return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
-  return new ApiError('close_auth_unsupported', `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`);
+  if (row.authorizedCents - row.capturedCents - row.releasedCents <= 0)
+    return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
+  return new ApiError(
+    'close_auth_unsupported',
+    `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`,
+  );
 }
 
 function notActive(row: TransactionRow, now: Date, verb: string): ApiError {

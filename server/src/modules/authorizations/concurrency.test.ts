@@ -107,7 +107,10 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
       const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
-      const [capture] = await Promise.all([t.client.pay({ token: hold.token, amount: 700 }), sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry)]);
+      const [capture] = await Promise.all([
+        t.client.pay({ token: hold.token, amount: 700 }),
+        sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry),
+      ]);
       outcomes.add(capture.status);
       // The sweep skips a row another transaction holds (SKIP LOCKED); its next tick takes it.
       await sweepDue({ db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL }, afterExpiry);

@@ -200,11 +200,15 @@ describe('refusals (CONTRACT §7)', () => {
     expect(codeOf((await t.client.pay({ token: hold.token, amount: 1, currency: 'EUR' })).body)).toBe('currency_mismatch');
   });
 
-  it('an unknown token, or another merchant\'s: 404', async () => {
+  it("an unknown token, or another merchant's: 404", async () => {
     const hold = await authorizedHold(t.app, t.client, 500);
     expect((await t.client.pay({ token: 'auth_doesnotexist', amount: 1 })).status).toBe(404);
     const stranger = merchantClient(t.app, await provisionTestMerchant(t.database.db));
-    for (const res of [await stranger.pay({ token: hold.token, amount: 1 }), await stranger.void({ token: hold.token }), await stranger.authorize({ token: hold.token, amount: 1 })]) {
+    for (const res of [
+      await stranger.pay({ token: hold.token, amount: 1 }),
+      await stranger.void({ token: hold.token }),
+      await stranger.authorize({ token: hold.token, amount: 1 }),
+    ]) {
       expect(res.status).toBe(404);
     }
     expect((await stranger.closeAuth(hold.transactionNumber)).status).toBe(404);

@@ -134,12 +134,21 @@ const outcomesStatement = reusableStatement(
 
 /** The delivery log of one transaction, attempts included, oldest first. */
 export async function listDeliveries(db: Queryable, transactionId: string) {
-  const deliveries = await db.select().from(callbackDeliveries).where(eq(callbackDeliveries.transactionId, transactionId)).orderBy(asc(callbackDeliveries.sequence), asc(callbackDeliveries.createdAt));
+  const deliveries = await db
+    .select()
+    .from(callbackDeliveries)
+    .where(eq(callbackDeliveries.transactionId, transactionId))
+    .orderBy(asc(callbackDeliveries.sequence), asc(callbackDeliveries.createdAt));
   if (deliveries.length === 0) return [];
   const attempts = await db
     .select()
     .from(callbackAttempts)
-    .where(inArray(callbackAttempts.deliveryId, deliveries.map((d) => d.id)))
+    .where(
+      inArray(
+        callbackAttempts.deliveryId,
+        deliveries.map((d) => d.id),
+      ),
+    )
     .orderBy(asc(callbackAttempts.attemptNo));
   return deliveries.map((d) => ({ delivery: d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));
 }
@@ -157,7 +166,9 @@ export async function restartDelivery(db: Database, principal: Principal, delive
     const [row] = await tx
       .update(callbackDeliveries)
       .set({ state: 'pending', nextAttemptAt: now, schedulePosition: 0, windowStartedAt: null, updatedAt: now })
-      .where(and(eq(callbackDeliveries.id, deliveryId), eq(callbackDeliveries.merchantId, principal.merchantId), inArray(callbackDeliveries.transactionId, visible)))
+      .where(
+        and(eq(callbackDeliveries.id, deliveryId), eq(callbackDeliveries.merchantId, principal.merchantId), inArray(callbackDeliveries.transactionId, visible)),
+      )
       .returning();
     if (row) await tx.execute(sql`select pg_notify(${CALLBACKS_WAKE_CHANNEL}, '')`);
     return row ?? null;

@@ -57,10 +57,16 @@ async function oneUpdate(callbackURL: string, callbackMethod?: 'GET' | 'POST') {
 }
 
 async function deliveryLog(transactionNumber: string) {
-  const res = await client.call<{ deliveries: { deliveryId: string; eventId: string; state: string; sequence: number; nextAttemptAt: string | null; attempts: { at: string; httpStatus: number | null; error: string | null }[] }[] }>(
-    'GET',
-    `/transactions/${transactionNumber}/callbacks`,
-  );
+  const res = await client.call<{
+    deliveries: {
+      deliveryId: string;
+      eventId: string;
+      state: string;
+      sequence: number;
+      nextAttemptAt: string | null;
+      attempts: { at: string; httpStatus: number | null; error: string | null }[];
+    }[];
+  }>('GET', `/transactions/${transactionNumber}/callbacks`);
   expect(res.status).toBe(200);
   return res.body.deliveries;
 }
@@ -159,15 +165,19 @@ describe('misbehaving endpoints fail cleanly and are retried on schedule', () =>
     ['hangs', () => () => undefined, /no answer within/],
     ['resets the connection', () => (req: import('node:http').IncomingMessage) => req.socket.destroy(), /ECONNRESET|socket hang up/],
     ['answers 500', () => answer(500), /HTTP 500/],
-    ['answers gigabytes', () => (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(200);
-      const chunk = Buffer.alloc(64 * 1024, 'x');
-      const pump = () => {
-        while (res.write(chunk)) if (res.destroyed) return;
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      pump();
-    }, /larger than 64 KB/],
+    [
+      'answers gigabytes',
+      () => (_req: unknown, res: import('node:http').ServerResponse) => {
+        res.writeHead(200);
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (res.write(chunk)) if (res.destroyed) return;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      },
+      /larger than 64 KB/,
+    ],
   ] as const)('an endpoint that %s', async (_name, makeBehaviour, error) => {
     const merchantEnd = await receiver(makeBehaviour() as never);
     const number = await oneUpdate(`${merchantEnd.url}/x`);
@@ -216,7 +226,18 @@ describe('the SSRF guard (private networks not allowed)', () => {
     const strict = await startTestApp(database);
     cleanups.push(strict.close);
     const strictClient = merchantClient(strict, merchant);
-    for (const url of ['http://127.0.0.1/cb', 'http://localhost/cb', 'http://[::1]/cb', 'http://[::ffff:127.0.0.1]/cb', 'http://2130706433/cb', 'http://0.0.0.0/cb', 'http://169.254.169.254/cb', 'http://10.0.0.1/cb', 'http://192.168.1.1/cb', 'http://[fd00::1]/cb']) {
+    for (const url of [
+      'http://127.0.0.1/cb',
+      'http://localhost/cb',
+      'http://[::1]/cb',
+      'http://[::ffff:127.0.0.1]/cb',
+      'http://2130706433/cb',
+      'http://0.0.0.0/cb',
+      'http://169.254.169.254/cb',
+      'http://10.0.0.1/cb',
+      'http://192.168.1.1/cb',
+      'http://[fd00::1]/cb',
+    ]) {
       const res = await strictClient.init({ amount: 1, currency: 'USD', callbackURL: url });
       expect(res.status, url).toBe(400);
       expect((res.body as unknown as { code: string }).code).toBe('callback_url_not_allowed');
@@ -233,7 +254,10 @@ describe('the SSRF guard (private networks not allowed)', () => {
       'loopback.test': [{ address: '127.0.0.1', family: 4 }],
       'six.test': [{ address: '::1', family: 6 }],
       'mapped.test': [{ address: '::ffff:127.0.0.1', family: 6 }],
-      'mixed.test': [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }],
+      'mixed.test': [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
     };
     const lookup = guardLookup((hostname, _options, callback) => {
       const found = names[hostname];
@@ -343,7 +367,9 @@ describe('attempt outcomes written in batches', () => {
   }
 
   async function deliveryStates(ids: string[]) {
-    const rows = await database.sql<{ id: string; state: string; attempt_count: number; finished: number; schedule_position: number; next_attempt_at: string | null }[]>`
+    const rows = await database.sql<
+      { id: string; state: string; attempt_count: number; finished: number; schedule_position: number; next_attempt_at: string | null }[]
+    >`
       select d.id, d.state, d.attempt_count, d.schedule_position, d.next_attempt_at,
              (select count(*)::int from callback_attempts a where a.delivery_id = d.id and a.finished_at is not null) as finished
       from callback_deliveries d where d.id = any(${ids}::uuid[])`;
@@ -360,7 +386,15 @@ describe('attempt outcomes written in batches', () => {
     const now = clock.now();
     const outcomes: AttemptOutcome[] = [
       { deliveryId: ids[0]!, attemptNo: 1, httpStatus: 200, error: null, durationMs: 3, next: { state: 'succeeded' }, finishedAt: now },
-      { deliveryId: ids[1]!, attemptNo: 1, httpStatus: 500, error: 'HTTP 500', durationMs: 4, next: { state: 'pending', nextAttemptAt: new Date(now.getTime() + 15_000), schedulePosition: 1 }, finishedAt: now },
+      {
+        deliveryId: ids[1]!,
+        attemptNo: 1,
+        httpStatus: 500,
+        error: 'HTTP 500',
+        durationMs: 4,
+        next: { state: 'pending', nextAttemptAt: new Date(now.getTime() + 15_000), schedulePosition: 1 },
+        finishedAt: now,
+      },
       { deliveryId: ids[2]!, attemptNo: 1, httpStatus: 410, error: 'HTTP 410', durationMs: 5, next: { state: 'failed', reason: 'gone' }, finishedAt: now },
     ];
 
@@ -391,7 +425,9 @@ describe('attempt outcomes written in batches', () => {
   it('a refused batch loses no callback: its deliveries go out again after the lease, once, with the same webhook-id', async () => {
     const merchantEnd = await receiver();
     await Promise.all(Array.from({ length: 6 }, (_, i) => oneUpdate(`${merchantEnd.url}/batch${i}`)));
-    const pending = await database.sql<{ id: string; event_id: string }[]>`select id, event_id from callback_deliveries where state = 'pending' order by created_at`;
+    const pending = await database.sql<
+      { id: string; event_id: string }[]
+    >`select id, event_id from callback_deliveries where state = 'pending' order by created_at`;
     expect(pending).toHaveLength(6);
     const ids = pending.map((p) => p.id);
     const allow = await refuseOutcomeOf(ids[2]!);

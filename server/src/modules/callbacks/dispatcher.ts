@@ -86,7 +86,14 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
       finishedAt: now,
     });
     const where = `${url.origin}${url.pathname}`;
-    const fields = { deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attemptNo, url: where, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs };
+    const fields = {
+      deliveryId: delivery.deliveryId,
+      eventId: delivery.eventId,
+      attempt: delivery.attemptNo,
+      url: where,
+      httpStatus: outcome.httpStatus,
+      durationMs: outcome.durationMs,
+    };
     if (next.state === 'succeeded') deps.logger.debug(fields, 'callback delivered');
     else if (next.state === 'failed') deps.logger.warn({ ...fields, error: outcome.error, reason: next.reason }, 'callback failed for good');
     else deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'callback attempt failed; will retry');

@@ -28,7 +28,10 @@ describe('OutcomeBatch', () => {
     finish(0);
     await Promise.all(first);
     await turn();
-    expect(calls).toEqual([[1, 2, 3], [4, 5]]);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     finish(1);
     await Promise.all(second);
   });

@@ -24,7 +24,8 @@ async function widgetPays(s: SdkSession, body: Record<string, unknown>, origin =
   return { status: res.status, body: (await res.json()) as Transaction };
 }
 
-const commit = (transactionNumber: string, body: Record<string, unknown>) => t.client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
+const commit = (transactionNumber: string, body: Record<string, unknown>) =>
+  t.client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
 
 describe('SDK sessions', () => {
   it('start from an allowed origin with the client ID, and answer CORS', async () => {
@@ -39,16 +40,25 @@ describe('SDK sessions', () => {
   });
 
   it('refuse an unknown client ID, an origin not on its list, and the wrong mode', async () => {
-    const unknown = await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: 'ck_nope', methodType: 'authorize', mode: 'sandbox' } });
+    const unknown = await t.app.request('/sdk/sessions', {
+      headers: { origin: SHOP },
+      body: { clientId: 'ck_nope', methodType: 'authorize', mode: 'sandbox' },
+    });
     expect(unknown.status).toBe(401);
     const elsewhere = await session('authorize', 'https://evil.example.com');
     expect(elsewhere.status).toBe(403);
     expect(codeOf(elsewhere.body)).toBe('origin_not_allowed');
     const noOrigin = await t.app.request('/sdk/sessions', { body: { clientId: t.merchant.clientId, methodType: 'authorize', mode: 'sandbox' } });
     expect(noOrigin.status).toBe(403);
-    const production = await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: t.merchant.clientId, methodType: 'authorize', mode: 'production' } });
+    const production = await t.app.request('/sdk/sessions', {
+      headers: { origin: SHOP },
+      body: { clientId: t.merchant.clientId, methodType: 'authorize', mode: 'production' },
+    });
     expect(production.status).toBe(400);
-    const merchantKeyAsClient = await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: t.merchant.apiKey, methodType: 'authorize', mode: 'sandbox' } });
+    const merchantKeyAsClient = await t.app.request('/sdk/sessions', {
+      headers: { origin: SHOP },
+      body: { clientId: t.merchant.apiKey, methodType: 'authorize', mode: 'sandbox' },
+    });
     expect(merchantKeyAsClient.status).toBe(401);
   });
 
@@ -56,7 +66,10 @@ describe('SDK sessions', () => {
     const s = (await session('manual_capture')).body;
     const noToken = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, { body: { method: 'card', card: CARD, amount: 100, currency: 'USD' } });
     expect(noToken.status).toBe(401);
-    const wrongToken = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, { headers: { authorization: 'Bearer sess_wrong' }, body: { method: 'card', card: CARD, amount: 100, currency: 'USD' } });
+    const wrongToken = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, {
+      headers: { authorization: 'Bearer sess_wrong' },
+      body: { method: 'card', card: CARD, amount: 100, currency: 'USD' },
+    });
     expect(wrongToken.status).toBe(401);
     expect((await widgetPays(s, { method: 'card', card: CARD, amount: 100, currency: 'USD' }, 'https://evil.example.com')).status).toBe(403);
     expect((await widgetPays(s, { method: 'paypal', amount: 100, currency: 'USD' }, SHOP)).status).toBe(200);
@@ -67,7 +80,10 @@ describe('SDK sessions', () => {
     const fromPage = await widgetPays(s, { method: 'card', card: CARD, amount: 100, currency: 'USD' }, SHOP);
     expect(fromPage.status).toBe(403);
     expect(codeOf(fromPage.body)).toBe('origin_not_allowed');
-    const noOrigin = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, { headers: { authorization: `Bearer ${s.sessionToken}` }, body: { method: 'card', card: CARD, amount: 100, currency: 'USD' } });
+    const noOrigin = await t.app.request(`/sdk/sessions/${s.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${s.sessionToken}` },
+      body: { method: 'card', card: CARD, amount: 100, currency: 'USD' },
+    });
     expect(noOrigin.status).toBe(403);
     expect((await widgetPays(s, { method: 'card', card: CARD, amount: 100, currency: 'USD' })).status).toBe(200);
   });
@@ -84,7 +100,14 @@ describe('widget payment → commit', () => {
     const s = (await session('manual_capture')).body;
     const paid = await widgetPays(s, { method: 'card', card: CARD, amount: 2500, currency: 'EUR' });
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ status: Status.AwaitingCommit, statusName: 'AwaitingCommit', methodType: 'manual_capture', amountCents: 2500, currency: 'EUR', paymentDetails: null });
+    expect(paid.body).toMatchObject({
+      status: Status.AwaitingCommit,
+      statusName: 'AwaitingCommit',
+      methodType: 'manual_capture',
+      amountCents: 2500,
+      currency: 'EUR',
+      paymentDetails: null,
+    });
     expect(paid.body.paymentCommit).toMatchObject({ isPaymentCommitted: false, secondsToCommit: 600 });
     expect(paid.body.paymentCommit.commitLink).toMatch(/\/transactions\/commitPayment\/cmt_[A-Za-z0-9]{32}$/);
 
@@ -94,7 +117,12 @@ describe('widget payment → commit', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ success: true, transactionNumber: paid.body.TransactionNumber, transactionStatus: 0, paymentDetails: null });
     expect(done.body.confirmation).toMatchObject({ lastFourDigits: '4242' });
-    expect(done.body.transaction).toMatchObject({ status: Status.Approved, amountCents: 2000, posData: { order: 'A1' }, paymentCommit: { isPaymentCommitted: true, messsage: 'Payment committed' } });
+    expect(done.body.transaction).toMatchObject({
+      status: Status.Approved,
+      amountCents: 2000,
+      posData: { order: 'A1' },
+      paymentCommit: { isPaymentCommitted: true, messsage: 'Payment committed' },
+    });
     expect(done.body.transaction.payments).toMatchObject([{ amountCents: 2000, status: 'succeeded' }]);
     const again = await commit(paid.body.TransactionNumber, { amount: 1, currency: 'EUR' });
     expect(again.status).toBe(409);
@@ -132,7 +160,11 @@ describe('widget payment → commit', () => {
     const late = await commit(first.body.TransactionNumber, { amount: 700, currency: 'USD' });
     expect(late.status).toBe(409);
     expect(codeOf(late.body)).toBe('commit_window_expired');
-    expect((await t.client.get(first.body.TransactionNumber)).body).toMatchObject({ status: Status.Expired, statusName: 'Expired', paymentCommit: { messsage: 'Commit window expired', isPaymentCommitted: false } });
+    expect((await t.client.get(first.body.TransactionNumber)).body).toMatchObject({
+      status: Status.Expired,
+      statusName: 'Expired',
+      paymentCommit: { messsage: 'Commit window expired', isPaymentCommitted: false },
+    });
 
     await t.client.advanceClock(1); // the sweep expires the second
     expect((await t.client.get(second.body.TransactionNumber)).body.status).toBe(Status.Expired);

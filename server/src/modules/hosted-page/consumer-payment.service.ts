@@ -23,14 +23,16 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
   const row = await lockTransactionByLink(tx, linkId);
   if (!row) throw new NotFoundError('payment link');
   if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
-    throw new ApiError('transaction_not_payable', 'This transaction is paid through the merchant\'s checkout, not a payment link.');
+    throw new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
   }
-  if (row.timeoutAt !== null && row.timeoutAt <= now) throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
+  if (row.timeoutAt !== null && row.timeoutAt <= now)
+    throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
 
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
-  const result = row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
+  const result =
+    row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
   const paymentType = method.method;
   const confirmationNumber = newConfirmationNumber();
 

@@ -116,7 +116,8 @@ describe('pay with a tokenization token', () => {
     // The tokenize flow of the SDK issues such tokens; here one is written as it would.
     const origin = await t.client.init({ amount: 1, currency: 'USD', methodType: 'authorize' });
     const [row] = await t.database.sql<{ id: string }[]>`select id from transactions where transaction_number = ${origin.body.TransactionNumber}`;
-    await t.database.sql`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
+    await t.database
+      .sql`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
       values ('tok_testtesttesttesttesttesttesttest', 'token', ${t.merchant.merchantId}, ${row!.id}, 'alpha', 'sbx_alpha_feedface', 'card', '4242', now())`;
     const charged = await t.client.pay({ token: 'tok_testtesttesttesttesttesttesttest', amount: 1234, currency: 'ILS' });
     expect(charged.status).toBe(200);
@@ -132,7 +133,8 @@ describe('pay with a tokenization token', () => {
 
 describe('passesLuhn', () => {
   it('accepts the test cards and rejects a changed digit', () => {
-    for (const n of ['4242424242424242', '5555555555554444', '4000000000000002', '4000000000009995', '4000000000000119', '378282246310005']) expect(passesLuhn(n)).toBe(true);
+    for (const n of ['4242424242424242', '5555555555554444', '4000000000000002', '4000000000009995', '4000000000000119', '378282246310005'])
+      expect(passesLuhn(n)).toBe(true);
     expect(passesLuhn('4242424242424243')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
@@ -7,7 +7,12 @@ import { LINK_PAYABLE_STATUSES } from './link-payable';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
-  db.select().from(transactions).where(eq(transactions.linkId, sql.placeholder('linkId'))).limit(1).for('update'),
+  db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.linkId, sql.placeholder('linkId')))
+    .limit(1)
+    .for('update'),
 );
 
 /** The transaction behind a payment link, locked: concurrent payments of one link run one after the other. */
@@ -34,7 +39,15 @@ export async function findLinkFace(db: Queryable, linkId: string) {
 
 export type ConsumerOutcome =
   | { kind: 'sold'; paymentType: string; processor: string; confirmation: object }
-  | { kind: 'authorized'; paymentType: string; processor: string; confirmation: object; authorizedCents: number; holdExpiresAt: Date; supportsCloseAuth: boolean }
+  | {
+      kind: 'authorized';
+      paymentType: string;
+      processor: string;
+      confirmation: object;
+      authorizedCents: number;
+      holdExpiresAt: Date;
+      supportsCloseAuth: boolean;
+    }
   | { kind: 'declined'; paymentType: string; processor: string }
   | { kind: 'failed'; paymentType: string; processor: string };
 

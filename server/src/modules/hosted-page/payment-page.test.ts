@@ -54,7 +54,8 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     expect(html).toContain('Waiting for your payment');
     expect(html).toMatch(/<td>Tea &amp; cake<\/td><td class="num">2<\/td><td class="num">10.00<\/td>/);
     expect(html).toContain('<button type="button" id="pay-button" disabled>Pay 12.50 USD</button>');
-    for (const label of ['Card', 'PayPal', 'Apple Pay', 'Google Pay']) expect(html).toMatch(new RegExp(`<input type="radio" name="method" value="\\w+"( checked)?> ${label}</label>`));
+    for (const label of ['Card', 'PayPal', 'Apple Pay', 'Google Pay'])
+      expect(html).toMatch(new RegExp(`<input type="radio" name="method" value="\\w+"( checked)?> ${label}</label>`));
     for (const label of ['Card number', 'Expiry date (MM/YY)', 'Security code (CVC)']) expect(html).toContain(`>${label}</label>`);
     expect(html).toContain(`data-transaction="${created.body.TransactionNumber}"`);
     expect(html).not.toContain('secret-till-7');
@@ -140,7 +141,12 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
 
 describe('the page assets and the QR code', () => {
   it('serves the script and style sheet with their types, revalidated by ETag', async () => {
-    for (const [path, type] of [['/pay-assets/pay.js', 'text/javascript'], ['/pay-assets/pages.css', 'text/css'], ['/pay-assets/sticker.js', 'text/javascript'], ['/pay-assets/terminal.js', 'text/javascript']] as const) {
+    for (const [path, type] of [
+      ['/pay-assets/pay.js', 'text/javascript'],
+      ['/pay-assets/pages.css', 'text/css'],
+      ['/pay-assets/sticker.js', 'text/javascript'],
+      ['/pay-assets/terminal.js', 'text/javascript'],
+    ] as const) {
       const res = await t.app.request(path);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(new RegExp(`^${type}`));

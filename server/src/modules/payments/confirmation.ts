@@ -2,11 +2,25 @@ import type { Payment } from '@svc/protocol';
 import type { PaymentRow } from './payments.queries';
 
 export function toPayment(row: PaymentRow): Payment {
-  return { paymentId: row.paymentId, amountCents: row.amountCents, status: row.status, date: row.createdAt.toISOString(), confirmationNumber: row.confirmationNumber };
+  return {
+    paymentId: row.paymentId,
+    amountCents: row.amountCents,
+    status: row.status,
+    date: row.createdAt.toISOString(),
+    confirmationNumber: row.confirmationNumber,
+  };
 }
 
 /** The spec's Confirmation object for an approval. */
-export function confirmationFor(input: { paymentType: string; processor: string; lastFourDigits: string | null; authNumber: string; confirmationNumber: string; at: Date; paymentMethodName?: string }) {
+export function confirmationFor(input: {
+  paymentType: string;
+  processor: string;
+  lastFourDigits: string | null;
+  authNumber: string;
+  confirmationNumber: string;
+  at: Date;
+  paymentMethodName?: string;
+}) {
   return {
     paymentType: input.paymentType,
     confirmationNumber: input.confirmationNumber,

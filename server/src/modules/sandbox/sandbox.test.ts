@@ -57,7 +57,14 @@ describe('the expiry worker', () => {
     // Move the shared clock without the endpoint's own sweep: only the worker can time it out now.
     await t.database.db.transaction((tx) => clock.advance(120, tx));
     expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
-    const worker = startExpiryWorker({ db: t.database.db, processor: new SandboxProcessor(), clock, baseUrl: loadEnv({}).PUBLIC_BASE_URL, logger: createLogger({ level: 'silent' }), intervalMs: 20 });
+    const worker = startExpiryWorker({
+      db: t.database.db,
+      processor: new SandboxProcessor(),
+      clock,
+      baseUrl: loadEnv({}).PUBLIC_BASE_URL,
+      logger: createLogger({ level: 'silent' }),
+      intervalMs: 20,
+    });
     try {
       await expect.poll(async () => (await t.client.get(created.body.TransactionNumber)).body.status, { timeout: 5000 }).toBe(Status.TimedOut);
     } finally {

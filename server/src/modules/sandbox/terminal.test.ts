@@ -12,7 +12,8 @@ async function asDevice<T>(method: 'GET' | 'POST', path: string, body?: unknown,
   return { status: res.status, body: (await res.json()) as T };
 }
 const current = (deviceId?: string) => asDevice<TerminalCurrent>('GET', '/sandbox/terminal/current', undefined, deviceId);
-const tap = (body: Record<string, string>, deviceId?: string) => asDevice<PaymentLinkState & { code?: string }>('POST', '/sandbox/terminal/tap', body, deviceId);
+const tap = (body: Record<string, string>, deviceId?: string) =>
+  asDevice<PaymentLinkState & { code?: string }>('POST', '/sandbox/terminal/tap', body, deviceId);
 const forDevice = () => t.client.init({ amount: 7.25, currency: 'EUR', deviceId: t.merchant.deviceId });
 
 describe('the sandbox terminal simulator', () => {
@@ -21,17 +22,33 @@ describe('the sandbox terminal simulator', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const html = await res.text();
-    for (const name of ['Tap 4242 4242 4242 4242', 'Tap 5555 5555 5555 4444', 'Tap 4000 0000 0000 0002', 'Tap 4000 0000 0000 9995', 'Tap 4000 0000 0000 0119', 'Tap PayPal', 'Tap Apple Pay', 'Tap Google Pay', 'Cancel as the consumer']) {
+    for (const name of [
+      'Tap 4242 4242 4242 4242',
+      'Tap 5555 5555 5555 4444',
+      'Tap 4000 0000 0000 0002',
+      'Tap 4000 0000 0000 9995',
+      'Tap 4000 0000 0000 0119',
+      'Tap PayPal',
+      'Tap Apple Pay',
+      'Tap Google Pay',
+      'Cancel as the consumer',
+    ]) {
       expect(html).toMatch(new RegExp(`<button type="button"[^>]*>${name}</button>`));
     }
     expect(html).toContain('<script src="/pay-assets/terminal.js" defer></script>');
   });
 
-  it('shows the device\'s newest pending transaction; a declined tap may be followed by a good one', async () => {
+  it("shows the device's newest pending transaction; a declined tap may be followed by a good one", async () => {
     expect((await current()).body).toEqual({ transaction: null });
     const created = await forDevice();
     const shown = (await current()).body.transaction!;
-    expect(shown).toMatchObject({ TransactionNumber: created.body.TransactionNumber, amountCents: 725, currency: 'EUR', businessName: 'Kiosk', status: Status.Pending });
+    expect(shown).toMatchObject({
+      TransactionNumber: created.body.TransactionNumber,
+      amountCents: 725,
+      currency: 'EUR',
+      businessName: 'Kiosk',
+      status: Status.Pending,
+    });
 
     const declined = await tap({ method: 'card', cardNumber: '4000000000000002', transactionNumber: created.body.TransactionNumber });
     expect(declined.status).toBe(402);
@@ -58,7 +75,7 @@ describe('the sandbox terminal simulator', () => {
     expect(again.body.code).toBe('transaction_not_cancellable');
   });
 
-  it('acts only on its own device\'s transactions, only with a device ID, and only on test cards', async () => {
+  it("acts only on its own device's transactions, only with a device ID, and only on test cards", async () => {
     const created = await forDevice();
     const other = await addBranch(t.database.db, t.merchant.merchantId);
     expect((await tap({ method: 'paypal', transactionNumber: created.body.TransactionNumber }, other.deviceId)).status).toBe(404);
@@ -72,11 +89,17 @@ describe('the sandbox terminal simulator', () => {
   });
 
   it('does not exist in production', async () => {
-    const production = await startTestApp(t.database, { env: { SVC_MODE: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' }, clock: { now: () => new Date() } });
+    const production = await startTestApp(t.database, {
+      env: { SVC_MODE: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' },
+      clock: { now: () => new Date() },
+    });
     try {
       expect((await production.request('/sandbox/terminal')).status).toBe(404);
       expect((await production.request('/sandbox/terminal/current', { headers: bearer(t.merchant.deviceId) })).status).toBe(404);
-      expect((await production.request('/sandbox/terminal/tap', { headers: bearer(t.merchant.deviceId), body: { method: 'paypal', transactionNumber: 'X' } })).status).toBe(404);
+      expect(
+        (await production.request('/sandbox/terminal/tap', { headers: bearer(t.merchant.deviceId), body: { method: 'paypal', transactionNumber: 'X' } }))
+          .status,
+      ).toBe(404);
     } finally {
       await production.close();
     }

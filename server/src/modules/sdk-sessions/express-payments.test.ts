@@ -6,7 +6,18 @@ import { Status } from '@svc/protocol';
 /** What the Express component sends (CONTRACT §12): a wallet, the amount, and the sheet's billing and shipping details. */
 const SHOP = 'https://shop.example.com';
 const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Express Shop', origins: [SHOP] });
-const PARTY = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '12 Analytical Row', addressLine2: 'Flat 2', city: 'London', state: 'LDN', postalCode: 'NW1 6XE', country: 'GB', email: 'ada@example.com' };
+const PARTY = {
+  fullName: 'Ada Lovelace',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  addressLine1: '12 Analytical Row',
+  addressLine2: 'Flat 2',
+  city: 'London',
+  state: 'LDN',
+  postalCode: 'NW1 6XE',
+  country: 'GB',
+  email: 'ada@example.com',
+};
 
 async function session(methodType: 'manual_capture' | 'authorize'): Promise<SdkSession> {
   const res = await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: t.merchant.clientId, methodType, mode: 'sandbox' } });
@@ -20,7 +31,13 @@ const pay = (s: SdkSession, body: Record<string, unknown>) =>
 describe('Express wallet payments', () => {
   it('take billing and shipping details with a wallet from the session origin, keep them out of the transaction, and commit', async () => {
     const s = await session('manual_capture');
-    const res = await pay(s, { method: 'googlepay', amount: 1050, currency: 'USD', billingInformation: PARTY, shippingInformation: { ...PARTY, addressLine2: '' } });
+    const res = await pay(s, {
+      method: 'googlepay',
+      amount: 1050,
+      currency: 'USD',
+      billingInformation: PARTY,
+      shippingInformation: { ...PARTY, addressLine2: '' },
+    });
     expect(res.status).toBe(200);
     const transaction = (await res.json()) as Transaction;
     expect(transaction).toMatchObject({ status: Status.AwaitingCommit, amountCents: 1050, paymentMethodData: { PaymentType: 'googlepay' } });

@@ -74,7 +74,7 @@ describe('stickers', () => {
     }
   });
 
-  it('never opens another device\'s transaction nor a transaction without a device', async () => {
+  it("never opens another device's transaction nor a transaction without a device", async () => {
     const other = await addBranch(t.database.db, t.merchant.merchantId);
     await t.client.init({ amount: 3, currency: 'USD', deviceId: other.deviceId });
     await t.client.init({ amount: 3, currency: 'USD' });

@@ -160,7 +160,7 @@ describe('POST /transactions/init', () => {
     expect(bodyKey.status).toBe(200);
   });
 
-  it('lets an API key send the transaction to one of its own devices, and refuses a stranger\'s', async () => {
+  it("lets an API key send the transaction to one of its own devices, and refuses a stranger's", async () => {
     const own = await t.client.init({ amount: 3, currency: 'USD', deviceId: t.merchant.deviceId });
     expect(own.status).toBe(200);
     const other = await provisionTestMerchant(t.database.db);
@@ -188,7 +188,9 @@ describe('POST /transactions/init', () => {
     );
     const unknown = await t.client.init({ amount: 1, currency: 'USD', amout: 2 } as never);
     expect(unknown.status).toBe(400);
-    const count = await t.database.sql<{ n: number }[]>`select count(*)::int as n from transactions where merchant_id = ${t.merchant.merchantId} and amount_cents is null and method_type = 'sale'`;
+    const count = await t.database.sql<
+      { n: number }[]
+    >`select count(*)::int as n from transactions where merchant_id = ${t.merchant.merchantId} and amount_cents is null and method_type = 'sale'`;
     expect(count[0]!.n).toBe(0);
   });
 

@@ -60,6 +60,10 @@ export async function recordChange(
     sequence: view.row.sequence,
     callback,
   };
-  await appendEvent(tx, { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) }, also);
+  await appendEvent(
+    tx,
+    { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
+    also,
+  );
   return { eventId, transaction, view };
 }

@@ -22,8 +22,11 @@ beforeAll(async () => {
   other = await provisionTestMerchant(database.db, 'Other');
   secondBranch = await addBranch(database.db, acme.merchantId);
   const mainDevice = await firstDeviceRowId(database.db, acme.merchantId);
-  mainBranchTx = (await insertPendingTransaction(database.db, { merchantId: acme.merchantId, branchId: acme.branchId, deviceId: mainDevice })).transactionNumber;
-  secondBranchTx = (await insertPendingTransaction(database.db, { merchantId: acme.merchantId, branchId: secondBranch.branchId, deviceId: secondBranch.deviceRowId })).transactionNumber;
+  mainBranchTx = (await insertPendingTransaction(database.db, { merchantId: acme.merchantId, branchId: acme.branchId, deviceId: mainDevice }))
+    .transactionNumber;
+  secondBranchTx = (
+    await insertPendingTransaction(database.db, { merchantId: acme.merchantId, branchId: secondBranch.branchId, deviceId: secondBranch.deviceRowId })
+  ).transactionNumber;
   merchantLevelTx = (await insertPendingTransaction(database.db, { merchantId: acme.merchantId })).transactionNumber;
   otherMerchantTx = (await insertPendingTransaction(database.db, { merchantId: other.merchantId, branchId: other.branchId })).transactionNumber;
 });
@@ -50,13 +53,13 @@ describe('credential scope on GET /transactions/:transactionNumber', () => {
     expect(await status(secondBranch.branchApiKey, mainBranchTx)).toBe(404);
   });
 
-  it("a device reads only the transactions sent to it", async () => {
+  it('a device reads only the transactions sent to it', async () => {
     expect(await status(acme.deviceId, mainBranchTx)).toBe(200);
     expect(await status(acme.deviceId, secondBranchTx)).toBe(404);
     expect(await status(secondBranch.deviceId, secondBranchTx)).toBe(200);
   });
 
-  it("another merchant gets 404, the same answer as for a number that does not exist", async () => {
+  it('another merchant gets 404, the same answer as for a number that does not exist', async () => {
     const foreign = await app.request(`/transactions/${otherMerchantTx}`, { headers: bearer(acme.apiKey) });
     const missing = await app.request('/transactions/TDOESNOTEXIST0000', { headers: bearer(acme.apiKey) });
     expect(foreign.status).toBe(404);

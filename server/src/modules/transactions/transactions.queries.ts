@@ -41,7 +41,13 @@ export async function insertTransactionView(db: Queryable, values: NewTransactio
 }
 
 const transactionViewInsert = reusableWrite(transactions, (db, slots) =>
-  viewOfWrite(db.insert(transactions).values(slots as unknown as NewTransactionRow).returning().getSQL()),
+  viewOfWrite(
+    db
+      .insert(transactions)
+      .values(slots as unknown as NewTransactionRow)
+      .returning()
+      .getSQL(),
+  ),
 );
 
 /** A payment as the view's JSON column carries it: the payments row with its timestamp as text. */
@@ -67,7 +73,12 @@ const viewColumns = {
   payments: paymentsOfTransaction,
 };
 
-type ViewRecord = { row: TransactionRow; merchant: MerchantFace; token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null; payments: PaymentJson[] };
+type ViewRecord = {
+  row: TransactionRow;
+  merchant: MerchantFace;
+  token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null;
+  payments: PaymentJson[];
+};
 
 function toView(found: ViewRecord | undefined): TransactionView | null {
   if (!found) return null;
@@ -87,7 +98,11 @@ function selectView(db: Queryable) {
     .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id));
 }
 
-const viewById = reusableQuery('transaction_view_by_id', (db) => selectView(db).where(eq(transactions.id, sql.placeholder('transactionId'))).limit(1));
+const viewById = reusableQuery('transaction_view_by_id', (db) =>
+  selectView(db)
+    .where(eq(transactions.id, sql.placeholder('transactionId')))
+    .limit(1),
+);
 
 /**
  * The view read from a write's own RETURNING rows: `with "transactions" as (<write> returning *) <view select>`. The
@@ -124,7 +139,8 @@ function viewFromColumns(raw: Record<string, unknown>): TransactionView {
   return {
     row: rowFromColumns(transactions, raw),
     merchant: { name: raw.view_merchant_name as string, businessId: Number(raw.view_merchant_business_id) },
-    token: token === null ? null : { token, type: raw.view_token_type as PaymentTokenRow['type'], lastFourDigits: raw.view_token_last_four_digits as string | null },
+    token:
+      token === null ? null : { token, type: raw.view_token_type as PaymentTokenRow['type'], lastFourDigits: raw.view_token_last_four_digits as string | null },
     payments: (raw.view_payments as PaymentJson[]).map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
   };
 }
@@ -249,14 +265,34 @@ function eventStatement(alsoInsert: SQL | null): SQL {
 }
 
 const appendEventAlone = reusableStatement(() => eventStatement(null));
-const appendEventWithPayment = reusableStatement((db) => eventStatement(db.insert(payments).values(slotsFor('payment', payments) as never).getSQL()));
-const appendEventWithToken = reusableStatement((db) => eventStatement(db.insert(paymentTokens).values(slotsFor('token', paymentTokens) as never).getSQL()));
+const appendEventWithPayment = reusableStatement((db) =>
+  eventStatement(
+    db
+      .insert(payments)
+      .values(slotsFor('payment', payments) as never)
+      .getSQL(),
+  ),
+);
+const appendEventWithToken = reusableStatement((db) =>
+  eventStatement(
+    db
+      .insert(paymentTokens)
+      .values(slotsFor('token', paymentTokens) as never)
+      .getSQL(),
+  ),
+);
 
 /**
  * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking
  * its next sequence. Returns the rows that moved.
  */
-export function moveStatus(db: Queryable, transactionIds: string[], from: TransactionStatusCode, to: TransactionStatusCode, now: Date): Promise<TransactionRow[]> {
+export function moveStatus(
+  db: Queryable,
+  transactionIds: string[],
+  from: TransactionStatusCode,
+  to: TransactionStatusCode,
+  now: Date,
+): Promise<TransactionRow[]> {
   if (transactionIds.length === 0) return Promise.resolve([]);
   return db
     .update(transactions)

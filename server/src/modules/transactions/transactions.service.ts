@@ -57,7 +57,12 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
   if (row.phone || row.email) {
     // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
     const merchant = await findMerchant(tx, row.merchantId);
-    const facts = { businessName: merchant!.name, amountCents: row.amountCents, currency: row.currency, url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId) };
+    const facts = {
+      businessName: merchant!.name,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId),
+    };
     const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
     if (delivered.sms !== undefined) {
       await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
@@ -75,7 +80,10 @@ export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: 
   if (!row) throw new NotFoundError('transaction');
   const cancelled = await cancelPending(tx, row.id, now);
   if (!cancelled) {
-    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`);
+    throw new ApiError(
+      'transaction_not_cancellable',
+      `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`,
+    );
   }
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
