@@ -87,7 +87,7 @@ function columnsOf(table: PgTable): [string, PgColumn][] {
  * keys every time, so this is one built statement per call site), values mapped by their columns as drizzle maps them.
  */
 export function reusableInsert<T extends PgTable>(table: T): (db: Queryable, values: T['$inferInsert']) => Promise<T['$inferSelect']> {
-  const insert = reusableWrite(table, (db, slots) =>
+  const insert = reusableWrite((db, slots) =>
     db
       .insert(table)
       .values(slots as T['$inferInsert'])
@@ -101,8 +101,7 @@ export function reusableInsert<T extends PgTable>(table: T): (db: Queryable, val
  * A write of the columns a call gives, built once per set of them: `build` gets a `sql.placeholder` slot for each
  * given column (named after it) and returns the statement; rows come back as the driver returns them.
  */
-export function reusableWrite<T extends PgTable>(
-  table: T,
+export function reusableWrite(
   build: (db: Queryable, slots: Record<string, Placeholder>) => SQL,
 ): (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]> {
   const byColumns = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]>>();

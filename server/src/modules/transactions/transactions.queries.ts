@@ -40,7 +40,7 @@ export async function insertTransactionView(db: Queryable, values: NewTransactio
   return viewFromColumns(raw!);
 }
 
-const transactionViewInsert = reusableWrite(transactions, (db, slots) =>
+const transactionViewInsert = reusableWrite((db, slots) =>
   viewOfWrite(
     db
       .insert(transactions)
