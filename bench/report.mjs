@@ -154,26 +154,8 @@ function lifecycleSection(l) {
     table(
       ['', 'sequences/s', 'requests/s', 'sequences', 'failed', 'per round', 'CPU per sequence: server process', 'CPU per sequence: PostgreSQL backends'],
       [
-        [
-          'service',
-          n1(l.service.perSecond),
-          n1(l.service.perSecond * 4),
-          n0(l.service.completed),
-          n0(l.service.failed),
-          l.service.rounds.map(n1).join(', '),
-          ms(l.service.cpuPerSequence?.serverMs),
-          ms(l.service.cpuPerSequence?.databaseMs),
-        ],
-        [
-          'reference',
-          n1(l.reference.perSecond),
-          n1(l.reference.perSecond * 4),
-          n0(l.reference.completed),
-          n0(l.reference.failed),
-          l.reference.rounds.map(n1).join(', '),
-          ms(l.reference.cpuPerSequence?.serverMs),
-          ms(l.reference.cpuPerSequence?.databaseMs),
-        ],
+        sideRow('service', l.service),
+        sideRow('reference', l.reference),
         [
           'ratio',
           `**${n2(l.ratio)}**`,
@@ -211,6 +193,32 @@ function lifecycleSection(l) {
     `<details><summary>The service's statements per request (first 160 characters)</summary>\n\n${statementLists}\n\n</details>`,
     failuresNote(l.service.failures),
   ].join('\n');
+}
+
+/** A callback phase under lifecycle load: deliveries, their rate and latency. */
+function loadPhaseRow(name, phase) {
+  return [
+    name,
+    n0(phase.deliveries),
+    `${n1(phase.perSecondDuringLoad)} (as fast as updates come)`,
+    ms(phase.latencies.p50),
+    ms(phase.latencies.p99),
+    ms(phase.latencies.max),
+  ];
+}
+
+/** One side's row of the lifecycle table: throughput, rounds and CPU per sequence. */
+function sideRow(name, side) {
+  return [
+    name,
+    n1(side.perSecond),
+    n1(side.perSecond * 4),
+    n0(side.completed),
+    n0(side.failed),
+    side.rounds.map(n1).join(', '),
+    ms(side.cpuPerSequence?.serverMs),
+    ms(side.cpuPerSequence?.databaseMs),
+  ];
 }
 
 function ratioOf(a, b) {
@@ -295,22 +303,8 @@ function callbacksSection(c) {
     table(
       ['phase', 'deliveries', 'deliveries/s', 'p50', 'p99', 'max'],
       [
-        [
-          '1 client of lifecycle load',
-          n0(c.light.deliveries),
-          `${n1(c.light.perSecondDuringLoad)} (as fast as updates come)`,
-          ms(c.light.latencies.p50),
-          ms(c.light.latencies.p99),
-          ms(c.light.latencies.max),
-        ],
-        [
-          '8 clients of lifecycle load',
-          n0(c.loaded.deliveries),
-          `${n1(c.loaded.perSecondDuringLoad)} (as fast as updates come)`,
-          ms(c.loaded.latencies.p50),
-          ms(c.loaded.latencies.p99),
-          ms(c.loaded.latencies.max),
-        ],
+        loadPhaseRow('1 client of lifecycle load', c.light),
+        loadPhaseRow('8 clients of lifecycle load', c.loaded),
         ['backlog drain', n0(c.drain.deliveries), `**${n0(c.drain.perSecond)}** (${n1(c.drain.seconds)} s)`, '', '', ''],
       ],
     ),
