@@ -1,14 +1,18 @@
-// What every SDK package's build.mjs does the same way (`@svc/sdk-core/build`): one esbuild setup for the browser
-// bundles (minified IIFE, ES2022, a metafile to check), the card form's markup for a page that carries the form, the
-// check that no bundle contains zod, gzip sizes against budgets, and one way to report problems and fail.
+// What every build of browser files does the same way (`@svc/sdk-core/build`: the SDK packages' build.mjs and the
+// server's build-pages.mjs): one esbuild setup for the browser bundles (minified IIFE, ES2022, a metafile to check), the
+// card form's markup for a page that carries the form, the check that no bundle contains zod, gzip sizes against
+// budgets, and one way to report problems and fail.
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Empties `<root>/dist` and builds each `{ entry, file }` into it; resolves with the esbuild results, in order. */
-export async function bundle(root, outputs) {
-  const dist = join(root, 'dist');
+/**
+ * Empties `<root>/<dir>` (`dist` unless told) and builds each `{ entry, file }` into it; resolves with the esbuild
+ * results, in order.
+ */
+export async function bundle(root, outputs, { dir = 'dist' } = {}) {
+  const dist = join(root, dir);
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
   return Promise.all(outputs.map(({ entry, file }) => build({ ...browserBundle(root), entryPoints: [entry], outfile: join(dist, file) })));
@@ -34,7 +38,13 @@ function browserBundle(root) {
  * source, frame/card-form-markup.ts) in place of `<!-- card form -->`, whitespace between lines removed.
  */
 export async function writePageWithCardForm(root, template, file) {
-  const markup = await build({ ...browserBundle(root), entryPoints: [new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname], format: 'esm', write: false, metafile: false });
+  const markup = await build({
+    ...browserBundle(root),
+    entryPoints: [new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname],
+    format: 'esm',
+    write: false,
+    metafile: false,
+  });
   const { CARD_FORM_HTML } = await import(`data:text/javascript;base64,${Buffer.from(markup.outputFiles[0].text).toString('base64')}`);
   const page = (await readFile(join(root, template), 'utf8')).replace('<!-- card form -->', () => CARD_FORM_HTML);
   await writeFile(join(root, 'dist', file), page.replace(/\n\s*/g, '\n'));
@@ -54,7 +64,7 @@ export function zodProblems(root, name, result) {
 
 export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The gzip size (level 9) of `<root>/dist/<file>` for each file, summed. */
+/** The gzip size (level 9) of `<root>/dist/<file>` for each file (a path below dist/), summed. */
 export async function gzipSize(root, ...files) {
   let total = 0;
   for (const file of files) total += gzipSync(await readFile(join(root, 'dist', file)), { level: 9 }).length;

@@ -9,10 +9,12 @@ import { bundle, checkBudget, failOn, gzipSize, inputsOf, writePageWithCardForm,
 
 const root = dirname(fileURLToPath(import.meta.url));
 const BUDGET = { loader: 5 * 1024, widget: 25 * 1024 };
-// The loader misses its 5 KB goal (CONTRACT §12): it carries sdk-core's one ServiceFrontEndSDK implementation (option
-// checks, messages, callbacks, pay button, visualizer: about 4 KB gzip alone) and the light validators. Over the goal
-// it warns; over this ceiling it fails, so it cannot grow unnoticed. See README ("Size").
-const LOADER_CEILING = 9 * 1024;
+// The loader misses its 5 KB goal by about 0.6 KB (CONTRACT §12): the SDK's option checks, messages and payments run in
+// the widget page (sdk-core's core), but the merchant page keeps sdk-core's facade (callbacks, container, pay button,
+// visualizer, the messages only the page can give), the iframe link and the protocol validators that parse every widget
+// message (about 1.2 KB gzip alone). Over the goal it warns; over this ceiling it fails, so it cannot grow back
+// unnoticed. See README ("Size").
+const LOADER_CEILING = 6 * 1024;
 
 const [loader, widget] = await bundle(root, [
   { entry: 'src/host/loader.ts', file: 'sdk.js' },

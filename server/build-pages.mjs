@@ -1,11 +1,10 @@
 // Builds the browser files of the consumer's pages (the hosted payment page, the sticker's waiting page and the sandbox
 // terminal simulator) into dist/pages/, served under /pay-assets/. Prints their gzip sizes and fails when the hosted
-// page's script and style go over their budget or when a page bundle pulls in zod.
-import { build } from 'esbuild';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+// page's script and style go over their budget or when a page bundle pulls in zod. The build steps are the ones every
+// browser bundle shares (sdk-core's build-kit.mjs).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { bundle, gzipSize, kb, zodProblems } from '@svc/sdk-core/build';
 
 const root = dirname(fileURLToPath(import.meta.url));
 export const PAGES_DIST = join(root, 'dist/pages');
@@ -20,37 +19,19 @@ const ENTRIES = {
 };
 
 export async function buildPages({ quiet = false } = {}) {
-  await rm(PAGES_DIST, { recursive: true, force: true });
-  await mkdir(PAGES_DIST, { recursive: true });
-  const results = await Promise.all(
-    Object.entries(ENTRIES).map(([name, entry]) =>
-      build({
-        entryPoints: [entry],
-        outfile: join(PAGES_DIST, name),
-        bundle: true,
-        minify: true,
-        format: 'iife',
-        target: ['es2022'],
-        platform: 'browser',
-        legalComments: 'none',
-        metafile: true,
-        logLevel: 'warning',
-        absWorkingDir: root,
-      }).then((result) => [name, result]),
-    ),
+  const names = Object.keys(ENTRIES);
+  const results = await bundle(
+    root,
+    names.map((file) => ({ entry: ENTRIES[file], file })),
+    { dir: 'dist/pages' },
   );
-  const problems = [];
-  for (const [name, result] of results) {
-    for (const input of Object.keys(result.metafile.inputs)) {
-      if (/node_modules[\\/](\.pnpm[\\/])?zod/.test(input)) problems.push(`${name} bundles zod (${input}); validate with @svc/protocol/light`);
-    }
-  }
+  const problems = names.flatMap((name, index) => zodProblems(root, name, results[index]));
   const sizes = {};
-  for (const name of Object.keys(ENTRIES)) sizes[name] = gzipSync(await readFile(join(PAGES_DIST, name)), { level: 9 }).length;
+  for (const name of names) sizes[name] = await gzipSize(root, `pages/${name}`);
   const pay = sizes['pay.js'] + sizes['pages.css'];
   if (!quiet) {
-    for (const [name, size] of Object.entries(sizes)) console.log(`dist/pages/${name.padEnd(12)} ${(size / 1024).toFixed(1)} KB gzip`);
-    console.log(`hosted page script + style  ${(pay / 1024).toFixed(1)} KB gzip (budget ${(PAY_ASSETS_BUDGET / 1024).toFixed(1)} KB)`);
+    for (const [name, size] of Object.entries(sizes)) console.log(`dist/pages/${name.padEnd(12)} ${kb(size)} gzip`);
+    console.log(`hosted page script + style  ${kb(pay)} gzip (budget ${kb(PAY_ASSETS_BUDGET)})`);
   }
   if (pay > PAY_ASSETS_BUDGET) problems.push(`the hosted page's script and style are ${pay} bytes gzip, over the ${PAY_ASSETS_BUDGET} budget`);
   if (problems.length > 0) throw new Error(problems.join('\n'));

@@ -77,6 +77,12 @@ export const EXPRESS_UNAVAILABLE_REASONS = ['method_not_offered', 'browser_unsup
 export const POST_MESSAGE_SOURCES = { host: 'svc-elements-host', frame: 'svc-card-frame' } as const;
 /** The `source` of every postMessage between the iframe SDK's loader (merchant page) and its widget page. */
 export const IFRAME_MESSAGE_SOURCES = { loader: 'svc-iframe-loader', widget: 'svc-iframe-widget' } as const;
+/** The `ServiceFrontEndSDK` methods that take the merchant's callback for an event. */
+export const SDK_CALLBACK_NAMES = ['frameDimensions', 'paymentSelected', 'paying', 'paymentMethodValidationStatus', 'error'] as const;
+/** The elements of the merchant page the SDK may be told to use and find missing (config's visualizer, payButtonId). */
+export const SDK_PAGE_ELEMENTS = ['visualizer', 'payButton'] as const;
+/** The console warnings of an integration mistake that is not an error (README, "Warnings"). */
+export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback'] as const;
 
 /**
  * The prefix of every credential and secret the service issues (CONTRACT §3): the one place they are spelled. The

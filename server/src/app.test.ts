@@ -1,5 +1,11 @@
 import { ENDPOINTS } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import { systemClock, type TestClock } from './clock';
+import { loadEnv } from './env';
+import { SandboxProcessor } from './processor/sandbox-processor';
 import { useTestApp } from './test/harness';
 
 const t = useTestApp();
@@ -17,5 +23,35 @@ describe('the app serves every endpoint the protocol describes', () => {
     const doc = (await (await t.app.request('/openapi.json')).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
     for (const e of ENDPOINTS) expect(doc.paths[e.path]?.[e.method], `${e.method} ${e.path}`).toBeDefined();
+  });
+});
+
+describe('sandbox features reach the core only through their ports', () => {
+  const base = () => ({ db: t.database.db, sql: t.database.sql, logger: t.app.logger, processor: new SandboxProcessor(), clock: systemClock });
+  const fixedTestClock: TestClock = {
+    offsetMs: 3_600_000,
+    now: () => new Date('2030-01-01T01:00:00.000Z'),
+    refresh: async () => undefined,
+    advance: async () => ({ now: new Date('2030-01-01T01:00:00.000Z'), offsetMs: 3_600_000 }),
+  };
+
+  it('any test clock behind the port serves /sandbox/clock in sandbox mode', async () => {
+    const server = http.createServer(createApp({ ...base(), env: loadEnv({ DATABASE_URL: t.database.url }), testClock: fixedTestClock }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/clock`, {
+        headers: { authorization: `Bearer ${t.merchant.apiKey}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ now: '2030-01-01T01:00:00.000Z', offsetSeconds: 3_600 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('production refuses a test clock', () => {
+    const env = loadEnv({ DATABASE_URL: t.database.url, SVC_MODE: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    expect(() => createApp({ ...base(), env, testClock: fixedTestClock })).toThrow(/test clock/);
   });
 });

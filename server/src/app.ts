@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type postgres from 'postgres';
-import type { Clock } from './clock';
+import type { Clock, TestClock } from './clock';
 import { checkConnection, type Database } from './db/client';
 import type { Env } from './env';
 import { accessLog } from './http/access-log';
@@ -15,7 +15,6 @@ import { requestId } from './http/request-id';
 import type { Logger } from './logger';
 import type { MessageOutbox } from './messages/message-outbox';
 import type { PaymentProcessor } from './processor/processor';
-import { SandboxProcessor } from './processor/sandbox-processor';
 import { docsRouter } from './modules/docs/docs.routes';
 import { healthRouter } from './modules/health/health.routes';
 import { authorizationsRouter } from './modules/authorizations/authorizations.routes';
@@ -28,7 +27,6 @@ import { receiptsRouter } from './modules/receipts/receipts.routes';
 import { paymentPageRouter } from './modules/hosted-page/payment-page.routes';
 import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
 import { stickersRouter } from './modules/stickers/stickers.routes';
-import { SandboxClock } from './modules/sandbox/sandbox-clock';
 import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRouter } from './modules/sandbox/sandbox.routes';
 import { terminalRouter } from './modules/sandbox/terminal.routes';
@@ -40,7 +38,10 @@ export interface AppDeps {
   sql: postgres.Sql;
   logger: Logger;
   clock: Clock;
+  /** Sandbox only: the shared test clock behind /sandbox/clock (it is also `clock`). Production refuses one. */
+  testClock?: TestClock;
   limiter: RateLimiter;
+  /** Required: production must never get the sandbox processor by default (see processorForMode). */
   processor: PaymentProcessor;
   /** Consumer messages (payment links by SMS or e-mail); the sandbox outbox records them in the database. */
   messages: MessageOutbox;
@@ -50,20 +51,19 @@ export interface AppDeps {
   databaseHealth: DatabaseHealth;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'processor' | 'credentials' | 'messages' | 'databaseHealth'> & {
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth'> & {
   databaseHealth?: DatabaseHealth;
   limiter?: RateLimiter;
-  processor?: PaymentProcessor;
   credentials?: CredentialCache;
   messages?: MessageOutbox;
 };
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
+  if (input.env.SVC_MODE === 'production' && input.testClock) throw new Error('the sandbox test clock cannot be wired in production mode');
   const deps: AppDeps = {
     ...input,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
-    processor: input.processor ?? new SandboxProcessor(),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
     messages: input.messages ?? new SandboxMessageOutbox(),
     databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => checkConnection(input.sql), input.logger),
@@ -90,8 +90,8 @@ export function createApp(input: AppDepsInput): Express {
   app.use(commitsRouter(deps));
   app.use(sdkSessionsRouter(deps));
   app.use(sdkAssetsRouter(deps));
-  if (deps.env.SVC_MODE === 'sandbox' && deps.clock instanceof SandboxClock) {
-    app.use(sandboxRouter(deps, deps.clock));
+  if (deps.env.SVC_MODE === 'sandbox') {
+    if (deps.testClock) app.use(sandboxRouter(deps, deps.testClock));
     app.use(terminalRouter(deps));
   }
   app.use(notFoundHandler);

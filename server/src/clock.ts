@@ -1,3 +1,5 @@
+import type { Queryable } from './db/client';
+
 /** Time as a dependency: rules ask the clock, never Date.now(), so tests and the sandbox test clock can move it. */
 export interface Clock {
   now(): Date;
@@ -6,6 +8,16 @@ export interface Clock {
    * Absent where time is this process's own; the expiry worker calls it before each sweep.
    */
   refresh?(): Promise<void>;
+}
+
+/**
+ * The sandbox's test clock, as the core sees it (a port: the sandbox module's SandboxClock implements it). Shared by
+ * every instance: `advance` moves it inside the caller's transaction, `refresh` catches up with a move. Sandbox only.
+ */
+export interface TestClock extends Clock {
+  readonly offsetMs: number;
+  refresh(): Promise<void>;
+  advance(seconds: number, db: Queryable): Promise<{ now: Date; offsetMs: number }>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

@@ -72,6 +72,7 @@ describe('log redaction', () => {
 describe('the access log', () => {
   it('names the route pattern, never the ids in the path or the query', async () => {
     const { createApp } = await import('./app');
+    const { SandboxProcessor } = await import('./processor/sandbox-processor');
     const { loadEnv } = await import('./env');
     const lines: string[] = [];
     const destination = new Writable({
@@ -84,7 +85,9 @@ describe('the access log', () => {
     const http = await import('node:http');
     const postgres = (await import('postgres')).default;
     const sql = postgres('postgres://nobody@127.0.0.1:1/none', { max: 1, connect_timeout: 1 });
-    const server = http.createServer(createApp({ env: loadEnv({}), db: {} as never, sql, logger, clock: { now: () => new Date() } }));
+    const server = http.createServer(
+      createApp({ env: loadEnv({}), db: {} as never, sql, logger, clock: { now: () => new Date() }, processor: new SandboxProcessor() }),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as import('node:net').AddressInfo).port;
     await fetch(`http://127.0.0.1:${port}/pay/SECRETLINKIDSECRETLINKIDSECRETLI/state?x=1`).catch(() => undefined);

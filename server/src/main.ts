@@ -7,7 +7,7 @@ import { RateLimiter } from './http/rate-limit';
 import type { PaymentProcessor } from './processor/processor';
 import { processorForMode, ProcessorConfigError } from './processor/processor-for-mode';
 import { attachRealtime, sessionTokenResolver } from './realtime';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock, type TestClock } from './clock';
 import { DatabaseHealth } from './db/database-health';
 import { ResilientListener } from './db/resilient-listener';
 import { openStorage } from './db/storage';
@@ -16,6 +16,8 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/lifecycle/expiry-worker';
+import { processorOutcomeRecorders } from './modules/lifecycle';
+import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
 import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
@@ -42,21 +44,26 @@ async function main(): Promise<void> {
   await notifications.start();
 
   let clock: Clock = systemClock;
+  let testClock: TestClock | undefined;
   let dispatcher: ReturnType<typeof createCallbackDispatcher> | undefined;
   if (env.SVC_MODE === 'sandbox') {
     const sandboxClock = new SandboxClock(storage.db);
     await sandboxClock.refresh();
     // Another instance moved the test clock: follow at once (the expiry worker also refreshes every tick), and
     // let the dispatcher look for retries that are now due.
-    await notifications.listen(SANDBOX_CLOCK_CHANNEL, () =>
-      void sandboxClock
-        .refresh()
-        .then(() => dispatcher?.wake())
-        .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
+    await notifications.listen(
+      SANDBOX_CLOCK_CHANNEL,
+      () =>
+        void sandboxClock
+          .refresh()
+          .then(() => dispatcher?.wake())
+          .catch((error: Error) => logger.warn({ err: error }, 'clock refresh failed')),
     );
-    clock = sandboxClock;
+    clock = testClock = sandboxClock;
     const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) => fail(logger, error));
+    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) =>
+      fail(logger, error),
+    );
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
@@ -69,8 +76,21 @@ async function main(): Promise<void> {
   // A lost database is an outage, not a crash: requests answer 503 database_unavailable while a probe finds it gone,
   // and service resumes when the probe finds it back.
   const databaseHealth = new DatabaseHealth(storage.probe, logger);
-  const app = createApp({ env, db: storage.db, sql: storage.sql, logger, clock, limiter, credentials, processor, databaseHealth });
+  const app = createApp({
+    env,
+    db: storage.db,
+    sql: storage.sql,
+    logger,
+    clock,
+    ...(testClock ? { testClock } : {}),
+    limiter,
+    credentials,
+    processor,
+    databaseHealth,
+  });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
+  // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
+  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, recorders: processorOutcomeRecorders({ env }) });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;
   callbacks.start();
@@ -81,7 +101,16 @@ async function main(): Promise<void> {
   await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  const realtime = await attachRealtime(server, { env, db: storage.db, sql: storage.sql, listener: notifications, logger, limiter, clock, resolveSessionToken: sessionTokenResolver(clock) });
+  const realtime = await attachRealtime(server, {
+    env,
+    db: storage.db,
+    sql: storage.sql,
+    listener: notifications,
+    logger,
+    limiter,
+    clock,
+    resolveSessionToken: sessionTokenResolver(clock),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, resolve);
@@ -127,6 +156,7 @@ async function main(): Promise<void> {
       try {
         await realtimeClosed;
         await expiryWorker.stop();
+        await processorRequests.stop();
         await callbacks.stop();
         await notifications.stop();
         await storage.close();

@@ -6,20 +6,13 @@
  */
 export * from '../constants';
 export { parseWith, WireIssue, type Infer, type Parsed, type Validator } from './schema';
-export {
-  BillingAddressWire,
-  Cents,
-  Currency,
-  FrameToHostMessageWire,
-  HostToFrameMessageWire,
-  InstanceId,
-  SdkConfigWire,
-  SdkPayOptionsWire,
-} from './sdk';
+export { BillingAddressWire, Cents, Currency, InstanceId, SdkConfigWire, SdkPayOptionsWire } from './sdk';
+export { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { ProductWire, TransactionWire } from './transaction';
 export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
-export { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
+export { LoaderToWidgetMessageWire } from './loader-messages';
+export { WidgetToLoaderMessageWire } from './widget-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';

@@ -15,10 +15,12 @@ import { readProblem } from './problem';
 import { parseWith, type Validator } from './schema';
 import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
-import { BillingAddressWire, FrameToHostMessageWire, HostToFrameMessageWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
+import { BillingAddressWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
+import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
-import { LoaderToWidgetMessageWire, WidgetToLoaderMessageWire } from './iframe-messages';
+import { LoaderToWidgetMessageWire } from './loader-messages';
+import { WidgetToLoaderMessageWire } from './widget-messages';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -55,12 +57,40 @@ const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL:
 function makeTransaction(overrides: Partial<protocol.Transaction> = {}): protocol.Transaction {
   const at = '2024-05-01T12:00:00.000Z';
   return {
-    TransactionNumber: 'T100001', date: at, createdAt: at, updatedAt: at, timeoutDate: null, sequence: 1,
-    amount: 10.5, amountCents: 1050, currency: 'USD', balance: 0, status: 10, statusName: 'AwaitingCommit', methodType: 'manual_capture',
-    pos: null, posData: null, posReceiptsEndpoint: 'http://localhost/transactions/T100001/receipt', businessName: 'Demo merchant', businessId: 1,
-    paymentMethodData: { PaymentType: 'card', directAppLinks: LINKS }, transactionPage: LINKS, SMS: 'Not requested',
-    paymentCommit: { messsage: 'Waiting for the commit', isPaymentCommitted: false, secondsToCommit: 600, commitLink: 'http://localhost/transactions/commitPayment/c_1' },
-    products: [], productSumMismatch: false, confirmations: [], confirmation: null, paymentDetails: null, authorization: null, payments: [],
+    TransactionNumber: 'T100001',
+    date: at,
+    createdAt: at,
+    updatedAt: at,
+    timeoutDate: null,
+    sequence: 1,
+    amount: 10.5,
+    amountCents: 1050,
+    currency: 'USD',
+    balance: 0,
+    status: 10,
+    statusName: 'AwaitingCommit',
+    methodType: 'manual_capture',
+    pos: null,
+    posData: null,
+    posReceiptsEndpoint: 'http://localhost/transactions/T100001/receipt',
+    businessName: 'Demo merchant',
+    businessId: 1,
+    paymentMethodData: { PaymentType: 'card', directAppLinks: LINKS },
+    transactionPage: LINKS,
+    SMS: 'Not requested',
+    paymentCommit: {
+      messsage: 'Waiting for the commit',
+      isPaymentCommitted: false,
+      secondsToCommit: 600,
+      commitLink: 'http://localhost/transactions/commitPayment/c_1',
+    },
+    products: [],
+    productSumMismatch: false,
+    confirmations: [],
+    confirmation: null,
+    paymentDetails: null,
+    authorization: null,
+    payments: [],
     ...overrides,
   };
 }
@@ -107,7 +137,10 @@ function objectOf(model: Record<string, fc.Arbitrary<unknown>>, required: string
   const base = fc.record(model, { requiredKeys: required });
   return fc.oneof(
     { weight: 12, arbitrary: base },
-    { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom('extra', 'Mode', 'clientID'), fc.anything()).map(([value, key, extra]) => ({ ...value, [key]: extra })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(base, fc.constantFrom('extra', 'Mode', 'clientID'), fc.anything()).map(([value, key, extra]) => ({ ...value, [key]: extra })),
+    },
     { weight: 1, arbitrary: fc.anything() },
   );
 }
@@ -135,7 +168,16 @@ const billingAddress = objectOf({
 });
 const isoDate = fc.oneof(
   fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((date) => date.toISOString()),
-  fc.constantFrom('2024-02-29T10:00:00Z', '2023-02-29T10:00:00Z', '2024-01-01T00:00Z', '2024-01-01T00:00:00+02:00', '2024-01-01T24:00:00Z', '2024-01-01 00:00:00Z', '2024-01-01T00:00:00.1234567Z', '2024-13-01T00:00:00Z'),
+  fc.constantFrom(
+    '2024-02-29T10:00:00Z',
+    '2023-02-29T10:00:00Z',
+    '2024-01-01T00:00Z',
+    '2024-01-01T00:00:00+02:00',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01 00:00:00Z',
+    '2024-01-01T00:00:00.1234567Z',
+    '2024-13-01T00:00:00Z',
+  ),
   fc.string(),
 );
 const instanceId = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), fc.constantFrom('short', 'x'.repeat(65), 'has space 123', 'abcdefgh'));
@@ -146,7 +188,15 @@ const frame = light.POST_MESSAGE_SOURCES.frame;
 const transaction = fc
   .array(
     fc.tuple(
-      fc.constantFrom(...(Object.keys(makeTransaction()) as (keyof protocol.Transaction)[]), 'paymentCommit.messsage', 'confirmation', 'payments', 'authorization', 'posData', 'products'),
+      fc.constantFrom(
+        ...(Object.keys(makeTransaction()) as (keyof protocol.Transaction)[]),
+        'paymentCommit.messsage',
+        'confirmation',
+        'payments',
+        'authorization',
+        'posData',
+        'products',
+      ),
       fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10, 13, 'AwaitingCommit', -1, 1.5, [], {}, [{}])),
     ),
     { maxLength: 2 },
@@ -162,8 +212,23 @@ const transaction = fc
   });
 const goodTransaction = fc.constantFrom(
   makeTransaction(),
-  makeTransaction({ posData: { a: 1 }, authorization: { status: 'active', authorizedCents: 5, capturedCents: 0, releasedCents: 0, availableCents: 5, expiresAt: null, processor: 'alpha', supportsCloseAuth: true } }),
-  makeTransaction({ payments: [{ paymentId: 'p1', amountCents: 1, status: 'succeeded', date: '2024-01-01T00:00:00Z', confirmationNumber: null }], products: [{ name: 'x', quantity: 1, amount: 1, vat: null, discount: null, posIdentifier: null }] }),
+  makeTransaction({
+    posData: { a: 1 },
+    authorization: {
+      status: 'active',
+      authorizedCents: 5,
+      capturedCents: 0,
+      releasedCents: 0,
+      availableCents: 5,
+      expiresAt: null,
+      processor: 'alpha',
+      supportsCloseAuth: true,
+    },
+  }),
+  makeTransaction({
+    payments: [{ paymentId: 'p1', amountCents: 1, status: 'succeeded', date: '2024-01-01T00:00:00Z', confirmationNumber: null }],
+    products: [{ name: 'x', quantity: 1, amount: 1, vat: null, discount: null, posIdentifier: null }],
+  }),
 );
 
 describe('light mirrors agree with the protocol', () => {
@@ -173,7 +238,12 @@ describe('light mirrors agree with the protocol', () => {
         mode: maybe(fc.constantFrom('sandbox', 'production', 'live', 'Sandbox')),
         debug: maybe(fc.boolean()),
         visualizer: maybe(fc.boolean()),
-        clientId: maybe(fc.oneof(fc.string().map((rest) => `ck_${rest}`), fc.constantFrom('ck_', 'ck', 'sk_live', ''))),
+        clientId: maybe(
+          fc.oneof(
+            fc.string().map((rest) => `ck_${rest}`),
+            fc.constantFrom('ck_', 'ck', 'sk_live', ''),
+          ),
+        ),
         methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale', 'AUTHORIZE')),
         payButtonId: maybe(fc.constantFrom('', 'pay', 'pay-button')),
       },
@@ -187,13 +257,33 @@ describe('light mirrors agree with the protocol', () => {
   it('SdkPayOptions', () => {
     // The near misses alone are valid about 5 % of the time, at the edge of `check`'s bound: plain valid options too.
     const plain = fc.record({ amount: fc.integer({ min: 1, max: protocol.MAX_AMOUNT_CENTS }), currency: fc.constantFrom(...protocol.CURRENCIES) });
-    check('SdkPayOptions', SdkPayOptionsWire, protocol.SdkPayOptionsSchema, fc.oneof(objectOf({ amount: cents, currency: maybe(currency), billingAddress }, ['amount', 'currency']), plain));
+    check(
+      'SdkPayOptions',
+      SdkPayOptionsWire,
+      protocol.SdkPayOptionsSchema,
+      fc.oneof(objectOf({ amount: cents, currency: maybe(currency), billingAddress }, ['amount', 'currency']), plain),
+    );
   });
 
   it('SdkSession and SdkError', () => {
     const methods = fc.array(fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin'), { maxLength: 5 });
-    check('SdkSession', SdkSessionWire, protocol.SdkSessionSchema, objectOf({ sessionId: maybe(fc.string()), sessionToken: maybe(fc.string()), paymentMethods: maybe(methods), expiresAt: isoDate }, ['sessionId', 'sessionToken', 'paymentMethods', 'expiresAt']));
-    check('SdkError', SdkErrorWire, protocol.SdkErrorSchema, objectOf({ code: maybe(fc.constantFrom(...protocol.SDK_ERROR_CODES, 'unknown')), message: maybe(fc.string()) }, ['code', 'message']));
+    check(
+      'SdkSession',
+      SdkSessionWire,
+      protocol.SdkSessionSchema,
+      objectOf({ sessionId: maybe(fc.string()), sessionToken: maybe(fc.string()), paymentMethods: maybe(methods), expiresAt: isoDate }, [
+        'sessionId',
+        'sessionToken',
+        'paymentMethods',
+        'expiresAt',
+      ]),
+    );
+    check(
+      'SdkError',
+      SdkErrorWire,
+      protocol.SdkErrorSchema,
+      objectOf({ code: maybe(fc.constantFrom(...protocol.SDK_ERROR_CODES, 'unknown')), message: maybe(fc.string()) }, ['code', 'message']),
+    );
   });
 
   it('Transaction', () => {
@@ -201,14 +291,39 @@ describe('light mirrors agree with the protocol', () => {
   });
 
   it('HostToFrameMessage', () => {
-    const apiBase = fc.oneof(fc.constantFrom('http://127.0.0.1:8080', ' https://pay.example ', 'https://exa\tmple.com', 'not a url', 'mailto:x', 'http://', '/relative', ''), fc.webUrl());
+    const apiBase = fc.oneof(
+      fc.constantFrom('http://127.0.0.1:8080', ' https://pay.example ', 'https://exa\tmple.com', 'not a url', 'mailto:x', 'http://', '/relative', ''),
+      fc.webUrl(),
+    );
     check(
       'HostToFrameMessage',
       HostToFrameMessageWire,
       protocol.HostToFrameMessageSchema,
       fc.oneof(
-        objectOf({ source: maybe(fc.constant(host)), instanceId, type: fc.constant('init'), sessionId: maybe(fc.string()), sessionToken: maybe(fc.string()), apiBase, debug: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'sessionId', 'sessionToken', 'apiBase', 'debug']),
-        objectOf({ source: fc.constantFrom(host, frame), instanceId, type: fc.constant('submit'), requestId: maybe(textAround(64)), amount: cents, currency, billingAddress }, ['source', 'instanceId', 'type', 'requestId']),
+        objectOf(
+          {
+            source: maybe(fc.constant(host)),
+            instanceId,
+            type: fc.constant('init'),
+            sessionId: maybe(fc.string()),
+            sessionToken: maybe(fc.string()),
+            apiBase,
+            debug: maybe(fc.boolean()),
+          },
+          ['source', 'instanceId', 'type', 'sessionId', 'sessionToken', 'apiBase', 'debug'],
+        ),
+        objectOf(
+          {
+            source: fc.constantFrom(host, frame),
+            instanceId,
+            type: fc.constant('submit'),
+            requestId: maybe(textAround(64)),
+            amount: cents,
+            currency,
+            billingAddress,
+          },
+          ['source', 'instanceId', 'type', 'requestId'],
+        ),
         objectOf({ source: fc.constant(host), instanceId, type: fc.constantFrom('reset', 'focus', 'ready', 'submitted') }, ['source', 'instanceId', 'type']),
       ),
     );
@@ -225,13 +340,43 @@ describe('light mirrors agree with the protocol', () => {
       schema,
       fc.oneof(
         objectOf({ source: maybe(fc.constant(frame)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
-        objectOf({ source: fc.constant(frame), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, ['source', 'instanceId', 'type', 'height', 'width']),
         objectOf(
-          { source: fc.constant(frame), instanceId, type: fc.constant('validation'), isValid: maybe(fc.boolean()), brand: maybe(fc.option(fc.constantFrom('visa', 'amex'))), errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })) },
+          { source: fc.constant(frame), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
+          ['source', 'instanceId', 'type', 'height', 'width'],
+        ),
+        objectOf(
+          {
+            source: fc.constant(frame),
+            instanceId,
+            type: fc.constant('validation'),
+            isValid: maybe(fc.boolean()),
+            brand: maybe(fc.option(fc.constantFrom('visa', 'amex'))),
+            errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })),
+          },
           ['source', 'instanceId', 'type', 'isValid', 'brand', 'errors'],
         ),
-        objectOf({ source: fc.constant(frame), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), transaction: fc.oneof(goodTransaction, transaction) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction']),
-        objectOf({ source: fc.constant(frame), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error: objectOf({ code: fc.constantFrom('card_declined', 'nope'), message: maybe(fc.string()) }, ['code', 'message']) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'error']),
+        objectOf(
+          {
+            source: fc.constant(frame),
+            instanceId,
+            type: fc.constant('result'),
+            requestId: maybe(fc.string()),
+            ok: fc.boolean(),
+            transaction: fc.oneof(goodTransaction, transaction),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction'],
+        ),
+        objectOf(
+          {
+            source: fc.constant(frame),
+            instanceId,
+            type: fc.constant('result'),
+            requestId: maybe(fc.string()),
+            ok: fc.boolean(),
+            error: objectOf({ code: fc.constantFrom('card_declined', 'nope'), message: maybe(fc.string()) }, ['code', 'message']),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'ok', 'error'],
+        ),
       ),
     );
   });
@@ -239,13 +384,29 @@ describe('light mirrors agree with the protocol', () => {
 
 describe('light mirrors of the consumer channels agree with the protocol', () => {
   const goodState: protocol.PaymentLinkState = {
-    TransactionNumber: 'T100001', amount: 12.5, amountCents: 1250, currency: 'USD', businessName: 'Corner Shop',
-    products: [{ name: 'Tea', quantity: 2, amount: 6.25, vat: null, discount: null, posIdentifier: null }], methodType: 'sale',
-    status: 1, statusName: 'Pending', timeoutDate: null, payable: true, lastFourDigits: null, confirmationNumber: null,
+    TransactionNumber: 'T100001',
+    amount: 12.5,
+    amountCents: 1250,
+    currency: 'USD',
+    businessName: 'Corner Shop',
+    products: [{ name: 'Tea', quantity: 2, amount: 6.25, vat: null, discount: null, posIdentifier: null }],
+    methodType: 'sale',
+    status: 1,
+    statusName: 'Pending',
+    timeoutDate: null,
+    payable: true,
+    lastFourDigits: null,
+    confirmationNumber: null,
   };
   /** A valid state with a field or two replaced by near misses or junk. */
   const state = fc
-    .array(fc.tuple(fc.constantFrom(...(Object.keys(goodState) as (keyof protocol.PaymentLinkState)[])), fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 13, 'Pending', 1.5, '2024-01-01T00:00:00Z', []))), { maxLength: 2 })
+    .array(
+      fc.tuple(
+        fc.constantFrom(...(Object.keys(goodState) as (keyof protocol.PaymentLinkState)[])),
+        fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 13, 'Pending', 1.5, '2024-01-01T00:00:00Z', [])),
+      ),
+      { maxLength: 2 },
+    )
     .map((changes) => {
       const value = { ...goodState } as Record<string, unknown>;
       for (const [key, replacement] of changes) value[key] = replacement;
@@ -254,13 +415,32 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
 
   it('PaymentLinkState and TerminalCurrent', () => {
     check('PaymentLinkState', PaymentLinkStateWire, protocol.PaymentLinkStateSchema, state);
-    check('TerminalCurrent', TerminalCurrentWire, protocol.TerminalCurrentSchema, objectOf({ transaction: fc.oneof(fc.constant(null), state) }, ['transaction']));
+    check(
+      'TerminalCurrent',
+      TerminalCurrentWire,
+      protocol.TerminalCurrentSchema,
+      objectOf({ transaction: fc.oneof(fc.constant(null), state) }, ['transaction']),
+    );
   });
 
   it('StickerNext and the websocket update notice', () => {
-    check('StickerNext', StickerNextWire, protocol.StickerNextSchema, objectOf({ type: fc.constantFrom('waiting', 'payment', 'other'), url: maybe(fc.webUrl()) }, ['type']));
+    check(
+      'StickerNext',
+      StickerNextWire,
+      protocol.StickerNextSchema,
+      objectOf({ type: fc.constantFrom('waiting', 'payment', 'other'), url: maybe(fc.webUrl()) }, ['type']),
+    );
     const notice = protocol.WsTransactionUpdatedSchema.pick({ type: true, eventId: true, sequence: true });
-    check('TransactionUpdatedNotice', TransactionUpdatedNoticeWire, notice, objectOf({ type: fc.constantFrom('transaction.updated', 'subscribed'), eventId: maybe(fc.string()), sequence: maybe(fc.integer({ min: -1, max: 10 })) }, ['type', 'eventId', 'sequence']));
+    check(
+      'TransactionUpdatedNotice',
+      TransactionUpdatedNoticeWire,
+      notice,
+      objectOf({ type: fc.constantFrom('transaction.updated', 'subscribed'), eventId: maybe(fc.string()), sequence: maybe(fc.integer({ min: -1, max: 10 })) }, [
+        'type',
+        'eventId',
+        'sequence',
+      ]),
+    );
   });
 });
 
@@ -268,9 +448,16 @@ describe('Express', () => {
   it('ExpressPayData', () => {
     const party = objectOf(
       {
-        fullName: maybe(textAround(200)), firstName: maybe(textAround(100)), lastName: maybe(textAround(100)), addressLine1: maybe(textAround(200)),
-        addressLine2: maybe(textAround(200)), city: maybe(textAround(100)), state: maybe(textAround(100)), postalCode: maybe(textAround(20)),
-        country: maybe(textAround(100)), email: maybe(textAround(254)),
+        fullName: maybe(textAround(200)),
+        firstName: maybe(textAround(100)),
+        lastName: maybe(textAround(100)),
+        addressLine1: maybe(textAround(200)),
+        addressLine2: maybe(textAround(200)),
+        city: maybe(textAround(100)),
+        state: maybe(textAround(100)),
+        postalCode: maybe(textAround(20)),
+        country: maybe(textAround(100)),
+        email: maybe(textAround(254)),
       },
       ['fullName', 'firstName', 'lastName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country', 'email'],
     );
@@ -285,8 +472,26 @@ describe('Express', () => {
       },
       ['code', 'method', 'timestamp', 'transactionNumber', 'billingInformation', 'shippingInformation'],
     );
-    const plainParty = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
-    const plain = fc.record({ code: fc.integer(), method: fc.constantFrom(...protocol.WALLET_METHODS), timestamp: fc.constant('2024-05-01T12:00:00.000Z'), transactionNumber: fc.string(), billingInformation: fc.constant(plainParty), shippingInformation: fc.constant({ ...plainParty, extra: 1 }) });
+    const plainParty = {
+      fullName: 'Ada Lovelace',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      addressLine1: '1 Main St',
+      addressLine2: '',
+      city: 'Springfield',
+      state: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      email: 'ada@example.com',
+    };
+    const plain = fc.record({
+      code: fc.integer(),
+      method: fc.constantFrom(...protocol.WALLET_METHODS),
+      timestamp: fc.constant('2024-05-01T12:00:00.000Z'),
+      transactionNumber: fc.string(),
+      billingInformation: fc.constant(plainParty),
+      shippingInformation: fc.constant({ ...plainParty, extra: 1 }),
+    });
     check('ExpressPayData', ExpressPayDataWire, protocol.ExpressPayDataSchema, fc.oneof(data, plain));
   });
 
@@ -314,40 +519,139 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
       protocol.LoaderToWidgetMessageSchema,
       fc.oneof(
         objectOf(
-          { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('configure'), mode: maybe(fc.constantFrom(...protocol.SDK_MODES, 'live')), methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale')), debug: maybe(fc.boolean()) },
-          ['source', 'instanceId', 'type', 'mode', 'methodType', 'debug'],
+          { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('config'), options: fc.anything(), replay: maybe(fc.boolean()) },
+          ['source', 'instanceId', 'type', 'options', 'replay'],
         ),
-        objectOf({ source: fc.constantFrom(loader, widget), instanceId, type: fc.constant('pay'), requestId: maybe(fc.oneof(textAround(64), fc.constant(''))), amount: cents, currency, billingAddress }, ['source', 'instanceId', 'type', 'requestId']),
-        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('init', 'reset', 'ready') }, ['source', 'instanceId', 'type']),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('init'), container: maybe(fc.string()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'container',
+        ]),
+        objectOf(
+          {
+            source: fc.constant(loader),
+            instanceId,
+            type: fc.constant('pay'),
+            requestId: maybe(fc.oneof(textAround(64), fc.constant(''))),
+            options: fc.oneof(fc.anything(), billingAddress),
+            button: maybe(fc.boolean()),
+            callback: maybe(fc.boolean()),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'button', 'callback'],
+        ),
+        objectOf(
+          { source: fc.constant(loader), instanceId, type: fc.constant('notAFunction'), method: maybe(fc.constantFrom(...protocol.SDK_CALLBACK_NAMES, 'pay')) },
+          ['source', 'instanceId', 'type', 'method'],
+        ),
+        objectOf(
+          { source: fc.constant(loader), instanceId, type: fc.constant('notFound'), element: maybe(fc.constantFrom(...protocol.SDK_PAGE_ELEMENTS, 'form')) },
+          ['source', 'instanceId', 'type', 'element'],
+        ),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constantFrom('fault', 'ready'), method: maybe(fc.string()), detail: maybe(fc.string()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'method',
+          'detail',
+        ]),
         // Near misses alone are rarely valid: plain valid messages too.
-        fc.record({ source: fc.constant(loader), instanceId: fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), type: fc.constant('pay'), requestId: fc.constantFrom('r1', 'ab-2', ''), amount: fc.integer({ min: 1, max: 10_000 }), currency: fc.constantFrom(...protocol.CURRENCIES) }),
+        fc.record({
+          source: fc.constant(loader),
+          instanceId: fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
+          type: fc.constant('pay'),
+          requestId: fc.constantFrom('r1', 'ab-2', ''),
+          options: fc.anything(),
+          button: fc.boolean(),
+          callback: fc.boolean(),
+        }),
       ),
     );
   });
 
   it('WidgetToLoaderMessage', () => {
-    // Two `result` options share the discriminator; a plain union of the same options is what the schema means.
-    const schema = z.union(protocol.WidgetToLoaderMessageSchema.options);
     const method = fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin');
     const field = fc.constantFrom('number', 'expiry', 'cvc', 'zip');
     const error = objectOf({ code: fc.constantFrom('card_declined', 'client_id_unknown', 'nope'), message: maybe(fc.string()) }, ['code', 'message']);
+    const config = fc.oneof(
+      fc.constant(null),
+      objectOf({ clientId: maybe(fc.string()), debug: maybe(fc.boolean()), visualizer: maybe(fc.boolean()), payButtonId: maybe(fc.option(fc.string())) }, [
+        'clientId',
+        'debug',
+        'visualizer',
+        'payButtonId',
+      ]),
+    );
+    const size = (type: string) =>
+      objectOf(
+        { source: fc.constant(widget), instanceId, type: fc.constant(type), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
+        ['source', 'instanceId', 'type', 'height', 'width'],
+      );
     check(
       'WidgetToLoaderMessage',
       WidgetToLoaderMessageWire,
-      schema,
+      protocol.WidgetToLoaderMessageSchema,
       fc.oneof(
-        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) }, ['source', 'instanceId', 'type', 'height', 'width']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('loaded'), paymentMethods: maybe(fc.array(method, { maxLength: 4 })) }, ['source', 'instanceId', 'type', 'paymentMethods']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, ['source', 'instanceId', 'type', 'paymentMethod']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, ['source', 'instanceId', 'type', 'isPaying']),
+        objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constantFrom('ready', 'unmounted') }, ['source', 'instanceId', 'type']),
+        size('size'),
+        size('dimensions'),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('configured'), config }, ['source', 'instanceId', 'type', 'config']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('log'), event: maybe(fc.string()), detail: fc.anything() }, [
+          'source',
+          'instanceId',
+          'type',
+          'event',
+        ]),
         objectOf(
-          { source: fc.constant(widget), instanceId, type: fc.constant('validation'), isValid: maybe(fc.boolean()), errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })) },
+          {
+            source: fc.constant(widget),
+            instanceId,
+            type: fc.constant('warning'),
+            code: maybe(fc.constantFrom(...protocol.SDK_PAGE_WARNINGS, 'x')),
+            message: maybe(fc.string()),
+          },
+          ['source', 'instanceId', 'type', 'code', 'message'],
+        ),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paymentSelected'), paymentMethod: maybe(method) }, [
+          'source',
+          'instanceId',
+          'type',
+          'paymentMethod',
+        ]),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('paying'), isPaying: maybe(fc.boolean()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'isPaying',
+        ]),
+        objectOf(
+          {
+            source: fc.constant(widget),
+            instanceId,
+            type: fc.constant('validation'),
+            isValid: maybe(fc.boolean()),
+            errors: maybe(fc.array(objectOf({ field, message: maybe(fc.string()) }, ['field', 'message']), { maxLength: 3 })),
+          },
           ['source', 'instanceId', 'type', 'isValid', 'errors'],
         ),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error }, ['source', 'instanceId', 'type', 'error']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), transaction: fc.oneof(goodTransaction, transaction) }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'transaction']),
-        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('result'), requestId: maybe(fc.string()), ok: fc.boolean(), error }, ['source', 'instanceId', 'type', 'requestId', 'ok', 'error']),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('error'), error, debug: maybe(fc.boolean()), logged: maybe(fc.boolean()) }, [
+          'source',
+          'instanceId',
+          'type',
+          'error',
+          'debug',
+          'logged',
+        ]),
+        objectOf(
+          {
+            source: fc.constant(widget),
+            instanceId,
+            type: fc.constant('result'),
+            requestId: maybe(fc.string()),
+            transaction: fc.oneof(goodTransaction, fc.constant(null), fc.anything()),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'transaction'],
+        ),
       ),
     );
   });
@@ -356,9 +660,18 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
 describe('readProblem', () => {
   it('reads every problem the service builds', async () => {
     for (const code of protocol.ApiErrorCodeSchema.options) {
-      const problem = protocol.problemFor(code, `detail of ${code}`, 'req-1', [{ path: 'card.number', message: 'wrong' }, { path: 'amount', message: 'wrong' }]);
+      const problem = protocol.problemFor(code, `detail of ${code}`, 'req-1', [
+        { path: 'card.number', message: 'wrong' },
+        { path: 'amount', message: 'wrong' },
+      ]);
       const response = new Response(JSON.stringify(problem), { status: problem.status, headers: { 'content-type': protocol.PROBLEM_CONTENT_TYPE } });
-      expect(await readProblem(response)).toStrictEqual({ status: problem.status, code, detail: `detail of ${code}`, paths: ['card.number', 'amount'], requestId: 'req-1' });
+      expect(await readProblem(response)).toStrictEqual({
+        status: problem.status,
+        code,
+        detail: `detail of ${code}`,
+        paths: ['card.number', 'amount'],
+        requestId: 'req-1',
+      });
     }
   });
 

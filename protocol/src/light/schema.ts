@@ -84,8 +84,7 @@ export function literal<const T extends string | number | boolean>(value: T): Va
 }
 
 export function oneOf<const T extends string>(values: readonly T[], message?: string): Validator<T> {
-  return (input, path) =>
-    (values as readonly unknown[]).includes(input) ? (input as T) : fail(path, message ?? `must be one of ${values.join(', ')}`);
+  return (input, path) => ((values as readonly unknown[]).includes(input) ? (input as T) : fail(path, message ?? `must be one of ${values.join(', ')}`));
 }
 
 export function optional<T>(validator: Validator<T>): Validator<T | undefined> {
@@ -116,8 +115,7 @@ type ObjectOf<S extends Shape> = {
   [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]>;
 };
 
-const isObject = (input: unknown): input is Record<string, unknown> =>
-  typeof input === 'object' && input !== null && !Array.isArray(input);
+const isObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input);
 
 /**
  * `strict: true` is zod's `strictObject` (unknown keys are an error); otherwise unknown keys are dropped, as `z.object` does.
@@ -167,10 +165,10 @@ export function union<const V extends readonly Validator<unknown>[]>(key: string
 
 const DATE =
   '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))';
-const ISO_DATETIME = new RegExp(`^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?Z$`);
+const ISO_DATETIME = /* @__PURE__ */ new RegExp(`^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?Z$`);
 
 /** zod's `z.iso.datetime()`: UTC only, seconds required, any fraction. */
-export const isoDatetime: Validator<string> = string({ pattern: ISO_DATETIME, message: 'must be an ISO 8601 UTC date-time' });
+export const isoDatetime: Validator<string> = /* @__PURE__ */ string({ pattern: ISO_DATETIME, message: 'must be an ISO 8601 UTC date-time' });
 
 /** zod's `z.url()`: trimmed, parseable by the URL parser; tabs and newlines removed. */
 export const url: Validator<string> = (input, path) => {

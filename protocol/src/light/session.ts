@@ -2,8 +2,10 @@
  * Mirrors of the session and SDK error schemas (`../sdk.ts`), apart from the frame messages of `./sdk.ts` so that a
  * bundle using only these (Express) leaves the rest out. Checked against the zod originals in light.test.ts.
  */
-import { PAYMENT_METHODS, SDK_ERROR_CODES } from '../constants';
+import { PAYMENT_METHODS } from '../constants';
 import { array, isoDatetime, object, oneOf, string } from './schema';
+
+export { SdkErrorWire } from './sdk-error';
 
 export const SdkSessionWire = object({
   sessionId: string(),
@@ -11,5 +13,3 @@ export const SdkSessionWire = object({
   paymentMethods: array(oneOf(PAYMENT_METHODS)),
   expiresAt: isoDatetime,
 });
-
-export const SdkErrorWire = object({ code: oneOf(SDK_ERROR_CODES), message: string() });

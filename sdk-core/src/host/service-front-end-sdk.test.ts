@@ -8,6 +8,7 @@ import { SdkErrorException } from '../shared/sdk-errors';
 import { resetWarnings } from '../shared/warnings';
 import { makeTransaction } from '../testing/api-fixtures.js';
 import type { WidgetAdapter, WidgetConfig, WidgetEvents } from './adapter';
+import { localCore } from './sdk-core';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from './service-front-end-sdk';
 
 interface Mounted {
@@ -48,7 +49,7 @@ describe('createServiceFrontEndSDK (over a test adapter)', () => {
     container = document.createElement('div');
     container.id = 'service-front-end';
     document.body.append(container);
-    sdk = createServiceFrontEndSDK(document, { apiBase: 'https://pay.example', version: '9.9.9', adapter });
+    sdk = createServiceFrontEndSDK(document, { version: '9.9.9', connect: localCore('https://pay.example', adapter) });
     sdk.error((error) => errors.push(error));
   });
   afterEach(() => {
@@ -63,7 +64,9 @@ describe('createServiceFrontEndSDK (over a test adapter)', () => {
     sdk.init();
     expect(mounted).to.have.length(1);
     expect(mounted[0]!.container).to.equal(container);
-    expect(mounted[0]!.configs).to.deep.equal([{ apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false }]);
+    expect(mounted[0]!.configs).to.deep.equal([
+      { apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false },
+    ]);
     sdk.config({ mode: 'production', clientId: 'ck_b', methodType: 'tokenize', debug: true });
     expect(mounted[0]!.configs[1]).to.deep.equal({ apiBase: 'https://pay.example', clientId: 'ck_b', mode: 'production', methodType: 'tokenize', debug: true });
     sdk.init();

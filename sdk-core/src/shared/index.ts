@@ -7,3 +7,4 @@ export { postJson, REQUEST_TIMEOUT_MS, type ApiResult, type PostJsonOptions } fr
 export { networkError, paymentError, sessionError, SdkErrorException } from './sdk-errors';
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
 export { Visualizer } from './visualizer';
+export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';

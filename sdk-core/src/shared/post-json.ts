@@ -13,6 +13,8 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: SdkError
 export interface PostJsonOptions<T> {
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string | undefined;
+  /** More request headers (the hosted page's `Idempotency-Key`). */
+  headers?: Record<string, string> | undefined;
   /** The caller gives up (the widget left the page): the request is aborted and the promise rejects. */
   signal?: AbortSignal | undefined;
   /** What the call is, for messages: "The card payment". */
@@ -25,7 +27,7 @@ export interface PostJsonOptions<T> {
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function postJson<T>(url: string, body: unknown, options: PostJsonOptions<T>): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, 'content-type': 'application/json' };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const deadline = withTimeout(options.signal, REQUEST_TIMEOUT_MS);
   let json: unknown;
@@ -53,7 +55,10 @@ export async function postJson<T>(url: string, body: unknown, options: PostJsonO
   if (!parsed.ok) {
     return {
       ok: false,
-      error: { code: 'internal_error', message: `${options.what}: the payment service answered unexpectedly (${parsed.path || 'body'} ${parsed.message}). Check that the SDK and the service versions match.` },
+      error: {
+        code: 'internal_error',
+        message: `${options.what}: the payment service answered unexpectedly (${parsed.path || 'body'} ${parsed.message}). Check that the SDK and the service versions match.`,
+      },
       paths: [],
     };
   }

@@ -2,9 +2,10 @@
  * Dev-mode warnings with stable codes, in the manner of Lit's `issueWarning`: one console warning per code per page,
  * naming the fix. Codes are the SDK error codes plus a few integration hints listed in README ("Warnings").
  */
-import type { SdkErrorCode } from '@svc/protocol';
+import type { SDK_PAGE_WARNINGS, SdkErrorCode } from '@svc/protocol';
 
-export type WarningCode = SdkErrorCode | 'visualizer-missing' | 'pay-button-missing' | 'pay-without-callback' | 'sdk-loaded-twice' | 'api-base-guessed' | 'sdk-deprecated';
+/** The error codes, the integration hints the SDK's core sends to the page (protocol), and the loaders' own. */
+export type WarningCode = SdkErrorCode | (typeof SDK_PAGE_WARNINGS)[number] | 'sdk-loaded-twice' | 'api-base-guessed' | 'sdk-deprecated';
 
 const issued = new Set<string>();
 

@@ -1,26 +1,46 @@
 /**
  * The widget page: served by the service at {apiBase}/sdk/iframe/1.0.9/widget.html?clientId=…&origin=…#instance=…,
- * framed only by `origin` (the server checked it against the client ID). It is the whole payment widget of the iframe
- * SDK: the method choice, sdk-core's card form, the wallets and the messages. It starts its own session and pays
- * itself; the merchant page gets only events, sizes and the transaction (protocol/src/iframe-messages.ts).
+ * framed only by `origin` (the server checked it against the client ID). It runs sdk-core's SDK core (the option
+ * checks, the messages, the payments, the debug log's lines) for the facade in the merchant page, and the whole payment
+ * widget of the iframe SDK under it: the method choice, sdk-core's card form, the wallets and the messages. It starts
+ * its own session and pays itself; the merchant page gets only the core's events, sizes and the transaction
+ * (protocol/src/iframe-messages.ts).
  */
-import type { LoaderToWidgetMessage, PaymentMethodName, SdkError, SdkMethodType, Transaction } from '@svc/protocol';
+import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { PAYMENT_METHODS, type ProblemInfo } from '@svc/protocol/light';
-import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parentOriginFrom, submitCardForm, type CardForm, type CardValidation } from '@svc/sdk-core/frame';
-import { payWithWallet, SessionController, type SessionState } from '@svc/sdk-core/host';
-import { debugLog, sessionError } from '@svc/sdk-core/shared';
-import { widgetEnd, type WidgetChannel } from './widget-channel';
+import {
+  applyCardFormStyles,
+  instanceIdFrom,
+  mountCardForm,
+  observeSize,
+  parentOriginFrom,
+  submitCardForm,
+  type CardForm,
+  type CardValidation,
+} from '@svc/sdk-core/frame';
+import {
+  createSdkCore,
+  payOptionsFrom,
+  payWithWallet,
+  SessionController,
+  type PaymentFields,
+  type SessionState,
+  type WidgetAdapter,
+  type WidgetConfig,
+  type WidgetEvents,
+  type WidgetHandle,
+} from '@svc/sdk-core/host';
+import { debugLog, SdkErrorException, sessionError } from '@svc/sdk-core/shared';
+import { widgetEnd } from './widget-channel';
 import { applyWidgetStyles } from './widget-styles';
 import { WidgetView, type WidgetPhase } from './widget-view';
 
-type PayMessage = Extract<LoaderToWidgetMessage, { type: 'pay' }>;
 type Outcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
 
 export function startWidget(win: Window): void {
   const doc = win.document;
   applyCardFormStyles(doc);
   applyWidgetStyles(doc);
-  const query = new URLSearchParams(win.location.search);
   const parentOrigin = parentOriginFrom(win.location.search);
   const instanceId = instanceIdFrom(win.location.hash);
   if (!parentOrigin || !instanceId || win.parent === win) {
@@ -28,26 +48,52 @@ export function startWidget(win: Window): void {
     for (const input of doc.querySelectorAll('input, button')) (input as HTMLInputElement).disabled = true;
     return;
   }
-  const clientId = query.get('clientId') ?? '';
-  let widget: Widget | null = null;
-  const channel = widgetEnd(win, { peerOrigin: parentOrigin, peerWindow: () => win.parent, instanceId, onMessage: (message) => widget?.handle(message) });
+  const clientId = new URLSearchParams(win.location.search).get('clientId') ?? '';
   const refusal = doc.querySelector('meta[name="svc-widget-refusal"]')?.getAttribute('content');
-  if (refusal) {
-    // Served instead of the form: tell the merchant page why, as Elements reports the same refusal of its session.
-    const problem: ProblemInfo = refusal === 'origin_not_allowed' ? { status: 403, code: 'origin_not_allowed', detail: null, paths: [], requestId: null } : { status: 401, code: 'unauthorized', detail: null, paths: [], requestId: null };
-    channel.send({ type: 'error', error: sessionError(problem, clientId, parentOrigin) });
-    return;
-  }
-  widget = new Widget(win, channel, clientId, parentOrigin);
+  // Served instead of the form: every widget reports why, as Elements reports the same refusal of its session.
+  const refused = refusal ? refusedWidget(sessionError(refusalProblem(refusal), clientId, parentOrigin)) : null;
+  const adapter: WidgetAdapter = { mount: (_container, config, events) => refused?.(events) ?? new Widget(win, config, events, parentOrigin) };
+  const channel = widgetEnd(win, {
+    peerOrigin: parentOrigin,
+    peerWindow: () => win.parent,
+    instanceId,
+    onMessage: (call) => {
+      if (call.type !== 'init') core.handle(call);
+      else if (!core.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
+    },
+  });
+  const core = createSdkCore({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event) });
   channel.open();
   channel.send({ type: 'ready' });
-  observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
+  if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
 }
 
-class Widget {
-  #mode: 'sandbox' | 'production' = 'sandbox';
-  #methodType: SdkMethodType = 'manual_capture';
-  #debug = false;
+function refusalProblem(code: string): ProblemInfo {
+  return code === 'origin_not_allowed'
+    ? { status: 403, code: 'origin_not_allowed', detail: null, paths: [], requestId: null }
+    : { status: 401, code: 'unauthorized', detail: null, paths: [], requestId: null };
+}
+
+/** The widget of a refused page: it reports the refusal when mounted, and again for every payment. */
+function refusedWidget(error: SdkError) {
+  return (events: WidgetEvents): WidgetHandle => {
+    events.error(error);
+    return {
+      configure: () => undefined,
+      pay: () => {
+        events.error(error);
+        return Promise.reject(new SdkErrorException(error));
+      },
+      destroy: () => undefined,
+    };
+  };
+}
+
+/** The payment widget of this page, mounted by the core (sdk-core's WidgetHandle, as Elements' element is). */
+class Widget implements WidgetHandle {
+  #mode: 'sandbox' | 'production';
+  #methodType: SdkMethodType;
+  #debug: boolean;
   #sessionKey = '';
   #selected: PaymentMethodName | null = null;
   #paying = false;
@@ -55,35 +101,61 @@ class Widget {
   #error: SdkError | null = null;
   #lastValidation = '';
   readonly #apiBase: string;
+  readonly #clientId: string;
   readonly #view: WidgetView;
   readonly #form: CardForm;
   readonly #session: SessionController;
 
   constructor(
     win: Window,
-    private readonly channel: WidgetChannel,
-    private readonly clientId: string,
+    config: WidgetConfig,
+    private readonly events: WidgetEvents,
     private readonly embeddingOrigin: string,
   ) {
     const doc = win.document;
-    this.#apiBase = win.location.origin;
-    this.#view = new WidgetView(doc, (method) => this.#select(method), () => this.#startSession(true));
+    ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
+    this.#apiBase = config.apiBase;
+    this.#clientId = config.clientId;
+    this.#view = new WidgetView(
+      doc,
+      (method) => this.#select(method),
+      () => this.#startSession(true),
+    );
     this.#session = new SessionController({ addController: () => undefined, requestUpdate: () => this.#render() }, (state) => this.#onSession(state));
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#onCardChange(validation) });
     this.#render();
+    this.#log('configure', { mode: this.#mode, methodType: this.#methodType });
+    this.#startSession(false);
   }
 
-  handle(message: LoaderToWidgetMessage): void {
-    if (message.type === 'configure') {
-      this.#mode = message.mode;
-      this.#methodType = message.methodType;
-      this.#debug = message.debug;
-      this.#log('configure', { mode: message.mode, methodType: message.methodType });
-      this.#startSession(false);
-      return;
-    }
-    void this.#pay(message);
+  /** The client ID is the page's (another one loads another page); a change of mode or methodType starts a new session. */
+  configure({ mode, methodType, debug }: WidgetConfig): void {
+    this.#mode = mode;
+    this.#methodType = methodType;
+    this.#debug = debug;
+    this.#log('configure', { mode, methodType });
+    this.#startSession(false);
   }
+
+  pay(options?: SdkPayOptions): Promise<Transaction> {
+    const payment = payOptionsFrom(options, this.#methodType);
+    if (!payment.ok) return this.#refuse(payment.error);
+    if (this.#paying) {
+      return this.#refuse({
+        code: 'payment_in_progress',
+        message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.',
+      });
+    }
+    if (this.#transaction) {
+      const done = `This payment form already completed a payment (transaction ${this.#transaction.TransactionNumber}); commit it from your backend. For another payment call ServiceFrontEndSDK.init() again.`;
+      return this.#refuse({ code: 'payment_in_progress', message: done });
+    }
+    this.#setPaying(true);
+    return this.#run(payment.value);
+  }
+
+  /** The frame goes with the widget; nothing outlives it. */
+  destroy(): void {}
 
   #methods(): PaymentMethodName[] {
     const state = this.#session.state;
@@ -114,7 +186,13 @@ class Widget {
     if (!force && key === this.#sessionKey) return;
     this.#sessionKey = key;
     this.#error = null;
-    void this.#session.start({ apiBase: this.#apiBase, clientId: this.clientId, mode: this.#mode, methodType: this.#methodType, embeddingOrigin: this.embeddingOrigin });
+    void this.#session.start({
+      apiBase: this.#apiBase,
+      clientId: this.#clientId,
+      mode: this.#mode,
+      methodType: this.#methodType,
+      embeddingOrigin: this.embeddingOrigin,
+    });
   }
 
   #onSession(state: SessionState): void {
@@ -122,16 +200,16 @@ class Widget {
       this.#log('session failed', state.error);
       this.#error = state.error;
       this.#render();
-      this.channel.send({ type: 'error', error: state.error });
+      this.events.error(state.error);
       return;
     }
     if (state.status !== 'ready') return;
     const methods = this.#methods();
     this.#log('session ready', { sessionId: state.session.sessionId, paymentMethods: methods });
-    this.channel.send({ type: 'loaded', paymentMethods: methods });
+    this.events.ready({ paymentMethods: methods });
     if (methods.length === 0) {
       this.#error = { code: 'config_invalid', message: 'No payment method is enabled for this client ID. Enable card or a wallet for it.' };
-      this.channel.send({ type: 'error', error: this.#error });
+      this.events.error(this.#error);
     } else if (!this.#selected || !methods.includes(this.#selected)) {
       this.#select(methods[0]!);
     }
@@ -143,7 +221,7 @@ class Widget {
     this.#error = null;
     this.#render();
     this.#log('payment method selected', { paymentMethod: method });
-    this.channel.send({ type: 'paymentSelected', paymentMethod: method });
+    this.events.paymentSelected({ paymentMethod: method });
     this.#lastValidation = '';
     this.#sendValidation(method === 'card' ? this.#form.validation() : { isValid: true, errors: [] });
   }
@@ -157,50 +235,51 @@ class Widget {
     const key = JSON.stringify({ isValid, errors });
     if (key === this.#lastValidation) return;
     this.#lastValidation = key;
-    this.channel.send({ type: 'validation', isValid, errors: errors.map(({ field, message }) => ({ field, message })) });
+    this.events.validationStatus({ isValid, errors: errors.map(({ field, message }) => ({ field, message })) });
   }
 
-  async #pay(message: PayMessage): Promise<void> {
-    const { requestId } = message;
-    const answer = (outcome: Outcome): void => {
-      this.channel.send(outcome.ok ? { type: 'result', requestId, ok: true, transaction: outcome.transaction } : { type: 'result', requestId, ok: false, error: outcome.error });
-    };
-    if (this.#paying) {
-      answer({ ok: false, error: { code: 'payment_in_progress', message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.' } });
-      return;
-    }
-    if (this.#transaction) {
-      const done = `This payment form already completed a payment (transaction ${this.#transaction.TransactionNumber}); commit it from your backend. For another payment call ServiceFrontEndSDK.init() again.`;
-      answer({ ok: false, error: { code: 'payment_in_progress', message: done } });
-      return;
-    }
-    this.#setPaying(true);
+  /** Ends a payment as Elements does: its outcome event, then paying(false), then the promise. */
+  async #run(payment: PaymentFields): Promise<Transaction> {
+    let outcome: Outcome;
     try {
-      const outcome = await this.#attempt(message);
-      if (outcome.ok) {
-        this.#transaction = outcome.transaction;
-        this.#error = null;
-        this.#log('payment accepted', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
-      } else {
-        this.#error = outcome.error;
-        this.#log('payment failed', outcome.error.code);
-        if (outcome.error.code === 'session_expired') this.#startSession(true);
-      }
-      answer(outcome);
+      outcome = await this.#attempt(payment);
     } catch (error) {
       // Not a refusal of the service (those are outcomes): a defect of ours, reported as one.
-      this.#error = { code: 'internal_error', message: 'The payment failed unexpectedly. Try again; if it keeps failing, please report it to the payment service.' };
       console.error('[svc-iframe-widget] payment failed', error);
-      answer({ ok: false, error: this.#error });
-    } finally {
-      this.#setPaying(false);
+      outcome = {
+        ok: false,
+        error: { code: 'internal_error', message: 'The payment failed unexpectedly. Try again; if it keeps failing, please report it to the payment service.' },
+      };
     }
+    if (outcome.ok) {
+      this.#transaction = outcome.transaction;
+      this.#error = null;
+      this.#log('payment accepted', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
+      this.events.paymentSuccess({ transaction: outcome.transaction });
+      this.#setPaying(false);
+      return outcome.transaction;
+    }
+    this.#error = outcome.error;
+    this.#log('payment failed', outcome.error.code);
+    if (outcome.error.code === 'session_expired') this.#startSession(true);
+    this.events.error(outcome.error);
+    this.#setPaying(false);
+    throw new SdkErrorException(outcome.error);
   }
 
-  async #attempt({ amount, currency, billingAddress }: PayMessage): Promise<Outcome> {
+  #refuse(error: SdkError): Promise<never> {
+    this.events.error(error);
+    return Promise.reject(new SdkErrorException(error));
+  }
+
+  async #attempt({ amount, currency, billingAddress }: PaymentFields): Promise<Outcome> {
     const state = await this.#session.settled();
     if (state.status === 'error') return { ok: false, error: state.error };
-    if (state.status !== 'ready') return { ok: false, error: { code: 'not_configured', message: 'The payment form has not started yet. Call ServiceFrontEndSDK.config() and init() before pay().' } };
+    if (state.status !== 'ready')
+      return {
+        ok: false,
+        error: { code: 'not_configured', message: 'The payment form has not started yet. Call ServiceFrontEndSDK.config() and init() before pay().' },
+      };
     const method = this.#selected ?? 'card';
     // The billing address goes into the payment request only, never into a log line.
     this.#log('pay', { method, amount, currency });
@@ -217,7 +296,7 @@ class Widget {
     this.#paying = paying;
     if (paying) this.#error = null;
     this.#render();
-    this.channel.send({ type: 'paying', isPaying: paying });
+    this.events.paying({ isPaying: paying });
   }
 
   #log(event: string, detail?: unknown): void {

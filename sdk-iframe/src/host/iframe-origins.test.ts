@@ -22,13 +22,18 @@ describe('iframe SDK across origins', () => {
 
   beforeEach(() => {
     resetWarnings();
-    sdk = createIframeSdk(window, otherOrigin(), { readyMs: 3_000, resultMs: 8_000 });
+    sdk = createIframeSdk(window, otherOrigin(), { readyMs: 3_000 });
     errors = [];
     paying = [];
     selected = [];
     sdk.error((error) => errors.push(error));
     sdk.paying(({ isPaying }) => paying.push(isPaying));
-    loaded = new Promise((resolve) => sdk.paymentSelected(({ paymentMethod }) => { selected.push(paymentMethod); resolve(); }));
+    loaded = new Promise((resolve) =>
+      sdk.paymentSelected(({ paymentMethod }) => {
+        selected.push(paymentMethod);
+        resolve();
+      }),
+    );
     container = document.createElement('div');
     container.id = 'service-front-end';
     document.body.append(container);
@@ -89,7 +94,7 @@ describe('iframe SDK across origins', () => {
   });
 
   it('a widget page that never answers: frame_unavailable', async () => {
-    sdk = createIframeSdk(window, `${location.origin}/nowhere`, { readyMs: 300, resultMs: 1_000 });
+    sdk = createIframeSdk(window, `${location.origin}/nowhere`, { readyMs: 300 });
     sdk.error((error) => errors.push(error));
     sdk.config({ mode: 'sandbox', clientId: 'ck_test' });
     sdk.init();

@@ -13,8 +13,16 @@ import { createIframeSdk } from './iframe-sdk';
 import { cardShown, choose, fillCard, widgetDoc, widgetFrame } from './widget-under-test';
 
 const CONFIG = { mode: 'sandbox', clientId: 'ck_test' } as const;
-const BILLING = { firstName: 'Ada', lastName: 'Lovelace', street: '12 Main Street', city: 'London', zipcode: 'N1 9GU', country: 'GB', email: 'ada@example.com' };
-const TIMEOUTS = { readyMs: 3_000, resultMs: 8_000 };
+const BILLING = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  street: '12 Main Street',
+  city: 'London',
+  zipcode: 'N1 9GU',
+  country: 'GB',
+  email: 'ada@example.com',
+};
+const TIMEOUTS = { readyMs: 3_000 };
 const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 
 interface Recorded {
@@ -72,7 +80,10 @@ describe('iframe SDK', () => {
     sdk.init();
     const doc = await cardShown(container);
     const widgetConsole = (doc.defaultView as Window & typeof globalThis).console;
-    Object.assign(widgetConsole, { debug: (...args: unknown[]) => logs.push(JSON.stringify(args)), log: (...args: unknown[]) => logs.push(JSON.stringify(args)) });
+    Object.assign(widgetConsole, {
+      debug: (...args: unknown[]) => logs.push(JSON.stringify(args)),
+      log: (...args: unknown[]) => logs.push(JSON.stringify(args)),
+    });
     return doc;
   }
 
@@ -190,7 +201,14 @@ describe('iframe SDK', () => {
     sdk.pay(() => undefined, { amount: 1050, currency: 'GBP' } as never);
     sdk.pay('nope' as never);
     await waitFor(() => seen.errors.length === 6, 'six errors');
-    expect(seen.errors.map((error) => error.code)).to.deep.equal(['not_configured', 'not_configured', 'amount_invalid', 'amount_invalid', 'amount_invalid', 'config_invalid']);
+    expect(seen.errors.map((error) => error.code)).to.deep.equal([
+      'not_configured',
+      'not_configured',
+      'amount_invalid',
+      'amount_invalid',
+      'amount_invalid',
+      'config_invalid',
+    ]);
     sdk.pay(() => undefined, { amount: 1050, currency: 'USD' });
     await waitFor(() => seen.errors.length === 7, 'incomplete card');
     expect(seen.errors[6]!.code).to.equal('invalid_card');
@@ -205,7 +223,15 @@ describe('iframe SDK', () => {
   it('the container removed during a payment: frame_unavailable and paying false; a later pay: not_configured', async () => {
     const doc = await start();
     let release = (): void => undefined;
-    worker.use(http.post('*/sdk/sessions/:sessionId/payments', () => new Promise<Response>((resolve) => { release = () => resolve(HttpResponse.json({}, { status: 500 })); })));
+    worker.use(
+      http.post(
+        '*/sdk/sessions/:sessionId/payments',
+        () =>
+          new Promise<Response>((resolve) => {
+            release = () => resolve(HttpResponse.json({}, { status: 500 }));
+          }),
+      ),
+    );
     fillCard(doc, '4242 4242 4242 4242');
     sdk.pay(() => expect.fail('removed'), { amount: 1050, currency: 'USD' });
     await waitFor(() => seen.paying.length === 1, 'paying');
@@ -251,7 +277,8 @@ describe('iframe SDK', () => {
   it('the iframe is as tall as the widget, without scroll bars; frameDimensions fires on real changes only', async () => {
     const doc = await start();
     const frame = widgetFrame(container);
-    const fits = () => doc.documentElement.scrollHeight <= frame.clientHeight && Math.abs(frame.clientHeight - doc.documentElement.getBoundingClientRect().height) <= 1;
+    const fits = () =>
+      doc.documentElement.scrollHeight <= frame.clientHeight && Math.abs(frame.clientHeight - doc.documentElement.getBoundingClientRect().height) <= 1;
     await waitFor(fits, 'the iframe at the widget height');
     expect(frame.clientHeight).to.be.greaterThan(150);
     await waitFor(() => seen.dimensions.at(-1)?.height === frame.getBoundingClientRect().height, 'frameDimensions of the iframe');
@@ -276,7 +303,10 @@ describe('iframe SDK', () => {
     await frames();
     expect(seen.dimensions.length).to.equal(settled);
     const keys = seen.dimensions.map((size) => `${size.height}x${size.width}`);
-    expect(keys.every((key, index) => index === 0 || key !== keys[index - 1]), `no repeated size in ${keys.join(', ')}`).to.equal(true);
+    expect(
+      keys.every((key, index) => index === 0 || key !== keys[index - 1]),
+      `no repeated size in ${keys.join(', ')}`,
+    ).to.equal(true);
     expect(seen.dimensions.length - count, 'events while nothing changed in the end').to.be.at.most(2);
   });
 

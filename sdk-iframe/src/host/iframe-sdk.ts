@@ -1,14 +1,14 @@
 /**
- * `window.ServiceFrontEndSDK` of the iframe SDK 1.0.9: sdk-core's one implementation of the public API (the same as
- * Elements 1.1.1: options, error codes, callbacks, pay button, debug log, visualizer) over the iframe adapter.
+ * `window.ServiceFrontEndSDK` of the iframe SDK 1.0.9: sdk-core's facade in the merchant page (the same global as
+ * Elements 1.1.1), its core in the widget page, joined by the iframe link (iframe-link.ts).
  */
 import { SDK_VERSIONS } from '@svc/protocol/light';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { issueWarning } from '@svc/sdk-core/shared';
-import { createIframeAdapter, DEFAULT_TIMEOUTS, type IframeTimeouts } from './iframe-adapter';
+import { DEFAULT_TIMEOUTS, IframeLink, type IframeTimeouts } from './iframe-link';
 
 export function createIframeSdk(win: Window, apiBase: string, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): ServiceFrontEndSDK {
-  return createServiceFrontEndSDK(win.document, { apiBase, version: SDK_VERSIONS.iframe, adapter: createIframeAdapter(win, timeouts) });
+  return createServiceFrontEndSDK(win.document, { version: SDK_VERSIONS.iframe, connect: (emit) => new IframeLink(win, apiBase, emit, timeouts) });
 }
 
 /** Printed once per page, by the copy of the script that installs the global. */

@@ -4,13 +4,18 @@
  * retries, logging the outage once rather than a stack per attempt.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return outageCode(error) !== null;
+}
+
+/** The driver, socket or server code that makes `error` an outage, or null when it is none. */
+export function outageCode(error: unknown): string | null {
   // drizzle wraps a driver error in its own (DrizzleQueryError, the driver's as `cause`): look down the chain.
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
-    if (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || code.startsWith('08') || SERVER_CODES.has(code)) return true;
+    if (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || code.startsWith('08') || SERVER_CODES.has(code)) return code;
   }
-  return false;
+  return null;
 }
 
 /** postgres.js: the connection closed, ended or was destroyed, or could not be opened in time; ours: no answer. */
@@ -38,8 +43,11 @@ export class OutageLog {
   failed(error: unknown): void {
     if (this.#down) return;
     this.#down = true;
-    const e = error as { code?: string; message?: string };
-    this.logger.warn({ code: e.code, reason: e.message }, `${this.what}: the database is unavailable; retrying until it answers`);
+    const e = error as { message?: string };
+    this.logger.warn(
+      { code: outageCode(error) ?? 'database_unavailable', reason: e.message },
+      `${this.what}: the database is unavailable; retrying until it answers`,
+    );
   }
 
   recovered(): void {

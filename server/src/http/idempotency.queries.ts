@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 
@@ -30,4 +30,20 @@ export async function storeResponse(
     .insert(idempotencyKeys)
     .values({ merchantId, key, ...row })
     .onConflictDoUpdate({ target: [idempotencyKeys.merchantId, idempotencyKeys.key], set: row });
+}
+
+/**
+ * The answer of a request whose outcome waited on the processor, filled in beside the outcome (by the request, or by
+ * the worker that finished it after a crash); only while the key is still marked in flight.
+ */
+export async function fillInFlightAnswer(db: Queryable, merchantId: string, key: string, answer: { status: number; body: string }): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: answer.status, responseBody: answer.body })
+    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
+}
+
+/** A key left in flight by a request that ended without an answer to keep (its processor did not answer): free again. */
+export async function forgetInFlightKey(db: Queryable, merchantId: string, key: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
 }

@@ -25,15 +25,48 @@ export interface MutationResult {
   body: unknown;
 }
 
+/**
+ * What an effect returns when its answer is the outcome of a processor call: the effect committed the intent (a
+ * processor_requests row in flight), and `answer` calls the processor outside any transaction and records the outcome
+ * in one of its own, which also fills in the answer under the Idempotency-Key.
+ */
+export interface ProcessorHandoff {
+  answer: () => Promise<Omit<MutationResponse, 'replayed'>>;
+}
+
+/** What an effect may ask of the mutation around it. */
+export interface MutationContext {
+  /** The key the answer is stored under (scoped as in idempotency_keys), or null without an Idempotency-Key. */
+  idempotencyKey: string | null;
+  requestId: string;
+  /** Work that must wait for the effect's writes to be committed (a release at the processor); dropped if they are not. */
+  afterCommit(work: () => Promise<void>): void;
+}
+
+type Effect = (tx: Tx, context: MutationContext) => Promise<MutationResult | ProcessorHandoff>;
+type Settled = { response: Omit<MutationResponse, 'replayed'>; handoff: null } | { response: null; handoff: ProcessorHandoff };
+
 /** Runs the effect; a `RefusalAfterChange` becomes its answer and what the effect wrote stays (the caller commits). */
-async function settle(tx: Tx, effect: (tx: Tx) => Promise<MutationResult>, requestId: string): Promise<Omit<MutationResponse, 'replayed'>> {
+async function settle(tx: Tx, effect: Effect, context: MutationContext, afterCommit: (() => Promise<void>)[]): Promise<Settled> {
+  const queued: (() => Promise<void>)[] = [];
   try {
-    const result = await effect(tx);
-    return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
+    const result = await effect(tx, { ...context, afterCommit: (work) => queued.push(work) });
+    afterCommit.push(...queued);
+    if ('answer' in result) return { response: null, handoff: result };
+    return { response: { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' }, handoff: null };
   } catch (error) {
-    if (error instanceof RefusalAfterChange) return problemResponse(error.refusal, requestId);
+    if (error instanceof RefusalAfterChange) {
+      afterCommit.push(...queued);
+      return { response: problemResponse(error.refusal, context.requestId), handoff: null };
+    }
     throw error;
   }
+}
+
+/** An effect's answer rendered as a stored answer is: a body, or a refusal as problem+json. */
+export function answerOf(result: MutationResult | ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
+  if (result instanceof ApiError) return problemResponse(result, requestId);
+  return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
 }
 
 function problemResponse(error: ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
@@ -69,16 +102,24 @@ export interface IdempotencyScope {
  * concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
  * validation failures, which are not: the effect runs in a savepoint so a refusal leaves nothing behind but its answer.
  */
-export async function runMutation(
+export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, effect: Effect): Promise<MutationResponse> {
+  const afterCommit: (() => Promise<void>)[] = [];
+  const settled = await runInTransaction(db, clock, scope, effect, afterCommit);
+  for (const work of afterCommit) await work();
+  if ('replayed' in settled) return settled;
+  const response = settled.handoff ? await settled.handoff.answer() : settled.response;
+  return { ...response, replayed: false };
+}
+
+async function runInTransaction(
   db: Database,
   clock: Clock,
   scope: IdempotencyScope,
-  effect: (tx: Tx) => Promise<MutationResult>,
-): Promise<MutationResponse> {
-  if (scope.key === undefined) {
-    const response = await db.transaction((tx) => settle(tx, effect, scope.requestId));
-    return { ...response, replayed: false };
-  }
+  effect: Effect,
+  afterCommit: (() => Promise<void>)[],
+): Promise<Settled | MutationResponse> {
+  const context = { idempotencyKey: null, requestId: scope.requestId, afterCommit: () => undefined };
+  if (scope.key === undefined) return db.transaction((tx) => settle(tx, effect, context, afterCommit));
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
@@ -97,31 +138,49 @@ export async function runMutation(
     // replay that took the lock just after; either way a stored answer is the one to give. Read once more.
     const storedSince = await find();
     if (storedSince) return storedSince;
-    if (!locked) {
-      throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
-    }
-
-    let response: Omit<MutationResponse, 'replayed'>;
+    if (!locked) throw keyInUse();
+    let settled: Settled;
+    const queued: (() => Promise<void>)[] = [];
     try {
-      response = await tx.transaction((savepoint) => settle(savepoint, effect, scope.requestId));
+      settled = await tx.transaction((savepoint) => settle(savepoint, effect, { ...context, idempotencyKey: key }, queued));
+      afterCommit.push(...queued);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
-      response = problemResponse(error, scope.requestId);
+      settled = { response: problemResponse(error, scope.requestId), handoff: null };
     }
-    const responseBody = seal ? seal.seal(response.body) : response.body;
-    const row = { requestHash, responseStatus: response.status, responseBody, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    await storeResponse(tx, scope.merchantId, key, row);
-    return { ...response, replayed: false };
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    if (settled.handoff) {
+      // In flight at the processor: the key is taken, with no answer yet; the outcome's recording fills it in.
+      if (seal) throw new Error('an answer that waits on the processor cannot be sealed');
+      await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: null, responseBody: null, createdAt: now, expiresAt });
+      return settled;
+    }
+    const responseBody = seal ? seal.seal(settled.response.body) : settled.response.body;
+    await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: settled.response.status, responseBody, createdAt: now, expiresAt });
+    return settled;
   });
 }
 
+function keyInUse(): ApiError {
+  return new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished to get its response.');
+}
+
 /** The answer stored under the key, while it lives, for the same request; 422 for another request. */
-async function storedAnswer(tx: Tx, merchantId: string, key: string, requestHash: Buffer, now: Date, seal: AnswerSeal | null): Promise<MutationResponse | null> {
+async function storedAnswer(
+  tx: Tx,
+  merchantId: string,
+  key: string,
+  requestHash: Buffer,
+  now: Date,
+  seal: AnswerSeal | null,
+): Promise<MutationResponse | null> {
   const stored = await findStoredResponse(tx, merchantId, key);
   if (!stored || stored.expiresAt <= now) return null;
   if (!stored.requestHash.equals(requestHash)) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
+  // Its processor call is still in flight (its outcome, recorded by the request or the worker, fills in the answer).
+  if (stored.responseStatus === null || stored.responseBody === null) throw keyInUse();
   const contentType = stored.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
   const body = seal ? seal.open(stored.responseBody) : stored.responseBody;
   return { status: stored.responseStatus, body, contentType, replayed: true };

@@ -34,21 +34,28 @@ export type ProcessorResult = Approval | Refusal | Failure;
  * which refuses to start on the sandbox one. Amounts are integer cents in the given currency.
  *
  * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`) or a failure. A thrown
- *   error is an outage and rolls the whole change back; the services turn declines and failures into 402/502.
+ *   error means no answer: the services tell the caller (502 `processor_failure`) and, where the call can be made
+ *   again, leave it in flight for the worker; declines and failures become 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
- * - Calls are made inside the change's database transaction, with the transaction row locked or guarded; an
- *   implementation should answer within a few seconds, since the row stays locked while it waits.
+ * - Every call is made outside any database transaction or lock: the change that asks commits first (a payment
+ *   marked in flight, an Idempotency-Key taken), and the outcome is recorded by a guarded write of its own, so a
+ *   slow acquirer holds no row and no connection.
+ * - `capture`, `reauthorize` and `release` act on a method already held: the service records each as a
+ *   processor_requests row before calling. They carry `requestKey`, the same on every attempt of one call (a retry
+ *   after a crash or a timeout): an implementation sends it as its acquirer's idempotency key, so a repeated call
+ *   answers as the first one did and moves no money twice. `sale`, `authorize` and `chargeToken` carry no key: the
+ *   card lives only in the request's memory (or the outcome creates the record), so only the request calls them.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
-  reauthorize(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
-  capture(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
+  reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
+  capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new sale on a tokenized method. */
   chargeToken(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
   /** Gives back what a hold still holds (void, closeAuth, expiry). */
-  release(reference: string, amountCents: number): Promise<void>;
+  release(reference: string, amountCents: number, requestKey: string): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc
 import { newConfirmationNumber } from '../modules/transactions';
 import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';
 
+const KEPT_ANSWERS = 100_000;
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
 
 /**
@@ -11,27 +12,73 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  * a token behave like the method it stands for.
  */
 export class SandboxProcessor implements PaymentProcessor {
+  /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */
+  readonly #answered = new Map<string, ProcessorResult | 'released'>();
+  #held: Promise<void> | null = null;
+
+  /**
+   * For tests: from now on, calls (all but releases) take effect at once but answer only when `answer()` is
+   * called, as a slow acquirer does. After `passNewCalls()`, later calls are answered at once while the held ones
+   * still wait: a held call never answered is a process that crashed between the call and recording its outcome. A
+   * later call with the same key gets the answer the first one had.
+   */
+  holdAnswers(): { answer(): void; passNewCalls(): void } {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    this.#held = held;
+    const passNewCalls = () => {
+      if (this.#held === held) this.#held = null;
+    };
+    return {
+      answer: () => {
+        passNewCalls();
+        answer();
+      },
+      passNewCalls,
+    };
+  }
+
   async sale(method: PaymentMethodInput): Promise<ProcessorResult> {
-    return this.#decide(method);
+    const answer = this.#decide(method);
+    await this.#held;
+    return answer;
   }
 
   async authorize(method: PaymentMethodInput): Promise<ProcessorResult> {
-    return this.#decide(method);
+    const answer = this.#decide(method);
+    await this.#held;
+    return answer;
   }
 
-  async reauthorize(reference: string): Promise<ProcessorResult> {
-    return this.#fromReference(reference);
+  async reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#fromReference(reference));
+    await this.#held;
+    return answer as ProcessorResult;
   }
 
-  async capture(reference: string): Promise<ProcessorResult> {
-    return this.#fromReference(reference);
+  async capture(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#fromReference(reference));
+    await this.#held;
+    return answer as ProcessorResult;
   }
 
   async chargeToken(reference: string, _amountCents: number, _currency: Currency): Promise<ProcessorResult> {
     return this.#fromReference(reference);
   }
 
-  async release(_reference: string, _amountCents: number): Promise<void> {}
+  async release(_reference: string, _amountCents: number, requestKey: string): Promise<void> {
+    this.#once(requestKey, () => 'released');
+  }
+
+  #once(requestKey: string, call: () => ProcessorResult | 'released'): ProcessorResult | 'released' {
+    const earlier = this.#answered.get(requestKey);
+    if (earlier) return earlier;
+    const answer = call();
+    this.#answered.set(requestKey, answer);
+    // An acquirer keeps keys for a day or so; the sandbox keeps the latest ones.
+    if (this.#answered.size > KEPT_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
+    return answer;
+  }
 
   #decide(method: PaymentMethodInput): ProcessorResult {
     if (method.method !== 'card') {

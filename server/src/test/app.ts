@@ -10,6 +10,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
 import type { PaymentProcessor } from '../processor/processor';
+import { SandboxProcessor } from '../processor/sandbox-processor';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { createLogger, type Logger } from '../logger';
 import type { TestDatabase } from './database';
@@ -42,10 +43,15 @@ export interface TestAppOptions {
   messages?: MessageOutbox;
 }
 
-export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>, options: TestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const env = loadEnv({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://localhost:8080', ...options.env });
-  const clock = options.clock ?? new SandboxClock(database.db);
-  if (clock instanceof SandboxClock) await clock.refresh();
+  // The shared sandbox test clock unless the test brings a clock of its own.
+  const testClock = options.clock ? undefined : new SandboxClock(database.db);
+  await testClock?.refresh();
+  const clock = options.clock ?? testClock!;
   // TEST_LOG_LEVEL=error shows what a failing test's server logged.
   const logger = options.logger ?? createLogger({ level: testHarnessEnvironment().logLevel ?? 'silent' });
   const limiter = options.limiter ?? new RateLimiter(env.RATE_LIMIT_PER_S, env.RATE_LIMIT_BURST);
@@ -54,7 +60,17 @@ export async function startTestApp(database: Pick<TestDatabase, 'db' | 'sql' | '
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
   const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
-  const server = http.createServer(createApp({ ...deps, credentials, ...databaseHealth, ...(options.processor ? { processor: options.processor } : {}), ...(options.messages ? { messages: options.messages } : {}) }));
+  const processor = options.processor ?? new SandboxProcessor();
+  const server = http.createServer(
+    createApp({
+      ...deps,
+      ...(testClock ? { testClock } : {}),
+      processor,
+      credentials,
+      ...databaseHealth,
+      ...(options.messages ? { messages: options.messages } : {}),
+    }),
+  );
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,

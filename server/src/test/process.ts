@@ -40,8 +40,10 @@ export function finished(child: ChildProcess & { output: { stdout: string; stder
       clearTimeout(timer);
       resolve({ code, signal, ...child.output });
     };
-    if (child.exitCode !== null || child.signalCode !== null) done(child.exitCode, child.signalCode);
-    else child.once('exit', done);
+    // 'close' comes after 'exit' once the child's stdout and stderr are read to their end: the output is whole.
+    if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false && (child.exitCode !== null || child.signalCode !== null))
+      done(child.exitCode, child.signalCode);
+    else child.once('close', done);
   });
 }
 

@@ -1,22 +1,78 @@
 import { SandboxProcessor } from '../processor/sandbox-processor';
 
-/** The sandbox processor, recording the captures and releases it is asked for; captures may take a moment, to widen races. */
+/** The sandbox processor, recording the calls it is asked for; captures may take a moment, to widen races. */
 export class RecordingProcessor extends SandboxProcessor {
   captures = 0;
-  released: { reference: string; amountCents: number }[] = [];
+  reauthorizations = 0;
+  sales = 0;
+  authorizations = 0;
+  /** The request key of every capture call, in order (a retry repeats its key). */
+  captureKeys: string[] = [];
+  released: { reference: string; amountCents: number; requestKey: string }[] = [];
+  #waiting: { reached: () => boolean; resolve: () => void }[] = [];
 
   constructor(private readonly captureDelayMs = 0) {
     super();
   }
 
+  /** Resolves when the processor has been asked for `count` captures in all (at once if it already has). */
+  capturesCalled(count: number): Promise<void> {
+    return this.#until(() => this.captures >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` re-authorizations in all. */
+  reauthorizationsCalled(count: number): Promise<void> {
+    return this.#until(() => this.reauthorizations >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` sales in all. */
+  salesCalled(count: number): Promise<void> {
+    return this.#until(() => this.sales >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` authorizations in all. */
+  authorizationsCalled(count: number): Promise<void> {
+    return this.#until(() => this.authorizations >= count);
+  }
+
+  override async authorize(...args: Parameters<SandboxProcessor['authorize']>) {
+    this.authorizations += 1;
+    this.#called();
+    return super.authorize(...args);
+  }
+
+  override async sale(...args: Parameters<SandboxProcessor['sale']>) {
+    this.sales += 1;
+    this.#called();
+    return super.sale(...args);
+  }
+
   override async capture(...args: Parameters<SandboxProcessor['capture']>) {
     this.captures += 1;
+    this.captureKeys.push(args[3]);
+    this.#called();
     if (this.captureDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.captureDelayMs));
     return super.capture(...args);
   }
 
-  override async release(reference: string, amountCents: number) {
-    this.released.push({ reference, amountCents });
-    return super.release(reference, amountCents);
+  override async reauthorize(...args: Parameters<SandboxProcessor['reauthorize']>) {
+    this.reauthorizations += 1;
+    this.#called();
+    return super.reauthorize(...args);
+  }
+
+  override async release(reference: string, amountCents: number, requestKey: string) {
+    this.released.push({ reference, amountCents, requestKey });
+    return super.release(reference, amountCents, requestKey);
+  }
+
+  #until(reached: () => boolean): Promise<void> {
+    if (reached()) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push({ reached, resolve }));
+  }
+
+  #called(): void {
+    for (const waiting of this.#waiting) if (waiting.reached()) waiting.resolve();
+    this.#waiting = this.#waiting.filter((waiting) => !waiting.reached());
   }
 }

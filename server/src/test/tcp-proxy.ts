@@ -19,11 +19,10 @@ export class TcpProxy {
   #server: net.Server | null = null;
   #pairs = new Set<Pair>();
   #mode: ProxyMode = 'forward';
+  #heldWaiters: { text: string; resolve: () => void }[] = [];
   port = 0;
 
-  constructor(
-    private readonly target: { host: string; port: number },
-  ) {}
+  constructor(private readonly target: { host: string; port: number }) {}
 
   get mode(): ProxyMode {
     return this.#mode;
@@ -55,6 +54,16 @@ export class TcpProxy {
         for (const { to, chunk } of pair.held.splice(0)) to.write(chunk);
       }
     }
+  }
+
+  /**
+   * Resolves once the proxy holds (blackhole) a message from the service to the database that contains `text`: a
+   * query the service sent and waits on, that nothing will answer until forwarding resumes.
+   */
+  queryHeld(text: string): Promise<void> {
+    const already = [...this.#pairs].some((pair) => pair.held.some(({ to, chunk }) => to === pair.upstream && chunk.includes(text)));
+    if (already) return Promise.resolve();
+    return new Promise((resolve) => this.#heldWaiters.push({ text, resolve }));
   }
 
   /** Resets every open connection, as a failing network device would. */
@@ -95,8 +104,11 @@ export class TcpProxy {
       socket.on('close', forget);
     }
     const pass = (to: net.Socket) => (chunk: Buffer) => {
-      if (this.#mode === 'forward') to.write(chunk);
-      else pair.held.push({ to, chunk });
+      if (this.#mode === 'forward') return void to.write(chunk);
+      pair.held.push({ to, chunk });
+      if (to !== upstream) return;
+      for (const waiter of this.#heldWaiters) if (chunk.includes(waiter.text)) waiter.resolve();
+      this.#heldWaiters = this.#heldWaiters.filter((waiter) => !chunk.includes(waiter.text));
     };
     client.on('data', pass(upstream));
     upstream.on('data', pass(client));

@@ -3,16 +3,21 @@ import { bytea, merchants } from './merchants';
 
 /**
  * Responses stored under an Idempotency-Key, scoped per merchant (CONTRACT §8). Written in the same database
- * transaction as the effect. The body is text, not jsonb, so a replay is byte-identical.
+ * transaction as the effect. The body is text, not jsonb, so a replay is byte-identical. A request whose outcome
+ * waits on a processor call (processor_requests) leaves the key here with no response yet: a retry meanwhile is
+ * told the request is still running, and the outcome's recording fills in the answer.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     key: text('key').notNull(),
     requestHash: bytea('request_hash').notNull(),
-    responseStatus: integer('response_status').notNull(),
-    responseBody: text('response_body').notNull(),
+    /** Null while the request's processor call is in flight. */
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

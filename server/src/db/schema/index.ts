@@ -8,3 +8,4 @@ export * from './sandbox';
 export * from './callbacks';
 export * from './sdk-sessions';
 export * from './receipts';
+export * from './processor-requests';

@@ -12,7 +12,9 @@ export const transactions = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     transactionNumber: text('transaction_number').notNull().unique(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Null for a transaction created with the merchant key: it belongs to no branch in particular. */
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
@@ -20,7 +22,9 @@ export const transactions = pgTable(
     status: smallint('status').$type<TransactionStatusCode>().notNull(),
     currency: text('currency').notNull(),
     amountCents: money('amount_cents'),
-    products: jsonb('products').notNull().default(sql`'[]'::jsonb`),
+    products: jsonb('products')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     productSumMismatch: boolean('product_sum_mismatch').notNull().default(false),
     pos: text('pos'),
     posData: jsonb('pos_data'),
@@ -28,7 +32,9 @@ export const transactions = pgTable(
     email: text('email'),
     smsState: text('sms_state').notNull().default('Not requested'),
     callbackUrl: text('callback_url'),
-    callbackMethod: text('callback_method', { enum: ['GET', 'POST'] }).notNull().default('POST'),
+    callbackMethod: text('callback_method', { enum: ['GET', 'POST'] })
+      .notNull()
+      .default('POST'),
     timeoutAt: at('timeout_at'),
     /** The hosted payment page's id: random and unguessable, it is the only credential of the consumer. */
     linkId: text('link_id').notNull().unique(),
@@ -43,6 +49,11 @@ export const transactions = pgTable(
     authorizedCents: money('authorized_cents').notNull().default(0),
     capturedCents: money('captured_cents').notNull().default(0),
     releasedCents: money('released_cents').notNull().default(0),
+    /**
+     * Captures asked of the processor and not answered yet (processor_requests): reserved, so `available` for a new
+     * capture is `authorized - captured - released - capture_pending`; an approval moves its amount to `captured`.
+     */
+    capturePendingCents: money('capture_pending_cents').notNull().default(0),
     holdExpiresAt: at('hold_expires_at'),
     processor: text('processor'),
     supportsCloseAuth: boolean('supports_close_auth').notNull().default(false),
@@ -56,6 +67,14 @@ export const transactions = pgTable(
     commitDeadline: at('commit_deadline'),
     approvedCents: money('approved_cents'),
     committedAt: at('committed_at'),
+    /**
+     * Set while a consumer's payment of the link is at the processor (the card is in memory only, so this is no
+     * processor_requests row): another payment, a cancel or a time-out waits for it, or for PROCESSOR_LEASE_MS if the
+     * process that asked stopped.
+     */
+    consumerPaymentSince: at('consumer_payment_since'),
+    /** Set while a commit's capture is at the processor (processor_requests): the window cannot expire it meanwhile. */
+    commitInFlightSince: at('commit_in_flight_since'),
     processorReference: text('processor_reference'),
     sequence: integer('sequence').notNull().default(1),
     createdAt: at('created_at').notNull(),
@@ -63,16 +82,25 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt),
-    index('transactions_pending_timeout_idx').on(t.timeoutAt).where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
+    index('transactions_pending_timeout_idx')
+      .on(t.timeoutAt)
+      .where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
     index('transactions_device_idx').on(t.deviceId, t.createdAt),
     check('transactions_status_known', sql`${t.status} between ${sql.raw(String(Math.min(...statusCodes)))} and ${sql.raw(String(Math.max(...statusCodes)))}`),
     check('transactions_amount_positive', sql`${t.amountCents} is null or ${t.amountCents} > 0`),
     check('transactions_sequence_positive', sql`${t.sequence} >= 1`),
     check('transactions_currency_known', sql`${t.currency} in ('USD', 'CAD', 'ILS', 'EUR', 'RUB')`),
-    check('transactions_auth_counters_non_negative', sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0`),
-    check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} <= ${t.authorizedCents}`),
+    check(
+      'transactions_auth_counters_non_negative',
+      sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0 and ${t.capturePendingCents} >= 0`,
+    ),
+    check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} + ${t.capturePendingCents} <= ${t.authorizedCents}`),
     check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
-    index('transactions_active_hold_idx').on(t.holdExpiresAt).where(sql`${t.authStatus} = 'active'`),
-    index('transactions_awaiting_commit_idx').on(t.commitDeadline).where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),
+    index('transactions_active_hold_idx')
+      .on(t.holdExpiresAt)
+      .where(sql`${t.authStatus} = 'active'`),
+    index('transactions_awaiting_commit_idx')
+      .on(t.commitDeadline)
+      .where(sql`${t.status} = ${sql.raw(String(Status.AwaitingCommit))}`),
   ],
 );

@@ -8,7 +8,10 @@ import type { Principal } from '../../auth/principal';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const t = transactions;
-const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents}`;
+/** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
+const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents} - ${t.capturePendingCents}`;
+/** What ending a hold releases: everything not captured and not being captured. */
+const unreleased = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.capturePendingCents}`;
 
 function tokenScoped(byBranch: boolean) {
   return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, (db) =>
@@ -55,31 +58,73 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
 }
 
 /**
- * Capture if it fits, as one guarded statement: the hold must be active and unexpired and `amount` at most what
- * it still holds. Concurrent captures serialise on the row and each re-checks the guard, so together they never
- * take more than the hold. PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is.
+ * Reserve a capture if it fits, as one guarded statement: the hold must be active and unexpired and `amount` at most
+ * what it still holds, captures in flight included. Concurrent captures serialise on the row and each re-checks the
+ * guard, so together they never take more than the hold. Nothing the merchant sees moves yet: the reservation
+ * becomes a capture when the processor approves it (`settleCapture`) or goes back when it refuses (`dropCapture`).
  */
-export async function captureAgainstHold(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await captureStatement(db, { transactionId, amountCents, now: now.toISOString() });
+export async function reserveCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
+  const [row] = await db
+    .update(t)
+    .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amountCents}` })
+    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * The processor approved a reserved capture: the reservation becomes captured money. On a hold still active,
+ * PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is; a hold ended while
+ * the capture was in flight (voided, closed, expired: they released only what was not reserved) keeps its status.
+ */
+export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
+  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
   return view ?? null;
 }
 
-const captureStatement = writeReturningView((db) => {
+/** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
+const settleStatement = writeReturningView((db) => {
   const amount = sql`${sql.placeholder('amountCents')}::bigint`;
-  const now = sql`${sql.placeholder('now')}::timestamptz`;
-  const usesItUp = sql`${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
+  const active = sql`${t.authStatus} = 'active'`;
+  const usesItUp = sql`${active} and ${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
   return db
     .update(t)
     .set({
       capturedCents: sql`${t.capturedCents} + ${amount}`,
-      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} else ${sql.raw(String(Status.PartiallyCaptured))} end`,
-      authStatus: sql`case when ${usesItUp} then 'captured' else 'active' end`,
+      capturePendingCents: sql`${t.capturePendingCents} - ${amount}`,
+      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${t.status} end`,
+      authStatus: sql`case when ${usesItUp} then 'captured' else ${t.authStatus} end`,
       sequence: nextSequence(),
-      updatedAt: now,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
     })
-    .where(and(eq(t.id, sql.placeholder('transactionId')), eq(t.authStatus, 'active'), sql`${t.holdExpiresAt} > ${now}`, sql`${available} >= ${amount}`))
+    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.capturePendingCents} >= ${amount}`))
     .returning();
 });
+
+/**
+ * The processor refused a reserved capture: the reservation goes back to the hold. If the hold ended while the
+ * capture was in flight, it is released instead (and the caller releases it at the processor); only that is a
+ * change the merchant sees, so only then does the sequence move. Returns the row and whether it was released.
+ */
+export async function dropCapture(
+  db: Queryable,
+  transactionId: string,
+  amountCents: number,
+  now: Date,
+): Promise<{ row: TransactionRow; released: boolean } | null> {
+  const ended = sql`${t.authStatus} <> 'active'`;
+  const [row] = await db
+    .update(t)
+    .set({
+      capturePendingCents: sql`${t.capturePendingCents} - ${amountCents}`,
+      releasedCents: sql`case when ${ended} then ${t.releasedCents} + ${amountCents} else ${t.releasedCents} end`,
+      sequence: sql`case when ${ended} then ${t.sequence} + 1 else ${t.sequence} end`,
+      updatedAt: sql`case when ${ended} then ${now.toISOString()}::timestamptz else ${t.updatedAt} end`,
+    })
+    .where(and(eq(t.id, transactionId), sql`${t.capturePendingCents} >= ${amountCents}`))
+    .returning();
+  return row ? { row, released: row.authStatus !== 'active' } : null;
+}
 
 /** Releases what an active, unexpired hold still holds and ends it with `status`/`authStatus` (void, closeAuth). */
 async function endHold(
@@ -91,13 +136,7 @@ async function endHold(
 ): Promise<TransactionRow | null> {
   const [row] = await db
     .update(t)
-    .set({
-      releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`,
-      status: end.status,
-      authStatus: end.authStatus,
-      sequence: nextSequence(),
-      updatedAt: now,
-    })
+    .set({ releasedCents: unreleased, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
     .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), extraGuard))
     .returning();
   return row ?? null;
@@ -126,7 +165,7 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
   const [row] = await db
     .update(t)
     .set({
-      releasedCents: sql`${t.authorizedCents} - ${t.capturedCents}`,
+      releasedCents: unreleased,
       authorizedCents: sql`${t.authorizedCents} + ${amountCents}`,
       status: Status.Authorized,
       authStatus: 'active',

@@ -19,7 +19,7 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
   router.post('/transactions/pay', merchantOnly, async (req, res) => {
     const body = parseInput(PayRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await pay(tx, deps, principal, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => pay(tx, deps, principal, body, context)));
   });
 
   router.post('/transactions/void', merchantOnly, async (req, res) => {
@@ -27,14 +27,19 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await voidAuthorization(tx, deps, principal, body) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx, context) => ({
+        body: await voidAuthorization(tx, deps, principal, body, context),
+      })),
     );
   });
 
   router.post('/transactions/authorize', merchantOnly, async (req, res) => {
     const body = parseInput(AuthorizeRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await reauthorize(tx, deps, principal, body) })));
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => reauthorize(tx, deps, principal, body, context)),
+    );
   });
 
   router.post('/transactions/:transactionNumber/closeAuth', merchantOnly, async (req, res) => {
@@ -43,7 +48,9 @@ export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {
     const principal = principalOf(res);
     sendMutation(
       res,
-      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await closeAuthorization(tx, deps, principal, number) })),
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx, context) => ({
+        body: await closeAuthorization(tx, deps, principal, number, context),
+      })),
     );
   });
 

@@ -4,11 +4,21 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
+import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import {
+  answerFromProcessor,
+  decideAfterCommit,
+  finishReleases,
+  queueProcessorRequest,
+  originalRequestId,
+  type ProcessorRequestRow,
+  type RecordOutcome,
+} from '../processor-requests';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
-import { recordChange } from '../transactions';
+import { recordChange, withPayment } from '../transactions';
 import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
-import { findTransactionRowForPrincipal, insertTransaction, withPayment, type TransactionRow } from '../transactions';
+import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
 import * as q from './authorizations.queries';
 
 export interface PayResult {
@@ -17,50 +27,99 @@ export interface PayResult {
 }
 
 /**
- * `POST /transactions/pay`. An authorization token captures against its hold (guarded, so concurrent captures
- * never exceed it); a tokenization token charges a new sale transaction.
+ * `POST /transactions/pay`. An authorization token captures against its hold; a tokenization token charges a new
+ * sale transaction. A capture is reserved by a guarded write (so concurrent captures never exceed the hold) that
+ * commits with its processor request; the processor is called after that commit, outside any lock, and its outcome
+ * recorded by `recordCaptureOutcome`, which gives the answer.
  */
 export async function pay(
   tx: Tx,
   deps: LifecycleDeps,
   principal: Principal,
   input: { token: string; amount: number; currency?: Currency },
-): Promise<PayResult> {
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
-  if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input);
+  if (found.token.type === 'token') return chargeTokenizedMethod(deps, principal, found.token, input, context);
 
   const now = deps.clock.now();
   const holder = found.transaction;
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  const captured = await q.captureAgainstHold(tx, holder.id, input.amount, now);
-  if (!captured) throw await captureRefusal(tx, holder.id, input.amount, now);
-
-  const result = await deps.processor.capture(found.token.processorReference, input.amount, holder.currency as Currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  const payment = newPaymentRow({
-    paymentId: newPaymentId(),
-    transactionId: holder.id,
-    merchantId: holder.merchantId,
-    kind: 'capture',
-    amountCents: input.amount,
-    status: 'succeeded',
-    confirmationNumber: newConfirmationNumber(),
-    createdAt: now,
-  });
-  // The payment is inserted with the event, in its statement.
-  const { transaction } = await recordChange(tx, withPayment(captured, payment), now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', { payment });
-  return { payment: toPayment(payment), transaction };
+  const reserved = await q.reserveCapture(tx, holder.id, input.amount, now);
+  if (!reserved) throw await captureRefusal(tx, holder.id, input.amount, now);
+  const request = await askProcessor(tx, 'capture', holder, found.token.processorReference, input.amount, context, now);
+  return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
 }
 
-/** `POST /transactions/void`: releases what the hold still holds; captures already made stay. */
+/** The processor request of a call this request asks for, committed with the change that asks (its answer comes back to it). */
+function askProcessor(
+  tx: Tx,
+  operation: 'capture' | 'reauthorize',
+  row: TransactionRow,
+  processorReference: string,
+  amountCents: number,
+  context: MutationContext,
+  now: Date,
+): Promise<ProcessorRequestRow> {
+  const { idempotencyKey, requestId } = context;
+  const request = {
+    operation,
+    transactionId: row.id,
+    merchantId: row.merchantId,
+    processorReference,
+    amountCents,
+    currency: row.currency,
+    idempotencyKey,
+    details: { requestId },
+  };
+  return queueProcessorRequest(tx, request, now);
+}
+
+/**
+ * A capture's outcome: approved, the reservation becomes a capture with its payment row, event and callback; refused,
+ * it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
+ */
+export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+  return async (tx, request, answer, { now, releases }) => {
+    if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
+    const requestId = originalRequestId(request);
+    if (answer.outcome === 'approved') {
+      const settled = await q.settleCapture(tx, request.transactionId, request.amountCents, now);
+      if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
+      const payment = newPaymentRow({
+        paymentId: newPaymentId(),
+        transactionId: settled.row.id,
+        merchantId: settled.row.merchantId,
+        kind: 'capture',
+        amountCents: request.amountCents,
+        status: 'succeeded',
+        confirmationNumber: newConfirmationNumber(),
+        createdAt: now,
+      });
+      // The settled write answered the view; the payment is inserted with the event, in its statement.
+      const { transaction } = await recordChange(tx, withPayment(settled, payment), now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', { payment });
+      return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
+    }
+    const dropped = await q.dropCapture(tx, request.transactionId, request.amountCents, now);
+    if (!dropped) throw new Error(`capture ${request.id} has no reservation to drop`);
+    if (dropped.released) {
+      releases.push(await queueRelease(tx, dropped.row, request.processorReference, request.amountCents, now));
+      await recordChange(tx, dropped.row.id, now, deps.env.PUBLIC_BASE_URL);
+    }
+    return answerOf(processorError(answer), requestId);
+  };
+}
+
+/** `POST /transactions/void`: releases what the hold still holds; captures already made (or in flight) stay. */
 export async function voidAuthorization(
   tx: Tx,
   deps: LifecycleDeps,
   principal: Principal,
   target: { token?: string; transactionNumber?: string },
+  context: MutationContext,
 ): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await authorizationTarget(tx, principal, target);
@@ -68,12 +127,22 @@ export async function voidAuthorization(
   const row = await q.lockTransaction(tx, found.id);
   const voided = await q.voidHold(tx, row.id, now);
   if (!voided) throw notActive(row, now, 'void');
-  await releaseAtProcessor(tx, deps, row);
+  await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
-/** `POST /transactions/authorize`: a new hold with the original authorization's token. */
-export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Principal, input: { token: string; amount: number }): Promise<Transaction> {
+/**
+ * `POST /transactions/authorize`: a new hold with the original authorization's token. The request for it commits
+ * first; the processor places the hold outside any lock, and `recordReauthorization` adds it to the books if the
+ * authorization can still take it (else the new hold is released at once).
+ */
+export async function reauthorize(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  input: { token: string; amount: number },
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
@@ -81,21 +150,50 @@ export async function reauthorize(tx: Tx, deps: LifecycleDeps, principal: Princi
     throw new ApiError('not_an_authorization', 'This is a tokenized payment method, not an authorization; charge it with /transactions/pay.');
   }
   const row = found.transaction;
-  const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
-  const renewed = await q.reauthorizeHold(tx, row.id, input.amount, expiresAt, now);
-  if (!renewed) {
-    throw new ApiError(
-      'authorization_not_active',
-      `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`,
-    );
-  }
-  const result = await deps.processor.reauthorize(found.token.processorReference, input.amount, row.currency as Currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+  if (!isReauthorizable(row)) throw reauthorizationRefusal(row);
+  const request = await askProcessor(tx, 'reauthorize', row, found.token.processorReference, input.amount, context, now);
+  return answerFromProcessor(deps, request, recordReauthorization(deps));
+}
+
+/** A re-authorization's outcome: approved, the new hold joins the books (guarded); refused, the answer is the refusal. */
+export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+  return async (tx, request, answer, { now, releases }) => {
+    if (answer.outcome === 'released') throw new Error(`re-authorization ${request.id} was answered as a release`);
+    const requestId = originalRequestId(request);
+    if (answer.outcome !== 'approved') return answerOf(processorError(answer), requestId);
+    const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
+    const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
+    if (!renewed) {
+      // Voided, closed or captured while the processor placed the hold: it is given back, and the merchant told why.
+      const row = await q.readTransaction(tx, request.transactionId);
+      releases.push(await queueRelease(tx, row, request.processorReference, request.amountCents, now));
+      return answerOf(reauthorizationRefusal(row), requestId);
+    }
+    return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
+  };
+}
+
+const REAUTHORIZABLE: readonly number[] = [Status.Authorized, Status.PartiallyCaptured, Status.Expired];
+
+function isReauthorizable(row: TransactionRow): boolean {
+  return REAUTHORIZABLE.includes(row.status) && (row.authStatus === 'active' || row.authStatus === 'expired');
+}
+
+function reauthorizationRefusal(row: TransactionRow): ApiError {
+  return new ApiError(
+    'authorization_not_active',
+    `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`,
+  );
 }
 
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */
-export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
+export async function closeAuthorization(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  transactionNumber: string,
+  context: MutationContext,
+): Promise<Transaction> {
   const now = deps.clock.now();
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
@@ -103,59 +201,63 @@ export async function closeAuthorization(tx: Tx, deps: LifecycleDeps, principal:
   const row = await q.lockTransaction(tx, found.id);
   const closed = await q.closeHold(tx, row.id, now);
   if (!closed) throw await closeAuthRefusal(tx, row.id, now);
-  await releaseAtProcessor(tx, deps, row);
+  await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
-async function chargeTokenizedMethod(
-  tx: Tx,
+/** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
+function chargeTokenizedMethod(
   deps: LifecycleDeps,
   principal: Principal,
   token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency?: Currency },
-): Promise<PayResult> {
-  if (input.currency === undefined) {
+  context: MutationContext,
+): ProcessorHandoff {
+  const currency = input.currency;
+  if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
-  const result = await deps.processor.chargeToken(token.processorReference, input.amount, input.currency);
-  if (result.outcome !== 'approved') throw processorError(result);
-  const now = deps.clock.now();
-  const confirmationNumber = newConfirmationNumber();
-  const sale = await insertTransaction(tx, {
-    transactionNumber: newTransactionNumber(),
-    merchantId: principal.merchantId,
-    branchId: principal.branchId ?? token.branchId,
-    methodType: 'sale',
-    status: Status.Approved,
-    currency: input.currency,
-    amountCents: input.amount,
-    linkId: newLinkId(),
-    paymentType: token.paymentMethod,
-    processor: token.processor,
-    confirmation: confirmationFor({
+  const call = () => deps.processor.chargeToken(token.processorReference, input.amount, currency);
+  return decideAfterCommit(deps, context, principal.merchantId, call, async (tx, result) => {
+    if (result.outcome !== 'approved') return answerOf(processorError(result), context.requestId);
+    const now = deps.clock.now();
+    const confirmationNumber = newConfirmationNumber();
+    const sale = await insertTransaction(tx, {
+      transactionNumber: newTransactionNumber(),
+      merchantId: principal.merchantId,
+      branchId: principal.branchId ?? token.branchId,
+      methodType: 'sale',
+      status: Status.Approved,
+      currency,
+      amountCents: input.amount,
+      linkId: newLinkId(),
       paymentType: token.paymentMethod,
       processor: token.processor,
-      lastFourDigits: token.lastFourDigits,
-      authNumber: result.authNumber,
+      confirmation: confirmationFor({
+        paymentType: token.paymentMethod,
+        processor: token.processor,
+        lastFourDigits: token.lastFourDigits,
+        authNumber: result.authNumber,
+        confirmationNumber,
+        at: now,
+      }),
+      sequence: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const payment = await insertPayment(tx, {
+      paymentId: newPaymentId(),
+      transactionId: sale.id,
+      merchantId: sale.merchantId,
+      kind: 'sale',
+      amountCents: input.amount,
+      status: 'succeeded',
       confirmationNumber,
-      at: now,
-    }),
-    sequence: 1,
-    createdAt: now,
-    updatedAt: now,
+      createdAt: now,
+    });
+    const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+    return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, context.requestId);
   });
-  const payment = await insertPayment(tx, {
-    paymentId: newPaymentId(),
-    transactionId: sale.id,
-    merchantId: sale.merchantId,
-    kind: 'sale',
-    amountCents: input.amount,
-    status: 'succeeded',
-    confirmationNumber,
-    createdAt: now,
-  });
-  const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  return { payment: toPayment(payment), transaction };
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {
@@ -172,18 +274,30 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
   return row;
 }
 
-async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionRow): Promise<void> {
+/** Queues the release of what the hold held when it ended (`row`, read locked before), and calls it once committed. */
+async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
   const token = await q.findTokenOfTransaction(tx, row.id);
-  const left = row.authorizedCents - row.capturedCents - row.releasedCents;
-  if (token && left > 0) await deps.processor.release(token.processorReference, left);
+  const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
+  if (!token || left <= 0) return;
+  const release = await queueRelease(tx, row, token.processorReference, left, now);
+  context.afterCommit(() => finishReleases(deps, [release]));
+}
+
+function queueRelease(tx: Tx, row: TransactionRow, processorReference: string, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(
+    tx,
+    { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency },
+    now,
+  );
 }
 
 /** Why a guarded capture did not apply, read after the fact (only to word the refusal). */
 async function captureRefusal(tx: Tx, transactionId: string, amount: number, now: Date): Promise<ApiError> {
   const row = await q.readTransaction(tx, transactionId);
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'capture against');
-  const left = row.authorizedCents - row.capturedCents - row.releasedCents;
-  return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization; ${amount} were asked for.`);
+  const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
+  const inFlight = row.capturePendingCents > 0 ? ` (${row.capturePendingCents} more are being captured)` : '';
+  return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization${inFlight}; ${amount} were asked for.`);
 }
 
 /** closeAuth's refusals, in the order of the spec's preconditions. */
@@ -199,7 +313,7 @@ async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promi
       'No successful payment exists on this authorization, so it cannot be closed; use /transactions/void to release the hold.',
     );
   }
-  if (row.authorizedCents - row.capturedCents - row.releasedCents <= 0)
+  if (row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents <= 0)
     return new ApiError('nothing_to_release', 'Nothing is left to release on this authorization.');
   return new ApiError(
     'close_auth_unsupported',

@@ -1,9 +1,8 @@
-import type { Transaction } from '@svc/protocol';
+import { Status, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { authorizedHold, BETA_CARD, consumerPays, merchantClient, TEST_CARD } from '../../test/merchant-client';
 import { useTestApp } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'State Table Shop' });
 

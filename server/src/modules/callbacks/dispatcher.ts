@@ -133,7 +133,8 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
         .catch((error: unknown) =>
           isDatabaseUnavailable(error)
             ? outage.failed(error)
-            : deps.logger.error({ err: error, deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'),
+            : // Nothing is lost: the delivery stays claimed until its lease ends and is attempted again (callbacks are at least once).
+              deps.logger.warn({ err: error, code: 'callback_attempt_unrecorded', deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'),
         )
         .finally(() => {
           inFlight.delete(running);

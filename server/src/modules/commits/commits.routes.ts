@@ -26,7 +26,10 @@ export function commitsRouter(deps: CommitsRouterDeps): Router {
     const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
     const body = parseInput(CommitRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await commitByMerchant(tx, deps, principal, number, body) })));
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => commitByMerchant(tx, deps, principal, number, body, context)),
+    );
   });
 
   // The link itself is the credential (random, 190 bits); a GET that commits, as the contract defines it.
@@ -36,7 +39,7 @@ export function commitsRouter(deps: CommitsRouterDeps): Router {
     if (!row) throw new NotFoundError('commit');
     const scope = { merchantId: row.merchantId, caller: { space: `commit:${commitId}` }, key: undefined, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await commitByLink(tx, deps, commitId) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx, context) => commitByLink(tx, deps, commitId, context)));
   });
 
   return router;

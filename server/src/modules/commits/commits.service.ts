@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import type { CommitResponse, Currency } from '@svc/protocol';
+import type { CommitResponse, Currency, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, RefusalAfterChange, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
@@ -11,7 +11,16 @@ import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
 import { assertCallbackUrlAllowed } from '../transactions';
-import { applyCommit, expireCommitWindow, findByCommitId, type CommitEffect } from './commits.queries';
+import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import {
+  answerFromProcessor,
+  finishReleases,
+  originalRequestId,
+  queueProcessorRequest,
+  type ProcessorRequestRow,
+  type RecordOutcome,
+} from '../processor-requests';
+import { applyCommit, endCommitCapture, expireCommitWindow, findByCommitId, startCommitCapture, type CommitEffect } from './commits.queries';
 
 export interface CommitInput {
   methodType?: string;
@@ -23,36 +32,64 @@ export interface CommitInput {
 }
 
 /** `POST /transactions/:transactionNumber/commit`: the merchant backend confirms a widget payment. */
-export async function commitByMerchant(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string, input: CommitInput): Promise<CommitResponse> {
+export async function commitByMerchant(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  transactionNumber: string,
+  input: CommitInput,
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
-  return commit(tx, deps, row, input);
+  return commit(tx, deps, row, input, context);
 }
 
 /** `GET /transactions/commitPayment/:commitId`: the commitLink commits what the consumer approved. */
-export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string): Promise<CommitResponse> {
+export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
   const row = await findByCommitId(tx, commitId);
   if (!row) throw new NotFoundError('commit');
-  return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency });
+  return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency }, context);
 }
+
+const BEING_COMMITTED =
+  'This payment is being committed: its capture is at the processor. The commit that asked for it gets the outcome (retry it with its Idempotency-Key).';
 
 /**
  * The commit rules of CONTRACT §7 and §12: only AwaitingCommit, only inside the window (after it, the
  * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
- * the consumer approved, in the transaction's currency.
+ * the consumer approved, in the transaction's currency. A manual_capture commit's capture is asked of the processor
+ * after its intent commits (`startCommitCapture` and a processor request), and `recordCommitCapture` records the outcome.
  */
-async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: CommitInput): Promise<CommitResponse> {
+async function commit(
+  tx: Tx,
+  deps: LifecycleDeps,
+  row: TransactionRow,
+  input: CommitInput,
+  context: MutationContext,
+): Promise<MutationResult | ProcessorHandoff> {
   const now = deps.clock.now();
+  if (row.commitInFlightSince !== null) throw new ApiError('not_awaiting_commit', BEING_COMMITTED);
   const windowOver = row.commitDeadline !== null && row.commitDeadline <= now;
   if (row.status === Status.Expired || (row.status === Status.AwaitingCommit && windowOver)) {
-    if (row.status === Status.AwaitingCommit && (await expireCommitWindow(tx, row.id, now))) {
-      await releaseApproval(deps, row);
+    if (row.status === Status.AwaitingCommit) {
+      const expired = await expireCommitWindow(tx, row.id, now);
+      if (!expired) throw new ApiError('not_awaiting_commit', BEING_COMMITTED);
+      await releaseApproval(tx, deps, row, now, context);
       await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
     }
-    throw new RefusalAfterChange(new ApiError('commit_window_expired', `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`));
+    throw new RefusalAfterChange(
+      new ApiError(
+        'commit_window_expired',
+        `The commit window of ${row.commitDeadline ? Math.round((row.commitDeadline.getTime() - row.createdAt.getTime()) / 1000) : 0} s is over; the payment has expired and its hold was released.`,
+      ),
+    );
   }
   if (row.status !== Status.AwaitingCommit || !row.processorReference) {
-    throw new ApiError('not_awaiting_commit', `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`);
+    throw new ApiError(
+      'not_awaiting_commit',
+      `Only a widget payment awaiting its commit (status ${Status.AwaitingCommit}) can be committed; this transaction has status ${row.status}.`,
+    );
   }
   if (input.methodType !== undefined && input.methodType !== row.methodType) {
     throw new ValidationError([{ path: 'methodType', message: `this payment is ${row.methodType}` }]);
@@ -63,49 +100,94 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
     throw new ApiError('amount_exceeds_approved', `The consumer approved ${approved} cents; commit at most that (${input.amount} asked).`);
   }
   if (input.callbackURL) assertCallbackUrlAllowed(input.callbackURL, deps.env);
-  const amounts = input.products ? resolveInitAmounts({ amount: input.amount, isCent: true, currency: input.currency, products: input.products }, 'authorize') : null;
+  const amounts = input.products
+    ? resolveInitAmounts({ amount: input.amount, isCent: true, currency: input.currency, products: input.products }, 'authorize')
+    : null;
+  const extras: CommitExtras = {
+    ...(input.callbackURL !== undefined ? { callbackUrl: input.callbackURL } : {}),
+    ...(amounts ? { products: amounts.products, productSumMismatch: amounts.productSumMismatch } : {}),
+    ...(input.posData !== undefined ? { posData: input.posData } : {}),
+  };
+
+  if (row.methodType === 'manual_capture') {
+    // The guarded write first: of two commits racing for one payment, only the one that moved it in flight asks the processor.
+    const started = await startCommitCapture(tx, row.id, now);
+    if (!started) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
+    const request = await queueProcessorRequest(
+      tx,
+      {
+        operation: 'commit_capture',
+        transactionId: row.id,
+        merchantId: row.merchantId,
+        processorReference: row.processorReference,
+        amountCents: input.amount,
+        currency: row.currency,
+        idempotencyKey: context.idempotencyKey,
+        details: { requestId: context.requestId, approvedCents: approved, extras },
+      },
+      now,
+    );
+    return answerFromProcessor(deps, request, recordCommitCapture(deps));
+  }
 
   const effect: CommitEffect =
-    row.methodType === 'manual_capture'
-      ? { kind: 'captured', amountCents: input.amount }
-      : row.methodType === 'authorize'
-        ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) }
-        : { kind: 'tokenized' };
-  // The guarded write first: of two commits racing for one payment, only the one that moved it from AwaitingCommit goes on to
-  // the processor. A processor refusal then throws, and the whole change rolls back.
-  const committed = await applyCommit(
-    tx,
-    row.id,
-    effect,
-    {
-      ...(input.callbackURL !== undefined ? { callbackUrl: input.callbackURL } : {}),
-      ...(amounts ? { products: amounts.products, productSumMismatch: amounts.productSumMismatch } : {}),
-      ...(input.posData !== undefined ? { posData: input.posData } : {}),
-    },
-    now,
-  );
+    row.methodType === 'authorize'
+      ? { kind: 'authorized', amountCents: input.amount, holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000) }
+      : { kind: 'tokenized' };
+  const committed = await applyCommit(tx, row.id, effect, extras, now);
   if (!committed) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
-  if (effect.kind === 'captured') {
-    const captured = await deps.processor.capture(row.processorReference, input.amount, input.currency);
-    if (captured.outcome !== 'approved') throw processorError(captured);
-    if (input.amount < approved) await deps.processor.release(row.processorReference, approved - input.amount);
-    await insertPayment(tx, { paymentId: newPaymentId(), transactionId: row.id, merchantId: row.merchantId, kind: 'capture', amountCents: input.amount, status: 'succeeded', confirmationNumber: newConfirmationNumber(), createdAt: now });
-  } else {
-    await insertPaymentToken(tx, {
-      token: newToken(effect.kind === 'authorized' ? 'authorization' : 'token'),
-      type: effect.kind === 'authorized' ? 'authorization' : 'token',
-      merchantId: row.merchantId,
-      branchId: row.branchId,
-      transactionId: row.id,
-      processor: row.processor ?? 'alpha',
-      processorReference: row.processorReference,
-      paymentMethod: row.paymentType ?? 'card',
-      lastFourDigits: (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
+  await insertPaymentToken(tx, {
+    token: newToken(effect.kind === 'authorized' ? 'authorization' : 'token'),
+    type: effect.kind === 'authorized' ? 'authorization' : 'token',
+    merchantId: row.merchantId,
+    branchId: row.branchId,
+    transactionId: row.id,
+    processor: row.processor ?? 'alpha',
+    processorReference: row.processorReference,
+    paymentMethod: row.paymentType ?? 'card',
+    lastFourDigits: (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
+    createdAt: now,
+  });
+  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+  return { body: commitResponse(transaction) };
+}
+
+type CommitExtras = Parameters<typeof applyCommit>[3];
+
+/**
+ * A manual_capture commit's outcome: approved, the payment is committed (Approved, with its capture row), what the
+ * consumer approved beyond the committed amount is released, and the event and callback follow; refused, the payment
+ * awaits its commit again and the answer is the refusal.
+ */
+export function recordCommitCapture(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+  return async (tx, request, answer, { now, releases }) => {
+    if (answer.outcome === 'released') throw new Error(`commit capture ${request.id} was answered as a release`);
+    const requestId = originalRequestId(request);
+    if (answer.outcome !== 'approved') {
+      await endCommitCapture(tx, request.transactionId);
+      return answerOf(processorError(answer), requestId);
+    }
+    const { approvedCents, extras } = request.details as { approvedCents: number; extras: CommitExtras };
+    const committed = await applyCommit(tx, request.transactionId, { kind: 'captured', amountCents: request.amountCents }, extras, now, 'in_flight');
+    if (!committed) throw new Error(`commit capture ${request.id}: the payment is no longer in flight`);
+    await insertPayment(tx, {
+      paymentId: newPaymentId(),
+      transactionId: committed.id,
+      merchantId: committed.merchantId,
+      kind: 'capture',
+      amountCents: request.amountCents,
+      status: 'succeeded',
+      confirmationNumber: newConfirmationNumber(),
       createdAt: now,
     });
-  }
-  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
-  const body: CommitResponse = {
+    if (request.amountCents < approvedCents) releases.push(await queueRelease(tx, committed, approvedCents - request.amountCents, now));
+    const { transaction } = await recordChange(tx, committed.id, now, deps.env.PUBLIC_BASE_URL);
+    return answerOf({ body: commitResponse(transaction) }, requestId);
+  };
+}
+
+function commitResponse(transaction: Transaction): CommitResponse {
+  return {
     success: true,
     transactionNumber: transaction.TransactionNumber,
     transactionStatus: transaction.status,
@@ -113,9 +195,26 @@ async function commit(tx: Tx, deps: LifecycleDeps, row: TransactionRow, input: C
     confirmation: transaction.confirmation,
     transaction,
   };
-  return body;
 }
 
-async function releaseApproval(deps: LifecycleDeps, row: TransactionRow): Promise<void> {
-  if (row.processorReference && (row.approvedCents ?? 0) > 0) await deps.processor.release(row.processorReference, row.approvedCents!);
+/** A missed commit window releases what the consumer approved, at the processor once the expiry commits. */
+async function releaseApproval(tx: Tx, deps: LifecycleDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
+  if (!row.processorReference || (row.approvedCents ?? 0) <= 0) return;
+  const release = await queueRelease(tx, row, row.approvedCents!, now);
+  context.afterCommit(() => finishReleases(deps, [release]));
+}
+
+function queueRelease(tx: Tx, row: TransactionRow, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(
+    tx,
+    {
+      operation: 'release',
+      transactionId: row.id,
+      merchantId: row.merchantId,
+      processorReference: row.processorReference!,
+      amountCents,
+      currency: row.currency,
+    },
+    now,
+  );
 }

@@ -1,10 +1,9 @@
-import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
+import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import type { SandboxClock } from '../sandbox/sandbox-clock';
 import { startTestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 const SHOP = 'https://shop.example.com';
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
@@ -115,7 +114,12 @@ describe('widget payment → commit', () => {
     expect(codeOf((await commit(paid.body.TransactionNumber, { amount: 2500, currency: 'USD' })).body)).toBe('currency_mismatch');
     const done = await commit(paid.body.TransactionNumber, { amount: 2000, currency: 'EUR', posData: { order: 'A1' } });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ success: true, transactionNumber: paid.body.TransactionNumber, transactionStatus: 0, paymentDetails: null });
+    expect(done.body).toMatchObject({
+      success: true,
+      transactionNumber: paid.body.TransactionNumber,
+      transactionStatus: Status.Approved,
+      paymentDetails: null,
+    });
     expect(done.body.confirmation).toMatchObject({ lastFourDigits: '4242' });
     expect(done.body.transaction).toMatchObject({
       status: Status.Approved,
@@ -133,7 +137,7 @@ describe('widget payment → commit', () => {
     const s = (await session('authorize')).body;
     const paid = await widgetPays(s, { method: 'card', card: CARD, amount: 5000, currency: 'USD' });
     const done = await commit(paid.body.TransactionNumber, { amount: 4000, currency: 'USD', methodType: 'authorize' });
-    expect(done.body).toMatchObject({ transactionStatus: 5, paymentDetails: { type: 'authorization' } });
+    expect(done.body).toMatchObject({ transactionStatus: Status.Authorized, paymentDetails: { type: 'authorization' } });
     expect(done.body.transaction.authorization).toMatchObject({ status: 'active', authorizedCents: 4000, availableCents: 4000 });
     const captured = await t.client.pay({ token: done.body.paymentDetails!.token, amount: 4000 });
     expect(captured.status).toBe(200);
@@ -145,7 +149,7 @@ describe('widget payment → commit', () => {
     const paid = await widgetPays(s, { method: 'card', card: CARD });
     expect(paid.body.status).toBe(Status.AwaitingCommit);
     const done = await commit(paid.body.TransactionNumber, { amount: 1, currency: 'USD' });
-    expect(done.body).toMatchObject({ transactionStatus: 0, paymentDetails: { type: 'token' } });
+    expect(done.body).toMatchObject({ transactionStatus: Status.Approved, paymentDetails: { type: 'token' } });
     const sale = await t.client.pay({ token: done.body.paymentDetails!.token, amount: 1999, currency: 'CAD' });
     expect(sale.body.transaction).toMatchObject({ status: Status.Approved, methodType: 'sale', amountCents: 1999, currency: 'CAD' });
   });

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { createApp } from '../../app';
 import { ManualClock } from '../../clock';
 import { loadEnv } from '../../env';
@@ -21,7 +22,7 @@ describe('GET /healthz', () => {
     const dead = postgres('postgres://nobody@127.0.0.1:1/none', { max: 1, connect_timeout: 1, onnotice: () => undefined });
     const env = loadEnv({ LOG_LEVEL: 'silent' });
     const server = http.createServer(
-      createApp({ env, db: t.database.db, sql: dead, logger: createLogger({ level: 'silent' }), clock: new ManualClock() }),
+      createApp({ env, db: t.database.db, sql: dead, logger: createLogger({ level: 'silent' }), clock: new ManualClock(), processor: new SandboxProcessor() }),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

@@ -1,22 +1,33 @@
-import type { ConsumerPayRequest, Currency, PaymentLinkState } from '@svc/protocol';
+import type { ConsumerPayRequest, Currency } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, NotFoundError, RefusalAfterChange } from '../../errors';
-import type { PaymentMethodInput } from '../../processor/processor';
+import { ApiError, NotFoundError } from '../../errors';
+import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
+import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationFor, newPaymentRow, newPaymentTokenRow } from '../payments';
+import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
-import { applyConsumerOutcome, lockTransactionByLink, type ConsumerOutcome } from './hosted-page.queries';
+import { decideAfterCommit, PROCESSOR_LEASE_MS } from '../processor-requests';
+import type { TransactionRow } from '../transactions';
+import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
 
 /**
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
  * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is committed, while the consumer is
- * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never leaves this function but to the processor.
+ * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never
+ * leaves this function but to the processor. The payment is marked in flight by a guarded write that commits first; the
+ * processor is called after that, outside any lock, and its decision recorded in a transaction of its own.
  */
-export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input: ConsumerPayRequest & { method: string }): Promise<PaymentLinkState> {
+export async function payLink(
+  tx: Tx,
+  deps: LifecycleDeps,
+  linkId: string,
+  input: ConsumerPayRequest & { method: string },
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
@@ -28,25 +39,39 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
   if (row.timeoutAt !== null && row.timeoutAt <= now)
     throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-
+  const staleBefore = new Date(now.getTime() - PROCESSOR_LEASE_MS);
+  const started = await startConsumerPayment(tx, row.id, now, staleBefore);
+  if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
-  const result =
-    row.methodType === 'sale' ? await deps.processor.sale(method, amountCents, currency) : await deps.processor.authorize(method, amountCents, currency);
+  const call = () => (row.methodType === 'sale' ? deps.processor.sale(method, amountCents, currency) : deps.processor.authorize(method, amountCents, currency));
+  return decideAfterCommit(
+    deps,
+    context,
+    row.merchantId,
+    call,
+    (tx, result) => recordDecision(tx, deps, started, now, method, result, context.requestId),
+    // The card is not kept: a payment the processor did not answer is over, and the link payable again.
+    (tx) => endConsumerPayment(tx, row.id, now),
+  );
+}
+
+async function recordDecision(
+  tx: Tx,
+  deps: LifecycleDeps,
+  row: TransactionRow,
+  startedAt: Date,
+  method: PaymentMethodInput,
+  result: ProcessorResult,
+  requestId: string,
+): Promise<Omit<MutationResponse, 'replayed'>> {
+  const now = deps.clock.now();
+  const amountCents = row.amountCents ?? 0;
   const paymentType = method.method;
   const confirmationNumber = newConfirmationNumber();
-
   let outcome: ConsumerOutcome;
   if (result.outcome === 'approved') {
-    const confirmation = confirmationFor({
-      paymentType,
-      processor: result.processor,
-      lastFourDigits: result.lastFourDigits,
-      authNumber: result.authNumber,
-      confirmationNumber,
-      at: now,
-      paymentMethodName: result.paymentMethodName,
-    });
+    const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now);
     outcome =
       row.methodType === 'sale'
         ? { kind: 'sold', paymentType, processor: result.processor, confirmation }
@@ -62,9 +87,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
   } else {
     outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
   }
-
-  const updated = await applyConsumerOutcome(tx, row.id, outcome, now);
-  if (!updated) throw new ApiError('transaction_not_payable', 'This payment is no longer open.');
+  const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
+  // Only a payment in flight past PROCESSOR_LEASE_MS, taken over by another, gets here: its decision cannot be recorded.
+  if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
   // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
   let changed = updated;
   let also: Parameters<typeof recordChange>[5];
@@ -99,6 +124,9 @@ export async function payLink(tx: Tx, deps: LifecycleDeps, linkId: string, input
     also = { token };
   }
   const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also);
-  if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
-  return toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now);
+  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
+  return answerOf(
+    { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
+    requestId,
+  );
 }

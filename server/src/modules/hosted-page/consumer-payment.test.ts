@@ -1,9 +1,8 @@
-import type { PaymentLinkState } from '@svc/protocol';
+import { Status, type PaymentLinkState } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { passesLuhn } from '../payments/card-validation';
 import { useTestApp } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Link Shop' });
 

@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
@@ -15,7 +15,7 @@ const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update
     .for('update'),
 );
 
-/** The transaction behind a payment link, locked: concurrent payments of one link run one after the other. */
+/** The transaction behind a payment link, locked for the checks of the change that starts a payment (never across the processor call). */
 export async function lockTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
   const [row] = await transactionByLinkForUpdate(db, { linkId });
   return row ?? null;
@@ -53,17 +53,56 @@ export type ConsumerOutcome =
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
+/** Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. */
 /**
- * Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. Answers
- * the transaction's view as the write left it (one statement).
+ * The consumer's payment goes to the processor, as one guarded statement: the link must still be payable and no other
+ * payment of it in flight (one whose process stopped counts as over once it started before `staleBefore`). The row
+ * is not held while the processor decides; `applyConsumerOutcome` records what it decided.
  */
-export async function applyConsumerOutcome(db: Queryable, transactionId: string, outcome: ConsumerOutcome, now: Date): Promise<TransactionView | null> {
+export async function startConsumerPayment(db: Queryable, transactionId: string, now: Date, staleBefore: Date): Promise<TransactionRow | null> {
+  const t = transactions;
+  const [row] = await db
+    .update(t)
+    .set({ consumerPaymentSince: now })
+    .where(
+      and(
+        eq(t.id, transactionId),
+        inArray(t.status, [...LINK_PAYABLE_STATUSES]),
+        or(isNull(t.timeoutAt), gt(t.timeoutAt, now)),
+        or(isNull(t.consumerPaymentSince), lte(t.consumerPaymentSince, staleBefore)),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */
+export async function endConsumerPayment(db: Queryable, transactionId: string, startedAt: Date): Promise<void> {
+  await db
+    .update(transactions)
+    .set({ consumerPaymentSince: null })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.consumerPaymentSince, startedAt)));
+}
+
+/**
+ * The processor's decision on the payment started at `startedAt`, guarded on it still being the one in flight (it
+ * was asked while the link was payable, so a time-out reached meanwhile does not undo it). Answers the transaction's
+ * view as the write left it, in the write's statement (`writeReturningView`).
+ */
+export async function applyConsumerOutcome(
+  db: Queryable,
+  transactionId: string,
+  outcome: ConsumerOutcome,
+  startedAt: Date,
+  now: Date,
+): Promise<TransactionView | null> {
   const values = {
     transactionId,
     status: STATUS_OF[outcome.kind],
     paymentType: outcome.paymentType,
     processor: outcome.processor,
     confirmation: 'confirmation' in outcome ? JSON.stringify(outcome.confirmation) : null,
+    startedAt: startedAt.toISOString(),
     now: now.toISOString(),
   };
   const [view] =
@@ -84,7 +123,6 @@ const outcomeWithHold = consumerOutcomeStatement(true);
 
 function consumerOutcomeStatement(placesHold: boolean) {
   return writeReturningView((db) => {
-    const now = sql`${sql.placeholder('now')}::timestamptz`;
     const hold = placesHold
       ? {
           authStatus: sql`'active'`,
@@ -101,14 +139,15 @@ function consumerOutcomeStatement(placesHold: boolean) {
         processor: sql`${sql.placeholder('processor')}::text`,
         confirmation: sql`${sql.placeholder('confirmation')}::jsonb`,
         ...hold,
+        consumerPaymentSince: sql`null`,
         sequence: nextSequence(),
-        updatedAt: now,
+        updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
       })
       .where(
         and(
           eq(transactions.id, sql.placeholder('transactionId')),
           inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
-          or(isNull(transactions.timeoutAt), sql`${transactions.timeoutAt} > ${now}`),
+          sql`${transactions.consumerPaymentSince} = ${sql.placeholder('startedAt')}::timestamptz`,
         ),
       )
       .returning();

@@ -45,7 +45,7 @@ export function hostedPageRouter(deps: HostedPageRouterDeps): Router {
     }
     const scope = { merchantId, caller: { space: `link:${linkId}` }, key, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await payLink(tx, deps, linkId, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx, context) => payLink(tx, deps, linkId, body, context)));
   });
 
   return router;

@@ -1,12 +1,13 @@
 import { gzipSync } from 'node:zlib';
-import type { Transaction } from '@svc/protocol';
+import { Status, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/harness';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { SandboxClock } from '../sandbox/sandbox-clock';
-import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Café <Lumière>' });
+/** The default authorization hold (env AUTHORIZATION_HOLD_S, CONTRACT §10): 7 days. */
+const AUTHORIZATION_HOLD_S = 7 * 24 * 3600;
 
 const pathOf = (transaction: Pick<Transaction, 'transactionPage'>) => new URL(transaction.transactionPage.qrURL).pathname;
 async function page(path: string) {
@@ -116,6 +117,20 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     await t.client.advanceClock(1); // sweeps
     expect((await t.client.get(swept.body.TransactionNumber)).body.status).toBe(Status.TimedOut);
     expect(heading((await page(pathOf(swept.body))).html)).toBe('Payment timed out');
+  });
+
+  it('an authorization whose hold ran out: "Payment expired", saying the hold was released, and no form', async () => {
+    const created = await t.client.init({ amount: 4, currency: 'USD', methodType: 'authorize' });
+    expect((await consumerPays(t.app, created.body, TEST_CARD)).status).toBe(200);
+    expect(heading((await page(pathOf(created.body))).html)).toBe('Payment approved');
+    await t.client.advanceClock(AUTHORIZATION_HOLD_S + 1); // the expiry sweep runs with the clock
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Expired);
+    const { res, html } = await page(pathOf(created.body));
+    expect(res.status).toBe(200);
+    expect(heading(html)).toBe('Payment expired');
+    expect(html).toContain('This payment has expired and anything reserved on your card was released.');
+    expect(html).toContain('<dt>Amount</dt><dd>4.00 USD</dd>');
+    expect(hasForm(html)).toBe(false);
   });
 
   it('an unknown or malformed link: a 404 HTML page', async () => {

@@ -1,15 +1,17 @@
 import { Status } from '@svc/protocol';
-import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
-import { moveStatus, nextSequence } from '../transactions';
+import { moveStatus, nextSequence, noConsumerPaymentInFlight } from '../transactions';
 
 /** How many rows one sweep transaction claims. */
 export const SWEEP_BATCH = 200;
 
 export interface DueRow {
   id: string;
+  merchantId: string;
+  currency: string;
   /** What the hold still holds. */
   left: number;
   approvedCents: number | null;
@@ -21,7 +23,12 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
   return db
     .select({
       id: transactions.id,
-      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents}`.mapWith(Number),
+      merchantId: transactions.merchantId,
+      currency: transactions.currency,
+      // Captures at the processor stay reserved; the hold's end releases the rest (and the outcome of each, its share).
+      left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`.mapWith(
+        Number,
+      ),
       approvedCents: transactions.approvedCents,
       processorReference: transactions.processorReference,
     })
@@ -32,8 +39,13 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
     .for('update', { skipLocked: true });
 }
 
-export function lockPendingPastTimeout(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now)), transactions.timeoutAt);
+/** Pending past its time-out, unless a consumer's payment of it is at the processor (it was asked in time). */
+export function lockPendingPastTimeout(db: Queryable, now: Date, staleBefore: Date): Promise<DueRow[]> {
+  return lockDue(
+    db,
+    and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now), noConsumerPaymentInFlight(staleBefore)),
+    transactions.timeoutAt,
+  );
 }
 
 export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<DueRow[]> {
@@ -41,7 +53,11 @@ export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<Due
 }
 
 export function lockCommitWindowsPastDeadline(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now)), transactions.commitDeadline);
+  return lockDue(
+    db,
+    and(eq(transactions.status, Status.AwaitingCommit), lte(transactions.commitDeadline, now), isNull(transactions.commitInFlightSince)),
+    transactions.commitDeadline,
+  );
 }
 
 /** Pending → TimedOut for these rows, guarded on still being pending. */
@@ -60,7 +76,7 @@ export async function expireHolds(db: Queryable, transactionIds: string[], now: 
   return db
     .update(transactions)
     .set({
-      releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents}`,
+      releasedCents: sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.capturePendingCents}`,
       status: Status.Expired,
       authStatus: 'expired',
       sequence: nextSequence(),

@@ -1,5 +1,5 @@
 /** Expiries release at the processor what they release in the books: a hold past its time, a commit window missed. */
-import type { SdkSession, Transaction } from '@svc/protocol';
+import { Status, type SdkSession, type Transaction } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
@@ -7,7 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
-import { Status } from '@svc/protocol';
 
 const SHOP = 'https://shop.example.com';
 const processor = new RecordingProcessor();

@@ -1,5 +1,8 @@
 import type { Database, Tx } from '../../db/client';
+import type { Clock } from '../../clock';
+import type { Logger } from '../../logger';
 import type { PaymentProcessor } from '../../processor/processor';
+import { finishReleases, PROCESSOR_LEASE_MS, queueProcessorRequest, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
 import * as q from './expiry.queries';
 
@@ -8,13 +11,17 @@ export interface SweepDeps {
   db: Database;
   processor: PaymentProcessor;
   baseUrl: string;
+  /** For recording the outcome of the releases the sweep queues. */
+  clock: Clock;
+  logger: Logger;
 }
 
 /**
  * Applies every time-out and expiry due at `now`: Pending past `timeoutDate` → TimedOut; an active hold
  * past its expiry → Expired, what it still held released, at the processor too; a widget payment not
- * committed within its window → Expired, its approval released at the processor. Rows are claimed with SKIP
- * LOCKED, so several instances sweep side by side; each change appends its event in the same transaction.
+ * committed within its window (and not being committed) → Expired, its approval released at the processor. Rows
+ * are claimed with SKIP LOCKED, so several instances sweep side by side; each change appends its event and queues
+ * its release (processor_requests) in the same transaction, and the releases are called once it commits.
  */
 export async function sweepDue(deps: SweepDeps, now: Date): Promise<{ timedOut: number; expiredHolds: number; expiredCommits: number }> {
   const timedOut = await sweepInBatches(deps, now, timeOutPending);
@@ -24,52 +31,85 @@ export async function sweepDue(deps: SweepDeps, now: Date): Promise<{ timedOut: 
 }
 
 /** What a sweep changed, and what each change leaves to release at the processor. */
-type Swept = { id: string; release: { reference: string; amountCents: number } | null }[];
+type Swept = { id: string; merchantId: string; currency: string; release: { reference: string; amountCents: number } | null }[];
 type Sweep = (tx: Tx, now: Date) => Promise<Swept>;
 
-async function sweepInBatches({ db, processor, baseUrl }: SweepDeps, now: Date, sweep: Sweep): Promise<number> {
+async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise<number> {
   let total = 0;
   for (;;) {
-    const changed = await db.transaction(async (tx) => {
+    const releases: ProcessorRequestRow[] = [];
+    const changed = await deps.db.transaction(async (tx) => {
       const rows = await sweep(tx, now);
-      for (const { id, release } of rows) {
-        if (release && release.amountCents > 0) await processor.release(release.reference, release.amountCents);
-        await recordChange(tx, id, now, baseUrl);
+      for (const { id, merchantId, currency, release } of rows) {
+        if (release && release.amountCents > 0) {
+          const request = {
+            operation: 'release' as const,
+            transactionId: id,
+            merchantId,
+            processorReference: release.reference,
+            amountCents: release.amountCents,
+            currency,
+          };
+          releases.push(await queueProcessorRequest(tx, request, now));
+        }
+        await recordChange(tx, id, now, deps.baseUrl);
       }
       return rows.length;
     });
+    await finishReleases(deps, releases);
     total += changed;
     if (changed < q.SWEEP_BATCH) return total;
   }
 }
 
 const timeOutPending: Sweep = async (tx, now) => {
-  const due = await q.lockPendingPastTimeout(tx, now);
+  const due = await q.lockPendingPastTimeout(tx, now, new Date(now.getTime() - PROCESSOR_LEASE_MS));
   if (due.length === 0) return [];
-  const changed = await q.timeOut(tx, due.map((row) => row.id), now);
-  return changed.map(({ id }) => ({ id, release: null }));
+  const changed = await q.timeOut(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
+  const byId = new Map(due.map((row) => [row.id, row]));
+  return changed.map(({ id }) => ({ ...owner(byId, id), release: null }));
 };
 
 const expireHolds: Sweep = async (tx, now) => {
   const due = await q.lockActiveHoldsPastExpiry(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireHolds(tx, due.map((row) => row.id), now);
+  const changed = await q.expireHolds(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
   // The rows are locked, so what each held when it was read is what the update released.
-  const tokens = await q.authorizationTokenReferences(tx, changed.map(({ id }) => id));
-  const left = new Map(due.map((row) => [row.id, row.left]));
+  const tokens = await q.authorizationTokenReferences(
+    tx,
+    changed.map(({ id }) => id),
+  );
+  const byId = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
     const reference = tokens.get(id);
-    return { id, release: reference ? { reference, amountCents: left.get(id) ?? 0 } : null };
+    return { ...owner(byId, id), release: reference ? { reference, amountCents: byId.get(id)?.left ?? 0 } : null };
   });
 };
 
 const expireCommitWindows: Sweep = async (tx, now) => {
   const due = await q.lockCommitWindowsPastDeadline(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireCommits(tx, due.map((row) => row.id), now);
-  const approval = new Map(due.map((row) => [row.id, row]));
+  const changed = await q.expireCommits(
+    tx,
+    due.map((row) => row.id),
+    now,
+  );
+  const byId = new Map(due.map((row) => [row.id, row]));
   return changed.map(({ id }) => {
-    const row = approval.get(id);
-    return { id, release: row?.processorReference ? { reference: row.processorReference, amountCents: row.approvedCents ?? 0 } : null };
+    const row = byId.get(id);
+    return { ...owner(byId, id), release: row?.processorReference ? { reference: row.processorReference, amountCents: row.approvedCents ?? 0 } : null };
   });
 };
+
+function owner(due: Map<string, q.DueRow>, id: string): { id: string; merchantId: string; currency: string } {
+  const row = due.get(id)!;
+  return { id, merchantId: row.merchantId, currency: row.currency };
+}

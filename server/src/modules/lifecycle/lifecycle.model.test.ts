@@ -7,14 +7,13 @@
  * Timing: the model's clock is the sum of the run's advances, in seconds. Time-outs and advances are multiples of
  * 500 s and a run takes far less than 500 s of wall time, so no "is it due yet" decision sits near a boundary.
  */
-import type { ConsumerPayRequest, ProvisionedMerchant, Transaction } from '@svc/protocol';
+import { Status, type ConsumerPayRequest, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient } from '../../test/merchant-client';
-import { Status } from '@svc/protocol';
 
 const HOLD_S = 604_800;
 

@@ -1,3 +1,4 @@
+import type { Approval } from '../../processor/processor';
 import type { Payment } from '@svc/protocol';
 import type { PaymentRow } from './payments.queries';
 
@@ -38,4 +39,10 @@ export function confirmationFor(input: {
     lastFourDigits: input.lastFourDigits,
     serviceReferenceId: input.confirmationNumber,
   };
+}
+
+/** The confirmation of a processor's approval of a method the consumer presented (a link payment, a widget payment). */
+export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date) {
+  const { processor, lastFourDigits, authNumber, paymentMethodName } = approval;
+  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName });
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { TestClock } from '../../clock';
 import type { Database, Queryable } from '../../db/client';
 import { advanceClockOffset, readClockOffsetMs } from './sandbox-clock.queries';
 
@@ -9,7 +9,7 @@ export { SANDBOX_CLOCK_CHANNEL } from './sandbox-clock.queries';
  * shares it. `now()` is synchronous and reads a cached offset; `advance` updates the row and notifies the other
  * instances, which `refresh` on the notification (and on every expiry sweep, as a fallback).
  */
-export class SandboxClock implements Clock {
+export class SandboxClock implements TestClock {
   #offsetMs = 0;
 
   constructor(

@@ -7,13 +7,13 @@ import { parseInput } from '../../http/parse';
 import { sweepDue } from '../lifecycle';
 import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
-import type { SandboxClock } from './sandbox-clock';
+import type { TestClock } from '../../clock';
 
 /** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
-export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor'>;
+export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor' | 'logger'>;
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
-export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Router {
+export function sandboxRouter(deps: SandboxRouterDeps, clock: TestClock): Router {
   const router = Router();
   const merchantOnly = authenticate(deps, { allow: ['merchant_key', 'branch_key'] });
   const state = (): ClockState => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
@@ -32,7 +32,7 @@ export function sandboxRouter(deps: SandboxRouterDeps, clock: SandboxClock): Rou
     });
     await clock.refresh();
     // Everything now due happens before the answer, so the next read already shows it.
-    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL }, clock.now());
+    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL, clock, logger: deps.logger }, clock.now());
     sendMutation(res, response);
   });
 

@@ -28,7 +28,10 @@ export function terminalRouter(deps: AppDeps): Router {
   router.post('/sandbox/terminal/tap', deviceOnly, async (req, res) => {
     const body = parseInput(TerminalTapRequestSchema, req.body);
     const principal = principalOf(res);
-    sendMutation(res, await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => ({ body: await tapOnTerminal(tx, deps, principal, body) })));
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), (tx, context) => tapOnTerminal(tx, deps, principal, body, context)),
+    );
   });
 
   router.post('/sandbox/terminal/cancel', deviceOnly, async (req, res) => {

@@ -1,4 +1,5 @@
 import { SANDBOX_TEST_CARDS, type PaymentLinkState, type TerminalCurrent, type TerminalTapRequest } from '@svc/protocol';
+import type { MutationContext, ProcessorHandoff } from '../../http/idempotency';
 import type { Queryable, Tx } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
@@ -33,13 +34,19 @@ export async function terminalCurrent(db: Queryable, principal: Principal, now: 
 }
 
 /** A test card (with a future expiry and a CVC, as a tap carries them) or a wallet, paid on one of the device's transactions. */
-export async function tapOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, body: TerminalTapRequest): Promise<PaymentLinkState> {
+export async function tapOnTerminal(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  body: TerminalTapRequest,
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const row = await findTransactionRowForPrincipal(tx, principal, body.transactionNumber);
   if (!row) throw new NotFoundError('transaction');
-  if (body.method !== 'card') return payLink(tx, deps, row.linkId, { method: body.method });
+  if (body.method !== 'card') return payLink(tx, deps, row.linkId, { method: body.method }, context);
   const card = SANDBOX_TEST_CARDS.find((c) => c.number === body.cardNumber)!;
   const expYear = deps.clock.now().getUTCFullYear() + 3;
-  return payLink(tx, deps, row.linkId, { method: 'card', card: { number: card.number, expMonth: 12, expYear, cvc: '123' } });
+  return payLink(tx, deps, row.linkId, { method: 'card', card: { number: card.number, expMonth: 12, expYear, cvc: '123' } }, context);
 }
 
 /** The consumer presses Cancel on the terminal. */

@@ -1,9 +1,8 @@
-import type { PaymentLinkState, TerminalCurrent } from '@svc/protocol';
+import { Status, type PaymentLinkState, type TerminalCurrent } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../../test/app';
 import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 const t = useTestApp({ merchantName: 'Kiosk' });
 

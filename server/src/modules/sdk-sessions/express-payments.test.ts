@@ -1,7 +1,6 @@
-import type { CommitResponse, SdkSession, Transaction } from '@svc/protocol';
+import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 /** What the Express component sends (CONTRACT §12): a wallet, the amount, and the sheet's billing and shipping details. */
 const SHOP = 'https://shop.example.com';
@@ -44,7 +43,7 @@ describe('Express wallet payments', () => {
     // Personal data is the merchant's (onPay gives it to the page); the service neither stores nor echoes it.
     expect(JSON.stringify(transaction)).not.toMatch(/Lovelace|ada@example\.com|Analytical/);
     const done = await t.client.call<CommitResponse>('POST', `/transactions/${transaction.TransactionNumber}/commit`, { amount: 1050, currency: 'USD' });
-    expect(done.body).toMatchObject({ success: true, transactionStatus: 0 });
+    expect(done.body).toMatchObject({ success: true, transactionStatus: Status.Approved });
   });
 
   it('refuse details that are not the sheet shape, naming the field', async () => {

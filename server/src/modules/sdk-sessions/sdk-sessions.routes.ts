@@ -62,7 +62,7 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
     }
     const scope = { merchantId: session.merchantId, caller: { space: `session:${session.id}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await submitSdkPayment(tx, deps, session, body) })));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (_tx, context) => submitSdkPayment(deps, session, body, context)));
   });
 
   return router;

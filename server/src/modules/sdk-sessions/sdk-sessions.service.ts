@@ -1,11 +1,13 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
 import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status } from '@svc/protocol';
 import type { Tx } from '../../db/client';
-import { ApiError, RefusalAfterChange, UnauthorizedError, ValidationError } from '../../errors';
-import type { PaymentMethodInput } from '../../processor/processor';
+import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
+import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
+import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationFor } from '../payments';
+import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
+import { decideAfterCommit } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
 import { findCredentialByHash } from '../merchants';
 import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
@@ -27,10 +29,15 @@ export async function createSession(
   const client = await findCredentialByHash(tx, hashCredential(input.clientId));
   if (!client || client.kind !== 'client') throw new UnauthorizedError();
   if (!input.origin || !client.allowedOrigins.includes(input.origin)) {
-    throw new ApiError('origin_not_allowed', `The origin ${input.origin ?? '(none)'} is not allowed for this client ID; add it with the client ID's allowed origins.`);
+    throw new ApiError(
+      'origin_not_allowed',
+      `The origin ${input.origin ?? '(none)'} is not allowed for this client ID; add it with the client ID's allowed origins.`,
+    );
   }
   if (input.mode !== deps.env.SVC_MODE) {
-    throw new ValidationError([{ path: 'mode', message: `this service runs in ${deps.env.SVC_MODE} mode; configure the SDK with mode "${deps.env.SVC_MODE}"` }]);
+    throw new ValidationError([
+      { path: 'mode', message: `this service runs in ${deps.env.SVC_MODE} mode; configure the SDK with mode "${deps.env.SVC_MODE}"` },
+    ]);
   }
   const now = deps.clock.now();
   const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
@@ -51,9 +58,10 @@ export async function createSession(
 /**
  * `POST /sdk/sessions/:sessionId/payments`: the consumer approves a payment in the widget. The method is
  * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit for the
- * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402.
+ * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402. The processor is
+ * called outside any database transaction; the transaction is created with its decision.
  */
-export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest): Promise<Transaction> {
+export function submitSdkPayment(deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest, context: MutationContext): ProcessorHandoff {
   const now = deps.clock.now();
   if (session.methodType !== 'tokenize' && (input.amount === undefined || input.currency === undefined)) {
     throw new ValidationError([
@@ -61,10 +69,29 @@ export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: Sdk
       ...(input.currency === undefined ? [{ path: 'currency', message: `is required for ${session.methodType}` }] : []),
     ]);
   }
-  const method: PaymentMethodInput = input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
+  const method: PaymentMethodInput =
+    input.method === 'card' && 'card' in input
+      ? { method: 'card', card: assertCardUsable(input.card, now) }
+      : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  const result = await deps.processor.authorize(method, approvedCents, currency);
+  const call = () => deps.processor.authorize(method, approvedCents, currency);
+  return decideAfterCommit(deps, context, session.merchantId, call, async (tx, result) => {
+    const decidedAt = deps.clock.now();
+    const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
+    return result.outcome === 'approved' ? answerOf({ body: transaction }, context.requestId) : answerOf(processorError(result), context.requestId);
+  });
+}
+
+async function recordSdkPayment(
+  tx: Tx,
+  deps: LifecycleDeps,
+  session: SdkSessionRow,
+  asked: { method: PaymentMethodInput; currency: Currency; amount: number | undefined; approvedCents: number },
+  result: ProcessorResult,
+  now: Date,
+): Promise<Transaction> {
+  const { method, currency, approvedCents } = asked;
   const confirmationNumber = newConfirmationNumber();
   const approved = result.outcome === 'approved';
   const row = await insertTransaction(tx, {
@@ -74,15 +101,13 @@ export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: Sdk
     methodType: session.methodType,
     status: approved ? Status.AwaitingCommit : result.outcome === 'declined' ? Status.Declined : Status.Failed,
     currency,
-    amountCents: input.amount ?? null,
+    amountCents: asked.amount ?? null,
     linkId: newLinkId(),
     paymentType: method.method,
     processor: result.processor,
     supportsCloseAuth: approved && result.supportsCloseAuth,
     processorReference: approved ? result.reference : null,
-    confirmation: approved
-      ? confirmationFor({ paymentType: method.method, processor: result.processor, lastFourDigits: result.lastFourDigits, authNumber: result.authNumber, confirmationNumber, at: now, paymentMethodName: result.paymentMethodName })
-      : null,
+    confirmation: approved ? confirmationOfApproval(result, method.method, confirmationNumber, now) : null,
     sdkSessionId: session.id,
     commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
     commitDeadline: approved ? new Date(now.getTime() + deps.env.COMMIT_WINDOW_S * 1000) : null,
@@ -91,7 +116,5 @@ export async function submitSdkPayment(tx: Tx, deps: LifecycleDeps, session: Sdk
     createdAt: now,
     updatedAt: now,
   });
-  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  if (result.outcome !== 'approved') throw new RefusalAfterChange(processorError(result));
-  return transaction;
+  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created')).transaction;
 }

@@ -1,7 +1,6 @@
-import type { SdkSession, Transaction } from '@svc/protocol';
+import { Status, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
-import { Status } from '@svc/protocol';
 
 /** The iframe SDK's widget page starts its session from the service's own origin, naming the page that frames it. */
 const SHOP = 'https://shop.example.com';

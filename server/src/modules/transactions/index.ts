@@ -12,6 +12,7 @@ export {
   insertTransaction,
   moveStatus,
   nextSequence,
+  noConsumerPaymentInFlight,
   withPayment,
   withToken,
   writeReturningView,

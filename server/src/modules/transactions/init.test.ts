@@ -1,4 +1,4 @@
-import { Status, type Transaction, TransactionSchema } from '@svc/protocol';
+import { Status, TransactionSchema, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { addBranch, provisionTestMerchant } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';

@@ -136,7 +136,8 @@ function authorizationOf(row: TransactionView['row']): Authorization | null {
     authorizedCents: row.authorizedCents,
     capturedCents: row.capturedCents,
     releasedCents: row.releasedCents,
-    availableCents: row.authorizedCents - row.capturedCents - row.releasedCents,
+    // Captures at the processor are spoken for: never offered twice.
+    availableCents: row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents,
     expiresAt: row.holdExpiresAt?.toISOString() ?? null,
     processor: row.processor,
     supportsCloseAuth: row.supportsCloseAuth,

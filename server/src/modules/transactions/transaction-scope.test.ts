@@ -1,9 +1,8 @@
-import type { ProvisionedMerchant } from '@svc/protocol';
+import { Status, type ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { addBranch, firstDeviceRowId, insertPendingTransaction, provisionTestMerchant } from '../../test/fixtures';
-import { Status } from '@svc/protocol';
 
 let database: TestDatabase;
 let app: TestApp;

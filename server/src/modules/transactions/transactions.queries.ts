@@ -1,5 +1,5 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
@@ -292,18 +292,27 @@ export function moveStatus(
   from: TransactionStatusCode,
   to: TransactionStatusCode,
   now: Date,
+  guard?: SQL,
 ): Promise<TransactionRow[]> {
   if (transactionIds.length === 0) return Promise.resolve([]);
   return db
     .update(transactions)
     .set({ status: to, sequence: nextSequence(), updatedAt: now })
-    .where(and(inArray(transactions.id, transactionIds), eq(transactions.status, from)))
+    .where(and(inArray(transactions.id, transactionIds), eq(transactions.status, from), guard))
     .returning();
 }
 
-/** Pending → Cancelled, guarded: only a transaction still pending moves. */
-export async function cancelPending(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
-  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now);
+/**
+ * No consumer payment of the link is at the processor (or the one marked started before `staleBefore`, whose process
+ * stopped): a cancel or a time-out must not end a transaction the processor may be charging.
+ */
+export function noConsumerPaymentInFlight(staleBefore: Date): SQL {
+  return or(isNull(transactions.consumerPaymentSince), lte(transactions.consumerPaymentSince, staleBefore))!;
+}
+
+/** Pending → Cancelled, guarded: only a transaction still pending, with no consumer payment in flight, moves. */
+export async function cancelPending(db: Queryable, transactionId: string, now: Date, staleBefore: Date): Promise<TransactionRow | null> {
+  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now, noConsumerPaymentInFlight(staleBefore));
   return row ?? null;
 }
 

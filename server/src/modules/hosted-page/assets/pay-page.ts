@@ -1,17 +1,17 @@
 /**
  * The hosted payment page's script (`/pay-assets/pay.js`). The server renders every state of the page; this script
  * adds the card form of `@svc/sdk-core/frame` (the same rules, messages and accessible names as the card frame), pays
- * once per click with an Idempotency-Key per attempt, and follows the transaction live over the websocket
+ * once per click with an Idempotency-Key per attempt (sdk-core's `postJson`, as every browser surface posts), and follows the transaction live over the websocket
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state.
  */
-import { parseWith, readProblem, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
+import { PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
+import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
 const LIVE_VIEWS = new Set(['pay', 'declined']);
-const RECONNECT_MAX_MS = 30_000;
 
 const page = (): HTMLElement => document.getElementById('page')!;
 const linkId = page().dataset['link']!;
@@ -21,7 +21,16 @@ let rendered = 0;
 let card: CardForm | null = null;
 let paying = false;
 let countdown: ReturnType<typeof setInterval> | undefined;
-let socket: WebSocket | null = null;
+/** The transaction's updates over the websocket while the consumer can still act (a refresh catches up after a drop). */
+const live = new LiveUpdates({
+  query: () => ({ link: linkId }),
+  subscribe: () => ({ type: 'subscribe', transactionNumber, afterSequence: rendered }),
+  onNotice: (notice) => {
+    if (notice.sequence > rendered) void queueRefresh();
+  },
+  reconnect: () => LIVE_VIEWS.has(page().dataset['view'] ?? ''),
+  onReconnect: () => void queueRefresh(),
+});
 let refreshing: Promise<void> = Promise.resolve();
 
 /** An Idempotency-Key for one attempt; getRandomValues works on plain http too (randomUUID needs a secure context). */
@@ -65,8 +74,8 @@ function bind(): void {
     button.disabled = false;
   }
   startCountdown(main.dataset['secondsLeft']);
-  if (LIVE_VIEWS.has(main.dataset['view'] ?? '')) connect(0);
-  else socket?.close();
+  if (LIVE_VIEWS.has(main.dataset['view'] ?? '')) live.open();
+  else live.close();
 }
 
 async function pay(): Promise<void> {
@@ -84,23 +93,31 @@ async function pay(): Promise<void> {
   say('pay-error', '');
   say('status', 'Processing your payment…');
   try {
-    const response = await fetch(`/pay/${encodeURIComponent(linkId)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': attemptKey() },
-      body: JSON.stringify(body),
-      credentials: 'omit',
-      cache: 'no-store',
+    const refusal: { problem?: ProblemInfo } = {};
+    const result = await postJson(`/pay/${encodeURIComponent(linkId)}`, body, {
+      headers: { 'idempotency-key': attemptKey() },
+      what: 'The payment',
+      validator: PaymentLinkStateWire,
+      onProblem: (problem) => {
+        refusal.problem = problem;
+        return paymentError(problem);
+      },
     });
+    const { problem } = refusal;
+    if (!result.ok && !problem && result.error.code === 'network_error') {
+      say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+      return;
+    }
     // Paid, declined, failed or no longer open: the server's page says which.
-    if (response.ok || [402, 404, 409, 502].includes(response.status)) {
+    if (!problem || [402, 404, 409, 502].includes(problem.status)) {
       await queueRefresh(true);
       return;
     }
-    const problem = await readProblem(response);
     if (problem.code === 'invalid_card') card?.showServerErrorAt(problem.paths, problem.detail ?? 'Check the card details.');
-    say('pay-error', problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`);
-  } catch {
-    say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+    say(
+      'pay-error',
+      problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`,
+    );
   } finally {
     paying = false;
     setBusy(false);
@@ -144,39 +161,6 @@ function startCountdown(secondsLeft: string | undefined): void {
     }
   };
   countdown = setInterval(tick, 1000);
-}
-
-function connect(attempt: number): void {
-  if (socket && socket.readyState <= WebSocket.OPEN) return;
-  const url = new URL('/ws', location.href);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('link', linkId);
-  const ws = new WebSocket(url);
-  socket = ws;
-  ws.addEventListener('open', () => {
-    attempt = 0;
-    ws.send(JSON.stringify({ type: 'subscribe', transactionNumber, afterSequence: rendered }));
-  });
-  ws.addEventListener('message', (event) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    const notice = parseWith(TransactionUpdatedNoticeWire, data);
-    if (notice.ok && notice.value.sequence > rendered) void queueRefresh();
-  });
-  ws.addEventListener('close', () => {
-    if (socket !== ws) return;
-    socket = null;
-    if (!LIVE_VIEWS.has(page().dataset['view'] ?? '')) return;
-    // Reconnect with backoff; the subscription replays what was missed (afterSequence), and a refresh catches up.
-    setTimeout(() => {
-      connect(attempt + 1);
-      void queueRefresh();
-    }, Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt));
-  });
 }
 
 bind();

@@ -5,16 +5,26 @@
  * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`.
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire, TransactionUpdatedNoticeWire } from '@svc/protocol/light';
-
-const RECONNECT_MAX_MS = 30_000;
+import { parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire } from '@svc/protocol/light';
+import { LiveUpdates } from '@svc/sdk-core/shared';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let deviceId = '';
 /** The transaction on the screen: the device's newest one still waiting for a payment. */
 let shown: PaymentLinkState | null = null;
-let socket: WebSocket | null = null;
 let busy = false;
+/** The device's transactions over the websocket (scope `device`); a revoked device ID (close code 4001) ends it. */
+const live = new LiveUpdates({
+  query: () => ({ deviceId }),
+  subscribe: () => ({ type: 'subscribe', scope: 'device' }),
+  onNotice: () => void load(),
+  reconnect: (event) => {
+    if (event.code !== 4001) return true;
+    say('This device ID was revoked; the simulator is disconnected.');
+    return false;
+  },
+  onReconnect: () => void load(),
+});
 
 function say(text: string): void {
   byId('terminal-status').textContent = text;
@@ -78,7 +88,9 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
     const response = await call('POST', path, { transactionNumber: shown.TransactionNumber, ...body });
     if (response.ok) {
       const after = parseWith(PaymentLinkStateWire, await response.json());
-      result.textContent = after.ok ? `${after.value.statusName}${after.value.lastFourDigits ? ` (card ending in ${after.value.lastFourDigits})` : ''}` : 'Done.';
+      result.textContent = after.ok
+        ? `${after.value.statusName}${after.value.lastFourDigits ? ` (card ending in ${after.value.lastFourDigits})` : ''}`
+        : 'Done.';
     } else {
       const problem = await readProblem(response);
       result.textContent = `Refused: ${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}`;
@@ -91,42 +103,8 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
   }
 }
 
-function listen(attempt: number): void {
-  const url = new URL('/ws', location.href);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('deviceId', deviceId);
-  const ws = new WebSocket(url);
-  socket = ws;
-  ws.addEventListener('open', () => {
-    attempt = 0;
-    ws.send(JSON.stringify({ type: 'subscribe', scope: 'device' }));
-  });
-  ws.addEventListener('message', (event) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    if (parseWith(TransactionUpdatedNoticeWire, data).ok) void load();
-  });
-  ws.addEventListener('close', (event) => {
-    if (socket !== ws) return;
-    socket = null;
-    if (event.code === 4001) {
-      say('This device ID was revoked; the simulator is disconnected.');
-      return;
-    }
-    setTimeout(() => {
-      listen(attempt + 1);
-      void load();
-    }, Math.min(RECONNECT_MAX_MS, 1000 * 2 ** attempt));
-  });
-}
-
 async function connect(id: string): Promise<void> {
-  socket?.close();
-  socket = null;
+  live.close();
   shown = null;
   byId('terminal').hidden = true;
   deviceId = id.trim();
@@ -141,7 +119,7 @@ async function connect(id: string): Promise<void> {
     return;
   }
   say('Connected. Transactions created for this device appear here as they are made.');
-  listen(0);
+  live.open();
 }
 
 byId('device-form').addEventListener('submit', (event) => {

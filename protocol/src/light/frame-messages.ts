@@ -1,0 +1,52 @@
+/**
+ * Mirrors of the card frame's postMessage schemas (`../sdk.ts`: host page <-> card frame), apart from the options in
+ * ./sdk.ts because they carry the whole transaction. Checked against the zod originals in light.test.ts.
+ */
+import { CARD_FIELDS, POST_MESSAGE_SOURCES } from '../constants';
+import { array, boolean, literal, nullable, number, object, oneOf, optional, string, union, url } from './schema';
+import { BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
+import { SdkErrorWire } from './session';
+import { TransactionWire } from './transaction';
+
+const instanceId = InstanceId;
+const host = literal(POST_MESSAGE_SOURCES.host);
+const frame = literal(POST_MESSAGE_SOURCES.frame);
+const strict = { strict: true };
+
+export const HostToFrameMessageWire = union('type', [
+  object({ source: host, instanceId, type: literal('init'), sessionId: string(), sessionToken: string(), apiBase: url, debug: boolean }, strict),
+  object(
+    {
+      source: host,
+      instanceId,
+      type: literal('submit'),
+      requestId: string({ max: 64 }),
+      amount: optional(Cents),
+      currency: optional(Currency),
+      billingAddress: optional(BillingAddressWire),
+    },
+    strict,
+  ),
+  object({ source: host, instanceId, type: literal('reset') }, strict),
+  object({ source: host, instanceId, type: literal('focus') }, strict),
+]);
+
+const nonNegative = number({ min: 0 });
+
+export const FrameToHostMessageWire = union('type', [
+  object({ source: frame, instanceId, type: literal('ready') }, strict),
+  object({ source: frame, instanceId, type: literal('size'), height: nonNegative, width: nonNegative }, strict),
+  object(
+    {
+      source: frame,
+      instanceId,
+      type: literal('validation'),
+      isValid: boolean,
+      brand: nullable(string()),
+      errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })),
+    },
+    strict,
+  ),
+  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: TransactionWire }, strict),
+  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
+]);

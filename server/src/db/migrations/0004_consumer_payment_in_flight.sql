@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD COLUMN "consumer_payment_since" timestamp with time zone;

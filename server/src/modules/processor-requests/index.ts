@@ -1,0 +1,15 @@
+/** The processor outbox's public surface: what other modules and the wiring may use. */
+export {
+  answerFromProcessor,
+  finishProcessorRequest,
+  finishReleases,
+  originalRequestId,
+  PROCESSOR_LEASE_MS,
+  ProcessorUnanswered,
+  queueProcessorRequest,
+  recordRelease,
+} from './processor-call';
+export type { OutcomeRecorders, ProcessorAnswer, ProcessorCallDeps, RecordedAnswer, RecordOutcome } from './processor-call';
+export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
+export type { ProcessorRequestRow } from './processor-requests.queries';
+export { decideAfterCommit } from './decide-after-commit';

@@ -1,0 +1,327 @@
+import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { provisionTestMerchant } from '../../test/fixtures';
+import { UNTHROTTLED } from '../../test/harness';
+import { consumerPays, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { RecordingProcessor } from '../../test/recording-processor';
+import { processorOutcomeRecorders } from '../lifecycle';
+import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
+
+/**
+ * Finding 9 of issue 14: the processor is called after the change that asks for it commits, outside any lock, and
+ * its outcome is recorded once, by the request or, after a crash, by the worker, with the same request key.
+ */
+const SHOP = 'https://shop.example.com';
+const processor = new RecordingProcessor();
+let database: TestDatabase;
+let app: TestApp;
+let client: MerchantClient;
+let clientId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 10 });
+  app = await startTestApp(database, { env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' }, processor });
+  const merchant = await provisionTestMerchant(database.db, 'Slow Acquirer Shop', [SHOP]);
+  client = merchantClient(app, merchant);
+  clientId = merchant.clientId;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+const codeOf = (body: unknown) => (body as { code?: string }).code;
+
+/** An active hold of `amountCents` whose updates are called back (the callbacks stay queued: no dispatcher runs here). */
+async function hold(amountCents: number) {
+  const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize', callbackURL: 'http://127.0.0.1:9/hooks' });
+  expect((await consumerPays(app, created.body)).status).toBe(200);
+  const after = await client.get(created.body.TransactionNumber);
+  return { transactionNumber: created.body.TransactionNumber, token: after.body.paymentDetails!.token };
+}
+
+async function books(transactionNumber: string) {
+  const [row] = await database.sql<
+    { captured: number; released: number; pending: number; status: number; payments: number; callbacks: number; requests: number }[]
+  >`
+    select t.captured_cents::int as captured, t.released_cents::int as released, t.capture_pending_cents::int as pending, t.status,
+      (select count(*) from payments p where p.transaction_id = t.id)::int as payments,
+      (select count(*) from callback_deliveries d where d.transaction_id = t.id)::int as callbacks,
+      (select count(*) from processor_requests r where r.transaction_id = t.id and r.state = 'in_flight')::int as requests
+    from transactions t where t.transaction_number = ${transactionNumber}`;
+  return row!;
+}
+
+/** A later start of the service: its worker runs at once, with the clock past every lease taken so far. */
+async function restartWorker(): Promise<void> {
+  const later = { now: () => new Date(app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
+  const worker = startProcessorRequestWorker({
+    db: database.db,
+    processor,
+    clock: later,
+    logger: app.logger,
+    recorders: processorOutcomeRecorders({ env: app.env }),
+  });
+  await worker.stop();
+}
+
+/** Resolves with the first `count` answers to settle (the others are still waiting). */
+function firstSettled<T>(promises: Promise<T>[], count: number): Promise<T[]> {
+  return new Promise((resolve) => {
+    const settled: T[] = [];
+    for (const promise of promises) {
+      void promise.then((value) => {
+        settled.push(value);
+        if (settled.length === count) resolve(settled);
+      });
+    }
+  });
+}
+
+describe('captures at a slow processor', () => {
+  it('hold no lock on the transaction: the row can be locked and voided while the call is in flight', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const capture = client.pay({ token, amount: 300 });
+    await processor.capturesCalled(calledBefore + 1);
+
+    // Refused at once (55P03) if the capture's transaction still held the row while waiting for the processor.
+    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
+    const voided = await client.void({ token });
+    expect(voided.status).toBe(200);
+    expect(voided.body).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 0, releasedCents: 700, availableCents: 0 } });
+
+    gate.answer();
+    const captured = await capture;
+    expect(captured.status).toBe(200);
+    expect(captured.body.payment.amountCents).toBe(300);
+    // The capture asked before the void stands; the void released only what was not being captured.
+    expect(captured.body.transaction).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 300, releasedCents: 700, availableCents: 0 } });
+    expect(await books(transactionNumber)).toMatchObject({ captured: 300, released: 700, pending: 0, payments: 1, requests: 0 });
+    expect(processor.released.at(-1)!.amountCents).toBe(700);
+  });
+
+  it('a second capture while one is in flight gets only what the first left; together they never exceed the hold', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const first = client.pay({ token, amount: 600 });
+    await processor.capturesCalled(calledBefore + 1);
+
+    const tooMuch = await client.pay({ token, amount: 600 });
+    expect(tooMuch.status).toBe(409);
+    expect(codeOf(tooMuch.body)).toBe('amount_exceeds_available');
+    const rest = client.pay({ token, amount: 400 });
+    await processor.capturesCalled(calledBefore + 2);
+    // Nothing is captured yet, and nothing is left to offer.
+    expect((await client.get(transactionNumber)).body).toMatchObject({ status: Status.Authorized, authorization: { capturedCents: 0, availableCents: 0 } });
+
+    gate.answer();
+    expect((await first).status).toBe(200);
+    expect((await rest).status).toBe(200);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.Captured, captured: 1_000, released: 0, pending: 0, payments: 2 });
+  });
+
+  it('many concurrent captures against one hold, all at the processor at once, take at most the hold', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const answers = Array.from({ length: 12 }, () => client.pay({ token, amount: 300 }));
+    // Three fit and go to the processor; the nine others are refused while those three are still in flight.
+    const refused = await firstSettled(answers, 9);
+    expect(refused.every((a) => a.status === 409 && codeOf(a.body) === 'amount_exceeds_available')).toBe(true);
+    expect(processor.captures - calledBefore).toBe(3);
+    gate.answer();
+    const settled = await Promise.all(answers);
+    expect(settled.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(processor.captures - calledBefore).toBe(3);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 900, pending: 0, payments: 3 });
+  });
+});
+
+describe('a re-authorization at a slow processor', () => {
+  it('holds no lock: a void proceeds meanwhile, and the new hold it can no longer join is given back', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.reauthorizations;
+    const renewing = client.authorize({ token, amount: 500 });
+    await processor.reauthorizationsCalled(calledBefore + 1);
+
+    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
+    expect((await client.void({ token })).status).toBe(200);
+    processor.released = [];
+    gate.answer();
+    const renewed = await renewing;
+    expect(renewed.status).toBe(409);
+    expect(codeOf(renewed.body)).toBe('authorization_not_active');
+    expect(processor.released.map((r) => r.amountCents)).toEqual([500]);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.Voided, captured: 0, released: 1_000, requests: 0 });
+  });
+
+  it('approved, adds its hold to the books', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const renewed = await client.authorize({ token, amount: 500 });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).toMatchObject({ status: Status.Authorized, authorization: { authorizedCents: 1_500, releasedCents: 1_000, availableCents: 500 } });
+    expect(await books(transactionNumber)).toMatchObject({ requests: 0 });
+  });
+});
+
+describe('a crash between the processor call and recording its outcome', () => {
+  it('is finished by the worker on restart, once: same request key, one capture, one callback, the answer replayed', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const before = await books(transactionNumber);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const request = { token, amount: 250 };
+    // Never answered: the app's connections are closed at the end of the file.
+    const lost = client.pay(request, { 'idempotency-key': 'crash-then-restart' }).catch(() => null);
+    await processor.capturesCalled(calledBefore + 1);
+    // The process dies here: this call is never answered, and nothing after it runs.
+    gate.passNewCalls();
+
+    // Until the outcome is recorded, a retry under the key is told the request is still running.
+    const retry = await client.pay(request, { 'idempotency-key': 'crash-then-restart' });
+    expect(retry.status).toBe(409);
+    expect(codeOf(retry.body)).toBe('idempotency_key_in_use');
+    expect(await books(transactionNumber)).toMatchObject({ captured: 0, pending: 250, requests: 1 });
+
+    const requestKey = processor.captureKeys[calledBefore]!;
+    await restartWorker();
+    expect(processor.captureKeys.filter((key) => key === requestKey)).toHaveLength(2);
+    const after = await books(transactionNumber);
+    expect(after).toMatchObject({ status: Status.PartiallyCaptured, captured: 250, pending: 0, payments: 1, requests: 0 });
+    expect(after.callbacks - before.callbacks).toBe(1);
+
+    const replay = await client.pay(request, { 'idempotency-key': 'crash-then-restart' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.payment.amountCents).toBe(250);
+    expect(replay.body.transaction.authorization).toMatchObject({ capturedCents: 250, availableCents: 750 });
+
+    // Nothing is left for a second restart to do.
+    expect(
+      await finishAbandonedProcessorRequests(
+        { db: database.db, processor, clock: app.clock, logger: app.logger },
+        processorOutcomeRecorders({ env: app.env }),
+        new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
+      ),
+    ).toBe(0);
+    expect(processor.captureKeys.filter((key) => key === requestKey)).toHaveLength(2);
+    void lost;
+  });
+
+  it("a request answered after the worker took it over gets the worker's outcome: recorded once", async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const before = await books(transactionNumber);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const slow = client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
+    await processor.capturesCalled(calledBefore + 1);
+    gate.passNewCalls();
+
+    await restartWorker();
+    gate.answer();
+    const answered = await slow;
+    expect(answered.status).toBe(200);
+    const replay = await client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
+    expect(replay.body).toEqual(answered.body);
+    const after = await books(transactionNumber);
+    expect(after).toMatchObject({ captured: 100, pending: 0, payments: 1, requests: 0 });
+    expect(after.callbacks - before.callbacks).toBe(1);
+  });
+});
+
+describe('a consumer paying a link at a slow processor', () => {
+  it('holds no lock; another payment and a cancel wait for the outcome, and a time-out reached meanwhile does not undo it', async () => {
+    // Times out in 20 s; the clock moves 30 s while the sale is at the processor (less than PROCESSOR_LEASE_MS).
+    const created = await client.init({ amount: 1_250, isCent: true, currency: 'USD', timeOut: 20 });
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.sales;
+    const paying = consumerPays(app, created.body);
+    await processor.salesCalled(calledBefore + 1);
+
+    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${created.body.TransactionNumber} for update nowait`);
+    const second = await consumerPays(app, created.body);
+    expect(second.status).toBe(409);
+    expect(codeOf(second.body)).toBe('transaction_not_payable');
+    const cancel = await client.cancel(created.body.TransactionNumber);
+    expect(cancel.status).toBe(409);
+    expect(codeOf(cancel.body)).toBe('transaction_not_cancellable');
+    await client.advanceClock(30);
+    expect((await client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
+
+    gate.answer();
+    const paid = await paying;
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: Status.Approved, payable: false });
+    expect(await books(created.body.TransactionNumber)).toMatchObject({ status: Status.Approved, payments: 1 });
+  });
+});
+
+describe('a widget payment at a slow processor', () => {
+  it('holds no database transaction open while the processor decides, and is created with its decision', async () => {
+    const session = (await (
+      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+    ).json()) as SdkSession;
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.authorizations;
+    const paying = app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin, 'idempotency-key': 'widget-slow' },
+      body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount: 700, currency: 'USD' },
+    });
+    await processor.authorizationsCalled(calledBefore + 1);
+    // Before, the request's transaction (and its Idempotency-Key lock) waited on the processor, idle in transaction.
+    const [waiting] = await database.sql<{ count: number }[]>`
+      select count(*)::int as count from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
+    expect(waiting!.count).toBe(0);
+    gate.answer();
+    const paid = await paying;
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as Transaction).status).toBe(Status.AwaitingCommit);
+  });
+});
+
+describe('a commit whose capture is at the processor', () => {
+  async function awaitingCommit(amount: number): Promise<Transaction> {
+    const session = (await (
+      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+    ).json()) as SdkSession;
+    const paid = await app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin },
+      body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount, currency: 'USD' },
+    });
+    return (await paid.json()) as Transaction;
+  }
+  const commit = (transactionNumber: string, body: Record<string, unknown>) =>
+    client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
+
+  it('refuses a second commit, is not expired by its window meanwhile, and commits on approval', async () => {
+    const transaction = await awaitingCommit(2_000);
+    expect(transaction.status).toBe(Status.AwaitingCommit);
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.captures;
+    const first = commit(transaction.TransactionNumber, { amount: 1_500, currency: 'USD' });
+    await processor.capturesCalled(calledBefore + 1);
+
+    const second = await commit(transaction.TransactionNumber, { amount: 1_500, currency: 'USD' });
+    expect(second.status).toBe(409);
+    expect(codeOf(second.body)).toBe('not_awaiting_commit');
+    // The window ends while the capture is at the processor: the sweep leaves the payment to its commit.
+    await client.advanceClock(Number(app.env.COMMIT_WINDOW_S) + 1);
+    expect((await client.get(transaction.TransactionNumber)).body.status).toBe(Status.AwaitingCommit);
+
+    processor.released = [];
+    gate.answer();
+    const committed = await first;
+    expect(committed.status).toBe(200);
+    expect(committed.body).toMatchObject({ success: true, transactionStatus: Status.Approved });
+    expect(await books(transaction.TransactionNumber)).toMatchObject({ status: Status.Approved, payments: 1, requests: 0 });
+    // What the consumer approved beyond the commit is released, once the commit is recorded.
+    expect(processor.released.map((r) => r.amountCents)).toEqual([500]);
+  });
+});
