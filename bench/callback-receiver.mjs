@@ -3,9 +3,14 @@
 // from the body and the `webhook-id`. The parent talks to it over IPC: `reset`, `count`, `report`.
 import http from 'node:http';
 
+/** @type {[receivedAt: number, updatedAt: number, webhookId: string][]} */
 let receipts = [];
 
+/** Replies to the parent (this process always runs with an IPC channel). */
+const send = (/** @type {object} */ message) => process.send?.(message);
+
 const server = http.createServer((req, res) => {
+  /** @type {Buffer[]} */
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
@@ -18,17 +23,17 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 
-process.on('message', (message) => {
+process.on('message', (/** @type {{ type: string }} */ message) => {
   if (message.type === 'reset') {
     receipts = [];
-    process.send({ type: 'reset' });
+    send({ type: 'reset' });
   } else if (message.type === 'count') {
-    process.send({ type: 'count', count: receipts.length });
+    send({ type: 'count', count: receipts.length });
   } else if (message.type === 'report') {
-    process.send({ type: 'report', receipts });
+    send({ type: 'report', receipts });
   }
 });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 
-server.listen(0, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }));
+server.listen(0, '127.0.0.1', () => send({ type: 'listening', port: /** @type {import('node:net').AddressInfo} */ (server.address()).port }));

@@ -35,6 +35,7 @@ export function processCpuMs(pid) {
  * Samples the CPU of `pid` and of the client backends of the database `sql` is connected to whose
  * application_name is `application` (or, without it, every one but the harness's and the reference's).
  */
+/** @param {{ pid: number, sql: import('postgres').Sql, application?: string }} options */
 export function cpuSampler({ pid, sql, application }) {
   const backends = async () => {
     const rows = application
@@ -46,7 +47,12 @@ export function cpuSampler({ pid, sql, application }) {
   return {
     async sample() {
       const pids = await backends();
-      const database = new Map(pids.map((p) => [p, processCpuMs(p)]).filter(([, ms]) => ms !== null));
+      /** @type {Map<number, number>} */
+      const database = new Map();
+      for (const p of pids) {
+        const ms = processCpuMs(p);
+        if (ms !== null) database.set(p, ms);
+      }
       return { serverMs: processCpuMs(pid), database };
     },
     /** CPU used between two samples; a backend that appeared in between counts from zero. */

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 
 export function describeMachine(postgres) {
   const cpus = os.cpus();
-  const load = os.loadavg().map((n) => n.toFixed(2)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
   let model = cpus[0]?.model?.trim() || 'unknown CPU';
   try {
     // Some virtual machines report only a family name in os.cpus(); /proc/cpuinfo may say more.

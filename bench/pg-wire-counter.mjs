@@ -39,6 +39,7 @@ export async function startWireCounter(targetHost, targetPort) {
     let unnamed = '';
     let bound = '';
     let inTransaction = false;
+    /** @type {{ texts: string[], background: boolean, statements: number, roundTrips: number }} */
     let unit = { texts: [], background: false, statements: 0, roundTrips: 0 };
     const flush = () => {
       if (unit.statements === 0 && unit.roundTrips === 0) return;
@@ -101,9 +102,9 @@ export async function startWireCounter(targetHost, targetPort) {
       }
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
   return {
-    port: server.address().port,
+    port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
     /** Counts so far (requests only); subtract two of them for a step. */
     read: () => ({ ...totals.requests, logLength: log.length }),
     /** The statements run between two reads, in the order they first ran, with how often each ran. */
@@ -113,9 +114,11 @@ export async function startWireCounter(targetHost, targetPort) {
       return counts;
     },
     close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+      /** @type {Promise<void>} */ (
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        })
+      ),
   };
 }

@@ -26,10 +26,20 @@ export async function startReferenceServer(databaseUrl, writesPerStep) {
 }
 
 /** The reference's version of a lifecycle sequence: the same four calls with bodies of similar size. */
+/**
+ * @param {import('./load-client.mjs').Connection} connection
+ * @param {{ record?: (step: string, ms: number) => void }} [options]
+ */
 export async function runReferenceSequence(connection, { record } = {}) {
   const on = (step) => record && ((ms) => record(step, ms));
-  const item = await connection.request('POST', '/ref/init', { body: { amount: 1000, isCent: true, currency: 'USD', methodType: 'authorize' }, onTime: on('init') });
-  await connection.request('POST', `/ref/pay/${item.id}`, { body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' } }, onTime: on('pay') });
+  const item = await connection.request('POST', '/ref/init', {
+    body: { amount: 1000, isCent: true, currency: 'USD', methodType: 'authorize' },
+    onTime: on('init'),
+  });
+  await connection.request('POST', `/ref/pay/${item.id}`, {
+    body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' } },
+    onTime: on('pay'),
+  });
   await connection.request('GET', `/ref/items/${item.id}`, { onTime: on('status') });
   await connection.request('POST', `/ref/capture/${item.id}`, { body: { token: 'auth_0000000000000000000000000000000', amount: 1000 }, onTime: on('capture') });
 }

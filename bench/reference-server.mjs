@@ -6,8 +6,8 @@
 import express from 'express';
 import postgres from 'postgres';
 
-const writes = JSON.parse(process.env.REF_WRITES);
-const sql = postgres(process.env.REF_DATABASE_URL, {
+const writes = JSON.parse(process.env.REF_WRITES ?? '{}');
+const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
   max: Number(process.env.REF_POOL_MAX ?? 10),
   onnotice: () => undefined,
   // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).
@@ -57,10 +57,22 @@ const answer = (name, idOf) => async (req, res) => {
   if (!row) return res.status(404).json({ error: 'not found' });
   res.json(row);
 };
-app.post('/ref/init', answer('init', () => undefined));
-app.post('/ref/pay/:id', answer('pay', (req) => req.params.id));
-app.get('/ref/items/:id', answer('status', (req) => req.params.id));
-app.post('/ref/capture/:id', answer('capture', (req) => req.params.id));
+app.post(
+  '/ref/init',
+  answer('init', () => undefined),
+);
+app.post(
+  '/ref/pay/:id',
+  answer('pay', (req) => req.params.id),
+);
+app.get(
+  '/ref/items/:id',
+  answer('status', (req) => req.params.id),
+);
+app.post(
+  '/ref/capture/:id',
+  answer('capture', (req) => req.params.id),
+);
 
 const server = app.listen(Number(process.env.REF_PORT), '127.0.0.1');
 server.keepAliveTimeout = 65_000;

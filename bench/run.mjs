@@ -15,6 +15,7 @@ import { createMerchant } from './merchant.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
+import { measurePageTtfb } from './metrics/page-ttfb.mjs';
 import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
@@ -26,7 +27,7 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight'];
+const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb'];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -41,6 +42,7 @@ const CONFIG = quick
       lifecycle: { writeSamples: 3, referenceWire: false, warmupMs: 300, rounds: 1, roundMs: 1500 },
       profile: false,
       capture: { holds: 40, holdsMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
+      pageTtfb: { warmupMs: 300, durationMs: 1500 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -50,6 +52,7 @@ const CONFIG = quick
       lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
       profile: true,
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
+      pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5 },
@@ -79,7 +82,7 @@ const result = {
   command: quick ? 'pnpm bench --quick' : 'pnpm bench',
   date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
   logLevel: LOG_LEVEL,
-  errors: [],
+  errors: /** @type {string[]} */ ([]),
 };
 
 async function metric(name, title, run) {
@@ -103,7 +106,9 @@ function early(start) {
 
 try {
   result.storeKind = !args.includes('--embedded') && (await localPostgresAnswers()) ? 'local' : 'embedded';
-  log(`${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`);
+  log(
+    `${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`,
+  );
   const growth = wanted('store-growth') && CONFIG.storeGrowth.startEarly ? early(() => prepareStoreGrowth({ storeKind: result.storeKind, cleanup })) : null;
   const store = await createStore(result.storeKind, 'main');
   cleanup.push(() => store.dispose());
@@ -142,6 +147,7 @@ try {
     );
   }
   result.capture = await metric('capture', '2. capture throughput', () => measureCaptures({ ...context, config: CONFIG.capture }));
+  result.pageTtfb = await metric('page-ttfb', '7. hosted page time to first byte', () => measurePageTtfb({ ...context, config: CONFIG.pageTtfb }));
   result.websocket = await metric('websocket', '5. websocket fan-out', () => measureWebsocketFanOut({ ...context, config: CONFIG.websocket }));
   if (CONFIG.profile && result.websocket?.measured && goals({ websocket: result.websocket }).some((g) => g.ok === false)) {
     result.websocket.profile = await metric('websocket', '5. CPU profile of the fan-out (a goal was missed)', () =>

@@ -12,7 +12,6 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SERVER_DIR = path.join(ROOT, 'server');
 export const LOG_LEVEL = 'warn';
 
-
 /** The environment every benchmarked server gets (README "Configuration"), on top of the store's. */
 export function serverEnvironment(store, port, overrides = {}) {
   const env = {
@@ -35,6 +34,10 @@ export function serverEnvironment(store, port, overrides = {}) {
 /**
  * Starts a server on `store` and resolves once /healthz answers 200. `cpuProfDir` adds `--cpu-prof` (the profile
  * is written when the server exits after SIGTERM); `databaseUrl` points it elsewhere than the store's own URL.
+ */
+/**
+ * @param {{ label: string, url(): string }} store
+ * @param {{ cpuProfDir?: string, databaseUrl?: string, name?: string }} [options]
  */
 export async function startServer(store, { cpuProfDir, databaseUrl, name = `server-${store.label}` } = {}) {
   const port = await freePort();

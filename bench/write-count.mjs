@@ -98,6 +98,7 @@ export async function measureWritesPerStep(counted, merchant, sql, samples = 20)
     const first = await initAuthorization(connection, merchant.apiKey);
     await payLink(connection, first);
     const firstRead = await readTransaction(connection, merchant.apiKey, first.TransactionNumber);
+    if (!firstRead.paymentDetails) throw new Error(`transaction ${first.TransactionNumber} has no token after the consumer paid`);
     await capture(connection, merchant.apiKey, firstRead.paymentDetails.token, 1000);
 
     const created = await step('init', () => initAuthorization(connection, merchant.apiKey));

@@ -46,7 +46,9 @@ async function fetchBody(base, path) {
 async function frameWeight(base, path, html) {
   const parts = [{ path, ...compressedSizes(html) }];
   const text = html.toString('utf8');
-  const refs = [...text.matchAll(/<script[^>]*\ssrc="([^"]+)"|<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const refs = [
+    ...text.matchAll(/<script[^>]*\ssrc="([^"]+)"|<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
   for (const ref of refs) {
     const url = new URL(ref, new URL(path, base));
     if (url.origin !== new URL(base).origin) continue;
@@ -56,15 +58,36 @@ async function frameWeight(base, path, html) {
   return parts;
 }
 
+/**
+ * @typedef {{ path: string, rawBytes: number, gzipBytes: number, brotliBytes: number }} Part
+ * @typedef {{ name: string, path: string, built: boolean, parts: Part[], rawBytes?: number, gzipBytes?: number, brotliBytes?: number, goalGzipBytes: number | null }} AssetWeight
+ */
+
+/**
+ * @param {string} base
+ * @param {string} name
+ * @param {string[]} paths
+ * @param {number | null} goalGzipBytes
+ * @returns {Promise<AssetWeight>}
+ */
 async function measureOne(base, name, paths, goalGzipBytes) {
   for (const path of paths) {
     const body = await fetchBody(base, path);
     if (!body) continue;
     const parts = body.type.includes('html') ? await frameWeight(base, path, body.buffer) : [{ path, ...compressedSizes(body.buffer) }];
     const sum = (key) => parts.reduce((n, p) => n + p[key], 0);
-    return { name, path: path.split('?')[0], built: true, parts, rawBytes: sum('rawBytes'), gzipBytes: sum('gzipBytes'), brotliBytes: sum('brotliBytes'), goalGzipBytes };
+    return {
+      name,
+      path: path.split('?')[0],
+      built: true,
+      parts,
+      rawBytes: sum('rawBytes'),
+      gzipBytes: sum('gzipBytes'),
+      brotliBytes: sum('brotliBytes'),
+      goalGzipBytes,
+    };
   }
-  return { name, path: paths[0].split('?')[0], built: false, goalGzipBytes };
+  return { name, path: paths[0].split('?')[0], built: false, parts: [], goalGzipBytes };
 }
 
 /** Paths listed in the manifest, whatever its shape (an object keyed by path or name, or an array of entries). */
@@ -84,7 +107,12 @@ export async function measureSdkWeight({ server, merchant }) {
   const payLink = await payLinkPath(server.url, merchant);
   const results = [];
   for (const asset of SDK_ASSETS) {
-    const one = await measureOne(server.url, asset.name, asset.paths.map((p) => p.replace('{frame}', frameQuery).replace('{payLink}', payLink)), asset.goalGzipBytes);
+    const one = await measureOne(
+      server.url,
+      asset.name,
+      asset.paths.map((p) => p.replace('{frame}', frameQuery).replace('{payLink}', payLink)),
+      asset.goalGzipBytes,
+    );
     // The report names the page's route, not this run's random link.
     if (asset.paths[0] === '{payLink}' && one.built) one.path = one.parts[0].path = '/pay/{linkId}';
     results.push(one);

@@ -59,14 +59,16 @@ export async function measureWebsocketFanOut({ server, merchant, config, log }) 
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, config.subscribers - start) }, async () => {
           const socket = await open(url, merchant.apiKey);
-          await new Promise((resolve, reject) => {
-            socket.once('message', (data) => {
-              const text = data.toString();
-              if (text.includes('"type":"subscribed"')) resolve();
-              else reject(new Error(`subscribe answered ${text.slice(0, 200)}`));
-            });
-            socket.send(JSON.stringify({ type: 'subscribe', transactionNumber: hold.transactionNumber }));
-          });
+          await /** @type {Promise<void>} */ (
+            new Promise((resolve, reject) => {
+              socket.once('message', (data) => {
+                const text = data.toString();
+                if (text.includes('"type":"subscribed"')) resolve();
+                else reject(new Error(`subscribe answered ${text.slice(0, 200)}`));
+              });
+              socket.send(JSON.stringify({ type: 'subscribe', transactionNumber: hold.transactionNumber }));
+            })
+          );
           socket.on('message', (data) => {
             const receivedAt = Date.now();
             // Only the type, the sequence and updatedAt are read, straight from the bytes.
@@ -93,7 +95,7 @@ export async function measureWebsocketFanOut({ server, merchant, config, log }) 
     }
     log(`  ${config.updates} updates to ${sockets.length} subscribers…`);
     const fromUs = nowUs();
-    const serverCpuBefore = processCpuMs(server.pid);
+    const serverCpuBefore = processCpuMs(server.pid) ?? NaN;
     const clientCpuBefore = process.cpuUsage();
     const captureTimes = new Latencies();
     for (let i = 0; i < config.updates; i++) {
@@ -109,7 +111,7 @@ export async function measureWebsocketFanOut({ server, merchant, config, log }) 
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     return {
       window: { fromUs, toUs },
-      serverCpuPerUpdateMs: (processCpuMs(server.pid) - serverCpuBefore) / config.updates,
+      serverCpuPerUpdateMs: ((processCpuMs(server.pid) ?? NaN) - serverCpuBefore) / config.updates,
       clientCpuPerUpdateMs: (clientCpu.user + clientCpu.system) / 1000 / config.updates,
       captureP50: captureTimes.percentile(50),
       firstReceiptP50: median(perUpdate.map((u) => u.first)),
@@ -132,7 +134,11 @@ export async function measureWebsocketFanOut({ server, merchant, config, log }) 
 export function profileWebsocketFanOut({ store, merchant, config, log }) {
   return profileServer(store, 'server-ws-profiled', async (server) => {
     const again = await measureWebsocketFanOut({ server, merchant, config, log });
-    if (!again.measured) throw new Error(`the profiled server: ${again.reason}`);
-    return { ...again.window, perSecond: again.updates / ((again.window.toUs - again.window.fromUs) / 1e6), what: `${again.updates} updates to ${again.subscribers} subscribers` };
+    if (!again.measured || !again.window) throw new Error(`the profiled server: ${again.reason}`);
+    return {
+      ...again.window,
+      perSecond: again.updates / ((again.window.toUs - again.window.fromUs) / 1e6),
+      what: `${again.updates} updates to ${again.subscribers} subscribers`,
+    };
   });
 }

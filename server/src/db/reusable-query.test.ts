@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database';
-import { reusableQuery } from './reusable-query';
+import { reusableInsert, reusableQuery, reusableStatement } from './reusable-query';
 import { merchants } from './schema';
 
 let database: TestDatabase;
@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 const merchantNamed = reusableQuery('test_merchant_named', (db) =>
-  db.select({ id: merchants.id, name: merchants.name }).from(merchants).where(eq(merchants.name, sql.placeholder('name'))),
+  db
+    .select({ id: merchants.id, name: merchants.name })
+    .from(merchants)
+    .where(eq(merchants.name, sql.placeholder('name'))),
 );
 
 describe('reusableQuery', () => {
@@ -31,5 +34,28 @@ describe('reusableQuery', () => {
 
   it('names a missing value instead of sending a query without it', async () => {
     await expect(merchantNamed(database.db, {})).rejects.toThrow(/placeholder "name"/);
+  });
+});
+
+describe('reusableInsert and reusableStatement', () => {
+  const insertMerchant = reusableInsert(merchants);
+  const namesLike = reusableStatement<{ name: string }>(
+    () => sql`select name from ${merchants} where name like ${sql.placeholder('pattern')}::text order by name`,
+  );
+
+  it('insert the columns each call gives and answer the row as drizzle maps it, on the pool or a transaction', async () => {
+    const { db } = database;
+    const created = await insertMerchant(db, { name: 'Insert A', hmacSecret: 'whsec_a' });
+    expect(created).toMatchObject({ name: 'Insert A', hmacSecret: 'whsec_a' });
+    expect(created.createdAt).toBeInstanceOf(Date); // a timestamp column, mapped from the driver's text
+    await db.transaction(async (tx) => {
+      await insertMerchant(tx, { name: 'Insert B', hmacSecret: 'whsec_b' });
+      expect((await namesLike(tx, { pattern: 'Insert %' })).map((r) => r.name)).toEqual(['Insert A', 'Insert B']);
+      expect((await namesLike(db, { pattern: 'Insert %' })).map((r) => r.name)).toEqual(['Insert A']);
+    });
+  });
+
+  it('name a missing value instead of sending the statement without it', async () => {
+    await expect(namesLike(database.db, {})).rejects.toThrow(/placeholder "pattern"/);
   });
 });

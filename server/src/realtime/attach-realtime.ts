@@ -93,7 +93,11 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
     if (closing) return refuseUpgrade(socket, 503);
     if (!verdict.ok) {
       logger.info({ status: verdict.status, reason: verdict.reason }, 'websocket: upgrade refused');
-      return refuseUpgrade(socket, verdict.status, 'retryAfterS' in verdict && verdict.retryAfterS !== undefined ? { 'Retry-After': String(verdict.retryAfterS) } : {});
+      return refuseUpgrade(
+        socket,
+        verdict.status,
+        'retryAfterS' in verdict && verdict.retryAfterS !== undefined ? { 'Retry-After': String(verdict.retryAfterS) } : {},
+      );
     }
     // Checked after authentication, right before the (synchronous) hand-over, so the count is current.
     if (connections.size >= maxConnections) {
@@ -102,7 +106,7 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       return refuseUpgrade(socket, 503, { 'Retry-After': '5' });
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new Connection(ws, verdict.audience, context);
+      const connection = new Connection(ws, socket, verdict.audience, context);
       connections.add(connection);
       void connection.closed.then(() => connections.delete(connection));
     });
@@ -164,7 +168,12 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
 
 /** A plain HTTP answer to an upgrade that does not become a websocket; then the socket goes. */
 function refuseUpgrade(socket: Duplex, status: number, headers: Record<string, string> = {}): void {
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close', 'Content-Length: 0', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Connection: close',
+    'Content-Length: 0',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.once('finish', () => socket.destroy());
   socket.end(`${lines.join('\r\n')}\r\n\r\n`);
 }

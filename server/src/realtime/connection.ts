@@ -9,10 +9,12 @@ import {
   type WsServerMessage,
   type WsSubscribeTransaction,
 } from '@svc/protocol';
+import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../logger';
 import { describeAudience, scopeFilterFor, viewFor, type Audience, type TransactionView } from './audience';
 import type { Hub } from './hub';
+import type { RealtimeEvent } from './realtime-event';
 import { ScopeSubscription, type ScopeEventStore } from './scope-subscription';
 import { TransactionSubscription, type EventStore, type SubscriptionSink, type TransactionSubscriptionOptions } from './transaction-subscription';
 
@@ -53,6 +55,8 @@ export class Connection implements SubscriptionSink {
 
   constructor(
     private readonly ws: WebSocket,
+    /** The upgraded socket ws runs on (handleUpgrade's): prepared event frames are written to it directly. */
+    private readonly socket: Duplex,
     readonly audience: Audience,
     private readonly ctx: ConnectionContext,
   ) {
@@ -113,13 +117,32 @@ export class Connection implements SubscriptionSink {
   }
 
   sendText(text: string): boolean {
+    if (!this.#mayWrite(Buffer.byteLength(text))) return false;
+    this.ws.send(text);
+    return true;
+  }
+
+  /**
+   * A transaction event: its frame, built once for every subscriber, written to the socket as it is (no encoding,
+   * measuring or framing per socket). ws writes its own frames to the same socket synchronously and in call order
+   * (no compression is negotiated: perMessageDeflate is off), so the two never interleave; once the connection is
+   * closing nothing more is written.
+   */
+  sendEvent(event: RealtimeEvent): boolean {
+    const frame = event.frame(this.view);
+    if (!this.#mayWrite(frame.length)) return false;
+    this.socket.write(frame);
+    return true;
+  }
+
+  /** Open, and the socket's unsent bytes plus `bytes` within the slow-consumer limit (else it is closed as one). */
+  #mayWrite(bytes: number): boolean {
     if (this.#closing || this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount + Buffer.byteLength(text) > this.ctx.slowConsumerBytes) {
+    if (this.ws.bufferedAmount + bytes > this.ctx.slowConsumerBytes) {
       this.ctx.logger.warn({ connectionId: this.id, bufferedBytes: this.ws.bufferedAmount }, 'websocket: slow consumer, closing');
       this.close(WS_CLOSE_CODES.SLOW_CONSUMER, 'slow_consumer');
       return false;
     }
-    this.ws.send(text);
     return true;
   }
 
@@ -131,7 +154,11 @@ export class Connection implements SubscriptionSink {
     }
     const message = parseClientMessage(rawText(data));
     if (!message) {
-      this.#refuse(WS_CLOSE_CODES.POLICY_VIOLATION, 'malformed_message', 'Not a client message: send JSON such as {"type":"subscribe","transactionNumber":"…"}.');
+      this.#refuse(
+        WS_CLOSE_CODES.POLICY_VIOLATION,
+        'malformed_message',
+        'Not a client message: send JSON such as {"type":"subscribe","transactionNumber":"…"}.',
+      );
       return;
     }
     if (message.type === 'ping') {
@@ -169,7 +196,10 @@ export class Connection implements SubscriptionSink {
     if (!this.#scopes.has(scope)) {
       const filter = scopeFilterFor(this.audience, scope);
       if (!filter) {
-        this.#sendError('scope_not_allowed', scope === 'merchant' ? 'The merchant scope needs an API key.' : 'The device scope needs a device ID (?deviceId=).');
+        this.#sendError(
+          'scope_not_allowed',
+          scope === 'merchant' ? 'The merchant scope needs an API key.' : 'The device scope needs a device ID (?deviceId=).',
+        );
         return;
       }
       if (this.#subscriptionCount() >= this.ctx.maxSubscriptions) {
@@ -191,7 +221,9 @@ export class Connection implements SubscriptionSink {
       this.#sendError('too_many_subscriptions', `At most ${this.ctx.maxSubscriptions} subscriptions per connection.`, transactionNumber);
       return;
     }
-    const subscription = new TransactionSubscription(transactionNumber, this, this.#store, this.ctx.subscription, this.ctx.logger, (ended) => this.#forget(ended));
+    const subscription = new TransactionSubscription(transactionNumber, this, this.#store, this.ctx.subscription, this.ctx.logger, (ended) =>
+      this.#forget(ended),
+    );
     this.#transactions.set(transactionNumber, subscription);
     // In the hub before the store is read: see TransactionSubscription.
     this.ctx.hub.addTransaction(subscription);

@@ -5,7 +5,17 @@ import { addBranch, provisionTestMerchant } from '../test/fixtures';
 import { createTestDatabase, type TestDatabase } from '../test/database';
 import { authorizedHold, consumerPays, merchantClient, type MerchantClient } from '../test/merchant-client';
 import { bearer } from '../test/app';
-import { isError, isSubscribed, isUpdate, openSocket, PUBLIC_BASE_URL, startRealtimeApp, UpgradeRefused, type RealtimeTestApp, type TestSocket } from './testing';
+import {
+  isError,
+  isSubscribed,
+  isUpdate,
+  openSocket,
+  PUBLIC_BASE_URL,
+  startRealtimeApp,
+  UpgradeRefused,
+  type RealtimeTestApp,
+  type TestSocket,
+} from './testing';
 
 let database: TestDatabase;
 let app: RealtimeTestApp;
@@ -193,7 +203,12 @@ describe('scopes and credentials', () => {
 
     await consumerPays(app, created.body);
     const update = await socket.next(isUpdate);
-    expect(update.transaction).toMatchObject({ TransactionNumber: created.body.TransactionNumber, status: Status.Authorized, paymentDetails: null, posData: null });
+    expect(update.transaction).toMatchObject({
+      TransactionNumber: created.body.TransactionNumber,
+      status: Status.Authorized,
+      paymentDetails: null,
+      posData: null,
+    });
     const full = await client.get(created.body.TransactionNumber);
     expect(full.body.paymentDetails?.token).toMatch(/^auth_/);
     expect(full.body.posData).toEqual({ till: 'T-7', clerk: 'ana' });

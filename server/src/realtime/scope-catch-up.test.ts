@@ -21,8 +21,8 @@ class RecordingSink implements SubscriptionSink {
   readonly view = 'full' as const;
   readonly updates: { transactionNumber: string; sequence: number }[] = [];
   followed = new Set<string>();
-  sendText(text: string): boolean {
-    const message = JSON.parse(text) as WsServerMessage;
+  sendEvent(event: RealtimeEvent): boolean {
+    const message = JSON.parse(event.message(this.view)) as WsServerMessage;
     if (message.type === 'transaction.updated') this.updates.push({ transactionNumber: message.transaction.TransactionNumber, sequence: message.sequence });
     return true;
   }
@@ -60,7 +60,15 @@ describe('a scope subscription', () => {
   it('sends each update of a transaction once, and never one older than the last it sent', () => {
     const sink = new RecordingSink();
     const sub = new ScopeSubscription(filter, sink, emptyStore, logger, new Date(0));
-    for (const [number, sequence] of [['A', 1], ['A', 2], ['A', 2], ['B', 1], ['A', 1], ['A', 3]] as const) sub.deliver(eventAt(number, sequence));
+    for (const [number, sequence] of [
+      ['A', 1],
+      ['A', 2],
+      ['A', 2],
+      ['B', 1],
+      ['A', 1],
+      ['A', 3],
+    ] as const)
+      sub.deliver(eventAt(number, sequence));
     expect(sink.updates.map((u) => `${u.transactionNumber}${u.sequence}`)).toEqual(['A1', 'A2', 'B1', 'A3']);
   });
 

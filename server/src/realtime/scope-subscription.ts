@@ -50,7 +50,7 @@ export class ScopeSubscription {
     this.#sent.delete(event.transactionNumber);
     this.#sent.set(event.transactionNumber, event.sequence);
     if (this.#sent.size > REMEMBERED_TRANSACTIONS) this.#sent.delete(this.#sent.keys().next().value as string);
-    this.sink.sendText(event.message(this.sink.view));
+    this.sink.sendEvent(event);
   }
 
   /** Notifications may have been lost since `since`: send what the store holds from then on that was not sent. */

@@ -23,7 +23,9 @@ afterAll(async () => {
 
 describe('an SDK session socket (?session=)', () => {
   it('follows the payment its session made, from the session origin only, without secrets', async () => {
-    const session = (await (await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: merchant.clientId, methodType: 'authorize', mode: 'sandbox' } })).json()) as SdkSession;
+    const session = (await (
+      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: merchant.clientId, methodType: 'authorize', mode: 'sandbox' } })
+    ).json()) as SdkSession;
     expect(await upgradeStatus(app, { query: { session: session.sessionToken }, origin: SHOP })).toBe(401); // nothing paid yet
 
     const paid = await app.request(`/sdk/sessions/${session.sessionId}/payments`, {
@@ -37,7 +39,10 @@ describe('an SDK session socket (?session=)', () => {
     const socket = await openSocket(app, { query: { session: session.sessionToken }, origin: SHOP });
     socket.send({ type: 'subscribe', transactionNumber: transaction.TransactionNumber });
     await socket.next(isSubscribed);
-    const committed = await merchantClient(app, merchant).call('POST', `/transactions/${transaction.TransactionNumber}/commit`, { amount: 900, currency: 'USD' });
+    const committed = await merchantClient(app, merchant).call('POST', `/transactions/${transaction.TransactionNumber}/commit`, {
+      amount: 900,
+      currency: 'USD',
+    });
     expect(committed.status).toBe(200);
     const update = await socket.next(isUpdate);
     expect(update.transaction).toMatchObject({ TransactionNumber: transaction.TransactionNumber, status: Status.Authorized });

@@ -55,8 +55,8 @@ function live(event: StoredEvent): RealtimeEvent {
 class RecordingSink implements SubscriptionSink {
   readonly view = 'full' as const;
   readonly sent: WsServerMessage[] = [];
-  sendText(text: string): boolean {
-    this.sent.push(JSON.parse(text) as WsServerMessage);
+  sendEvent(event: RealtimeEvent): boolean {
+    this.sent.push(JSON.parse(event.message(this.view)) as WsServerMessage);
     return true;
   }
   sendMessage(message: WsServerMessage): boolean {
@@ -65,7 +65,9 @@ class RecordingSink implements SubscriptionSink {
   }
   /** What the client saw: sequences, with `S<n>` for `subscribed` (n replayed) and `E:<code>` for errors. */
   get trace(): (number | string)[] {
-    return this.sent.map((m) => (m.type === 'transaction.updated' ? m.sequence : m.type === 'subscribed' ? `S${m.replayed}` : m.type === 'error' ? `E:${m.code}` : m.type));
+    return this.sent.map((m) =>
+      m.type === 'transaction.updated' ? m.sequence : m.type === 'subscribed' ? `S${m.replayed}` : m.type === 'error' ? `E:${m.code}` : m.type,
+    );
   }
 }
 

@@ -7,7 +7,8 @@ import type { StoredEvent } from './realtime.queries';
 /** Where a subscription's messages go: its connection. `false` once the connection is closing (closed, slow consumer). */
 export interface SubscriptionSink {
   readonly view: TransactionView;
-  sendText(text: string): boolean;
+  /** Sends the event as this sink's view shows it (its frame is built once per event and view, whoever sends it). */
+  sendEvent(event: RealtimeEvent): boolean;
   sendMessage(message: WsServerMessage): boolean;
   /** Whether the connection holds a subscription to this one transaction (which then delivers its updates). */
   follows?(transactionNumber: string): boolean;
@@ -151,7 +152,10 @@ export class TransactionSubscription {
       const next = this.#buffer[0];
       if (next && next.sequence > this.#lastSequence + 1) {
         if (rereads++ < GAP_REREADS) continue;
-        this.logger.warn({ transactionNumber: this.transactionNumber, after: this.#lastSequence, next: next.sequence }, 'websocket: sequence gap not in the store; sending on');
+        this.logger.warn(
+          { transactionNumber: this.transactionNumber, after: this.#lastSequence, next: next.sequence },
+          'websocket: sequence gap not in the store; sending on',
+        );
       }
       break;
     }
@@ -165,7 +169,7 @@ export class TransactionSubscription {
   }
 
   #deliver(event: RealtimeEvent): boolean {
-    if (!this.sink.sendText(event.message(this.sink.view))) {
+    if (!this.sink.sendEvent(event)) {
       this.close();
       return false;
     }

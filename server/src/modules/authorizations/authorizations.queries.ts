@@ -5,7 +5,7 @@ import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, type TransactionRow } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const t = transactions;
 /** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
@@ -77,23 +77,29 @@ export async function reserveCapture(db: Queryable, transactionId: string, amoun
  * PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is; a hold ended while
  * the capture was in flight (voided, closed, expired: they released only what was not reserved) keeps its status.
  */
-export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
+export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
+  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  return view ?? null;
+}
+
+/** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
+const settleStatement = writeReturningView((db) => {
+  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
   const active = sql`${t.authStatus} = 'active'`;
-  const usesItUp = sql`${active} and ${t.capturedCents} + ${t.releasedCents} + ${amountCents} = ${t.authorizedCents}`;
-  const [row] = await db
+  const usesItUp = sql`${active} and ${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
+  return db
     .update(t)
     .set({
-      capturedCents: sql`${t.capturedCents} + ${amountCents}`,
-      capturePendingCents: sql`${t.capturePendingCents} - ${amountCents}`,
+      capturedCents: sql`${t.capturedCents} + ${amount}`,
+      capturePendingCents: sql`${t.capturePendingCents} - ${amount}`,
       status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${t.status} end`,
       authStatus: sql`case when ${usesItUp} then 'captured' else ${t.authStatus} end`,
       sequence: nextSequence(),
-      updatedAt: now,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
     })
-    .where(and(eq(t.id, transactionId), sql`${t.capturePendingCents} >= ${amountCents}`))
+    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.capturePendingCents} >= ${amount}`))
     .returning();
-  return row ?? null;
-}
+});
 
 /**
  * The processor refused a reserved capture: the reservation goes back to the hold. If the hold ended while the

@@ -16,8 +16,8 @@ import {
 } from '../processor-requests';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
-import { recordChange } from '../transactions';
-import { confirmationFor, insertPayment, toPayment } from '../payments';
+import { recordChange, withPayment } from '../transactions';
+import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
 import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
 import * as q from './authorizations.queries';
 
@@ -89,17 +89,18 @@ export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOu
     if (answer.outcome === 'approved') {
       const settled = await q.settleCapture(tx, request.transactionId, request.amountCents, now);
       if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
-      const payment = await insertPayment(tx, {
+      const payment = newPaymentRow({
         paymentId: newPaymentId(),
-        transactionId: settled.id,
-        merchantId: settled.merchantId,
+        transactionId: settled.row.id,
+        merchantId: settled.row.merchantId,
         kind: 'capture',
         amountCents: request.amountCents,
         status: 'succeeded',
         confirmationNumber: newConfirmationNumber(),
         createdAt: now,
       });
-      const { transaction } = await recordChange(tx, settled.id, now, deps.env.PUBLIC_BASE_URL);
+      // The settled write answered the view; the payment is inserted with the event, in its statement.
+      const { transaction } = await recordChange(tx, withPayment(settled, payment), now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', { payment });
       return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
     }
     const dropped = await q.dropCapture(tx, request.transactionId, request.amountCents, now);

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
+import { reusableStatement } from '../../db/reusable-query';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { transactionScope } from '../transactions';
@@ -21,93 +22,133 @@ export interface ClaimedDelivery {
 /**
  * Claims up to `limit` due deliveries: locks them (SKIP LOCKED, so instances never take the same row), moves
  * their next attempt a lease into the future, and records the attempt as started, all before anything is
- * sent. A crash after this only delays the attempt until the lease runs out; it is then sent again with the
- * same webhook-id.
+ * sent and all in one statement. A crash after this only delays the attempt until the lease runs out; it is then
+ * sent again with the same webhook-id.
  */
 export async function claimDueDeliveries(db: Database, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  return db.transaction(async (tx) => {
-    const rows = await tx.execute<{
-      delivery_id: string;
-      event_id: string;
-      attempt_count: number;
-      url: string;
-      method: 'GET' | 'POST';
-      schedule_position: number;
-      window_started_at: Date | string;
-      payload: string;
-      transaction_number: string;
-      hmac_secret: string;
-    }>(sql`
-      with due as (
-        select id from callback_deliveries
-        where state = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      ), claimed as (
-        update callback_deliveries d
-        set attempt_count = d.attempt_count + 1,
-            next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz,
-            window_started_at = coalesce(d.window_started_at, ${now.toISOString()}::timestamptz),
-            updated_at = ${now.toISOString()}::timestamptz
-        from due where d.id = due.id
-        returning d.*
-      )
-      select c.id as delivery_id, c.event_id, c.attempt_count, c.url, c.method, c.schedule_position, c.window_started_at,
-             e.payload, t.transaction_number, m.hmac_secret
-      from claimed c
-      join transaction_events e on e.id = c.event_id
-      join transactions t on t.id = c.transaction_id
-      join merchants m on m.id = c.merchant_id`);
-    if (rows.length === 0) return [];
-    await tx.insert(callbackAttempts).values(rows.map((r) => ({ deliveryId: r.delivery_id, attemptNo: r.attempt_count, startedAt: now })));
-    return rows.map((r) => ({
-      deliveryId: r.delivery_id,
-      eventId: r.event_id,
-      attemptNo: r.attempt_count,
-      url: r.url,
-      method: r.method,
-      schedulePosition: r.schedule_position,
-      windowStartedAt: new Date(r.window_started_at),
-      payload: r.payload,
-      transactionNumber: r.transaction_number,
-      hmacSecret: r.hmac_secret,
-    }));
-  });
+  const rows = await claimStatement(db, { now: now.toISOString(), leaseEnds: new Date(now.getTime() + leaseMs).toISOString(), limit });
+  return rows.map((r) => ({
+    deliveryId: r.delivery_id,
+    eventId: r.event_id,
+    attemptNo: r.attempt_count,
+    url: r.url,
+    method: r.method,
+    schedulePosition: r.schedule_position,
+    windowStartedAt: new Date(r.window_started_at),
+    payload: r.payload,
+    transactionNumber: r.transaction_number,
+    hmacSecret: r.hmac_secret,
+  }));
 }
 
-/** Writes an attempt's outcome and what follows it, in one transaction. */
-export async function completeAttempt(
-  db: Database,
-  claimed: Pick<ClaimedDelivery, 'deliveryId' | 'attemptNo'>,
-  outcome: { httpStatus: number | null; error: string | null; durationMs: number },
-  next: AfterAttempt,
-  now: Date,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(callbackAttempts)
-      .set({ httpStatus: outcome.httpStatus, error: outcome.error, durationMs: outcome.durationMs, finishedAt: now })
-      .where(and(eq(callbackAttempts.deliveryId, claimed.deliveryId), eq(callbackAttempts.attemptNo, claimed.attemptNo)));
-    await tx
-      .update(callbackDeliveries)
-      .set(
-        next.state === 'pending'
-          ? { state: 'pending', nextAttemptAt: next.nextAttemptAt, schedulePosition: next.schedulePosition, updatedAt: now }
-          : { state: next.state, nextAttemptAt: null, updatedAt: now },
-      )
-      .where(eq(callbackDeliveries.id, claimed.deliveryId));
-  });
+const claimStatement = reusableStatement<{
+  delivery_id: string;
+  event_id: string;
+  attempt_count: number;
+  url: string;
+  method: 'GET' | 'POST';
+  schedule_position: number;
+  window_started_at: string;
+  payload: string;
+  transaction_number: string;
+  hmac_secret: string;
+}>(() => {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  return sql`
+    with due as (
+      select id from callback_deliveries
+      where state = 'pending' and next_attempt_at <= ${now}
+      order by next_attempt_at
+      limit ${sql.placeholder('limit')}::integer
+      for update skip locked
+    ), claimed as (
+      update callback_deliveries d
+      set attempt_count = d.attempt_count + 1,
+          next_attempt_at = ${sql.placeholder('leaseEnds')}::timestamptz,
+          window_started_at = coalesce(d.window_started_at, ${now}),
+          updated_at = ${now}
+      from due where d.id = due.id
+      returning d.*
+    ), started as (
+      insert into callback_attempts (delivery_id, attempt_no, started_at)
+      select id, attempt_count, ${now} from claimed
+    )
+    select c.id as delivery_id, c.event_id, c.attempt_count, c.url, c.method, c.schedule_position, c.window_started_at,
+           e.payload, t.transaction_number, m.hmac_secret
+    from claimed c
+    join transaction_events e on e.id = c.event_id
+    join transactions t on t.id = c.transaction_id
+    join merchants m on m.id = c.merchant_id`;
+});
+
+/** An attempt's outcome and what follows it, as the dispatcher hands it to `recordOutcomes`. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  attemptNo: number;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  next: AfterAttempt;
+  finishedAt: Date;
 }
+
+/**
+ * Writes the outcomes of attempts that ended together, and what follows each, in one statement: the attempt rows
+ * and the delivery rows updated from one set of rows (`update … from json_to_recordset(…)`, the rows passed as one
+ * JSON parameter, so the statement text is the same whatever their number and is prepared once). All or nothing:
+ * should it fail, no outcome of the batch is written, and each of its deliveries stays claimed until its lease
+ * ends and is then sent again with the same webhook-id (at least once, as when an instance dies mid-attempt).
+ */
+export async function recordOutcomes(db: Database, outcomes: readonly AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((o) => ({
+    delivery_id: o.deliveryId,
+    attempt_no: o.attemptNo,
+    http_status: o.httpStatus,
+    error: o.error,
+    duration_ms: o.durationMs,
+    finished_at: o.finishedAt.toISOString(),
+    state: o.next.state,
+    next_attempt_at: o.next.state === 'pending' ? o.next.nextAttemptAt.toISOString() : null,
+    schedule_position: o.next.state === 'pending' ? o.next.schedulePosition : null,
+  }));
+  await outcomesStatement(db, { rows: JSON.stringify(rows) });
+}
+
+const outcomesStatement = reusableStatement(
+  () => sql`
+    with v as (
+      select * from json_to_recordset(${sql.placeholder('rows')}::json) as v(
+        delivery_id uuid, attempt_no integer, http_status smallint, error text, duration_ms integer, finished_at timestamptz,
+        state text, next_attempt_at timestamptz, schedule_position integer)
+    ), attempts as (
+      update callback_attempts a
+      set http_status = v.http_status, error = v.error, duration_ms = v.duration_ms, finished_at = v.finished_at
+      from v where a.delivery_id = v.delivery_id and a.attempt_no = v.attempt_no
+    )
+    update callback_deliveries d
+    set state = v.state, next_attempt_at = v.next_attempt_at,
+        schedule_position = coalesce(v.schedule_position, d.schedule_position), updated_at = v.finished_at
+    from v where d.id = v.delivery_id`,
+);
 
 /** The delivery log of one transaction, attempts included, oldest first. */
 export async function listDeliveries(db: Queryable, transactionId: string) {
-  const deliveries = await db.select().from(callbackDeliveries).where(eq(callbackDeliveries.transactionId, transactionId)).orderBy(asc(callbackDeliveries.sequence), asc(callbackDeliveries.createdAt));
+  const deliveries = await db
+    .select()
+    .from(callbackDeliveries)
+    .where(eq(callbackDeliveries.transactionId, transactionId))
+    .orderBy(asc(callbackDeliveries.sequence), asc(callbackDeliveries.createdAt));
   if (deliveries.length === 0) return [];
   const attempts = await db
     .select()
     .from(callbackAttempts)
-    .where(inArray(callbackAttempts.deliveryId, deliveries.map((d) => d.id)))
+    .where(
+      inArray(
+        callbackAttempts.deliveryId,
+        deliveries.map((d) => d.id),
+      ),
+    )
     .orderBy(asc(callbackAttempts.attemptNo));
   return deliveries.map((d) => ({ delivery: d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));
 }
@@ -125,7 +166,9 @@ export async function restartDelivery(db: Database, principal: Principal, delive
     const [row] = await tx
       .update(callbackDeliveries)
       .set({ state: 'pending', nextAttemptAt: now, schedulePosition: 0, windowStartedAt: null, updatedAt: now })
-      .where(and(eq(callbackDeliveries.id, deliveryId), eq(callbackDeliveries.merchantId, principal.merchantId), inArray(callbackDeliveries.transactionId, visible)))
+      .where(
+        and(eq(callbackDeliveries.id, deliveryId), eq(callbackDeliveries.merchantId, principal.merchantId), inArray(callbackDeliveries.transactionId, visible)),
+      )
       .returning();
     if (row) await tx.execute(sql`select pg_notify(${CALLBACKS_WAKE_CHANNEL}, '')`);
     return row ?? null;

@@ -31,7 +31,12 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 describe('a server killed while deliveries are pending', () => {
   it('delivers every one of 1,000 events at least once after it starts again, duplicates carrying their original webhook-id', async () => {
     const EVENTS = 1000;
-    const merchantEnd = await startReceiver(answer(200, 15));
+    // The endpoint answers the first 50 attempts and holds every answer after them, so that deliveries are still
+    // pending when the server is killed however fast it sends (waiting for the kill to race the dispatcher would not).
+    let answered = 0;
+    const merchantEnd = await startReceiver((req, res) => {
+      if (answered++ < 50) answer(200, 15)(req, res);
+    });
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = {
@@ -50,10 +55,18 @@ describe('a server killed while deliveries are pending', () => {
       await waitForHealthy(`${base}/healthz`, server);
       // 1,000 updates: each transaction is created (no callback) and then cancelled (one callback each).
       const numbers: string[] = [];
-      await inBatches(Array.from({ length: EVENTS }, (_, i) => i), 25, async () => {
-        const res = await fetch(`${base}/transactions/init`, { method: 'POST', headers, body: JSON.stringify({ amount: 1, currency: 'USD', callbackURL: `${merchantEnd.url}/cb` }) });
-        numbers.push(((await res.json()) as Transaction).TransactionNumber);
-      });
+      await inBatches(
+        Array.from({ length: EVENTS }, (_, i) => i),
+        25,
+        async () => {
+          const res = await fetch(`${base}/transactions/init`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ amount: 1, currency: 'USD', callbackURL: `${merchantEnd.url}/cb` }),
+          });
+          numbers.push(((await res.json()) as Transaction).TransactionNumber);
+        },
+      );
       await inBatches(numbers, 25, async (n) => {
         const res = await fetch(`${base}/transactions/${n}/cancel`, { method: 'POST', headers });
         expect(res.status).toBe(200);
@@ -64,6 +77,7 @@ describe('a server killed while deliveries are pending', () => {
       const beforeRestart = new Set(merchantEnd.received.map((r) => r.headers['webhook-id'])).size;
       expect(beforeRestart).toBeLessThan(EVENTS);
 
+      merchantEnd.behave(answer(200, 15));
       server = spawnNode(['src/main.ts'], env);
       await waitForHealthy(`${base}/healthz`, server);
       await expect.poll(() => new Set(merchantEnd.received.map((r) => r.headers['webhook-id'])).size, { timeout: 60_000, interval: 100 }).toBe(EVENTS);

@@ -4,7 +4,8 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import { sendCallback, type SendOutcome, type SendRequest } from './callback-sender';
-import { claimDueDeliveries, completeAttempt, type ClaimedDelivery } from './callbacks.queries';
+import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './callbacks.queries';
+import { OutcomeBatch } from './outcome-batch';
 import { afterAttempt, type RetryPolicy } from './retry-schedule';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 
@@ -33,7 +34,8 @@ export interface CallbackDispatcher {
 
 /**
  * The callback dispatcher: claims due deliveries (see claimDueDeliveries), signs and sends each attempt, and
- * writes its outcome and the next attempt by the retry schedule, following the service clock.
+ * writes its outcome and the next attempt by the retry schedule, following the service clock. Outcomes are written
+ * in batches (OutcomeBatch, recordOutcomes); an attempt counts as done once its outcome is committed.
  */
 export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatcher & { start(): void } {
   const batchSize = deps.batchSize ?? 32;
@@ -43,6 +45,8 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
   let stopped = false;
   let wakeUp: (() => void) | null = null;
   let loop: Promise<void> = Promise.resolve();
+  // Outcomes of attempts that end together are written in one statement (outcome-batch.ts).
+  const outcomes = new OutcomeBatch<AttemptOutcome>((batch) => recordOutcomes(deps.db, batch));
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const body = delivery.method === 'POST' ? delivery.payload : '';
@@ -72,9 +76,24 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     }
     const now = deps.clock.now();
     const next = afterAttempt(outcome, delivery.schedulePosition, delivery.windowStartedAt, now, policy);
-    await completeAttempt(deps.db, delivery, outcome, next, now);
+    await outcomes.record({
+      deliveryId: delivery.deliveryId,
+      attemptNo: delivery.attemptNo,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+      next,
+      finishedAt: now,
+    });
     const where = `${url.origin}${url.pathname}`;
-    const fields = { deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attemptNo, url: where, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs };
+    const fields = {
+      deliveryId: delivery.deliveryId,
+      eventId: delivery.eventId,
+      attempt: delivery.attemptNo,
+      url: where,
+      httpStatus: outcome.httpStatus,
+      durationMs: outcome.durationMs,
+    };
     if (next.state === 'succeeded') deps.logger.debug(fields, 'callback delivered');
     else if (next.state === 'failed') deps.logger.warn({ ...fields, error: outcome.error, reason: next.reason }, 'callback failed for good');
     else deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'callback attempt failed; will retry');
@@ -85,7 +104,10 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
   const runOnce = async (): Promise<number> => {
     // The lease outlasts an attempt (its timeout plus a margin), so no other instance takes a row being sent.
     const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), batchSize, lease());
-    await Promise.all(claimed.map(attempt));
+    // Every attempt runs to its end (its outcome written or refused) before the first failure is reported.
+    const ended = await Promise.allSettled(claimed.map(attempt));
+    const failed = ended.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return claimed.length;
   };
 

@@ -4,10 +4,10 @@ import { ApiError, NotFoundError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationOfApproval, insertPayment, insertPaymentToken } from '../payments';
+import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
-import { recordChange } from '../transactions';
+import { recordChange, withPayment, withToken } from '../transactions';
 import { decideAfterCommit, PROCESSOR_LEASE_MS } from '../processor-requests';
 import type { TransactionRow } from '../transactions';
 import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
@@ -90,8 +90,11 @@ async function recordDecision(
   const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
   // Only a payment in flight past PROCESSOR_LEASE_MS, taken over by another, gets here: its decision cannot be recorded.
   if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
+  // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
+  let changed = updated;
+  let also: Parameters<typeof recordChange>[5];
   if (row.methodType === 'sale') {
-    await insertPayment(tx, {
+    const payment = newPaymentRow({
       paymentId: newPaymentId(),
       transactionId: row.id,
       merchantId: row.merchantId,
@@ -101,9 +104,11 @@ async function recordDecision(
       confirmationNumber: outcome.kind === 'sold' ? confirmationNumber : null,
       createdAt: now,
     });
+    changed = withPayment(changed, payment);
+    also = { payment };
   }
   if (result.outcome === 'approved' && row.methodType === 'authorize') {
-    await insertPaymentToken(tx, {
+    const token = newPaymentTokenRow({
       token: newToken('authorization'),
       type: 'authorization',
       merchantId: row.merchantId,
@@ -115,8 +120,10 @@ async function recordDecision(
       lastFourDigits: result.lastFourDigits,
       createdAt: now,
     });
+    changed = withToken(changed, token);
+    also = { token };
   }
-  const { view } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+  const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also);
   if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
   return answerOf(
     { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },

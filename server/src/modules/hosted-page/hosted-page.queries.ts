@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import { LINK_PAYABLE_STATUSES } from './link-payable';
-import { nextSequence, type TransactionRow } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
   db
@@ -86,7 +86,8 @@ export async function endConsumerPayment(db: Queryable, transactionId: string, s
 
 /**
  * The processor's decision on the payment started at `startedAt`, guarded on it still being the one in flight (it
- * was asked while the link was payable, so a time-out reached meanwhile does not undo it).
+ * was asked while the link was payable, so a time-out reached meanwhile does not undo it). Answers the transaction's
+ * view as the write left it, in the write's statement (`writeReturningView`).
  */
 export async function applyConsumerOutcome(
   db: Queryable,
@@ -94,29 +95,61 @@ export async function applyConsumerOutcome(
   outcome: ConsumerOutcome,
   startedAt: Date,
   now: Date,
-): Promise<TransactionRow | null> {
-  const authorization =
+): Promise<TransactionView | null> {
+  const values = {
+    transactionId,
+    status: STATUS_OF[outcome.kind],
+    paymentType: outcome.paymentType,
+    processor: outcome.processor,
+    confirmation: 'confirmation' in outcome ? JSON.stringify(outcome.confirmation) : null,
+    startedAt: startedAt.toISOString(),
+    now: now.toISOString(),
+  };
+  const [view] =
     outcome.kind === 'authorized'
-      ? {
-          authStatus: 'active' as const,
+      ? await outcomeWithHold(db, {
+          ...values,
           authorizedCents: outcome.authorizedCents,
-          holdExpiresAt: outcome.holdExpiresAt,
+          holdExpiresAt: outcome.holdExpiresAt.toISOString(),
           supportsCloseAuth: outcome.supportsCloseAuth,
+        })
+      : await outcomeWithoutHold(db, values);
+  return view ?? null;
+}
+
+/** The two column sets of a consumer outcome (an authorization places a hold; the rest do not), each built once. */
+const outcomeWithoutHold = consumerOutcomeStatement(false);
+const outcomeWithHold = consumerOutcomeStatement(true);
+
+function consumerOutcomeStatement(placesHold: boolean) {
+  return writeReturningView((db) => {
+    const hold = placesHold
+      ? {
+          authStatus: sql`'active'`,
+          authorizedCents: sql`${sql.placeholder('authorizedCents')}::bigint`,
+          holdExpiresAt: sql`${sql.placeholder('holdExpiresAt')}::timestamptz`,
+          supportsCloseAuth: sql`${sql.placeholder('supportsCloseAuth')}::boolean`,
         }
       : {};
-  const [row] = await db
-    .update(transactions)
-    .set({
-      status: STATUS_OF[outcome.kind],
-      paymentType: outcome.paymentType,
-      processor: outcome.processor,
-      confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
-      ...authorization,
-      consumerPaymentSince: null,
-      sequence: nextSequence(),
-      updatedAt: now,
-    })
-    .where(and(eq(transactions.id, transactionId), inArray(transactions.status, [...LINK_PAYABLE_STATUSES]), eq(transactions.consumerPaymentSince, startedAt)))
-    .returning();
-  return row ?? null;
+    return db
+      .update(transactions)
+      .set({
+        status: sql`${sql.placeholder('status')}::smallint`,
+        paymentType: sql`${sql.placeholder('paymentType')}::text`,
+        processor: sql`${sql.placeholder('processor')}::text`,
+        confirmation: sql`${sql.placeholder('confirmation')}::jsonb`,
+        ...hold,
+        consumerPaymentSince: sql`null`,
+        sequence: nextSequence(),
+        updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      })
+      .where(
+        and(
+          eq(transactions.id, sql.placeholder('transactionId')),
+          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+          sql`${transactions.consumerPaymentSince} = ${sql.placeholder('startedAt')}::timestamptz`,
+        ),
+      )
+      .returning();
+  });
 }

@@ -111,7 +111,8 @@ const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
 /** Consumer pays (POST /pay/:linkId). Mutates `t` when something changes. */
 function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
   // Pending, or Declined (the consumer tries another card); never past the time-out.
-  if ((t.status !== Status.Pending && t.status !== Status.Declined) || (t.timeoutAt !== null && t.timeoutAt <= m.now)) return refused('transaction_not_payable');
+  if ((t.status !== Status.Pending && t.status !== Status.Declined) || (t.timeoutAt !== null && t.timeoutAt <= m.now))
+    return refused('transaction_not_payable');
   t.sequence += 1;
   const amount = t.amountCents ?? 0;
   if (method === 'declined' || method === 'insufficient' || method === 'failure') {
@@ -486,7 +487,9 @@ class CloseAuth implements Cmd {
     const i = choose(m, this.pick, anyTx, (t) => holdActive(t) && t.hold!.captured > 0);
     const t = m.txs[i]!;
     const h = t.hold;
-    r.trace.push(`closeAuth tx${i} (model: ${t.methodType}, status ${t.status}${h ? `, captured ${h.captured}, available ${available(h)}, ${h.processor}` : ''})`);
+    r.trace.push(
+      `closeAuth tx${i} (model: ${t.methodType}, status ${t.status}${h ? `, captured ${h.captured}, available ${available(h)}, ${h.processor}` : ''})`,
+    );
     const want = modelCloseAuth(t);
     const answer = await r.client.closeAuth(r.txs[i]!.number);
     checkAnswer(r, answer, want);

@@ -1,4 +1,4 @@
 /** What the payment flows share (links, widget sessions, commits, captures): the payments module's public surface. */
 export { assertCardUsable } from './card-validation';
 export { confirmationFor, confirmationOfApproval, toPayment } from './confirmation';
-export { insertPayment, insertPaymentToken, type PaymentRow, type PaymentTokenRow } from './payments.queries';
+export { insertPayment, insertPaymentToken, newPaymentRow, newPaymentTokenRow, type PaymentRow, type PaymentTokenRow } from './payments.queries';

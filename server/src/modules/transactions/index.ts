@@ -7,7 +7,16 @@ export type { EventNotice } from './transaction-events';
 export { toProduct } from './transaction-object';
 export type { StoredProduct } from './transaction-object';
 export { transactionScope } from './transaction-scope.queries';
-export { findTransactionRowForPrincipal, insertTransaction, moveStatus, nextSequence, noConsumerPaymentInFlight } from './transactions.queries';
-export type { TransactionRow } from './transactions.queries';
+export {
+  findTransactionRowForPrincipal,
+  insertTransaction,
+  moveStatus,
+  nextSequence,
+  noConsumerPaymentInFlight,
+  withPayment,
+  withToken,
+  writeReturningView,
+} from './transactions.queries';
+export type { TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';

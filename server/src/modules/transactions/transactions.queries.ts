@@ -1,10 +1,10 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
-import { reusableQuery } from '../../db/reusable-query';
+import { reusableInsert, reusableQuery, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -28,10 +28,27 @@ export interface TransactionView {
   payments: PaymentRow[];
 }
 
-export async function insertTransaction(db: Queryable, values: NewTransactionRow): Promise<TransactionRow> {
-  const [row] = await db.insert(transactions).values(values).returning();
-  return row!;
+const transactionInsert = reusableInsert(transactions);
+
+export function insertTransaction(db: Queryable, values: NewTransactionRow): Promise<TransactionRow> {
+  return transactionInsert(db, values);
 }
+
+/** Inserts a transaction and answers its view, in one statement (built once per set of columns given). */
+export async function insertTransactionView(db: Queryable, values: NewTransactionRow): Promise<TransactionView> {
+  const [raw] = await transactionViewInsert(db, values as Record<string, unknown>);
+  return viewFromColumns(raw!);
+}
+
+const transactionViewInsert = reusableWrite((db, slots) =>
+  viewOfWrite(
+    db
+      .insert(transactions)
+      .values(slots as unknown as NewTransactionRow)
+      .returning()
+      .getSQL(),
+  ),
+);
 
 /** A payment as the view's JSON column carries it: the payments row with its timestamp as text. */
 type PaymentJson = Omit<PaymentRow, 'createdAt'> & { createdAt: string };
@@ -56,7 +73,12 @@ const viewColumns = {
   payments: paymentsOfTransaction,
 };
 
-type ViewRecord = { row: TransactionRow; merchant: MerchantFace; token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null; payments: PaymentJson[] };
+type ViewRecord = {
+  row: TransactionRow;
+  merchant: MerchantFace;
+  token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null;
+  payments: PaymentJson[];
+};
 
 function toView(found: ViewRecord | undefined): TransactionView | null {
   if (!found) return null;
@@ -76,7 +98,62 @@ function selectView(db: Queryable) {
     .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id));
 }
 
-const viewById = reusableQuery('transaction_view_by_id', (db) => selectView(db).where(eq(transactions.id, sql.placeholder('transactionId'))).limit(1));
+const viewById = reusableQuery('transaction_view_by_id', (db) =>
+  selectView(db)
+    .where(eq(transactions.id, sql.placeholder('transactionId')))
+    .limit(1),
+);
+
+/**
+ * The view read from a write's own RETURNING rows: `with "transactions" as (<write> returning *) <view select>`. The
+ * CTE takes the table's name, so the view select (merchant, token and payments joined to it) reads the rows as the
+ * write left them, in the write's statement: a change needs no statement of its own to read what it wrote. Rows
+ * inserted earlier in the same database transaction (a token, a payment) are seen; ones the caller inserts after
+ * the write are not (add them with `withPayment` / `withToken`).
+ */
+const viewOfWritten = sql`select ${transactions}.*, m.name as view_merchant_name, m.business_id as view_merchant_business_id,
+    tok.token as view_token, tok.type as view_token_type, tok.last_four_digits as view_token_last_four_digits,
+    ${paymentsOfTransaction} as view_payments
+  from ${transactions}
+  join ${merchants} m on m.id = ${transactions.merchantId}
+  left join ${paymentTokens} tok on tok.transaction_id = ${transactions.id}`;
+
+/** A write (update or insert, with `.returning()`) whose rows come back as views, in one statement. */
+interface ReturningWrite {
+  getSQL(): SQL;
+}
+
+/** Builds `write` once (values in `sql.placeholder` slots) and returns a function that runs it and answers the views. */
+export function writeReturningView(build: (db: Queryable) => ReturningWrite): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView[]> {
+  const run = reusableStatement<Record<string, unknown>>((db) => viewOfWrite(build(db).getSQL()));
+  return async (db, values) => (await run(db, values)).map(viewFromColumns);
+}
+
+function viewOfWrite(write: SQL): SQL {
+  return sql`with ${transactions} as (${write}) ${viewOfWritten}`;
+}
+
+/** A view from the raw columns of `viewOfWritten`, mapped as drizzle maps a selected row. */
+function viewFromColumns(raw: Record<string, unknown>): TransactionView {
+  const token = raw.view_token as string | null;
+  return {
+    row: rowFromColumns(transactions, raw),
+    merchant: { name: raw.view_merchant_name as string, businessId: Number(raw.view_merchant_business_id) },
+    token:
+      token === null ? null : { token, type: raw.view_token_type as PaymentTokenRow['type'], lastFourDigits: raw.view_token_last_four_digits as string | null },
+    payments: (raw.view_payments as PaymentJson[]).map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
+  };
+}
+
+/** The view with a payment the change inserted after its guarded write. */
+export function withPayment(view: TransactionView, payment: PaymentRow): TransactionView {
+  return { ...view, payments: [...view.payments, payment] };
+}
+
+/** The view with the token the change issued after its guarded write. */
+export function withToken(view: TransactionView, token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'>): TransactionView {
+  return { ...view, token: { token: token.token, type: token.type, lastFourDigits: token.lastFourDigits } };
+}
 
 /** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
 export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
@@ -132,26 +209,78 @@ export interface EventAppend {
   notice: string;
 }
 
+/** A row the change inserts with its event, in the event's statement (the event's payload already shows it). */
+export type InsertedWithEvent = { payment: PaymentRow } | { token: PaymentTokenRow };
+
 /**
  * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
- * statement: one round trip inside the change's database transaction instead of three.
+ * statement: one round trip inside the change's database transaction instead of three. A payment or token the
+ * change made goes into the same statement (`also`), one round trip fewer again.
  */
-export async function appendEvent(db: Queryable, e: EventAppend): Promise<void> {
+export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent): Promise<void> {
   const { row } = e;
-  const at = e.at.toISOString(); // raw sql parameters skip drizzle's Date mapping
-  await db.execute(sql`
-    with event as (
+  const values = {
+    eventId: e.eventId,
+    transactionId: row.id,
+    merchantId: row.merchantId,
+    sequence: row.sequence,
+    type: e.type,
+    payload: e.payload,
+    at: e.at.toISOString(), // raw parameters skip drizzle's Date mapping
+    callbackUrl: row.callbackUrl,
+    callbackMethod: row.callbackMethod,
+    callback: e.callback,
+    channel: e.channel,
+    notice: e.notice,
+  };
+  if (!also) await appendEventAlone(db, values);
+  else if ('payment' in also) await appendEventWithPayment(db, { ...values, ...slotValues('payment', also.payment) });
+  else await appendEventWithToken(db, { ...values, ...slotValues('token', also.token) });
+}
+
+/** `{ <prefix>_<column key>: value }` for every column of a row, to fill `slotsFor(<prefix>, table)`. */
+function slotValues(prefix: string, row: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [`${prefix}_${key}`, value]));
+}
+
+/** A placeholder for every column of `table`, named `<prefix>_<column key>`: an insert of a whole row. */
+function slotsFor(prefix: string, table: typeof payments | typeof paymentTokens): Record<string, ReturnType<typeof sql.placeholder>> {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, sql.placeholder(`${prefix}_${key}`)]));
+}
+
+function eventStatement(alsoInsert: SQL | null): SQL {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`
+    with ${alsoInsert ? sql`inserted as (${alsoInsert}), ` : sql``}event as (
       insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
-      values (${e.eventId}::uuid, ${row.id}::uuid, ${row.merchantId}::uuid, ${row.sequence}::integer, ${e.type}::text, ${e.payload}::text, ${at}::timestamptz)
+      values (${p('eventId')}::uuid, ${p('transactionId')}::uuid, ${p('merchantId')}::uuid, ${p('sequence')}::integer, ${p('type')}::text, ${p('payload')}::text, ${p('at')}::timestamptz)
       returning id
     ), delivery as (
       insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
-      select event.id, ${row.id}::uuid, ${row.merchantId}::uuid, ${row.sequence}::integer, ${row.callbackUrl}::text, ${row.callbackMethod}::text,
-        ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from event where ${e.callback}::boolean
+      select event.id, ${p('transactionId')}::uuid, ${p('merchantId')}::uuid, ${p('sequence')}::integer, ${p('callbackUrl')}::text, ${p('callbackMethod')}::text,
+        ${p('at')}::timestamptz, ${p('at')}::timestamptz, ${p('at')}::timestamptz
+      from event where ${p('callback')}::boolean
     )
-    select pg_notify(${e.channel}::text, ${e.notice}::text) from event`);
+    select pg_notify(${p('channel')}::text, ${p('notice')}::text) from event`;
 }
+
+const appendEventAlone = reusableStatement(() => eventStatement(null));
+const appendEventWithPayment = reusableStatement((db) =>
+  eventStatement(
+    db
+      .insert(payments)
+      .values(slotsFor('payment', payments) as never)
+      .getSQL(),
+  ),
+);
+const appendEventWithToken = reusableStatement((db) =>
+  eventStatement(
+    db
+      .insert(paymentTokens)
+      .values(slotsFor('token', paymentTokens) as never)
+      .getSQL(),
+  ),
+);
 
 /**
  * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking

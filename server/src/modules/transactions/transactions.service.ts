@@ -12,7 +12,7 @@ import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
 import { paymentPageUrl } from './transaction-object';
 import { recordChange } from './transaction-events';
-import { cancelPending, findTransactionRowForPrincipal, insertTransaction, setSmsState } from './transactions.queries';
+import { cancelPending, findTransactionRowForPrincipal, insertTransactionView, setSmsState, type TransactionView } from './transactions.queries';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
 export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
@@ -29,7 +29,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     if (timeoutAt <= now) throw new ValidationError([{ path: 'timeoutDate', message: `must be in the future (the service time is ${now.toISOString()})` }]);
   }
 
-  const row = await insertTransaction(tx, {
+  const created = await insertTransactionView(tx, {
     transactionNumber: newTransactionNumber(),
     merchantId: principal.merchantId,
     branchId: terminal.branchId,
@@ -53,14 +53,24 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
     createdAt: now,
     updatedAt: now,
   });
+  const { row } = created;
+  let change: TransactionView | string = created;
   if (row.phone || row.email) {
     // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
     const merchant = await findMerchant(tx, row.merchantId);
-    const facts = { businessName: merchant!.name, amountCents: row.amountCents, currency: row.currency, url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId) };
+    const facts = {
+      businessName: merchant!.name,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId),
+    };
     const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
-    if (delivered.sms !== undefined) await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+    if (delivered.sms !== undefined) {
+      await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+      change = row.id; // the view is read again: the SMS state moved after the insert
+    }
   }
-  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  const { transaction } = await recordChange(tx, change, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
   return transaction;
 }
 
@@ -74,7 +84,10 @@ export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: 
     if (row.status === Status.Pending) {
       throw new ApiError('transaction_not_cancellable', 'The consumer is paying this transaction right now; read it again for the outcome.');
     }
-    throw new ApiError('transaction_not_cancellable', `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`);
+    throw new ApiError(
+      'transaction_not_cancellable',
+      `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`,
+    );
   }
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
