@@ -11,12 +11,24 @@ const VIEW = `select t.*, m.name, m.business_id, pt.token, pt.type, pt.last_four
 
 function hotQueries(p, columns) {
   const queries = [
-    ['credential by key hash (a merchant request, when not cached)', `select id, kind, secret_hash, merchant_id, branch_id, device_id, allowed_origins from api_credentials where secret_hash = $1 and revoked_at is null limit 1`, [p.secretHash]],
-    ['link face (pay)', `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`, [p.linkId]],
+    [
+      'credential by key hash (a merchant request, when not cached)',
+      `select id, kind, secret_hash, merchant_id, branch_id, device_id, allowed_origins from api_credentials where secret_hash = $1 and revoked_at is null limit 1`,
+      [p.secretHash],
+    ],
+    [
+      'link face (pay)',
+      `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`,
+      [p.linkId],
+    ],
     ['lock by link (pay)', `select * from transactions where link_id = $1 limit 1 for update`, [p.linkId]],
     ['view by id, with payments (every change)', `${VIEW} where t.id = $1 limit 1`, [p.id]],
     ['view by number for the merchant (status)', `${VIEW} where t.transaction_number = $1 and t.merchant_id = $2 limit 1`, [p.number, p.merchantId]],
-    ['token for the merchant (capture)', `select pt.*, t.* from payment_tokens pt inner join transactions t on t.id = pt.transaction_id where pt.token = $1 and pt.merchant_id = $2 limit 1`, [p.token, p.merchantId]],
+    [
+      'token for the merchant (capture)',
+      `select pt.*, t.* from payment_tokens pt inner join transactions t on t.id = pt.transaction_id where pt.token = $1 and pt.merchant_id = $2 limit 1`,
+      [p.token, p.merchantId],
+    ],
     [
       'guarded capture (capture)',
       `update transactions set captured_cents = captured_cents + 100, sequence = sequence + 1, updated_at = now()
@@ -32,12 +44,28 @@ function hotQueries(p, columns) {
        select pg_notify('svc_bench_explain', 'x') from event`,
       [p.id, p.merchantId, p.payload],
     ],
-    ['expiry sweep: link time-outs (every second)', `select id from transactions where status = 1 and timeout_at <= now() order by timeout_at limit 200 for update skip locked`, []],
-    ['expiry sweep: hold expiries (every second)', `select id from transactions where auth_status = 'active' and hold_expires_at <= now() order by hold_expires_at limit 200 for update skip locked`, []],
-    ['callback claim (dispatcher, every wake)', `select id from callback_deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 32 for update skip locked`, []],
+    [
+      'expiry sweep: link time-outs (every second)',
+      `select id from transactions where status = 1 and timeout_at <= now() order by timeout_at limit 200 for update skip locked`,
+      [],
+    ],
+    [
+      'expiry sweep: hold expiries (every second)',
+      `select id from transactions where auth_status = 'active' and hold_expires_at <= now() order by hold_expires_at limit 200 for update skip locked`,
+      [],
+    ],
+    [
+      'callback claim (dispatcher, every wake)',
+      `select id from callback_deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 32 for update skip locked`,
+      [],
+    ],
   ];
   if (columns.has('commit_deadline')) {
-    queries.push(['expiry sweep: commit deadlines (every second)', `select id from transactions where status = 10 and commit_deadline <= now() order by commit_deadline limit 200 for update skip locked`, []]);
+    queries.push([
+      'expiry sweep: commit deadlines (every second)',
+      `select id from transactions where status = 10 and commit_deadline <= now() order by commit_deadline limit 200 for update skip locked`,
+      [],
+    ]);
   }
   return queries;
 }
@@ -52,7 +80,15 @@ async function sampleParameters(sql, merchantId) {
     where t.merchant_id = ${merchantId}
     order by random() limit 1`;
   if (!row) throw new Error('no finished transaction to take query parameters from');
-  return { id: row.id, number: row.number, linkId: row.link_id, merchantId: row.merchant_id, token: row.token, payload: row.payload, secretHash: row.secret_hash };
+  return {
+    id: row.id,
+    number: row.number,
+    linkId: row.link_id,
+    merchantId: row.merchant_id,
+    token: row.token,
+    payload: row.payload,
+    secretHash: row.secret_hash,
+  };
 }
 
 /** `[{ name, executionMs (median of `repeat`), plan (scan nodes) }]` */
@@ -79,7 +115,12 @@ export async function explainHotQueries(sql, merchantId, repeat = 5) {
     times.sort((a, b) => a - b);
     const scans = plan
       .filter((line) => /Scan|Insert on|Update on|Sort|LockRows/.test(line))
-      .map((line) => line.replace(/^[\s->]+/, '').replace(/\s+\(cost=.*$/, '').trim());
+      .map((line) =>
+        line
+          .replace(/^[\s->]+/, '')
+          .replace(/\s+\(cost=.*$/, '')
+          .trim(),
+      );
     results.push({ name, executionMs: times[Math.floor(times.length / 2)], plan: scans.join('; '), full: plan });
   }
   return results;

@@ -30,7 +30,12 @@ export async function seedFinishedTransactions(sql, templateTransactionNumber, c
       from generate_series(1, ${Number(count)}) as i`);
     const t = `'${template.id}'::uuid`;
     await tx.unsafe(
-      await copyStatement(tx, 'transactions', { id: 'g.id', transaction_number: 'g.number', link_id: 'g.link_id', created_at: 'g.at', updated_at: 'g.at' }, `bench_seed g cross join transactions s where s.id = ${t}`),
+      await copyStatement(
+        tx,
+        'transactions',
+        { id: 'g.id', transaction_number: 'g.number', link_id: 'g.link_id', created_at: 'g.at', updated_at: 'g.at' },
+        `bench_seed g cross join transactions s where s.id = ${t}`,
+      ),
     );
     await tx.unsafe(
       await copyStatement(

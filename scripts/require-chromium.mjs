@@ -12,8 +12,9 @@ if (found !== null && isExecutable(found)) process.exit(0);
 const named = process.env.CHROMIUM_PATH !== undefined;
 const canInstall = !named && process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
 if (canInstall) {
-  process.stderr.write('No Chromium found: installing Debian\'s chromium with apt-get for the browser tests (once)…\n');
-  const apt = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  process.stderr.write("No Chromium found: installing Debian's chromium with apt-get for the browser tests (once)…\n");
+  const apt = (args) =>
+    spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
   if (!apt(['install', '-y', '-qq', 'chromium']) && apt(['update', '-qq'])) apt(['install', '-y', '-qq', 'chromium']);
   const installed = chromiumPath();
   if (installed && isExecutable(installed)) process.exit(0);

@@ -19,7 +19,8 @@ const problems = [...zodProblems(root, 'sdk.js', sdk), ...zodProblems(root, 'car
 const CORE = '../sdk-core/src/';
 for (const input of inputsOf(root, frame)) {
   const ownEntry = input === 'src/card-frame.ts';
-  const frameSide = input.startsWith(`${CORE}frame/`) || input.startsWith(`${CORE}shared/`) || input.startsWith('../protocol/') || input.includes('node_modules');
+  const frameSide =
+    input.startsWith(`${CORE}frame/`) || input.startsWith(`${CORE}shared/`) || input.startsWith('../protocol/') || input.includes('node_modules');
   if (!ownEntry && !frameSide) problems.push(`card-frame.js imports host code: ${input}`);
 }
 for (const input of inputsOf(root, sdk)) {

@@ -21,7 +21,10 @@ async function serveBuiltFiles(ctx, next) {
   }
   const { clientId, origin } = ctx.query;
   const refusal = REFUSED[clientId];
-  ctx.set('content-security-policy', `frame-ancestors ${origin}; default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'`);
+  ctx.set(
+    'content-security-policy',
+    `frame-ancestors ${origin}; default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'`,
+  );
   if (refusal) {
     ctx.status = 403;
     ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="svc-widget-refusal" content="${refusal}"><title>Payment form unavailable</title><script src="widget.js" defer></script></head><body><p>Refused</p></body></html>`;

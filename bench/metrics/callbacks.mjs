@@ -54,10 +54,14 @@ async function latencyPhase({ server, merchant, sql, receiver, clients, duration
  * every delivery, and times it from the commit to the last receipt.
  */
 async function drainBacklog({ merchant, sql, receiver, backlog }) {
-  const { total } = await waitFor(async () => {
-    const counts = await deliveryCounts(sql, merchant.merchantId);
-    return counts.total === counts.succeeded ? counts : null;
-  }, 60_000, 'every delivery to succeed');
+  const { total } = await waitFor(
+    async () => {
+      const counts = await deliveryCounts(sql, merchant.merchantId);
+      return counts.total === counts.succeeded ? counts : null;
+    },
+    60_000,
+    'every delivery to succeed',
+  );
   await receiver.reset();
   let committedAt = 0;
   await sql.begin(async (tx) => {

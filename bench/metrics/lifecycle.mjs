@@ -69,7 +69,11 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   const referenceWrites = Object.fromEntries(LIFECYCLE_STEPS.map((step) => [step, Math.round(writes[step].rows)]));
   const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
   const reference = await startReferenceServer(server.store.url(), referenceWrites);
-  const service = lifecycleTarget(server.url, (connection, record) => runLifecycle(connection, merchant.apiKey, { record }), cpuSampler({ pid: server.pid, sql }));
+  const service = lifecycleTarget(
+    server.url,
+    (connection, record) => runLifecycle(connection, merchant.apiKey, { record }),
+    cpuSampler({ pid: server.pid, sql }),
+  );
   const floor = lifecycleTarget(
     reference.url,
     (connection, record) => runReferenceSequence(connection, { record }),

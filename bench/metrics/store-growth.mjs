@@ -51,14 +51,20 @@ export async function measureStoreGrowth({ sides, config, log }) {
   const targets = Object.fromEntries(
     Object.entries(sides).map(([label, side]) => [
       label,
-      lifecycleTarget(side.server.url, (connection, record) => runLifecycle(connection, side.merchant.apiKey, { record }), cpuSampler({ pid: side.server.pid, sql: side.sql })),
+      lifecycleTarget(
+        side.server.url,
+        (connection, record) => runLifecycle(connection, side.merchant.apiKey, { record }),
+        cpuSampler({ pid: side.server.pid, sql: side.sql }),
+      ),
     ]),
   );
   try {
     await Promise.all([targets.empty.round(config.warmupMs, { measure: false }), targets.seeded.round(config.warmupMs, { measure: false })]);
     for (let r = 0; r < config.rounds; r++) {
       await Promise.all([targets.empty.round(config.roundMs), targets.seeded.round(config.roundMs)]);
-      log(`  round ${r + 1}/${config.rounds}: empty ${targets.empty.rounds.at(-1).perSecond.toFixed(1)} seq/s, seeded ${targets.seeded.rounds.at(-1).perSecond.toFixed(1)} seq/s`);
+      log(
+        `  round ${r + 1}/${config.rounds}: empty ${targets.empty.rounds.at(-1).perSecond.toFixed(1)} seq/s, seeded ${targets.seeded.rounds.at(-1).perSecond.toFixed(1)} seq/s`,
+      );
     }
   } finally {
     Object.values(targets).forEach((t) => t.close());

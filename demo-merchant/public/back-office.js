@@ -12,7 +12,11 @@ let selected = null;
 async function showConnection(liveState) {
   try {
     const status = await api('/api/status');
-    say($('service-status'), status.service.reachable ? `reachable at ${status.service.url}` : `not reachable at ${status.service.url}`, status.service.reachable ? 'ok' : 'error');
+    say(
+      $('service-status'),
+      status.service.reachable ? `reachable at ${status.service.url}` : `not reachable at ${status.service.url}`,
+      status.service.reachable ? 'ok' : 'error',
+    );
     say($('credentials-status'), status.credentials.loaded ? 'loaded' : `waiting for ${status.credentials.file}`, status.credentials.loaded ? 'ok' : 'error');
     say($('live-status'), liveState ?? status.live, (liveState ?? status.live) === 'connected' ? 'ok' : 'busy');
   } catch (error) {
@@ -37,7 +41,14 @@ function renderOrders() {
       open.textContent = `Manage ${o.transactionNumber ?? o.orderId}`;
       open.addEventListener('click', () => select(o.orderId));
       first.append(open, document.createElement('br'), o.description);
-      row.append(first, cell(`${CHANNELS[o.channel] ?? o.channel} · ${o.methodType}`), cell(money(o.amount, o.currency)), cell(statusText(o)), cell(holdText(o)), cell(refusalText(o)));
+      row.append(
+        first,
+        cell(`${CHANNELS[o.channel] ?? o.channel} · ${o.methodType}`),
+        cell(money(o.amount, o.currency)),
+        cell(statusText(o)),
+        cell(holdText(o)),
+        cell(refusalText(o)),
+      );
       return row;
     }),
   );
@@ -54,7 +65,8 @@ function upsert(view) {
   }
   renderOrders();
   if (selected === view.orderId) renderSelected();
-  else if (!selected && (params.get('order') === view.orderId || (view.transactionNumber && params.get('transaction') === view.transactionNumber))) select(view.orderId);
+  else if (!selected && (params.get('order') === view.orderId || (view.transactionNumber && params.get('transaction') === view.transactionNumber)))
+    select(view.orderId);
 }
 
 // ——— one order ———
@@ -72,7 +84,13 @@ function renderSelected() {
   ];
   if (o.authorization) {
     const a = o.authorization;
-    facts.push(['Authorized', money(a.authorizedCents, o.currency)], ['Captured', money(a.capturedCents, o.currency)], ['Released', money(a.releasedCents, o.currency)], ['Available', money(a.availableCents, o.currency)], ['Hold', a.status]);
+    facts.push(
+      ['Authorized', money(a.authorizedCents, o.currency)],
+      ['Captured', money(a.capturedCents, o.currency)],
+      ['Released', money(a.releasedCents, o.currency)],
+      ['Available', money(a.availableCents, o.currency)],
+      ['Hold', a.status],
+    );
   }
   $('order-facts').replaceChildren(
     ...facts.flatMap(([term, value]) => {
@@ -176,7 +194,13 @@ async function loadDeliveries() {
         loadDeliveries();
       });
       actions.append(redeliver);
-      row.append(cell(`#${d.sequence}`), cell(d.state), cell(`${d.attempts.length}: ${attempts}`), cell(d.nextAttemptAt ? new Date(d.nextAttemptAt).toLocaleString() : '—'), actions);
+      row.append(
+        cell(`#${d.sequence}`),
+        cell(d.state),
+        cell(`${d.attempts.length}: ${attempts}`),
+        cell(d.nextAttemptAt ? new Date(d.nextAttemptAt).toLocaleString() : '—'),
+        actions,
+      );
       row.dataset.state = d.state === 'succeeded' ? 'ok' : d.state === 'failed' ? 'error' : 'busy';
       return row;
     }),
@@ -206,7 +230,13 @@ $('clock-form').addEventListener('submit', async (event) => {
 // ——— callbacks received ———
 function callbackRow(c) {
   const row = document.createElement('tr');
-  row.append(cell(new Date(c.at).toLocaleTimeString()), cell(c.transactionNumber ?? '—'), cell(c.statusName ? `${c.statusName} (${c.status})` : '—'), cell(c.verified ? 'verified' : 'INVALID'), cell(String(c.answeredStatus)));
+  row.append(
+    cell(new Date(c.at).toLocaleTimeString()),
+    cell(c.transactionNumber ?? '—'),
+    cell(c.statusName ? `${c.statusName} (${c.status})` : '—'),
+    cell(c.verified ? 'verified' : 'INVALID'),
+    cell(String(c.answeredStatus)),
+  );
   return row;
 }
 api('/api/callbacks').then(({ refusing, callbacks }) => {

@@ -10,7 +10,10 @@ const payButton = document.getElementById('pay-button');
 const params = new URLSearchParams(location.search);
 const sdkName = params.get('sdk') === 'iframe' ? 'iframe' : 'elements';
 const methodType = ['manual_capture', 'authorize', 'tokenize'].includes(params.get('methodType')) ? params.get('methodType') : 'manual_capture';
-for (const [id, value, key] of [['sdk', sdkName, 'sdk'], ['method-type', methodType, 'methodType']]) {
+for (const [id, value, key] of [
+  ['sdk', sdkName, 'sdk'],
+  ['method-type', methodType, 'methodType'],
+]) {
   const select = document.getElementById(id);
   select.value = value;
   select.addEventListener('change', () => {
@@ -18,7 +21,8 @@ for (const [id, value, key] of [['sdk', sdkName, 'sdk'], ['method-type', methodT
     location.search = params.toString();
   });
 }
-if (sdkName === 'iframe') document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
+if (sdkName === 'iframe')
+  document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
 
 let config;
 let order;
@@ -58,20 +62,23 @@ sdk.init();
 
 payButton.addEventListener('click', () => {
   say(outcome, 'Paying…', 'busy');
-  sdk.pay(async (transaction) => {
-    outcome.dataset.transaction = transaction.TransactionNumber;
-    if (transaction.status !== 10) {
-      say(outcome, `The payment ended with status ${transaction.statusName} (${transaction.status}).`, 'error');
-      return;
-    }
-    try {
-      const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: transaction.TransactionNumber });
-      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
-      outcome.dataset.status = String(committed.status);
-    } catch (error) {
-      // The order is not lost: the back office shows it with this refusal and the transaction's status.
-      say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
-    }
-    document.getElementById('next-step').hidden = false;
-  }, { amount: order.amount, currency: order.currency });
+  sdk.pay(
+    async (transaction) => {
+      outcome.dataset.transaction = transaction.TransactionNumber;
+      if (transaction.status !== 10) {
+        say(outcome, `The payment ended with status ${transaction.statusName} (${transaction.status}).`, 'error');
+        return;
+      }
+      try {
+        const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: transaction.TransactionNumber });
+        say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
+        outcome.dataset.status = String(committed.status);
+      } catch (error) {
+        // The order is not lost: the back office shows it with this refusal and the transaction's status.
+        say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
+      }
+      document.getElementById('next-step').hidden = false;
+    },
+    { amount: order.amount, currency: order.currency },
+  );
 });

@@ -33,7 +33,11 @@ let transactionNumber = null;
 followLive({
   onCallback: (callback) => {
     if (!transactionNumber || callback.transactionNumber !== transactionNumber) return;
-    say(callbackLine, `Callback received: ${callback.statusName} (status ${callback.status}), signature ${callback.verified ? 'verified' : 'NOT verified'}`, callback.verified ? 'ok' : 'error');
+    say(
+      callbackLine,
+      `Callback received: ${callback.statusName} (status ${callback.status}), signature ${callback.verified ? 'verified' : 'NOT verified'}`,
+      callback.verified ? 'ok' : 'error',
+    );
   },
 });
 

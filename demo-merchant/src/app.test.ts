@@ -71,10 +71,18 @@ describe('demo merchant status', () => {
 });
 
 const INTEGRITY = `sha384-${'A'.repeat(64)}`;
-const MANIFEST = { files: { elements: { url: 'http://service.test/sdk/elements/1.1.1/sdk.js', integrity: INTEGRITY }, iframe: { url: 'http://service.test/sdk/iframe/1.0.9/sdk.js', integrity: `sha384-${'B'.repeat(64)}` } } };
+const MANIFEST = {
+  files: {
+    elements: { url: 'http://service.test/sdk/elements/1.1.1/sdk.js', integrity: INTEGRITY },
+    iframe: { url: 'http://service.test/sdk/iframe/1.0.9/sdk.js', integrity: `sha384-${'B'.repeat(64)}` },
+  },
+};
 const AUTH_TOKEN = 'tok_auth_secret_123';
 const problem = (status: number, code: string, detail: string) =>
-  new Response(JSON.stringify({ type: `/docs/errors#${code}`, title: code, status, code, detail, requestId: 'req_1' }), { status, headers: { 'content-type': 'application/problem+json' } });
+  new Response(JSON.stringify({ type: `/docs/errors#${code}`, title: code, status, code, detail, requestId: 'req_1' }), {
+    status,
+    headers: { 'content-type': 'application/problem+json' },
+  });
 
 /** The service as the demo's backend sees it: the manifest, commit, pay, void, init, messages; every call recorded. */
 function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: string } | null = null) {
@@ -83,17 +91,44 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
   let sequence = 1;
   let refuseCommit: Response | null = null;
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const authorization = () => (paymentDetails?.type === 'authorization' ? { status: captured < 2500 ? 'active' : 'captured', authorizedCents: 2500, capturedCents: captured, releasedCents: 0, availableCents: 2500 - captured } : null);
+  const authorization = () =>
+    paymentDetails?.type === 'authorization'
+      ? { status: captured < 2500 ? 'active' : 'captured', authorizedCents: 2500, capturedCents: captured, releasedCents: 0, availableCents: 2500 - captured }
+      : null;
   const transaction = (TransactionNumber: string, status: number, statusName: string) => {
     const hold = authorization();
     const now = new Date().toISOString();
     const links = { iOSLink: '', androidLink: '', qrURL: `http://service.test/pay/link_${TransactionNumber}` };
     return TransactionSchema.parse({
-      TransactionNumber, date: now, amount: 25, amountCents: 2500, currency: 'USD', status, statusName, methodType: hold ? 'authorize' : 'sale', pos: null,
-      posReceiptsEndpoint: '', posData: null, businessName: 'Demo', businessId: 1, timeoutDate: null, paymentMethodData: { PaymentType: null, directAppLinks: links },
-      SMS: 'Not requested', paymentCommit: { messsage: '', isPaymentCommitted: true, secondsToCommit: 0, commitLink: null }, products: [], productSumMismatch: false,
-      confirmations: [], confirmation: null, transactionPage: links, balance: 0, paymentDetails,
-      authorization: hold && { ...hold, expiresAt: null, processor: 'alpha', supportsCloseAuth: true }, payments: [], sequence: ++sequence, updatedAt: now, createdAt: now,
+      TransactionNumber,
+      date: now,
+      amount: 25,
+      amountCents: 2500,
+      currency: 'USD',
+      status,
+      statusName,
+      methodType: hold ? 'authorize' : 'sale',
+      pos: null,
+      posReceiptsEndpoint: '',
+      posData: null,
+      businessName: 'Demo',
+      businessId: 1,
+      timeoutDate: null,
+      paymentMethodData: { PaymentType: null, directAppLinks: links },
+      SMS: 'Not requested',
+      paymentCommit: { messsage: '', isPaymentCommitted: true, secondsToCommit: 0, commitLink: null },
+      products: [],
+      productSumMismatch: false,
+      confirmations: [],
+      confirmation: null,
+      transactionPage: links,
+      balance: 0,
+      paymentDetails,
+      authorization: hold && { ...hold, expiresAt: null, processor: 'alpha', supportsCloseAuth: true },
+      payments: [],
+      sequence: ++sequence,
+      updatedAt: now,
+      createdAt: now,
     });
   };
   const fetchImpl = (async (url: string, init: RequestInit = {}) => {
@@ -103,7 +138,14 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
     if (commit) {
       if (refuseCommit) return refuseCommit;
       const status = paymentDetails?.type === 'authorization' ? 5 : 0;
-      return json({ success: true, transactionNumber: commit[1], transactionStatus: status, paymentDetails, confirmation: null, transaction: transaction(commit[1]!, status, status === 5 ? 'Authorized' : 'Approved') });
+      return json({
+        success: true,
+        transactionNumber: commit[1],
+        transactionStatus: status,
+        paymentDetails,
+        confirmation: null,
+        transaction: transaction(commit[1]!, status, status === 5 ? 'Authorized' : 'Approved'),
+      });
     }
     if (url.endsWith('/transactions/pay')) {
       const amount = calls.at(-1)!.body.amount as number;
@@ -115,7 +157,20 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
     if (url.endsWith('/transactions/void')) return problem(409, 'authorization_not_active', 'This authorization is captured; nothing is left to void.');
     if (url.endsWith('/transactions/init')) return json(transaction('L1', 1, 'Pending'));
     if (url.endsWith('/sandbox/messages')) {
-      return json({ messages: [{ messageId: 'm1', channel: 'sms', to: '+15555550100', body: 'Pay here: http://service.test/pay/link_L1', transactionNumber: 'L1', status: 'sent', createdAt: new Date().toISOString() }, { messageId: 'm0', channel: 'sms', to: '+1', body: 'other', transactionNumber: 'OTHER', status: 'sent', createdAt: new Date().toISOString() }] });
+      return json({
+        messages: [
+          {
+            messageId: 'm1',
+            channel: 'sms',
+            to: '+15555550100',
+            body: 'Pay here: http://service.test/pay/link_L1',
+            transactionNumber: 'L1',
+            status: 'sent',
+            createdAt: new Date().toISOString(),
+          },
+          { messageId: 'm0', channel: 'sms', to: '+1', body: 'other', transactionNumber: 'OTHER', status: 'sent', createdAt: new Date().toISOString() },
+        ],
+      });
     }
     if (/\/transactions\/[^/]+$/.test(url)) return json(transaction(url.split('/').at(-1)!, 11, 'Expired'));
     return json({}, 404);
@@ -139,7 +194,12 @@ describe('demo merchant backend', () => {
     const service = fakeService();
     const base = await start(file, service.fetchImpl);
     const text = await (await fetch(`${base}/api/config`)).text();
-    expect(JSON.parse(text)).toEqual({ clientId: 'ck_x', serviceUrl: 'http://service.test', sdkUrl: 'http://service.test/sdk/elements/1.1.1/sdk.js', sdkIntegrity: INTEGRITY });
+    expect(JSON.parse(text)).toEqual({
+      clientId: 'ck_x',
+      serviceUrl: 'http://service.test',
+      sdkUrl: 'http://service.test/sdk/elements/1.1.1/sdk.js',
+      sdkIntegrity: INTEGRITY,
+    });
     expect(service.calls.map((call) => call.url)).toEqual(['http://service.test/sdk/manifest.json']);
     for (const secret of ['sk_x', 'bk_x', 'dev_x', 'whsec_x']) expect(text).not.toContain(secret);
     const iframe = (await (await fetch(`${base}/api/config?sdk=iframe`)).json()) as { sdkUrl: string; sdkIntegrity: string };
@@ -160,7 +220,15 @@ describe('demo merchant backend', () => {
   it('prices the cart with its own prices and refuses unknown products and empty carts', async () => {
     const { file, cleanup } = await withCredentials();
     const base = await start(file, fakeService().fetchImpl);
-    const order = (await (await post(`${base}/api/checkout/order`, { items: [{ productId: 'tea', quantity: 3 }, { productId: 'mug', quantity: 1 }], amount: 1 })).json()) as { amount: number; description: string };
+    const order = (await (
+      await post(`${base}/api/checkout/order`, {
+        items: [
+          { productId: 'tea', quantity: 3 },
+          { productId: 'mug', quantity: 1 },
+        ],
+        amount: 1,
+      })
+    ).json()) as { amount: number; description: string };
     expect(order).toMatchObject({ amount: 3 * 800 + 1250, currency: 'USD', description: 'Loose-leaf tea, 100 g × 3, Ceramic mug × 1' });
     expect(await codeOf(await post(`${base}/api/checkout/order`, { items: [{ productId: 'gold', quantity: 1 }] }))).toEqual([400, 'unknown_product']);
     expect(await codeOf(await post(`${base}/api/checkout/order`, { items: [] }))).toEqual([400, 'cart_empty']);
@@ -174,12 +242,27 @@ describe('demo merchant backend', () => {
     const created = await post(`${base}/api/checkout/order`, { methodType: 'tokenize' });
     expect(created.status).toBe(201);
     const order = (await created.json()) as { orderId: string };
-    expect(order).toMatchObject({ orderId: expect.stringMatching(/^ord_/), transactionNumber: null, status: null, amount: 2500, currency: 'USD', methodType: 'tokenize', channel: 'elements' });
+    expect(order).toMatchObject({
+      orderId: expect.stringMatching(/^ord_/),
+      transactionNumber: null,
+      status: null,
+      amount: 2500,
+      currency: 'USD',
+      methodType: 'tokenize',
+      channel: 'elements',
+    });
 
     const res = await post(`${base}/api/checkout/commit`, { orderId: order.orderId, transactionNumber: 'T1', amount: 1, currency: 'EUR' });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(JSON.parse(text)).toMatchObject({ orderId: order.orderId, transactionNumber: 'T1', status: 0, statusName: 'Approved', amount: 2500, holds: 'saved_card' });
+    expect(JSON.parse(text)).toMatchObject({
+      orderId: order.orderId,
+      transactionNumber: 'T1',
+      status: 0,
+      statusName: 'Approved',
+      amount: 2500,
+      holds: 'saved_card',
+    });
     expect(text).not.toContain('tok_card_secret_456');
     const commit = service.calls.find((call) => call.url.endsWith('/commit'))!;
     expect(commit.url).toBe('http://service.test/transactions/T1/commit');
@@ -187,7 +270,10 @@ describe('demo merchant backend', () => {
     expect(commit.body).toMatchObject({ amount: 2500, currency: 'USD' });
 
     expect(await codeOf(await post(`${base}/api/checkout/commit`, { orderId: order.orderId, transactionNumber: 'T2' }))).toEqual([409, 'order_already_paid']);
-    expect(await codeOf(await post(`${base}/api/checkout/commit`, { orderId: 'ord_00000000-0000-4000-8000-000000000000', transactionNumber: 'T3' }))).toEqual([404, 'order_not_found']);
+    expect(await codeOf(await post(`${base}/api/checkout/commit`, { orderId: 'ord_00000000-0000-4000-8000-000000000000', transactionNumber: 'T3' }))).toEqual([
+      404,
+      'order_not_found',
+    ]);
     expect((await post(`${base}/api/checkout/commit`, { transactionNumber: 'T1', amount: 2500, currency: 'USD' })).status).toBe(400);
     expect(await codeOf(await post(`${base}/api/orders/${order.orderId}/capture`, {}))).toEqual([409, 'not_an_authorization']);
     expect(service.calls.filter((call) => call.url.endsWith('/commit'))).toHaveLength(1);
@@ -208,9 +294,18 @@ describe('demo merchant backend', () => {
     const base = await start(file, service.fetchImpl);
     const { orderId } = (await (await post(`${base}/api/checkout/order`, {})).json()) as { orderId: string };
     const refused = await post(`${base}/api/checkout/commit`, { orderId, transactionNumber: 'T7' });
-    expect([refused.status, await refused.json()]).toEqual([409, { code: 'commit_window_expired', message: 'The commit window of this payment closed; the consumer pays again.' }]);
-    const { orders } = (await (await fetch(`${base}/api/orders`)).json()) as { orders: { orderId: string; transactionNumber: string; statusName: string; lastRefusal: { action: string; code: string } }[] };
-    expect(orders.find((o) => o.orderId === orderId)).toMatchObject({ transactionNumber: 'T7', statusName: 'Expired', lastRefusal: { action: 'commit', code: 'commit_window_expired' } });
+    expect([refused.status, await refused.json()]).toEqual([
+      409,
+      { code: 'commit_window_expired', message: 'The commit window of this payment closed; the consumer pays again.' },
+    ]);
+    const { orders } = (await (await fetch(`${base}/api/orders`)).json()) as {
+      orders: { orderId: string; transactionNumber: string; statusName: string; lastRefusal: { action: string; code: string } }[];
+    };
+    expect(orders.find((o) => o.orderId === orderId)).toMatchObject({
+      transactionNumber: 'T7',
+      statusName: 'Expired',
+      lastRefusal: { action: 'commit', code: 'commit_window_expired' },
+    });
     await cleanup();
   });
 
@@ -242,7 +337,13 @@ describe('demo merchant backend', () => {
     expect((await post(`${base}/api/orders/not-an-order/capture`, { amount: 1 })).status).toBe(400);
     expect((await post(`${base}/api/orders/ord_00000000-0000-4000-8000-000000000000/capture`, {})).status).toBe(404);
     const partial = await post(`${base}/api/orders/${orderId}/capture`, { amount: 1000 });
-    expect(await partial.json()).toMatchObject({ orderId, transactionNumber: 'T1', status: 6, statusName: 'PartiallyCaptured', authorization: { capturedCents: 1000, availableCents: 1500 } });
+    expect(await partial.json()).toMatchObject({
+      orderId,
+      transactionNumber: 'T1',
+      status: 6,
+      statusName: 'PartiallyCaptured',
+      authorization: { capturedCents: 1000, availableCents: 1500 },
+    });
     const over = await post(`${base}/api/orders/${orderId}/capture`, { amount: 1501 });
     expect([over.status, await over.json()]).toEqual([409, { code: 'amount_exceeds_available', message: 'Only 1500 cents are still authorized.' }]);
     const rest = await (await post(`${base}/api/orders/${orderId}/capture`, {})).text();
@@ -251,7 +352,11 @@ describe('demo merchant backend', () => {
     const voided = await post(`${base}/api/orders/${orderId}/void`, {});
     expect(await codeOf(voided)).toEqual([409, 'authorization_not_active']);
     const pays = service.calls.filter((call) => call.url.endsWith('/transactions/pay'));
-    expect(pays.map((call) => call.body)).toEqual([{ token: AUTH_TOKEN, amount: 1000 }, { token: AUTH_TOKEN, amount: 1501 }, { token: AUTH_TOKEN, amount: 1500 }]);
+    expect(pays.map((call) => call.body)).toEqual([
+      { token: AUTH_TOKEN, amount: 1000 },
+      { token: AUTH_TOKEN, amount: 1501 },
+      { token: AUTH_TOKEN, amount: 1500 },
+    ]);
     expect((pays[0]!.init.headers as Record<string, string>).authorization).toBe('Bearer sk_x');
     await cleanup();
   });
@@ -261,9 +366,24 @@ describe('demo merchant backend', () => {
     const service = fakeService();
     const base = await start(file, service.fetchImpl);
     expect(await codeOf(await post(`${base}/api/links`, { phone: ' ', email: '' }))).toEqual([400, 'recipient_missing']);
-    const sent = (await (await post(`${base}/api/links`, { phone: '+15555550100' })).json()) as { order: { orderId: string; statusName: string }; qrURL: string; qrSvgUrl: string };
-    expect(sent).toMatchObject({ order: { statusName: 'Pending' }, qrURL: 'http://service.test/pay/link_L1', qrSvgUrl: 'http://service.test/pay/link_L1/qr.svg' });
-    expect(service.calls.at(-1)!.body).toEqual({ amount: 2500, isCent: true, currency: 'USD', products: [{ name: 'Ceramic mug', quantity: 2, amount: 1250 }], callbackURL: expect.stringMatching(/\/api\/service-callbacks$/), phone: '+15555550100' });
+    const sent = (await (await post(`${base}/api/links`, { phone: '+15555550100' })).json()) as {
+      order: { orderId: string; statusName: string };
+      qrURL: string;
+      qrSvgUrl: string;
+    };
+    expect(sent).toMatchObject({
+      order: { statusName: 'Pending' },
+      qrURL: 'http://service.test/pay/link_L1',
+      qrSvgUrl: 'http://service.test/pay/link_L1/qr.svg',
+    });
+    expect(service.calls.at(-1)!.body).toEqual({
+      amount: 2500,
+      isCent: true,
+      currency: 'USD',
+      products: [{ name: 'Ceramic mug', quantity: 2, amount: 1250 }],
+      callbackURL: expect.stringMatching(/\/api\/service-callbacks$/),
+      phone: '+15555550100',
+    });
     const link = (await (await fetch(`${base}/api/links/${sent.order.orderId}`)).json()) as { messages: { transactionNumber: string }[] };
     expect(link.messages.map((m) => m.transactionNumber)).toEqual(['L1']);
     await cleanup();
@@ -278,7 +398,10 @@ describe('demo merchant backend', () => {
     expect(sale).not.toContain('dev_x');
     expect(service.calls.at(-1)!.body).toMatchObject({ deviceId: 'dev_x', amount: 2500, isCent: true });
     expect((service.calls.at(-1)!.init.headers as Record<string, string>).authorization).toBe('Bearer sk_x');
-    expect(await (await fetch(`${base}/api/pos/terminal`)).json()).toEqual({ terminalUrl: 'http://service.test/sandbox/terminal#dev_x', stickerUrl: 'http://service.test/s/sticker123' });
+    expect(await (await fetch(`${base}/api/pos/terminal`)).json()).toEqual({
+      terminalUrl: 'http://service.test/sandbox/terminal#dev_x',
+      stickerUrl: 'http://service.test/s/sticker123',
+    });
     await cleanup();
   });
 
@@ -292,7 +415,11 @@ describe('demo merchant backend', () => {
     const headers = await generateTestCallbackHeaders(secret, body);
     const good = await fetch(`${base}/api/service-callbacks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     expect(good.status).toBe(204);
-    const forged = await fetch(`${base}/api/service-callbacks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: body.replace('0', '1') });
+    const forged = await fetch(`${base}/api/service-callbacks`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body.replace('0', '1'),
+    });
     expect(forged.status).toBe(401);
     const list = (await (await fetch(`${base}/api/callbacks`)).json()) as { callbacks: { verified: boolean; transactionNumber: string }[] };
     expect(list.callbacks.map((c) => c.verified)).toEqual([false, true]);
@@ -305,15 +432,30 @@ describe('demo merchant backend', () => {
     const { file, cleanup } = await withCredentials({ hmacSecret: secret });
     const base = await start(file, fetch);
     const body = JSON.stringify({ TransactionNumber: 'T5', status: 0, statusName: 'Approved' });
-    const send = async () => fetch(`${base}/api/service-callbacks`, { method: 'POST', headers: { ...(await generateTestCallbackHeaders(secret, body)), 'content-type': 'application/json' }, body });
-    const mode = (refusing: unknown) => fetch(`${base}/api/callbacks/mode`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refusing }) });
+    const send = async () =>
+      fetch(`${base}/api/service-callbacks`, {
+        method: 'POST',
+        headers: { ...(await generateTestCallbackHeaders(secret, body)), 'content-type': 'application/json' },
+        body,
+      });
+    const mode = (refusing: unknown) =>
+      fetch(`${base}/api/callbacks/mode`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refusing }) });
     expect((await mode('yes')).status).toBe(400);
     expect(await (await mode(true)).json()).toEqual({ refusing: true });
     expect((await send()).status).toBe(503);
     await mode(false);
     expect((await send()).status).toBe(204);
-    const list = (await (await fetch(`${base}/api/callbacks?transactionNumber=T5`)).json()) as { refusing: boolean; callbacks: { answeredStatus: number; verified: boolean }[] };
-    expect(list).toMatchObject({ refusing: false, callbacks: [{ answeredStatus: 204, verified: true }, { answeredStatus: 503, verified: true }] });
+    const list = (await (await fetch(`${base}/api/callbacks?transactionNumber=T5`)).json()) as {
+      refusing: boolean;
+      callbacks: { answeredStatus: number; verified: boolean }[];
+    };
+    expect(list).toMatchObject({
+      refusing: false,
+      callbacks: [
+        { answeredStatus: 204, verified: true },
+        { answeredStatus: 503, verified: true },
+      ],
+    });
     await cleanup();
   });
 

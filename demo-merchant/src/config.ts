@@ -12,7 +12,10 @@ const ConfigSchema = z.object({
   /** Where the payment service reaches this shop's callback endpoint. */
   DEMO_PUBLIC_URL: z.url().optional(),
   /** The credentials the sandbox wrote for the demo merchant. */
-  DEMO_CREDENTIALS_FILE: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'sandbox-credentials.json')),
+  DEMO_CREDENTIALS_FILE: z
+    .string()
+    .min(1)
+    .default(path.join(REPO_ROOT, '.data', 'sandbox-credentials.json')),
 });
 export type DemoConfig = Omit<z.infer<typeof ConfigSchema>, 'DEMO_PUBLIC_URL'> & { DEMO_PUBLIC_URL: string };
 

@@ -151,8 +151,21 @@ export class OrderBook {
 
   /** Orders with a transaction that may still change, newest first. */
   open(): Order[] {
-    const finished = new Set<number>([Status.Approved, Status.Declined, Status.Cancelled, Status.TimedOut, Status.Captured, Status.Voided, Status.AuthorizationClosed, Status.Expired, Status.Failed]);
-    return [...this.#orders.values()].reverse().filter((o) => o.transactionNumber && !(o.transaction && finished.has(o.transaction.status))).slice(0, 50);
+    const finished = new Set<number>([
+      Status.Approved,
+      Status.Declined,
+      Status.Cancelled,
+      Status.TimedOut,
+      Status.Captured,
+      Status.Voided,
+      Status.AuthorizationClosed,
+      Status.Expired,
+      Status.Failed,
+    ]);
+    return [...this.#orders.values()]
+      .reverse()
+      .filter((o) => o.transactionNumber && !(o.transaction && finished.has(o.transaction.status)))
+      .slice(0, 50);
   }
 
   /** Called with every order that changes. Returns the unsubscribe. */
@@ -181,7 +194,13 @@ export function viewOf(order: Order): OrderView {
     amount: order.amount,
     currency: order.currency,
     createdAt: order.createdAt,
-    authorization: hold && { authorizedCents: hold.authorizedCents, capturedCents: hold.capturedCents, releasedCents: hold.releasedCents, availableCents: hold.availableCents, status: hold.status },
+    authorization: hold && {
+      authorizedCents: hold.authorizedCents,
+      capturedCents: hold.capturedCents,
+      releasedCents: hold.releasedCents,
+      availableCents: hold.availableCents,
+      status: hold.status,
+    },
     holds: order.token?.type === 'authorization' ? 'authorization' : order.token?.type === 'token' ? 'saved_card' : null,
     lastRefusal: order.lastRefusal,
   };

@@ -32,9 +32,9 @@ export function renderPage(name: PageName): string {
   if (!parts?.['title'] || parts['intro'] === undefined || parts['body'] === undefined) {
     throw new Error(`pages/${name}.html must start with <!-- title: … --> and a <header> block`);
   }
-  const menu = MENU.map(
-    (entry) => `<li><a href="${entry.href}"${entry.page === name ? ' aria-current="page"' : ''}>${escapeHtml(entry.label)}</a></li>`,
-  ).join('\n');
+  const menu = MENU.map((entry) => `<li><a href="${entry.href}"${entry.page === name ? ' aria-current="page"' : ''}>${escapeHtml(entry.label)}</a></li>`).join(
+    '\n',
+  );
   return `<!doctype html>
 <html lang="en">
   <head>

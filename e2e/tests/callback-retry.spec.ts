@@ -7,7 +7,11 @@ import { expect, openInBackOffice, payOnCheckout, receivedCallbacks, test, waitF
  * redelivers it and the shop receives it, signed, with the same webhook-id.
  */
 test.afterEach(async ({ stack }) => {
-  await fetch(`${stack.demoUrl}/api/callbacks/mode`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refusing: false }) });
+  await fetch(`${stack.demoUrl}/api/callbacks/mode`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refusing: false }),
+  });
 });
 
 test('a failing callback is retried on the clock, then redelivered from the back office', async ({ page, stack, api }) => {

@@ -1,6 +1,18 @@
 import { Status } from '@svc/protocol';
 import type { Page } from '@playwright/test';
-import { CARDS, checkoutOutcome, expect, expectAxeClean, fillCard, openInBackOffice, payOnCheckout, test, waitForCallback, waitForStatus, type WidgetSdk } from '../fixtures';
+import {
+  CARDS,
+  checkoutOutcome,
+  expect,
+  expectAxeClean,
+  fillCard,
+  openInBackOffice,
+  payOnCheckout,
+  test,
+  waitForCallback,
+  waitForStatus,
+  type WidgetSdk,
+} from '../fixtures';
 
 /**
  * A customer fills the cart, checks out with a widget SDK and pays by card: an approved card ends Approved (0), as
@@ -13,7 +25,10 @@ const SDKS: WidgetSdk[] = ['elements', 'iframe'];
 
 /** The SDK's visualizer log on the checkout page (inside a closed <details>), one line per event. */
 async function sdkEvents(page: Page, event: string): Promise<string[]> {
-  const lines = await page.getByRole('list', { name: 'Payment SDK events', includeHidden: true }).getByRole('listitem', { includeHidden: true }).allTextContents();
+  const lines = await page
+    .getByRole('list', { name: 'Payment SDK events', includeHidden: true })
+    .getByRole('listitem', { includeHidden: true })
+    .allTextContents();
   return lines.filter((line) => line.split(' ')[1] === event);
 }
 
@@ -32,7 +47,12 @@ for (const sdk of SDKS) {
       // The SDK is loaded with the SRI hash the service publishes (the browser refuses it on a mismatch).
       await expectAxeClean(page);
       const transaction = await waitForStatus(api, transactionNumber!, Status.Approved);
-      expect(transaction).toMatchObject({ methodType: 'manual_capture', amountCents: 2500, paymentCommit: { isPaymentCommitted: true }, confirmation: { lastFourDigits: '4242' } });
+      expect(transaction).toMatchObject({
+        methodType: 'manual_capture',
+        amountCents: 2500,
+        paymentCommit: { isPaymentCommitted: true },
+        confirmation: { lastFourDigits: '4242' },
+      });
       await waitForCallback(stack, transactionNumber!, Status.Approved);
     });
 
@@ -41,7 +61,9 @@ for (const sdk of SDKS) {
       await expect(outcome).toContainText('card_declined');
       await expect(outcome).toHaveAttribute('data-state', 'error');
       // The shop committed nothing: its order has no transaction.
-      const { orders } = (await (await fetch(`${stack.demoUrl}/api/orders`)).json()) as { orders: { transactionNumber: string | null; status: number | null }[] };
+      const { orders } = (await (await fetch(`${stack.demoUrl}/api/orders`)).json()) as {
+        orders: { transactionNumber: string | null; status: number | null }[];
+      };
       expect(orders[0]).toMatchObject({ transactionNumber: null, status: null });
     });
 
@@ -77,7 +99,10 @@ for (const sdk of SDKS) {
     });
 
     test('errors reach the error callback with the same codes: funds, processor, options, a second pay at once', async ({ page, stack }) => {
-      for (const [card, code] of [[CARDS.insufficientFunds, 'insufficient_funds'], [CARDS.processorFailure, 'processor_failure']] as const) {
+      for (const [card, code] of [
+        [CARDS.insufficientFunds, 'insufficient_funds'],
+        [CARDS.processorFailure, 'processor_failure'],
+      ] as const) {
         const { outcome } = await payOnCheckout(page, stack, { sdk, card });
         await expect(outcome).toContainText(`${code}:`);
         await expect(outcome).toHaveAttribute('data-state', 'error');
@@ -93,7 +118,9 @@ for (const sdk of SDKS) {
         sdk.pay(() => undefined, { amount: 2500, currency: 'USD' });
       });
       await expect(outcome).toContainText('payment_in_progress:');
-      await page.evaluate(() => (window as unknown as { ServiceFrontEndSDK: { config: (options: unknown) => void } }).ServiceFrontEndSDK.config({ mode: 'live', clientId: 'ck_x' }));
+      await page.evaluate(() =>
+        (window as unknown as { ServiceFrontEndSDK: { config: (options: unknown) => void } }).ServiceFrontEndSDK.config({ mode: 'live', clientId: 'ck_x' }),
+      );
       await expect(outcome).toContainText("config_invalid: ServiceFrontEndSDK.config: mode must be 'sandbox' or 'production'.");
     });
   });

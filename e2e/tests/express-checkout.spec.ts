@@ -36,7 +36,13 @@ for (const wallet of WALLETS) {
     await expect(outcome).toContainText('Approved (status 0)');
     const transactionNumber = (await outcome.getAttribute('data-transaction'))!;
     const transaction = await waitForStatus(api, transactionNumber, Status.Approved);
-    expect(transaction).toMatchObject({ status: 0, statusName: 'Approved', amountCents: 2500, paymentMethodData: { PaymentType: wallet.method }, paymentCommit: { isPaymentCommitted: true } });
+    expect(transaction).toMatchObject({
+      status: 0,
+      statusName: 'Approved',
+      amountCents: 2500,
+      paymentMethodData: { PaymentType: wallet.method },
+      paymentCommit: { isPaymentCommitted: true },
+    });
     await waitForCallback(stack, transactionNumber, Status.Approved);
     await expect(page.getByRole('status', { name: 'Callback' })).toHaveText('Callback received: Approved (status 0), signature verified');
   });

@@ -99,20 +99,23 @@ test('the QR code image decodes to the qrURL', async ({ page, api }) => {
   const created = await api.init({ amount: 1, currency: 'USD' });
   await page.goto(created.transactionPage.qrURL);
   // Drawn on a canvas in the page (the image is the service's own, so the canvas can be read back).
-  const image = await page.evaluate(async (src) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const context = canvas.getContext('2d')!;
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    context.drawImage(img, 0, 0);
-    const data = context.getImageData(0, 0, canvas.width, canvas.height);
-    return { width: data.width, height: data.height, pixels: Array.from(data.data) };
-  }, `${new URL(created.transactionPage.qrURL).pathname}/qr.svg`);
+  const image = await page.evaluate(
+    async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#fff';
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      context.drawImage(img, 0, 0);
+      const data = context.getImageData(0, 0, canvas.width, canvas.height);
+      return { width: data.width, height: data.height, pixels: Array.from(data.data) };
+    },
+    `${new URL(created.transactionPage.qrURL).pathname}/qr.svg`,
+  );
   const decoded = jsQR(Uint8ClampedArray.from(image.pixels), image.width, image.height);
   expect(decoded?.data).toBe(created.transactionPage.qrURL);
 });

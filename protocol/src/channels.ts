@@ -40,7 +40,7 @@ export type Receipt = z.infer<typeof ReceiptSchema>;
  */
 export const StickerNextSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('waiting') }),
-  z.object({ type: z.literal('payment'), url: z.string().describe('The hosted payment page of the device\'s newest pending transaction') }),
+  z.object({ type: z.literal('payment'), url: z.string().describe("The hosted payment page of the device's newest pending transaction") }),
 ]);
 export type StickerNext = z.infer<typeof StickerNextSchema>;
 

@@ -86,7 +86,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/transactions/{transactionNumber}',
     tag: 'Transactions',
     summary: 'Transaction status',
-    description: 'The transaction object, the same shape a callback carries. Another merchant\'s or branch\'s transaction answers 404.',
+    description: "The transaction object, the same shape a callback carries. Another merchant's or branch's transaction answers 404.",
     auth: ['merchant', 'device'],
     response: { status: 200, description: 'The transaction', schema: TransactionSchema },
     errors: [...COMMON_AUTH_ERRORS, 'not_found'],
@@ -156,7 +156,15 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     auth: ['merchant'],
     request: AuthorizeRequestSchema,
     response: { status: 200, description: 'The transaction with its new hold, status 5', schema: TransactionSchema },
-    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'authorization_not_active', 'card_declined', 'processor_failure'],
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'authorization_not_active',
+      'card_declined',
+      'processor_failure',
+    ],
     idempotent: true,
   },
   {
@@ -190,7 +198,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/pay/{linkId}/state',
     tag: 'Consumer',
     summary: 'Hosted payment page state',
-    description: 'What the consumer\'s payment page shows: amount, currency, business, products and status. The link id is the only credential.',
+    description: "What the consumer's payment page shows: amount, currency, business, products and status. The link id is the only credential.",
     auth: ['none'],
     response: { status: 200, description: 'The page state', schema: PaymentLinkStateSchema },
     errors: ['not_found'],
@@ -208,7 +216,17 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     auth: ['none'],
     request: ConsumerPayRequestSchema,
     response: { status: 200, description: 'The page state after payment', schema: PaymentLinkStateSchema },
-    errors: [...COMMON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'invalid_card', 'transaction_not_payable', 'card_declined', 'insufficient_funds', 'processor_failure', 'rate_limited'],
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'invalid_card',
+      'transaction_not_payable',
+      'card_declined',
+      'insufficient_funds',
+      'processor_failure',
+      'rate_limited',
+    ],
     idempotent: true,
   },
   {
@@ -218,7 +236,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     tag: 'Consumer',
     summary: 'Hosted payment page',
     description:
-      'The consumer\'s page (the `qrURL`): business, amount, products and status, the card fields and wallets while the transaction ' +
+      "The consumer's page (the `qrURL`): business, amount, products and status, the card fields and wallets while the transaction " +
       'is payable, and a page that says so once it is paid, declined, cancelled, timed out or expired. It follows the transaction live ' +
       'over the websocket. An unknown link answers a 404 page. Never framed, never cached, never indexed.',
     auth: ['none'],
@@ -232,7 +250,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/pay/{linkId}/qr.svg',
     tag: 'Consumer',
     summary: 'QR code of a payment link',
-    description: 'An SVG QR code of the transaction\'s `qrURL`, for a POS screen or a printed invoice.',
+    description: "An SVG QR code of the transaction's `qrURL`, for a POS screen or a printed invoice.",
     auth: ['none'],
     response: { status: 200, description: 'The QR code', schema: SvgImageSchema, contentType: 'image/svg+xml' },
     errors: ['not_found', 'rate_limited'],
@@ -243,9 +261,9 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     method: 'get',
     path: '/s/{stickerCode}',
     tag: 'Consumer',
-    summary: 'A device\'s sticker',
+    summary: "A device's sticker",
     description:
-      'The public link printed on a device\'s sticker (`stickerUrl`). 303 to the hosted page of the device\'s newest pending ' +
+      "The public link printed on a device's sticker (`stickerUrl`). 303 to the hosted page of the device's newest pending " +
       'transaction; when none is waiting, a "No payment is waiting" page (200) that moves on by itself once the cashier creates one ' +
       '(it polls `GET /s/{stickerCode}/next`). Cancelled, paid and timed-out transactions are never opened.',
     auth: ['none'],
@@ -259,7 +277,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/s/{stickerCode}/next',
     tag: 'Consumer',
     summary: 'What a sticker opens now',
-    description: 'The payment page the sticker would open now, or `waiting`. The sticker\'s waiting page asks this every 2 seconds.',
+    description: "The payment page the sticker would open now, or `waiting`. The sticker's waiting page asks this every 2 seconds.",
     auth: ['none'],
     response: { status: 200, description: 'The next payment, or waiting', schema: StickerNextSchema },
     errors: ['not_found', 'rate_limited'],
@@ -272,7 +290,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     tag: 'Transactions',
     summary: 'Save the POS receipt',
     description:
-      'Keeps the receipt the POS made for the transaction (the transaction\'s `posReceiptsEndpoint`): any JSON object up to 64 KB. ' +
+      "Keeps the receipt the POS made for the transaction (the transaction's `posReceiptsEndpoint`): any JSON object up to 64 KB. " +
       'A later save replaces it; one over 64 KB is refused with 413 and the saved one stays.',
     auth: ['merchant', 'device'],
     request: SaveReceiptRequestSchema,
@@ -305,7 +323,18 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     auth: ['merchant', 'device'],
     request: CommitRequestSchema,
     response: { status: 200, description: 'The committed payment', schema: CommitResponseSchema },
-    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'not_awaiting_commit', 'commit_window_expired', 'amount_exceeds_approved', 'currency_mismatch', 'callback_url_not_allowed', 'processor_failure'],
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'not_awaiting_commit',
+      'commit_window_expired',
+      'amount_exceeds_approved',
+      'currency_mismatch',
+      'callback_url_not_allowed',
+      'processor_failure',
+    ],
     idempotent: true,
   },
   {
@@ -338,7 +367,8 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/callbacks/{deliveryId}/redeliver',
     tag: 'Transactions',
     summary: 'Send a callback again',
-    description: 'Starts a delivery again from the beginning of the retry schedule (a failed one, or a succeeded one to resend). Its past attempts stay in the log.',
+    description:
+      'Starts a delivery again from the beginning of the retry schedule (a failed one, or a succeeded one to resend). Its past attempts stay in the log.',
     auth: ['merchant'],
     request: EmptyRequestSchema,
     response: { status: 202, description: 'Queued', schema: RedeliverResponseSchema },
@@ -351,7 +381,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/sdk/sessions',
     tag: 'Consumer',
     summary: 'Start a widget session',
-    description: 'Called by the SDKs from the merchant page with the client ID; the request\'s Origin must be one of the client ID\'s allowed origins.',
+    description: "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins.",
     auth: ['client'],
     request: CreateSdkSessionRequestSchema,
     response: { status: 200, description: 'The session', schema: SdkSessionSchema },
@@ -363,14 +393,24 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     method: 'post',
     path: '/sdk/sessions/{sessionId}/payments',
     tag: 'Consumer',
-    summary: 'Submit the consumer\'s payment method',
+    summary: "Submit the consumer's payment method",
     description:
       'Called by the secure card frame (cards) or the Express component (wallets) with `Authorization: Bearer <sessionToken>`. ' +
-      'The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend\'s commit.',
+      "The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend's commit.",
     auth: ['session'],
     request: SdkPaymentRequestSchema,
     response: { status: 200, description: 'The transaction, status 10, with paymentCommit', schema: TransactionSchema },
-    errors: [...COMMON_BODY_ERRORS, 'unauthorized', 'origin_not_allowed', 'invalid_card', 'card_declined', 'insufficient_funds', 'processor_failure', 'rate_limited', ...IDEMPOTENCY_ERRORS],
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      'unauthorized',
+      'origin_not_allowed',
+      'invalid_card',
+      'card_declined',
+      'insufficient_funds',
+      'processor_failure',
+      'rate_limited',
+      ...IDEMPOTENCY_ERRORS,
+    ],
     idempotent: true,
   },
   {
@@ -421,7 +461,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     summary: 'Terminal simulator',
     description:
       'A page that plays a terminal: type the device ID, or open `/sandbox/terminal#dev_…` (the fragment never reaches a server log). ' +
-      'It shows the device\'s pending transaction live and taps a test card or a wallet on it, or cancels it as the consumer would.',
+      "It shows the device's pending transaction live and taps a test card or a wallet on it, or cancels it as the consumer would.",
     auth: ['none'],
     response: { status: 200, description: 'The page', schema: HtmlPageSchema, contentType: 'text/html' },
     errors: [],
@@ -433,8 +473,8 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     method: 'get',
     path: '/sandbox/terminal/current',
     tag: 'Sandbox',
-    summary: 'The terminal\'s pending transaction',
-    description: 'What the device\'s screen shows: its newest pending transaction (not timed out), or null.',
+    summary: "The terminal's pending transaction",
+    description: "What the device's screen shows: its newest pending transaction (not timed out), or null.",
     auth: ['device'],
     response: { status: 200, description: 'The pending transaction, or null', schema: TerminalCurrentSchema },
     errors: [...COMMON_AUTH_ERRORS],
@@ -448,13 +488,22 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     tag: 'Sandbox',
     summary: 'Tap a test card or wallet on the terminal',
     description:
-      'Pays one of the device\'s transactions as a consumer tapping a sandbox test card (any future expiry is assumed) or a wallet. ' +
+      "Pays one of the device's transactions as a consumer tapping a sandbox test card (any future expiry is assumed) or a wallet. " +
       'The answers are those of `POST /pay/{linkId}`: the page state, or 402/502 for a declined card or a processor failure. ' +
       'After a decline the consumer may tap again.',
     auth: ['device'],
     request: TerminalTapRequestSchema,
     response: { status: 200, description: 'The transaction as the page shows it after the payment', schema: PaymentLinkStateSchema },
-    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_payable', 'card_declined', 'insufficient_funds', 'processor_failure'],
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'transaction_not_payable',
+      'card_declined',
+      'insufficient_funds',
+      'processor_failure',
+    ],
     idempotent: true,
     sandboxOnly: true,
   },
@@ -464,7 +513,7 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     path: '/sandbox/terminal/cancel',
     tag: 'Sandbox',
     summary: 'The consumer cancels on the terminal',
-    description: 'Cancels one of the device\'s pending transactions (status 4), as a consumer pressing Cancel on the terminal.',
+    description: "Cancels one of the device's pending transactions (status 4), as a consumer pressing Cancel on the terminal.",
     auth: ['device'],
     request: TerminalCancelRequestSchema,
     response: { status: 200, description: 'The transaction as the page shows it, status 4', schema: PaymentLinkStateSchema },

@@ -55,7 +55,9 @@ const caseInsensitive = <T extends readonly [string, ...string[]]>(values: T, la
 /** Body of `POST /transactions/init` (the spec's fields plus CONTRACT §7's optional ones). */
 export const InitTransactionRequestSchema = z
   .strictObject({
-    amount: z.union([AmountInputSchema, z.null()]).optional()
+    amount: z
+      .union([AmountInputSchema, z.null()])
+      .optional()
       .describe('Cents when isCent is true, else major units with at most two decimals. Blank for a future authorization.'),
     isCent: z.boolean().optional().describe('true: amount (and product amounts) are integer cents'),
     timeOut: z.number().int().min(1).max(MAX_TIMEOUT_S).optional().describe('Seconds until the transaction times out'),
@@ -78,7 +80,10 @@ export const InitTransactionRequestSchema = z
     products: z.array(ProductInputSchema).max(500).optional(),
     posData: z.record(z.string().max(100), z.unknown()).optional(),
     pos: z.string().max(200).optional(),
-    phone: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'phone must be a phone number such as +15555550100').optional(),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9 ()-]{6,20}$/, 'phone must be a phone number such as +15555550100')
+      .optional(),
     email: z.email().max(254).optional(),
   })
   .superRefine((body, ctx) => {

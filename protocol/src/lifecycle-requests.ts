@@ -105,7 +105,11 @@ export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 
 /** The sandbox test clock (CONTRACT §10). */
 export const ClockAdvanceRequestSchema = z.strictObject({
-  seconds: z.number().int().min(1).max(10 * 365 * 24 * 3600),
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 365 * 24 * 3600),
   apiKey: ApiKeyFieldSchema.optional(),
 });
 export const ClockSchema = z.object({

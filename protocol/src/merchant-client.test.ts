@@ -20,15 +20,30 @@ describe('createMerchantClient', () => {
   });
 
   it('rejects with the problem details and their stable code', async () => {
-    const problem = { type: '/docs/errors#amount_exceeds_available', title: 't', status: 409, detail: 'Only 5 cents left.', code: 'amount_exceeds_available', requestId: 'r' };
-    const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: (async () => new Response(JSON.stringify(problem), { status: 409 })) as unknown as typeof fetch });
+    const problem = {
+      type: '/docs/errors#amount_exceeds_available',
+      title: 't',
+      status: 409,
+      detail: 'Only 5 cents left.',
+      code: 'amount_exceeds_available',
+      requestId: 'r',
+    };
+    const client = createMerchantClient({
+      baseUrl: 'http://svc.test',
+      apiKey: 'sk_x',
+      fetch: (async () => new Response(JSON.stringify(problem), { status: 409 })) as unknown as typeof fetch,
+    });
     const error = await client.pay({ token: 't', amount: 9 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceApiError);
     expect(error).toMatchObject({ status: 409, code: 'amount_exceeds_available', message: 'amount_exceeds_available: Only 5 cents left.' });
   });
 
   it('copes with an answer that is not problem+json', async () => {
-    const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: (async () => new Response('<html>bad gateway</html>', { status: 502 })) as unknown as typeof fetch });
+    const client = createMerchantClient({
+      baseUrl: 'http://svc.test',
+      apiKey: 'sk_x',
+      fetch: (async () => new Response('<html>bad gateway</html>', { status: 502 })) as unknown as typeof fetch,
+    });
     await expect(client.get('T1')).rejects.toMatchObject({ status: 502, code: 'http_error' });
   });
 });

@@ -11,7 +11,11 @@ import type { Transaction } from './transaction';
 export class ServiceApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(readonly problem: ProblemDetails | null, status: number, text: string) {
+  constructor(
+    readonly problem: ProblemDetails | null,
+    status: number,
+    text: string,
+  ) {
     super(problem ? `${problem.code}: ${problem.detail}` : `HTTP ${status}: ${text.slice(0, 200)}`);
     this.name = 'ServiceApiError';
     this.status = status;

@@ -1,6 +1,5 @@
 import { MINOR_UNITS_PER_MAJOR } from './constants';
 
-
 /**
  * Converts a major-unit amount with at most two decimals ("12.34" or 12.34) to integer cents without
  * floating-point drift. Returns null when the value has more than two decimals or is not a finite number.

@@ -55,7 +55,16 @@ describe('the OpenAPI document', () => {
     expect(sandbox.info.version).toBe('1.0.0');
     expect(sandbox.servers).toEqual([{ url: SERVER_URL, description: 'Sandbox' }]);
     expect(sandbox.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const phrase of ['Authorization: Bearer', 'apiKey', 'deviceId', 'isCent', 'application/problem+json', 'Idempotency-Key', 'idempotency_key_reused', 'idempotency_key_in_use']) {
+    for (const phrase of [
+      'Authorization: Bearer',
+      'apiKey',
+      'deviceId',
+      'isCent',
+      'application/problem+json',
+      'Idempotency-Key',
+      'idempotency_key_reused',
+      'idempotency_key_in_use',
+    ]) {
       expect(sandbox.info.description).toContain(phrase);
     }
   });
@@ -97,7 +106,7 @@ describe('the OpenAPI document', () => {
     expect(production.servers[0]?.description).toBe('Production');
   });
 
-  it('describes the transaction once, with the spec\'s field names, and refers to it elsewhere', () => {
+  it("describes the transaction once, with the spec's field names, and refers to it elsewhere", () => {
     const transaction = sandbox.components.schemas.Transaction as JsonSchema & { properties: Record<string, JsonSchema>; required: string[] };
     expect(transaction.type).toBe('object');
     for (const field of ['TransactionNumber', 'statusName', 'paymentMethodData', 'SMS', 'paymentCommit', 'transactionPage', 'amountCents', 'sequence']) {

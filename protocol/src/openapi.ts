@@ -2,14 +2,7 @@ import { ENDPOINTS, type EndpointDescription } from './endpoints';
 import { API_ERRORS, type ApiErrorCode } from './error-codes';
 import { buildComponentSchemas, schemaRef, type ComponentSchemas } from './openapi/components';
 import { AUTH_DESCRIPTIONS, guideAsMarkdown, TAG_DESCRIPTIONS } from './openapi/guide';
-import type {
-  HttpMethod,
-  OpenApiDocument,
-  OpenApiOperation,
-  OpenApiOperationEntry,
-  OpenApiParameter,
-  OpenApiResponse,
-} from './openapi/types';
+import type { HttpMethod, OpenApiDocument, OpenApiOperation, OpenApiOperationEntry, OpenApiParameter, OpenApiResponse } from './openapi/types';
 import { PROBLEM_CONTENT_TYPE, problemFor, type ProblemDetails } from './problem';
 
 export * from './openapi/types';
@@ -22,18 +15,31 @@ const BEARER_SCHEME = 'bearerAuth';
 const EXAMPLE_REQUEST_ID = '0b8f9a52-7c1e-4a4e-9d3e-2f6c1a9b7e10';
 
 const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
-  transactionNumber: 'The transaction\'s `TransactionNumber`, as returned by `POST /transactions/init`.',
-  linkId: 'The payment link id: the last segment of the transaction\'s `transactionPage.qrURL`.',
+  transactionNumber: "The transaction's `TransactionNumber`, as returned by `POST /transactions/init`.",
+  linkId: "The payment link id: the last segment of the transaction's `transactionPage.qrURL`.",
   commitId: 'The commit id from `paymentCommit.commitLink`; it is the only credential.',
-  deliveryId: 'The `deliveryId` of an entry of the transaction\'s callback log.',
+  deliveryId: "The `deliveryId` of an entry of the transaction's callback log.",
   deviceId: 'The device ID (`dev_…`).',
-  stickerCode: 'The public code of a device\'s sticker: the last segment of its `stickerUrl` (not a credential).',
+  stickerCode: "The public code of a device's sticker: the last segment of its `stickerUrl` (not a credential).",
 };
 
 const REASON_PHRASES: Record<number, string> = {
-  200: 'OK', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  200: 'OK',
+  202: 'Accepted',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 /**
@@ -86,14 +92,14 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
           description:
             'Makes a retry safe: the same key and body within 24 h replay the first response (with `Idempotent-Replayed: true`); ' +
             'another body answers 422 `idempotency_key_reused`; a retry while the first still runs answers 409 `idempotency_key_in_use`. ' +
-            'Scoped to the credential\'s merchant.',
+            "Scoped to the credential's merchant.",
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },
       headers: {
         XRequestId: {
           description:
-            'Identifies the request in the service\'s logs; quote it when asking for help. The caller\'s own `X-Request-Id` ' +
+            "Identifies the request in the service's logs; quote it when asking for help. The caller's own `X-Request-Id` " +
             '(8 to 64 letters, digits, `.`, `_` or `-`) is echoed; otherwise the service makes one.',
           schema: { type: 'string' },
         },
@@ -183,9 +189,7 @@ function errorResponses(codes: readonly ApiErrorCode[]): Record<string, OpenApiR
       content: {
         [PROBLEM_CONTENT_TYPE]: {
           schema: schemaRef('ProblemDetails'),
-          examples: Object.fromEntries(
-            group.map((code) => [code, { summary: API_ERRORS[code].title, value: exampleProblem(code) }]),
-          ),
+          examples: Object.fromEntries(group.map((code) => [code, { summary: API_ERRORS[code].title, value: exampleProblem(code) }])),
         },
       },
       'x-svc-error-codes': group,

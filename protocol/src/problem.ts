@@ -27,12 +27,7 @@ export function problemType(code: ApiErrorCode): string {
   return `${PROBLEM_TYPE_BASE}${code}`;
 }
 
-export function problemFor(
-  code: ApiErrorCode,
-  detail: string,
-  requestId: string,
-  errors?: ProblemFieldError[],
-): ProblemDetails {
+export function problemFor(code: ApiErrorCode, detail: string, requestId: string, errors?: ProblemFieldError[]): ProblemDetails {
   const { status, title } = API_ERRORS[code];
   return { type: problemType(code), title, status, detail, code, ...(errors ? { errors } : {}), requestId };
 }

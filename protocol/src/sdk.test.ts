@@ -7,15 +7,24 @@ describe('postMessage schemas', () => {
   it('parse every frame message, the two kinds of result included', () => {
     expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'ready' }).success).toBe(true);
     expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'size', height: 10, width: 20 }).success).toBe(true);
-    expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: false, error: { code: 'card_declined', message: 'no' } }).success).toBe(true);
-    expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: true, error: { code: 'card_declined', message: 'no' } }).success).toBe(false);
-    expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: false, error: { code: 'bogus', message: 'no' } }).success).toBe(false);
+    expect(
+      FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: false, error: { code: 'card_declined', message: 'no' } }).success,
+    ).toBe(true);
+    expect(
+      FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: true, error: { code: 'card_declined', message: 'no' } }).success,
+    ).toBe(false);
+    expect(FrameToHostMessageSchema.safeParse({ ...base, type: 'result', requestId: 'r', ok: false, error: { code: 'bogus', message: 'no' } }).success).toBe(
+      false,
+    );
   });
 
   it('drop what is not theirs', () => {
     expect(FrameToHostMessageSchema.safeParse({ ...base, source: 'someone-else', type: 'ready' }).success).toBe(false);
     expect(FrameToHostMessageSchema.safeParse({ ...base, instanceId: 'x', type: 'ready' }).success).toBe(false);
-    expect(HostToFrameMessageSchema.safeParse({ source: 'svc-elements-host', instanceId: 'abcdefgh12', type: 'submit', requestId: 'r', card: { number: '4242' } }).success).toBe(false);
+    expect(
+      HostToFrameMessageSchema.safeParse({ source: 'svc-elements-host', instanceId: 'abcdefgh12', type: 'submit', requestId: 'r', card: { number: '4242' } })
+        .success,
+    ).toBe(false);
   });
 
   it('config refuses unknown options', () => {
@@ -25,14 +34,31 @@ describe('postMessage schemas', () => {
 });
 
 describe('Express', () => {
-  const party = { fullName: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', addressLine1: '1 Main St', addressLine2: '', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US', email: 'ada@example.com' };
+  const party = {
+    fullName: 'Ada Lovelace',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    addressLine1: '1 Main St',
+    addressLine2: '',
+    city: 'Springfield',
+    state: 'IL',
+    postalCode: '62701',
+    country: 'US',
+    email: 'ada@example.com',
+  };
 
   it('a wallet payment carries billing and shipping details; a card payment does not, and unknown keys are refused', () => {
     const wallet = { method: 'applepay', amount: 1050, currency: 'USD', billingInformation: party, shippingInformation: party };
     expect(SdkPaymentRequestSchema.parse(wallet)).toEqual(wallet);
     expect(SdkPaymentRequestSchema.safeParse({ ...wallet, shippingInformation: { ...party, phone: '1' } }).success).toBe(false);
     expect(SdkPaymentRequestSchema.safeParse({ ...wallet, billingInformation: { ...party, postalCode: 'x'.repeat(21) } }).success).toBe(false);
-    expect(SdkPaymentRequestSchema.safeParse({ method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' }, billingInformation: party }).success).toBe(false);
+    expect(
+      SdkPaymentRequestSchema.safeParse({
+        method: 'card',
+        card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+        billingInformation: party,
+      }).success,
+    ).toBe(false);
   });
 
   it("onReady's reasons are availability reasons or SDK error codes", () => {

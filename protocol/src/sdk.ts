@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { CARD_FIELDS, CREDENTIAL_PREFIXES, EXPRESS_UNAVAILABLE_REASONS, PAYMENT_METHODS, POST_MESSAGE_SOURCES, SDK_ERROR_CODES, SDK_METHOD_TYPES, SDK_MODES } from './constants';
+import {
+  CARD_FIELDS,
+  CREDENTIAL_PREFIXES,
+  EXPRESS_UNAVAILABLE_REASONS,
+  PAYMENT_METHODS,
+  POST_MESSAGE_SOURCES,
+  SDK_ERROR_CODES,
+  SDK_METHOD_TYPES,
+  SDK_MODES,
+} from './constants';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, ProductInputSchema } from './init-request';
@@ -33,7 +42,6 @@ export const SdkPayOptionsSchema = z.strictObject({
 });
 export type SdkPayOptions = z.input<typeof SdkPayOptionsSchema>;
 
-
 export const SdkErrorCodeSchema = z.enum(SDK_ERROR_CODES);
 export type SdkErrorCode = z.infer<typeof SdkErrorCodeSchema>;
 export const SdkErrorSchema = z.object({ code: SdkErrorCodeSchema, message: z.string() });
@@ -49,13 +57,15 @@ export const CreateSdkSessionRequestSchema = z.strictObject({
     .string()
     .max(300)
     .optional()
-    .describe("Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header"),
+    .describe(
+      "Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header",
+    ),
 });
 export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
 
 export const SdkSessionSchema = z.object({
   sessionId: z.string(),
-  sessionToken: z.string().describe('Authorises the session\'s payment calls (Authorization: Bearer) and its websocket (?session=)'),
+  sessionToken: z.string().describe("Authorises the session's payment calls (Authorization: Bearer) and its websocket (?session=)"),
   paymentMethods: z.array(PaymentMethodNameSchema),
   expiresAt: z.iso.datetime(),
 });
@@ -97,16 +107,21 @@ export type SdkPaymentRequest = z.input<typeof SdkPaymentRequestSchema>;
 
 // ---- The merchant backend's commit ----
 
-export const CommitRequestSchema = z.strictObject({
-  methodType: SdkMethodTypeSchema.optional(),
-  amount: CentsSchema,
-  currency: CurrencySchema,
-  callbackURL: z.url({ protocol: /^https?$/ }).max(2048).optional(),
-  products: z.array(ProductInputSchema).max(500).optional(),
-  posData: z.record(z.string().max(100), z.unknown()).optional(),
-  apiKey: z.string().max(200).optional(),
-  deviceId: z.string().max(200).optional(),
-}).superRefine((body, ctx) => checkProductAmounts(ctx, body.products, true));
+export const CommitRequestSchema = z
+  .strictObject({
+    methodType: SdkMethodTypeSchema.optional(),
+    amount: CentsSchema,
+    currency: CurrencySchema,
+    callbackURL: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
+    products: z.array(ProductInputSchema).max(500).optional(),
+    posData: z.record(z.string().max(100), z.unknown()).optional(),
+    apiKey: z.string().max(200).optional(),
+    deviceId: z.string().max(200).optional(),
+  })
+  .superRefine((body, ctx) => checkProductAmounts(ctx, body.products, true));
 export type CommitRequest = z.input<typeof CommitRequestSchema>;
 
 export const CommitResponseSchema = z.object({
@@ -129,8 +144,24 @@ const instanceId = InstanceIdSchema;
 
 /** Host → frame. Sent with targetOrigin = the frame's origin (the service), never '*'. */
 export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('init'), sessionId: z.string(), sessionToken: z.string(), apiBase: z.url(), debug: z.boolean() }),
-  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('submit'), requestId: z.string().max(64), amount: CentsSchema.optional(), currency: CurrencySchema.optional(), billingAddress: BillingAddressSchema.optional() }),
+  z.strictObject({
+    source: z.literal(HOST),
+    instanceId,
+    type: z.literal('init'),
+    sessionId: z.string(),
+    sessionToken: z.string(),
+    apiBase: z.url(),
+    debug: z.boolean(),
+  }),
+  z.strictObject({
+    source: z.literal(HOST),
+    instanceId,
+    type: z.literal('submit'),
+    requestId: z.string().max(64),
+    amount: CentsSchema.optional(),
+    currency: CurrencySchema.optional(),
+    billingAddress: BillingAddressSchema.optional(),
+  }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('reset') }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('focus') }),
 ]);
@@ -152,12 +183,18 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
   }),
   // One `result` type, told apart by `ok` (a discriminated union may not repeat a discriminator value).
   z.discriminatedUnion('ok', [
-    z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(true), transaction: TransactionSchema }),
+    z.strictObject({
+      source: z.literal(FRAME),
+      instanceId,
+      type: z.literal('result'),
+      requestId: z.string(),
+      ok: z.literal(true),
+      transaction: TransactionSchema,
+    }),
     z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
   ]),
 ]);
 export type FrameToHostMessage = z.infer<typeof FrameToHostMessageSchema>;
-
 
 // ---- Express: what onPay receives ----
 

@@ -1,14 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import {
-  generateTestCallbackHeaders,
-  signCallback,
-  signSpecHmac,
-  verifyCallback,
-  verifySpecHmac,
-  verifyStandardWebhook,
-} from './signing';
+import { generateTestCallbackHeaders, signCallback, signSpecHmac, verifyCallback, verifySpecHmac, verifyStandardWebhook } from './signing';
 
 const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 const body = JSON.stringify({ TransactionNumber: 'ABC', status: 5, paymentDetails: { token: 'auth_x' } });
@@ -46,7 +39,11 @@ describe('Standard Webhooks headers', () => {
     const now = Math.floor(Date.now() / 1000);
     const headers = await signCallback(secret, 'evt_42', body, now);
     expect(headers['HMAC-Random-Key']).toMatch(/^[0-9a-f]{32}$/);
-    const payload = new Webhook(secret).verify(body, { 'webhook-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'], 'webhook-signature': headers['webhook-signature'] });
+    const payload = new Webhook(secret).verify(body, {
+      'webhook-id': headers['webhook-id'],
+      'webhook-timestamp': headers['webhook-timestamp'],
+      'webhook-signature': headers['webhook-signature'],
+    });
     expect(payload).toEqual(JSON.parse(body));
     expect(await verifyStandardWebhook(secret, { id: 'evt_42', timestamp: String(now), signature: headers['webhook-signature'] }, body)).toBe(true);
   });

@@ -149,7 +149,13 @@ export interface CallbackSignatureHeaders {
 }
 
 /** Every signature header of one attempt. */
-export async function signCallback(secret: string, eventId: string, body: Body, timestampS: number, randomKey = newRandomKey()): Promise<CallbackSignatureHeaders> {
+export async function signCallback(
+  secret: string,
+  eventId: string,
+  body: Body,
+  timestampS: number,
+  randomKey = newRandomKey(),
+): Promise<CallbackSignatureHeaders> {
   return {
     'HMAC-Random-Key': randomKey,
     'HMAC-Authorization': await signSpecHmac(secret, randomKey, body),
@@ -188,6 +194,10 @@ export async function verifyCallback(
  * For merchants' tests (as stripe-node's generateTestHeaderString): the headers a real callback of `body` would
  * carry, so a verifier can be tested without the service.
  */
-export function generateTestCallbackHeaders(secret: string, body: Body, options: { eventId?: string; timestampS?: number } = {}): Promise<CallbackSignatureHeaders> {
+export function generateTestCallbackHeaders(
+  secret: string,
+  body: Body,
+  options: { eventId?: string; timestampS?: number } = {},
+): Promise<CallbackSignatureHeaders> {
   return signCallback(secret, options.eventId ?? `evt_test_${newRandomKey()}`, body, options.timestampS ?? Math.floor(Date.now() / 1000));
 }

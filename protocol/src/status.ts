@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { TRANSACTION_STATUSES } from './constants';
 
-
-
 export type TransactionStatusEntry = (typeof TRANSACTION_STATUSES)[number];
 export type TransactionStatusCode = TransactionStatusEntry['status'];
 export type TransactionStatusName = TransactionStatusEntry['statusName'];
@@ -25,6 +23,4 @@ export const TransactionStatusCodeSchema = z.union(
     ...z.ZodLiteral<TransactionStatusCode>[],
   ],
 );
-export const TransactionStatusNameSchema = z.enum(
-  TRANSACTION_STATUSES.map((s) => s.statusName) as [TransactionStatusName, ...TransactionStatusName[]],
-);
+export const TransactionStatusNameSchema = z.enum(TRANSACTION_STATUSES.map((s) => s.statusName) as [TransactionStatusName, ...TransactionStatusName[]]);

@@ -74,7 +74,6 @@ export const PaymentSchema = z.object({
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
-
 /** The transaction object (CONTRACT §6): every field of the spec always present, null where unknown. */
 export const TransactionSchema = z.object({
   TransactionNumber: z.string().describe('Identifier of the transaction; the path parameter transactionNumber'),

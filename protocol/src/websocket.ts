@@ -110,7 +110,7 @@ export type WsClientMessage = z.infer<typeof WsClientMessageSchema>;
 /** A state change of a transaction: `transaction` is the transaction object as it was at `sequence` (the callback's body). */
 export const WsTransactionUpdatedSchema = z.object({
   type: z.literal('transaction.updated'),
-  eventId: z.string().describe('The event id; the same as the callback\'s webhook-id'),
+  eventId: z.string().describe("The event id; the same as the callback's webhook-id"),
   sequence: z.number().int().min(1),
   transaction: TransactionSchema,
 });
@@ -119,12 +119,14 @@ export const WsTransactionUpdatedSchema = z.object({
  * A subscription is in place. For a transaction it comes after the `replayed` updates it counts (those after
  * `afterSequence`, in order) and before any live one; for a scope, updates from now on follow.
  */
-export const WsSubscribedSchema = z.looseObject({ type: z.literal('subscribed') }).pipe(
-  z.union([
-    z.object({ type: z.literal('subscribed'), transactionNumber: TransactionNumberSchema, replayed: z.number().int().min(0) }),
-    z.object({ type: z.literal('subscribed'), scope: WsScopeSchema, replayed: z.literal(0) }),
-  ]),
-);
+export const WsSubscribedSchema = z
+  .looseObject({ type: z.literal('subscribed') })
+  .pipe(
+    z.union([
+      z.object({ type: z.literal('subscribed'), transactionNumber: TransactionNumberSchema, replayed: z.number().int().min(0) }),
+      z.object({ type: z.literal('subscribed'), scope: WsScopeSchema, replayed: z.literal(0) }),
+    ]),
+  );
 
 export const WsErrorSchema = z.object({
   type: z.literal('error'),

@@ -219,7 +219,8 @@ describe('card frame', () => {
       frameDoc().head.append(script);
     });
     const axe = (iframe.contentWindow as Window & { axe: typeof import('axe-core') }).axe;
-    const violations = async () => (await axe.run(frameDoc(), { resultTypes: ['violations'] })).violations.map((violation) => `${violation.id}: ${violation.help}`);
+    const violations = async () =>
+      (await axe.run(frameDoc(), { resultTypes: ['violations'] })).violations.map((violation) => `${violation.id}: ${violation.help}`);
     expect(await violations()).to.deep.equal([]);
     init();
     await type('number', '4242');
@@ -238,7 +239,15 @@ describe('card frame', () => {
   });
 
   describe('ignores messages it must not trust', () => {
-    const forgedInit = () => ({ source: HOST, instanceId, type: 'init', sessionId: 'ses_evil', sessionToken: 'tok_evil', apiBase: location.origin, debug: false });
+    const forgedInit = () => ({
+      source: HOST,
+      instanceId,
+      type: 'init',
+      sessionId: 'ses_evil',
+      sessionToken: 'tok_evil',
+      apiBase: location.origin,
+      debug: false,
+    });
     const forgedSubmit = () => ({ source: HOST, instanceId, type: 'submit', requestId: 'evil' });
 
     async function expectNoSession(): Promise<void> {

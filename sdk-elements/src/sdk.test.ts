@@ -39,12 +39,19 @@ describe('dist/sdk.js', () => {
     sdk.config({ mode: 'sandbox', clientId: 'ck_test' });
     sdk.init();
     const widget = container.querySelector('svc-ecom-sdk-elements')!;
-    const iframe = await waitFor(() => widget.shadowRoot?.querySelector('iframe')?.dataset['ready'] === 'true' && widget.shadowRoot!.querySelector('iframe'), 'the frame handshake');
+    const iframe = await waitFor(
+      () => widget.shadowRoot?.querySelector('iframe')?.dataset['ready'] === 'true' && widget.shadowRoot!.querySelector('iframe'),
+      'the frame handshake',
+    );
     expect(new URL(iframe.src).origin).to.equal(location.origin);
     // Filled as a paste would (value + input event): key presses into a nested frame focused from script are not
     // reliable in a headless browser, and typing is what the card frame's and the element's own tests cover.
     const frameWindow = iframe.contentWindow as Window & typeof globalThis;
-    for (const [id, text] of [['number', '5555555555554444'], ['expiry', '1230'], ['cvc', '123']] as const) {
+    for (const [id, text] of [
+      ['number', '5555555555554444'],
+      ['expiry', '1230'],
+      ['cvc', '123'],
+    ] as const) {
       const input = frameWindow.document.getElementById(id) as HTMLInputElement;
       input.focus();
       input.value = text;

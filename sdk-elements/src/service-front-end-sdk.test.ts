@@ -79,7 +79,14 @@ describe('ServiceFrontEndSDK', () => {
       sdk.init();
       sdk.init('nope');
       sdk.init({} as never);
-      expect(errors.map((error) => error.code)).to.deep.equal(['not_configured', 'config_invalid', 'not_configured', 'container_not_found', 'container_not_found', 'container_not_found']);
+      expect(errors.map((error) => error.code)).to.deep.equal([
+        'not_configured',
+        'config_invalid',
+        'not_configured',
+        'container_not_found',
+        'container_not_found',
+        'container_not_found',
+      ]);
       expect(errors[2]!.message).to.contain('config_invalid');
       expect(errors[3]!.message).to.contain('<div id="service-front-end">');
       expect(warnings, 'no debug: warnings only while nobody listens').to.have.length(0);
@@ -268,15 +275,28 @@ describe('ServiceFrontEndSDK', () => {
       const { addEventListener: add, removeEventListener: remove } = EventTarget.prototype;
       const watched = (target: EventTarget, type: string) =>
         (target === document && type === 'click') || (target instanceof Element && target.localName === 'svc-ecom-sdk-elements' && type.startsWith('svc-'));
-      EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+      EventTarget.prototype.addEventListener = function (
+        this: EventTarget,
+        type: string,
+        listener: EventListenerOrEventListenerObject | null,
+        options?: boolean | AddEventListenerOptions,
+      ) {
         if (listener && watched(this, type)) live.set(listener, type);
         add.call(this, type, listener, options);
       };
-      EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) {
+      EventTarget.prototype.removeEventListener = function (
+        this: EventTarget,
+        type: string,
+        listener: EventListenerOrEventListenerObject | null,
+        options?: boolean | EventListenerOptions,
+      ) {
         if (listener && watched(this, type)) live.delete(listener);
         remove.call(this, type, listener, options);
       };
-      return { live: () => [...live.values()].sort(), restore: () => Object.assign(EventTarget.prototype, { addEventListener: add, removeEventListener: remove }) };
+      return {
+        live: () => [...live.values()].sort(),
+        restore: () => Object.assign(EventTarget.prototype, { addEventListener: add, removeEventListener: remove }),
+      };
     }
 
     it('destroy removes the widget and every listener: a click on payButtonId then pays nothing', async () => {
@@ -330,11 +350,17 @@ describe('ServiceFrontEndSDK', () => {
         if (how === 'destroy') await typeCard(widget(), { number: '4242424242424242' });
         else radios(widget())[1]!.click(); // a wallet payment: the element aborts its own request
         let requested = false;
-        worker.use(http.post('*/payments', async () => {
-          requested = true;
-          await sleep(1000);
-          return HttpResponse.error();
-        }, { once: true }));
+        worker.use(
+          http.post(
+            '*/payments',
+            async () => {
+              requested = true;
+              await sleep(1000);
+              return HttpResponse.error();
+            },
+            { once: true },
+          ),
+        );
         sdk.pay(() => (paid += 1), { amount: 1050, currency: 'USD' });
         await waitFor(() => requested, 'the payment request');
         expect(seen).to.deep.equal(['paying true']);

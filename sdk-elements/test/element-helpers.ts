@@ -45,7 +45,6 @@ export async function typeCard(element: SvcEcomSdkElements, card: { number: stri
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-
 /** Collects the element's events of the given types, in order. */
 export function record(element: EventTarget, types: string[]): { type: string; detail: unknown }[] {
   const seen: { type: string; detail: unknown }[] = [];

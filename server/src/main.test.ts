@@ -41,7 +41,11 @@ describe('start-up failures', () => {
   });
 
   it('production refuses to start on the sandbox processor, before touching the database', async () => {
-    const result = await runNode(['src/main.ts'], { SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@127.0.0.1:1/svc', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    const result = await runNode(['src/main.ts'], {
+      SVC_MODE: 'production',
+      DATABASE_URL: 'postgres://svc@127.0.0.1:1/svc',
+      PUBLIC_BASE_URL: 'https://pay.example.com',
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^svc: SVC_MODE=production needs a payment processor, and none is configured/);
@@ -111,8 +115,7 @@ describe('embedded database across restarts', { timeout: 120_000 }, () => {
       expect(renewed.merchantId).toBe(old.merchantId);
       expect(renewed.hmacSecret).toBe(old.hmacSecret);
       expect(renewed.apiKey).not.toBe(old.apiKey);
-      const status = async (key: string) =>
-        (await fetch(`${base}/transactions/TNONE000000000`, { headers: { authorization: `Bearer ${key}` } })).status;
+      const status = async (key: string) => (await fetch(`${base}/transactions/TNONE000000000`, { headers: { authorization: `Bearer ${key}` } })).status;
       expect(await status(renewed.apiKey)).toBe(404);
       expect(await status(old.apiKey)).toBe(401);
     } finally {

@@ -27,8 +27,8 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
     return order.token.value;
   };
   /** One action on one order: run with the API key, track the transaction the service answers, answer the order. */
-  const action = (name: string, run: (client: MerchantClient, order: Order, req: Request) => Promise<Transaction>) =>
-    async (req: Request, res: express.Response) => {
+  const action =
+    (name: string, run: (client: MerchantClient, order: Order, req: Request) => Promise<Transaction>) => async (req: Request, res: express.Response) => {
       const order = orders.take(OrderIdSchema.parse(req.params.orderId));
       try {
         const transaction = await orders.act(order, name, async () => run((await service.connect()).client, order, req));
@@ -40,21 +40,36 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
       res.json(viewOf(order));
     };
 
-  router.post('/api/orders/:orderId/capture', action('capture', async (client, order, req) => {
-    const token = authorizationToken(order);
-    const { amount } = OptionalAmountBody.parse(req.body ?? {});
-    return (await client.pay({ token, amount: amount ?? order.transaction?.authorization?.availableCents ?? order.amount })).transaction;
-  }));
-  router.post('/api/orders/:orderId/void', action('void', (client, order) => client.void({ token: authorizationToken(order) })));
-  router.post('/api/orders/:orderId/reauthorize', action('re-authorize', (client, order, req) => client.authorize({ token: authorizationToken(order), amount: AmountBody.parse(req.body ?? {}).amount })));
-  router.post('/api/orders/:orderId/close-auth', action('closeAuth', (client, order) => {
-    authorizationToken(order);
-    return client.closeAuth(order.transactionNumber!);
-  }));
-  router.post('/api/orders/:orderId/cancel', action('cancel', (client, order) => {
-    if (!order.transactionNumber) throw new DemoError(409, `Order ${order.orderId} has no transaction yet.`, 'no_transaction');
-    return client.cancel(order.transactionNumber);
-  }));
+  router.post(
+    '/api/orders/:orderId/capture',
+    action('capture', async (client, order, req) => {
+      const token = authorizationToken(order);
+      const { amount } = OptionalAmountBody.parse(req.body ?? {});
+      return (await client.pay({ token, amount: amount ?? order.transaction?.authorization?.availableCents ?? order.amount })).transaction;
+    }),
+  );
+  router.post(
+    '/api/orders/:orderId/void',
+    action('void', (client, order) => client.void({ token: authorizationToken(order) })),
+  );
+  router.post(
+    '/api/orders/:orderId/reauthorize',
+    action('re-authorize', (client, order, req) => client.authorize({ token: authorizationToken(order), amount: AmountBody.parse(req.body ?? {}).amount })),
+  );
+  router.post(
+    '/api/orders/:orderId/close-auth',
+    action('closeAuth', (client, order) => {
+      authorizationToken(order);
+      return client.closeAuth(order.transactionNumber!);
+    }),
+  );
+  router.post(
+    '/api/orders/:orderId/cancel',
+    action('cancel', (client, order) => {
+      if (!order.transactionNumber) throw new DemoError(409, `Order ${order.orderId} has no transaction yet.`, 'no_transaction');
+      return client.cancel(order.transactionNumber);
+    }),
+  );
   router.post('/api/orders/:orderId/refresh', async (req, res) => {
     const order = orders.find(OrderIdSchema.parse(req.params.orderId));
     await orders.refresh(order, service);
@@ -67,8 +82,14 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
     if (saved.token?.type !== 'token') throw new DemoError(409, `Order ${saved.orderId} saved no card.`, 'no_saved_card');
     const { amount } = OptionalAmountBody.parse(req.body ?? {});
     const token = saved.token.value;
-    const charge = orders.create({ description: `Charge of the card saved with ${saved.orderId}`, amount: amount ?? saved.amount, currency: saved.currency }, 'saved_card', 'sale');
-    const paid = await orders.act(charge, 'charge', async () => (await service.connect()).client.pay({ token, amount: charge.amount, currency: charge.currency }));
+    const charge = orders.create(
+      { description: `Charge of the card saved with ${saved.orderId}`, amount: amount ?? saved.amount, currency: saved.currency },
+      'saved_card',
+      'sale',
+    );
+    const paid = await orders.act(charge, 'charge', async () =>
+      (await service.connect()).client.pay({ token, amount: charge.amount, currency: charge.currency }),
+    );
     charge.paid = true;
     orders.track(charge, paid.transaction);
     res.status(201).json(viewOf(charge));
@@ -87,7 +108,15 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
   // The sandbox clock: moving it applies time-outs, commit windows, hold expiry and callback retries.
   router.get('/api/clock', async (_req, res) => res.json(await (await service.connect()).client.sandboxClock()));
   router.post('/api/clock/advance', express.json(), async (req, res) => {
-    const { seconds } = z.object({ seconds: z.number().int().min(1).max(30 * 24 * 3600) }).parse(req.body ?? {});
+    const { seconds } = z
+      .object({
+        seconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(30 * 24 * 3600),
+      })
+      .parse(req.body ?? {});
     res.json(await (await service.connect()).client.advanceSandboxClock(seconds));
   });
 

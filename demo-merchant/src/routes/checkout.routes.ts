@@ -9,7 +9,11 @@ import { OrderIdSchema, viewOf } from '../orders';
 const SdkSchema = z.enum(['elements', 'iframe', 'express']);
 type SdkName = z.infer<typeof SdkSchema>;
 const ManifestSchema = z.object({ files: z.record(z.string(), z.object({ url: z.string(), integrity: z.string().regex(/^sha384-[A-Za-z0-9+/]+={0,2}$/) })) });
-const OrderBody = z.object({ items: CartSchema.optional(), methodType: z.enum(SDK_METHOD_TYPES).default('manual_capture'), sdk: SdkSchema.default('elements') });
+const OrderBody = z.object({
+  items: CartSchema.optional(),
+  methodType: z.enum(SDK_METHOD_TYPES).default('manual_capture'),
+  sdk: SdkSchema.default('elements'),
+});
 const CommitBody = z.object({ orderId: OrderIdSchema, transactionNumber: z.string().min(1).max(64) });
 
 export const sdkPath = (sdk: SdkName) => `/sdk/${sdk}/${SDK_VERSIONS[sdk]}/sdk.js`;
@@ -39,7 +43,12 @@ export function checkoutRoutes({ config, fetchImpl, service, orders }: DemoDeps)
   router.get('/api/config', async (req, res) => {
     const sdk = SdkSchema.default('elements').parse(req.query.sdk);
     const { merchant } = await service.connect();
-    res.json({ clientId: merchant.clientId, serviceUrl: config.SERVICE_URL, sdkUrl: `${config.SERVICE_URL}${sdkPath(sdk)}`, sdkIntegrity: await sdkIntegrity(sdk) });
+    res.json({
+      clientId: merchant.clientId,
+      serviceUrl: config.SERVICE_URL,
+      sdkUrl: `${config.SERVICE_URL}${sdkPath(sdk)}`,
+      sdkIntegrity: await sdkIntegrity(sdk),
+    });
   });
 
   // The customer starts a checkout of their cart; its amount is the shop's, whatever the page says.

@@ -29,7 +29,15 @@ export function paymentRequestRoutes({ config, service, orders }: DemoDeps): Rou
     const cart = priceCart(body.items);
     const order = orders.create(cart, 'link', 'sale');
     const transaction = await orders.act(order, 'send link', async () =>
-      (await service.connect()).client.init({ amount: cart.amount, isCent: true, currency: cart.currency, products: products(cart), callbackURL: callbackURL(), phone: body.phone, email: body.email }),
+      (await service.connect()).client.init({
+        amount: cart.amount,
+        isCent: true,
+        currency: cart.currency,
+        products: products(cart),
+        callbackURL: callbackURL(),
+        phone: body.phone,
+        email: body.email,
+      }),
     );
     order.paid = true;
     orders.track(order, transaction);
@@ -49,7 +57,15 @@ export function paymentRequestRoutes({ config, service, orders }: DemoDeps): Rou
     const order = orders.create(cart, 'pos', 'sale');
     const { merchant, client } = await service.connect();
     const transaction = await orders.act(order, 'create POS transaction', () =>
-      client.init({ amount: cart.amount, isCent: true, currency: cart.currency, products: products(cart), callbackURL: callbackURL(), deviceId: merchant.deviceId, pos: 'Demo counter' }),
+      client.init({
+        amount: cart.amount,
+        isCent: true,
+        currency: cart.currency,
+        products: products(cart),
+        callbackURL: callbackURL(),
+        deviceId: merchant.deviceId,
+        pos: 'Demo counter',
+      }),
     );
     order.paid = true;
     orders.track(order, transaction);

@@ -18,7 +18,10 @@ export const PaymentLinkStateWire = object({
   businessName: string(),
   products: array(ProductWire),
   methodType: oneOf(METHOD_TYPES),
-  status: union('', TRANSACTION_STATUS_CODES.map((code) => literal(code))),
+  status: union(
+    '',
+    TRANSACTION_STATUS_CODES.map((code) => literal(code)),
+  ),
   statusName: oneOf(TRANSACTION_STATUS_NAMES),
   timeoutDate: nullable(isoDatetime),
   payable: boolean,

@@ -56,7 +56,10 @@ const payment = object({
   confirmationNumber: nullable(str),
 });
 
-const statusCode = union('', TRANSACTION_STATUS_CODES.map((code) => literal(code)));
+const statusCode = union(
+  '',
+  TRANSACTION_STATUS_CODES.map((code) => literal(code)),
+);
 
 export const TransactionWire = object({
   TransactionNumber: str,

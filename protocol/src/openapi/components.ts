@@ -97,7 +97,10 @@ export function buildComponentSchemas(endpoints: readonly EndpointDescription[])
     if (!endpoint.response.contentType) responseNames.set(endpoint, output.nameFor(endpoint.response.schema, `${base}Response`));
   }
   const schemas: Record<string, JsonSchema> = {};
-  for (const [io, named] of [['input', input], ['output', output]] as const) {
+  for (const [io, named] of [
+    ['input', input],
+    ['output', output],
+  ] as const) {
     for (const [name, schema] of Object.entries(named.toJsonSchemas(io))) {
       if (schemas[name]) throw new Error(`OpenAPI component ${name} is both a request and a response schema`);
       schemas[name] = tidy(schema, io);

@@ -17,7 +17,7 @@ export const API_GUIDE: GuideSection[] = [
     title: 'Authentication',
     intro: 'Send a merchant API key as `Authorization: Bearer <key>` on every call that needs credentials.',
     points: [
-      'A merchant API key (`sk_…`) acts for all of the merchant\'s branches; a branch API key (`bk_…`) for its own branch only.',
+      "A merchant API key (`sk_…`) acts for all of the merchant's branches; a branch API key (`bk_…`) for its own branch only.",
       'For compatibility with the original spec, the key may be sent as the body field `apiKey` instead of the header.',
       'A terminal authenticates with its device ID (`dev_…`), in the body field `deviceId` or (needed on a GET) as `Authorization: Bearer <device ID>`, on the endpoints that list devices among their callers. A transaction created with a device ID is pushed to that terminal.',
       'Client IDs (`ck_…`) belong to the front-end SDKs; a merchant endpoint answers them with 403 `client_id_not_allowed`.',
@@ -43,7 +43,7 @@ export const API_GUIDE: GuideSection[] = [
     points: [
       'Its fields are `type`, `title`, `status`, `detail`, `code`, `requestId` and, for 400 `validation_failed`, `errors`: a list of `{ path, message }`.',
       'Switch on `code`: it is stable. `title` and `detail` are for people, and `detail` says what to do about it.',
-      '`type` is `/docs/errors#<code>` on this server: the code\'s entry in the error reference.',
+      "`type` is `/docs/errors#<code>` on this server: the code's entry in the error reference.",
       'Every response carries an `X-Request-Id` header; quote it when you ask for help. A 500 `internal_error` never carries internals.',
       'Responses may gain fields over time; ignore the fields you do not know.',
     ],
@@ -53,7 +53,7 @@ export const API_GUIDE: GuideSection[] = [
     title: 'Idempotency',
     intro: 'Every mutating POST takes an optional `Idempotency-Key` header (at most 255 characters), scoped to the merchant of the credential.',
     points: [
-      'The same key with the same body within 24 hours replays the first response\'s status and body, with `Idempotent-Replayed: true`; nothing runs twice.',
+      "The same key with the same body within 24 hours replays the first response's status and body, with `Idempotent-Replayed: true`; nothing runs twice.",
       'The same key with a different body answers 422 `idempotency_key_reused`.',
       'The same key while the first request is still running answers 409 `idempotency_key_in_use`; retry a little later.',
       'Requests refused by validation are not stored, so a corrected request may use the same key. The effect and the stored response are committed together.',
@@ -72,8 +72,8 @@ export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
 export const AUTH_DESCRIPTIONS: Record<EndpointAuth, string> = {
   merchant: 'Merchant or branch API key (`sk_…`, `bk_…`)',
   device: 'Device ID (`dev_…`), in the body field `deviceId` or as the bearer token',
-  client: 'Client ID (`ck_…`) in the body, from one of its allowed origins (the request\'s `Origin`)',
-  session: 'SDK session token (`sess_…`) as the bearer token, from the card frame or the session\'s origin',
+  client: "Client ID (`ck_…`) in the body, from one of its allowed origins (the request's `Origin`)",
+  session: "SDK session token (`sess_…`) as the bearer token, from the card frame or the session's origin",
   none: 'Anyone: no credentials',
 };
 

@@ -14,7 +14,11 @@ describe('mountCardForm', () => {
   const input = (id: string) => root.querySelector<HTMLInputElement>(`#${id}`)!;
   const labelOf = (id: string) => root.querySelector(`label[for="${id}"]`)?.textContent;
   const describedBy = (id: string) =>
-    (input(id).getAttribute('aria-describedby') ?? '').split(' ').map((ref) => root.querySelector(`#${ref}`)?.textContent ?? '').join(' ').trim();
+    (input(id).getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((ref) => root.querySelector(`#${ref}`)?.textContent ?? '')
+      .join(' ')
+      .trim();
   const type = (id: string, text: string) => {
     input(id).focus();
     input(id).value = text;

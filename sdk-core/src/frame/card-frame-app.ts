@@ -69,18 +69,34 @@ export function startCardFrame(win: Window): void {
   async function submit(message: Extract<HostToFrameMessage, { type: 'submit' }>): Promise<void> {
     const { requestId } = message;
     if (paying) {
-      link.send({ type: 'result', requestId, ok: false, error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' } });
+      link.send({
+        type: 'result',
+        requestId,
+        ok: false,
+        error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' },
+      });
       return;
     }
     if (!session) {
-      link.send({ type: 'result', requestId, ok: false, error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' } });
+      link.send({
+        type: 'result',
+        requestId,
+        ok: false,
+        error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' },
+      });
       return;
     }
     paying = true;
-    const outcome = await submitCardForm(form, session, { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress }, log, (transaction) => {
-      log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
-      link.send({ type: 'result', requestId, ok: true, transaction });
-    });
+    const outcome = await submitCardForm(
+      form,
+      session,
+      { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress },
+      log,
+      (transaction) => {
+        log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
+        link.send({ type: 'result', requestId, ok: true, transaction });
+      },
+    );
     paying = false;
     if (outcome.ok) return;
     log('result error', outcome.error.code);

@@ -31,7 +31,10 @@ export async function submitCardForm(
   const card = form.cardInput();
   if (!card) {
     const errors = form.validation().errors;
-    log('submit refused: invalid fields', errors.map((error) => error.field));
+    log(
+      'submit refused: invalid fields',
+      errors.map((error) => error.field),
+    );
     return { ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${errors[0]?.message ?? 'check the card'}` } };
   }
   form.setBusy(true);

@@ -9,12 +9,17 @@ describe('detectApiBase', () => {
   };
 
   it('is the origin of the script URL', () => {
-    expect(detectApiBase(script({ src: 'https://pay.example.com/sdk/elements/1.1.1/sdk.js' }), 'https://shop.example/checkout')).to.deep.equal({ apiBase: 'https://pay.example.com', guessed: false });
+    expect(detectApiBase(script({ src: 'https://pay.example.com/sdk/elements/1.1.1/sdk.js' }), 'https://shop.example/checkout')).to.deep.equal({
+      apiBase: 'https://pay.example.com',
+      guessed: false,
+    });
     expect(detectApiBase(script({ src: '/sdk/elements/1.1.1/sdk.js' }), 'https://shop.example/checkout').apiBase).to.equal('https://shop.example');
   });
 
   it('data-api-base wins', () => {
-    expect(detectApiBase(script({ src: 'https://cdn.example/sdk.js', 'data-api-base': 'http://127.0.0.1:8080/' }), 'https://shop.example/').apiBase).to.equal('http://127.0.0.1:8080');
+    expect(detectApiBase(script({ src: 'https://cdn.example/sdk.js', 'data-api-base': 'http://127.0.0.1:8080/' }), 'https://shop.example/').apiBase).to.equal(
+      'http://127.0.0.1:8080',
+    );
   });
 
   it('falls back to the page origin, flagged as a guess', () => {

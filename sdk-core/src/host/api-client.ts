@@ -36,7 +36,13 @@ export function payWithWallet(apiBase: string, session: SdkSession, payment: Wal
  * `payWithWallet` reading only what `validator` names of the answer: Express needs three fields of the transaction and
  * leaves the whole transaction's validator out of its script.
  */
-export function submitWalletPayment<T>(apiBase: string, session: SdkSession, payment: WalletPayment, signal: AbortSignal, validator: Validator<T>): Promise<ApiResult<T>> {
+export function submitWalletPayment<T>(
+  apiBase: string,
+  session: SdkSession,
+  payment: WalletPayment,
+  signal: AbortSignal,
+  validator: Validator<T>,
+): Promise<ApiResult<T>> {
   const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
   return postJson(`${apiBase}/sdk/sessions/${encodeURIComponent(session.sessionId)}/payments`, body, {
     token: session.sessionToken,

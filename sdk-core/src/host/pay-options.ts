@@ -10,16 +10,26 @@ export interface PaymentFields {
 
 const HOW = 'Pass { amount, currency, billingAddress? } with the amount in cents (1050 for 10.50).';
 
-export function payOptionsFrom(options: SdkPayOptions | undefined | null, methodType: string): { ok: true; value: PaymentFields } | { ok: false; error: SdkError } {
+export function payOptionsFrom(
+  options: SdkPayOptions | undefined | null,
+  methodType: string,
+): { ok: true; value: PaymentFields } | { ok: false; error: SdkError } {
   if (options === undefined || options === null) {
     if (methodType !== 'manual_capture') return { ok: true, value: {} };
     return {
       ok: false,
-      error: { code: 'amount_invalid', message: 'pay needs { amount, currency } for manual_capture: the amount in cents and the currency, e.g. pay(callback, { amount: 1050, currency: "USD" }).' },
+      error: {
+        code: 'amount_invalid',
+        message:
+          'pay needs { amount, currency } for manual_capture: the amount in cents and the currency, e.g. pay(callback, { amount: 1050, currency: "USD" }).',
+      },
     };
   }
   const parsed = parseWith(SdkPayOptionsWire, options);
   if (parsed.ok) return parsed;
   const aboutAmount = parsed.path === 'amount' || parsed.path === 'currency' || parsed.path === '';
-  return { ok: false, error: { code: aboutAmount ? 'amount_invalid' : 'config_invalid', message: `pay options: ${parsed.path || 'the options'} ${parsed.message}. ${HOW}` } };
+  return {
+    ok: false,
+    error: { code: aboutAmount ? 'amount_invalid' : 'config_invalid', message: `pay options: ${parsed.path || 'the options'} ${parsed.message}. ${HOW}` },
+  };
 }

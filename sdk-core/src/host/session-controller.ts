@@ -20,11 +20,7 @@ export interface SessionParams {
   embeddingOrigin?: string;
 }
 
-export type SessionState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; session: SdkSession }
-  | { status: 'error'; error: SdkError };
+export type SessionState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; session: SdkSession } | { status: 'error'; error: SdkError };
 
 export class SessionController {
   state: SessionState = { status: 'idle' };

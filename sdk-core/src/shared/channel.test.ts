@@ -6,7 +6,14 @@ import { hostEnd, type PostMessageChannel } from './channel';
 
 const INSTANCE = 'inst_abcdefgh12';
 const ready = { source: 'svc-card-frame', instanceId: INSTANCE, type: 'ready' };
-const validation = { source: 'svc-card-frame', instanceId: INSTANCE, type: 'validation', isValid: false, brand: null, errors: [{ field: 'number', message: 'Enter the card number.' }] };
+const validation = {
+  source: 'svc-card-frame',
+  instanceId: INSTANCE,
+  type: 'validation',
+  isValid: false,
+  brand: null,
+  errors: [{ field: 'number', message: 'Enter the card number.' }],
+};
 
 function blankFrame(): HTMLIFrameElement {
   const iframe = document.createElement('iframe');
@@ -23,7 +30,12 @@ describe('PostMessageChannel, host end', () => {
   beforeEach(() => {
     frame = blankFrame(); // same origin as this page: the "card frame" of these tests
     received = [];
-    channel = hostEnd(window, { peerOrigin: location.origin, instanceId: INSTANCE, peerWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
+    channel = hostEnd(window, {
+      peerOrigin: location.origin,
+      instanceId: INSTANCE,
+      peerWindow: () => frame.contentWindow,
+      onMessage: (message) => received.push(message),
+    });
     channel.open();
   });
   afterEach(() => {
@@ -66,7 +78,12 @@ describe('PostMessageChannel, host end', () => {
 
   it('drops a message from its own frame window when the origin is not the expected one', async () => {
     channel.close();
-    channel = hostEnd(window, { peerOrigin: otherOrigin(), instanceId: INSTANCE, peerWindow: () => frame.contentWindow, onMessage: (message) => received.push(message) });
+    channel = hostEnd(window, {
+      peerOrigin: otherOrigin(),
+      instanceId: INSTANCE,
+      peerWindow: () => frame.contentWindow,
+      onMessage: (message) => received.push(message),
+    });
     channel.open();
     postFrom(frame.contentWindow!, window, ready, location.origin);
     await sleep(100);
@@ -77,7 +94,12 @@ describe('PostMessageChannel, host end', () => {
     channel.close();
     const crossOrigin = document.createElement('iframe');
     crossOrigin.src = `${otherOrigin()}/sdk-core/src/testing/forger.html#${new URLSearchParams({ id: 'x', message: JSON.stringify(ready), targetOrigin: location.origin })}`;
-    channel = hostEnd(window, { peerOrigin: otherOrigin(), instanceId: INSTANCE, peerWindow: () => crossOrigin.contentWindow, onMessage: (message) => received.push(message) });
+    channel = hostEnd(window, {
+      peerOrigin: otherOrigin(),
+      instanceId: INSTANCE,
+      peerWindow: () => crossOrigin.contentWindow,
+      onMessage: (message) => received.push(message),
+    });
     channel.open();
     document.body.append(crossOrigin);
     await waitFor(() => received.length === 1, 'the message of the cross-origin frame');

@@ -32,7 +32,10 @@ export function sessionError(problem: ProblemInfo, clientId: string, origin: str
     };
   }
   if (problem.status === 400) {
-    return { code: 'config_invalid', message: `The payment service refused the configuration: ${problem.detail ?? 'invalid request'}. Check the options passed to config().` };
+    return {
+      code: 'config_invalid',
+      message: `The payment service refused the configuration: ${problem.detail ?? 'invalid request'}. Check the options passed to config().`,
+    };
   }
   return { code: problem.status === 503 ? 'network_error' : 'internal_error', message: retryLater(problem) };
 }
@@ -41,7 +44,10 @@ export function sessionError(problem: ProblemInfo, clientId: string, origin: str
 export function paymentError(problem: ProblemInfo): SdkError {
   switch (problem.code) {
     case 'invalid_card':
-      return { code: 'invalid_card', message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.` };
+      return {
+        code: 'invalid_card',
+        message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.`,
+      };
     case 'card_declined':
       return { code: 'card_declined', message: 'The card was declined. Ask the customer to use another card or payment method.' };
     case 'insufficient_funds':
@@ -52,10 +58,16 @@ export function paymentError(problem: ProblemInfo): SdkError {
       return { code: 'origin_not_allowed', message: "This page's origin is not allowed for the client ID. Add it to the client ID's allowed origins." };
     case 'validation_failed':
       if (problem.paths.some((path) => path === 'amount' || path === 'currency')) {
-        return { code: 'amount_invalid', message: `The payment service refused the amount: ${problem.detail ?? 'invalid amount'}. Pass pay(callback, { amount, currency }) with the amount in cents.` };
+        return {
+          code: 'amount_invalid',
+          message: `The payment service refused the amount: ${problem.detail ?? 'invalid amount'}. Pass pay(callback, { amount, currency }) with the amount in cents.`,
+        };
       }
       if (problem.paths.some((path) => path.startsWith('card'))) {
-        return { code: 'invalid_card', message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.` };
+        return {
+          code: 'invalid_card',
+          message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.`,
+        };
       }
       break;
     default:
@@ -63,7 +75,8 @@ export function paymentError(problem: ProblemInfo): SdkError {
   if (problem.status === 401) {
     return { code: 'session_expired', message: 'The payment session expired. A new session is being started; ask the customer to pay again.' };
   }
-  if (problem.status === 502) return { code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' };
+  if (problem.status === 502)
+    return { code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' };
   return { code: problem.status === 503 ? 'network_error' : 'internal_error', message: retryLater(problem) };
 }
 

@@ -22,7 +22,14 @@ function fakePaymentRequest(options: { canPay?: string[]; canMakeError?: string;
       return Promise.resolve({
         payerName: 'Wallet Person',
         payerEmail: 'wallet.person@example.com',
-        shippingAddress: { recipient: 'Wallet Person', addressLine: ['2 Device Street', 'Floor 3'], city: 'Mountain View', region: 'CA', postalCode: '94043', country: 'US' },
+        shippingAddress: {
+          recipient: 'Wallet Person',
+          addressLine: ['2 Device Street', 'Floor 3'],
+          city: 'Mountain View',
+          region: 'CA',
+          postalCode: '94043',
+          country: 'US',
+        },
         complete: async (result: string) => {
           log.completed.push(result);
         },
@@ -46,7 +53,10 @@ describe('browser wallets (production)', () => {
     it('one: the browser can pay with Google Pay only', async () => {
       const { FakePaymentRequest, log } = fakePaymentRequest({ canPay: [PAYMENT_METHOD_IDS.googlepay] });
       expect(await canPayInBrowser({ ...REQUEST, method: 'googlepay' }, scope({ PaymentRequest: FakePaymentRequest }))).to.deep.equal({ canPay: true });
-      expect(await canPayInBrowser({ ...REQUEST, method: 'applepay' }, scope({ PaymentRequest: FakePaymentRequest }))).to.deep.equal({ canPay: false, reason: 'no_wallet_setup' });
+      expect(await canPayInBrowser({ ...REQUEST, method: 'applepay' }, scope({ PaymentRequest: FakePaymentRequest }))).to.deep.equal({
+        canPay: false,
+        reason: 'no_wallet_setup',
+      });
       expect(log.created[0]).to.deep.equal({ methods: ['https://google.com/pay'], total: { label: 'Total', amount: { currency: 'USD', value: '10.50' } } });
     });
 
@@ -59,12 +69,17 @@ describe('browser wallets (production)', () => {
 
     it('ApplePaySession without a card set up: no_wallet_setup', async () => {
       const { FakePaymentRequest } = fakePaymentRequest({ canPay: Object.values(PAYMENT_METHOD_IDS) });
-      expect(await canPayInBrowser({ ...REQUEST, method: 'applepay' }, scope({ PaymentRequest: FakePaymentRequest, ApplePaySession: applePaySession(false) }))).to.deep.equal({ canPay: false, reason: 'no_wallet_setup' });
+      expect(
+        await canPayInBrowser({ ...REQUEST, method: 'applepay' }, scope({ PaymentRequest: FakePaymentRequest, ApplePaySession: applePaySession(false) })),
+      ).to.deep.equal({ canPay: false, reason: 'no_wallet_setup' });
     });
 
     it('a NotAllowedError (a frame without the payment permission): not_allowed', async () => {
       const { FakePaymentRequest } = fakePaymentRequest({ canMakeError: 'NotAllowedError' });
-      expect(await canPayInBrowser({ ...REQUEST, method: 'googlepay' }, scope({ PaymentRequest: FakePaymentRequest }))).to.deep.equal({ canPay: false, reason: 'not_allowed' });
+      expect(await canPayInBrowser({ ...REQUEST, method: 'googlepay' }, scope({ PaymentRequest: FakePaymentRequest }))).to.deep.equal({
+        canPay: false,
+        reason: 'not_allowed',
+      });
     });
   });
 
@@ -84,7 +99,9 @@ describe('browser wallets (production)', () => {
       const { FakePaymentRequest } = fakePaymentRequest({ canPay: [PAYMENT_METHOD_IDS.googlepay] });
       install({ PaymentRequest: FakePaymentRequest, ApplePaySession: undefined });
       const { element, seen } = await mountReady({ mode: 'production' });
-      expect(seen.ready).to.deep.equal([{ paypal: { canPay: false, reason: 'method_not_offered' }, applepay: { canPay: false, reason: 'no_wallet_setup' }, googlepay: { canPay: true } }]);
+      expect(seen.ready).to.deep.equal([
+        { paypal: { canPay: false, reason: 'method_not_offered' }, applepay: { canPay: false, reason: 'no_wallet_setup' }, googlepay: { canPay: true } },
+      ]);
       for (const method of ['paypal', 'applepay'] as const) {
         expect(button(element, method).dataset['canPay']).to.equal('false');
         expect(button(element, method).hidden).to.equal(true);
@@ -105,8 +122,16 @@ describe('browser wallets (production)', () => {
       const payment = calls.find((call) => call.url.endsWith('/payments'))!;
       expect(payment.body).to.deep.include({ method: 'applepay', amount: 2500, currency: 'USD' });
       expect(seen.pay[0]!.shippingInformation).to.deep.equal({
-        fullName: 'Wallet Person', firstName: 'Wallet', lastName: 'Person', addressLine1: '2 Device Street', addressLine2: 'Floor 3',
-        city: 'Mountain View', state: 'CA', postalCode: '94043', country: 'US', email: 'wallet.person@example.com',
+        fullName: 'Wallet Person',
+        firstName: 'Wallet',
+        lastName: 'Person',
+        addressLine1: '2 Device Street',
+        addressLine2: 'Floor 3',
+        city: 'Mountain View',
+        state: 'CA',
+        postalCode: '94043',
+        country: 'US',
+        email: 'wallet.person@example.com',
       });
       expect(seen.pay[0]!.billingInformation).to.deep.include({ fullName: 'Wallet Person', email: 'wallet.person@example.com' });
     });

@@ -29,7 +29,10 @@ function paymentRequest(request: BrowserWalletRequest, Request: typeof PaymentRe
   const amount = { currency: request.currency, value };
   return new Request(
     [{ supportedMethods: PAYMENT_METHOD_IDS[request.method] }],
-    { total: { label: request.label, amount }, shippingOptions: [{ id: 'standard', label: 'Shipping', amount: { currency: request.currency, value: '0.00' }, selected: true }] },
+    {
+      total: { label: request.label, amount },
+      shippingOptions: [{ id: 'standard', label: 'Shipping', amount: { currency: request.currency, value: '0.00' }, selected: true }],
+    },
     { requestPayerName: true, requestPayerEmail: true, requestShipping: true },
   );
 }

@@ -98,7 +98,11 @@ describe('the sandbox wallet sheet', () => {
     expect(sheet.open).to.equal(false);
     expect(paymentCalls()).to.have.length(0);
     await element.updateComplete;
-    expect(buttons(element).every((candidate) => !candidate.disabled && !candidate.hasAttribute('data-processing') && !candidate.hasAttribute('data-other-processing'))).to.equal(true);
+    expect(
+      buttons(element).every(
+        (candidate) => !candidate.disabled && !candidate.hasAttribute('data-processing') && !candidate.hasAttribute('data-other-processing'),
+      ),
+    ).to.equal(true);
     expect(element.shadowRoot!.activeElement).to.equal(button(element, 'googlepay'));
   });
 

@@ -10,7 +10,11 @@ declare global {
 }
 
 const { apiBase, guessed } = detectApiBase(document.currentScript, location.href);
-if (guessed) issueWarning('api-base-guessed', `The SDK could not tell where it was loaded from; it uses ${apiBase}. Load it with a <script src> tag from the payment service.`);
+if (guessed)
+  issueWarning(
+    'api-base-guessed',
+    `The SDK could not tell where it was loaded from; it uses ${apiBase}. Load it with a <script src> tag from the payment service.`,
+  );
 if (window.ServiceFrontEndSDK) {
   issueWarning('sdk-loaded-twice', 'A ServiceFrontEndSDK script is on the page twice; the first copy stays in use. Remove the second <script>.');
 } else {

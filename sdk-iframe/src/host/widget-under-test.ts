@@ -37,7 +37,11 @@ export function field(doc: Document, name: string): HTMLInputElement {
 
 /** Fills the card fields as a paste does (typing into a nested frame focused from script is flaky). */
 export function fillCard(doc: Document, number: string, expiry = '12/34', cvc = '123'): void {
-  for (const [name, value] of [['Card number', number], ['Expiry date (MM/YY)', expiry], ['Security code (CVC)', cvc]] as const) {
+  for (const [name, value] of [
+    ['Card number', number],
+    ['Expiry date (MM/YY)', expiry],
+    ['Security code (CVC)', cvc],
+  ] as const) {
     const input = field(doc, name);
     input.value = value;
     input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));

@@ -11,7 +11,17 @@ const svc = (...args: string[]) => runNode(['bin/svc.mjs', ...args], { DATABASE_
 
 describe('svc merchant create', () => {
   it('--json prints the credentials as one JSON object and nothing else on stdout', async () => {
-    const result = await svc('merchant', 'create', '--name', 'Corner Shop', '--origin', 'https://shop.example.com', '--origin', 'http://localhost:5173/', '--json');
+    const result = await svc(
+      'merchant',
+      'create',
+      '--name',
+      'Corner Shop',
+      '--origin',
+      'https://shop.example.com',
+      '--origin',
+      'http://localhost:5173/',
+      '--json',
+    );
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     const created = ProvisionedMerchantSchema.strict().parse(JSON.parse(result.stdout));

@@ -14,8 +14,14 @@ describe('openDatabase', () => {
   it('sends drizzle queries as prepared statements, reused on the connection', async () => {
     const handle = openDatabase(database.url, { max: 1 });
     try {
-      for (let i = 0; i < 3; i++) await handle.db.select().from(merchants).where(eq(merchants.name, `nobody ${i}`));
-      const [row] = await handle.sql<{ n: number }[]>`select count(*)::int as n from pg_prepared_statements where statement like 'select %"merchants"%' and statement not like '%pg_prepared_statements%'`;
+      for (let i = 0; i < 3; i++)
+        await handle.db
+          .select()
+          .from(merchants)
+          .where(eq(merchants.name, `nobody ${i}`));
+      const [row] = await handle.sql<
+        { n: number }[]
+      >`select count(*)::int as n from pg_prepared_statements where statement like 'select %"merchants"%' and statement not like '%pg_prepared_statements%'`;
       expect(row!.n).toBe(1); // one statement, prepared once, used three times
     } finally {
       await handle.close();

@@ -35,7 +35,13 @@ const PROBE_TIMEOUT_MS = 1_000;
  * whatever happens: a probe never inherits the state of an earlier connection, and never waits longer.
  */
 async function probeOnce(url: string): Promise<void> {
-  const probe = postgres(url, { max: 1, connect_timeout: PROBE_TIMEOUT_MS / 1000, backoff: () => 0, ...answerDeadline(PROBE_TIMEOUT_MS), onnotice: () => undefined });
+  const probe = postgres(url, {
+    max: 1,
+    connect_timeout: PROBE_TIMEOUT_MS / 1000,
+    backoff: () => 0,
+    ...answerDeadline(PROBE_TIMEOUT_MS),
+    onnotice: () => undefined,
+  });
   let timer: NodeJS.Timeout | undefined;
   // Should the timeout win, the query still settles later (ended below): handled here, not an unhandled rejection.
   const answered = probe`select 1`.then(() => undefined);

@@ -96,14 +96,24 @@ describe('background work during an outage', () => {
     const counting = { now: () => (ticks.count++, clock.now()) };
     const before = lines.length;
     await proxy.setMode('refuse');
-    const worker = startExpiryWorker({ db: through.db, processor: new SandboxProcessor(), clock: counting, baseUrl: 'http://localhost:8080', logger, intervalMs: 5 });
+    const worker = startExpiryWorker({
+      db: through.db,
+      processor: new SandboxProcessor(),
+      clock: counting,
+      baseUrl: 'http://localhost:8080',
+      logger,
+      intervalMs: 5,
+    });
     try {
       await vi.waitFor(() => expect(ticks.count).toBeGreaterThanOrEqual(20), { timeout: 10_000, interval: 10 });
       const during = lines.slice(before);
       expect(during.filter(isError)).toEqual([]);
       expect(during.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual(['expiry sweep: the database is unavailable; retrying until it answers']);
       await proxy.setMode('forward');
-      await vi.waitFor(() => expect(lines.slice(before).map((l) => l.msg)).toContain('expiry sweep: the database answers again'), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(lines.slice(before).map((l) => l.msg)).toContain('expiry sweep: the database answers again'), {
+        timeout: 5_000,
+        interval: 20,
+      });
     } finally {
       await proxy.setMode('forward');
       await worker.stop();

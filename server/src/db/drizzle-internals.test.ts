@@ -25,8 +25,11 @@ function recordingDriver() {
 
 describe('drizzle internals the database layer relies on', () => {
   it('drizzle-orm is pinned to the exact version installed', () => {
-    const pinned = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies['drizzle-orm'];
-    const installed = (JSON.parse(readFileSync(new URL('../../node_modules/drizzle-orm/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const pinned = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+      'drizzle-orm'
+    ];
+    const installed = (JSON.parse(readFileSync(new URL('../../node_modules/drizzle-orm/package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
     expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
     expect(installed).toBe(pinned);
   });
@@ -47,7 +50,12 @@ describe('drizzle internals the database layer relies on', () => {
     const built = drizzle(first.client as never);
     const other = drizzle(second.client as never);
     expect((other as unknown as { session: { client: unknown } }).session.client).toBe(second.client);
-    const named = reusableQuery('drizzle_internals_named', (db) => db.select({ id: merchants.id }).from(merchants).where(eq(merchants.name, sql.placeholder('name'))));
+    const named = reusableQuery('drizzle_internals_named', (db) =>
+      db
+        .select({ id: merchants.id })
+        .from(merchants)
+        .where(eq(merchants.name, sql.placeholder('name'))),
+    );
     await named(built as unknown as Queryable, { name: 'a' });
     await named(other as unknown as Queryable, { name: 'b' });
     expect(first.calls.map((call) => call.params)).toEqual([['a']]);

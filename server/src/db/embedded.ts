@@ -102,7 +102,9 @@ async function ensureCluster(dataDir: string, clusterDir: string, runAs: RunAs, 
     try {
       return JSON.parse(await fs.readFile(secretsPath, 'utf8')) as ClusterSecrets;
     } catch {
-      throw new EmbeddedPostgresError(`${secretsPath} is missing or unreadable; it holds the embedded database's password (delete ${clusterDir} to start over)`);
+      throw new EmbeddedPostgresError(
+        `${secretsPath} is missing or unreadable; it holds the embedded database's password (delete ${clusterDir} to start over)`,
+      );
     }
   }
   const secrets: ClusterSecrets = { user: 'svc', password: randomBytes(24).toString('base64url') };
@@ -212,7 +214,6 @@ function readOwnerPid(file: string): number {
 function connectionUrl({ user, password }: ClusterSecrets, port: number): string {
   return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
-
 
 interface RunAs {
   uid?: number;

@@ -75,7 +75,11 @@ function fakeConnection() {
       },
     },
   );
-  return { connection, sql: sql as unknown as postgres.Sql, notify: (channel: string, payload: string) => connection.alive && handlers.get(channel)?.(payload) };
+  return {
+    connection,
+    sql: sql as unknown as postgres.Sql,
+    notify: (channel: string, payload: string) => connection.alive && handlers.get(channel)?.(payload),
+  };
 }
 
 describe('ResilientListener', () => {
@@ -92,7 +96,11 @@ describe('ResilientListener', () => {
     await listener.start();
     const received: string[] = [];
     let listens = 0;
-    await listener.listen('events', (payload) => received.push(payload), () => (listens += 1));
+    await listener.listen(
+      'events',
+      (payload) => received.push(payload),
+      () => (listens += 1),
+    );
     await listener.check();
     expect(made).toHaveLength(1); // heard itself: nothing to do
 
@@ -111,15 +119,23 @@ describe('ResilientListener', () => {
   // that fails without the check.
   it('keeps hearing notifications, and runs onListen again, through a real outage of the database connection', async () => {
     const proxy = await outageProxy(new URL(database.url));
-    const listener = new ResilientListener(() => postgres(proxy.url, { max: 1, connect_timeout: 2, onnotice: () => undefined }), createLogger({ level: 'silent' }), {
-      checkIntervalMs: 60_000, // the test runs the checks itself
-      pingTimeoutMs: 500,
-    });
+    const listener = new ResilientListener(
+      () => postgres(proxy.url, { max: 1, connect_timeout: 2, onnotice: () => undefined }),
+      createLogger({ level: 'silent' }),
+      {
+        checkIntervalMs: 60_000, // the test runs the checks itself
+        pingTimeoutMs: 500,
+      },
+    );
     try {
       await listener.start();
       const received: string[] = [];
       let listens = 0;
-      await listener.listen('svc_test_channel', (payload) => received.push(payload), () => (listens += 1));
+      await listener.listen(
+        'svc_test_channel',
+        (payload) => received.push(payload),
+        () => (listens += 1),
+      );
       expect(listens).toBe(1);
       await database.sql`select pg_notify('svc_test_channel', 'before')`;
       await expect.poll(() => received).toEqual(['before']);

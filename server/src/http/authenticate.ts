@@ -46,7 +46,10 @@ export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { a
       if (row.kind === 'client') {
         throw new ApiError('client_id_not_allowed', 'A client ID may only call the /sdk endpoints; call this endpoint from your backend with an API key.');
       }
-      throw new ApiError('credential_not_allowed', `This endpoint does not accept a ${row.kind.replace('_', ' ')}; use ${allow.map((k) => k.replace('_', ' ')).join(' or ')}.`);
+      throw new ApiError(
+        'credential_not_allowed',
+        `This endpoint does not accept a ${row.kind.replace('_', ' ')}; use ${allow.map((k) => k.replace('_', ' ')).join(' or ')}.`,
+      );
     }
     setPrincipal(res, {
       credentialId: row.id,

@@ -10,7 +10,9 @@ const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toS
 const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 async function countTransactions(pos: string): Promise<number> {
-  const [row] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from transactions where merchant_id = ${t.merchant.merchantId} and pos = ${pos}`;
+  const [row] = await t.database.sql<
+    { n: number }[]
+  >`select count(*)::int as n from transactions where merchant_id = ${t.merchant.merchantId} and pos = ${pos}`;
   return row!.n;
 }
 
@@ -18,7 +20,9 @@ describe('Idempotency-Key', () => {
   it('50 concurrent requests with one key make one effect; every success is the same response', async () => {
     const headers = key('burst');
     const body = { amount: 10, currency: 'USD' as const, pos: 'burst' };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => t.app.request('/transactions/init', { headers: { ...headers, authorization: `Bearer ${t.merchant.apiKey}` }, body })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => t.app.request('/transactions/init', { headers: { ...headers, authorization: `Bearer ${t.merchant.apiKey}` }, body })),
+    );
     const texts = await Promise.all(answers.map((a) => a.text()));
     expect(await countTransactions('burst')).toBe(1);
     const ok = answers.map((a, i) => ({ status: a.status, text: texts[i]! })).filter((a) => a.status === 200);
@@ -103,12 +107,18 @@ describe('Idempotency-Key', () => {
     // The public client ID spending a key first does not take it from the merchant's own backend.
     const origin = 'http://localhost:3000';
     const sessionHeaders = { ...key('shared'), origin };
-    const session = await t.app.request('/sdk/sessions', { headers: sessionHeaders, body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' } });
+    const session = await t.app.request('/sdk/sessions', {
+      headers: sessionHeaders,
+      body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' },
+    });
     expect(session.status).toBe(200);
     const merchantCall = await t.client.init({ amount: 10, currency: 'USD' }, { 'idempotency-key': sessionHeaders['idempotency-key'] });
     expect(merchantCall.status).toBe(200);
     // Nor does replaying it from another origin hand that origin the session's token.
-    const elsewhere = await t.app.request('/sdk/sessions', { headers: { ...sessionHeaders, origin: 'https://evil.example' }, body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' } });
+    const elsewhere = await t.app.request('/sdk/sessions', {
+      headers: { ...sessionHeaders, origin: 'https://evil.example' },
+      body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' },
+    });
     expect(elsewhere.status).toBe(403);
     expect(await elsewhere.text()).not.toContain(((await session.json()) as { sessionToken: string }).sessionToken);
   });
@@ -124,7 +134,9 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.text()).toBe(firstText);
     // Neither the token nor the caller's key (from which the stored answer's seal is derived) is kept in the clear.
-    const rows = await t.database.sql<{ row: string }[]>`select row_to_json(k)::text as row from idempotency_keys k where merchant_id = ${t.merchant.merchantId}`;
+    const rows = await t.database.sql<
+      { row: string }[]
+    >`select row_to_json(k)::text as row from idempotency_keys k where merchant_id = ${t.merchant.merchantId}`;
     expect(rows.length).toBeGreaterThan(0);
     for (const { row } of rows) {
       expect(row).not.toContain(sessionToken);

@@ -4,5 +4,11 @@ import { requestIdOf } from './request-id';
 
 /** The idempotency scope of a mutating request made with a merchant's credential. */
 export function mutationScope(req: Request, res: Response, principal: Principal) {
-  return { merchantId: principal.merchantId, caller: { credentialId: principal.credentialId }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+  return {
+    merchantId: principal.merchantId,
+    caller: { credentialId: principal.credentialId },
+    key: req.get('idempotency-key'),
+    request: req,
+    requestId: requestIdOf(res),
+  };
 }

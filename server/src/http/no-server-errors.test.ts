@@ -56,7 +56,11 @@ describe('no input produces a 500', () => {
     for (const target of targets()) {
       await fc.assert(
         fc.asyncProperty(mutated(target.valid), async (body) => {
-          const res = await app.request(target.path, { headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' }, rawBody: JSON.stringify(body), method: 'POST' });
+          const res = await app.request(target.path, {
+            headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+            rawBody: JSON.stringify(body),
+            method: 'POST',
+          });
           const text = await res.text();
           expect(res.status, `${target.path} ${JSON.stringify(body)} → ${text}`).toBeLessThan(500);
           expect(res.headers.get('content-type')).toMatch(/json/);

@@ -94,7 +94,10 @@ describe('problem+json', () => {
   it('a path with bad percent-encoding: 400 malformed_request, and no error logged', async () => {
     const errorsBefore = logLines.filter(isError).length;
     for (const path of ['/pay/%ZZ/state', '/transactions/%E0%A4%A', '/sdk/sessions/%/payments']) {
-      const res = await t.app.request(path, path.startsWith('/pay') ? {} : { method: path.startsWith('/sdk') ? 'POST' : 'GET', headers: { authorization: `Bearer ${t.merchant.apiKey}` } });
+      const res = await t.app.request(
+        path,
+        path.startsWith('/pay') ? {} : { method: path.startsWith('/sdk') ? 'POST' : 'GET', headers: { authorization: `Bearer ${t.merchant.apiKey}` } },
+      );
       expect(res.status, path).toBe(400);
       expect((await problem(res)).code).toBe('malformed_request');
     }

@@ -9,7 +9,11 @@ import { requestIdOf } from './request-id';
 
 /** An ApiError as its problem+json answer: the one place the problem body is built. */
 export function renderProblem(error: ApiError, requestId: string): { status: number; contentType: string; body: string } {
-  return { status: error.status, contentType: PROBLEM_CONTENT_TYPE, body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)) };
+  return {
+    status: error.status,
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)),
+  };
 }
 
 export function sendProblem(res: Response, error: ApiError): void {
@@ -35,7 +39,10 @@ function clientErrorOf(error: unknown): ApiError | null {
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   if (status === 413) return new ApiError('payload_too_large', BODY_PARSER_ERRORS['entity.too.large']!.detail);
   if (status === 415) return new ApiError('unsupported_media_type', BODY_PARSER_ERRORS['encoding.unsupported']!.detail);
-  return new ApiError('malformed_request', 'The request could not be read: check that the path is correctly percent-encoded and that the body is sent as its Content-Encoding says.');
+  return new ApiError(
+    'malformed_request',
+    'The request could not be read: check that the path is correctly percent-encoded and that the body is sent as its Content-Encoding says.',
+  );
 }
 
 /**

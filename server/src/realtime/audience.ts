@@ -35,6 +35,7 @@ export function viewFor(audience: Audience): TransactionView {
 
 /** For logs: what kind of client this is, never its credential. */
 export function describeAudience(audience: Audience): Record<string, string> {
-  if (audience.kind === 'credential') return { audience: audience.principal.kind, merchantId: audience.principal.merchantId, credentialId: audience.principal.credentialId };
+  if (audience.kind === 'credential')
+    return { audience: audience.principal.kind, merchantId: audience.principal.merchantId, credentialId: audience.principal.credentialId };
   return { audience: audience.via, merchantId: audience.merchantId, transactionNumber: audience.transactionNumber };
 }

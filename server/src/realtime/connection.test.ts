@@ -47,7 +47,11 @@ describe('client messages', () => {
   it.each([
     ['text that is not JSON', 'hello', WS_CLOSE_CODES.POLICY_VIOLATION],
     ['an unknown message type', JSON.stringify({ type: 'launch' }), WS_CLOSE_CODES.POLICY_VIOLATION],
-    ['a subscribe with both a transaction and a scope', JSON.stringify({ type: 'subscribe', transactionNumber: 'A', scope: 'merchant' }), WS_CLOSE_CODES.POLICY_VIOLATION],
+    [
+      'a subscribe with both a transaction and a scope',
+      JSON.stringify({ type: 'subscribe', transactionNumber: 'A', scope: 'merchant' }),
+      WS_CLOSE_CODES.POLICY_VIOLATION,
+    ],
     ['a negative afterSequence', JSON.stringify({ type: 'subscribe', transactionNumber: 'A', afterSequence: -1 }), WS_CLOSE_CODES.POLICY_VIOLATION],
     ['a binary frame', Buffer.from([1, 2, 3]), WS_CLOSE_CODES.UNSUPPORTED_DATA],
   ])('%s: an error frame, then the connection is closed; the server serves the next one', async (_name, frame, code) => {

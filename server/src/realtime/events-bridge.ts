@@ -36,7 +36,19 @@ export interface EventsBridge {
  * lost: transaction subscriptions then re-read the store after their last sequence, and scope subscriptions
  * from (a margin before) the last time the listener was heard from, by the clock events are stamped with.
  */
-export async function startEventsBridge({ sql, db, hub, logger, clock }: { sql: Listener; db: Database; hub: Hub; logger: Logger; clock: Clock }): Promise<EventsBridge> {
+export async function startEventsBridge({
+  sql,
+  db,
+  hub,
+  logger,
+  clock,
+}: {
+  sql: Listener;
+  db: Database;
+  hub: Hub;
+  logger: Logger;
+  clock: Clock;
+}): Promise<EventsBridge> {
   let stopped = false;
   let listening = false;
   let lastHeardMs = clock.now().getTime();

@@ -25,7 +25,12 @@ export function sessionTokenResolver(clock: Clock = systemClock): SessionTokenRe
     if (!session) return null;
     const latest = await findLatestSessionTransaction(db, session.id);
     if (!latest) return null;
-    return { merchantId: session.merchantId, transactionId: latest.transactionId, transactionNumber: latest.transactionNumber, allowedOrigins: [session.origin] };
+    return {
+      merchantId: session.merchantId,
+      transactionId: latest.transactionId,
+      transactionNumber: latest.transactionNumber,
+      allowedOrigins: [session.origin],
+    };
   };
 }
 

@@ -73,7 +73,12 @@ describe('authenticating the upgrade', () => {
 
     const created = await merchantClient(app, merchant).init({ amount: 900, isCent: true, currency: 'USD' });
     const [row] = await database.sql<{ id: string }[]>`select id from transactions where transaction_number = ${created.body.TransactionNumber}`;
-    sessionGrant = { merchantId: merchant.merchantId, transactionId: row!.id, transactionNumber: created.body.TransactionNumber, allowedOrigins: ['https://shop.example'] };
+    sessionGrant = {
+      merchantId: merchant.merchantId,
+      transactionId: row!.id,
+      transactionNumber: created.body.TransactionNumber,
+      allowedOrigins: ['https://shop.example'],
+    };
     expect(await upgradeStatus(app, { query: { session: 'sess_valid_token_for_tests' }, origin: 'https://evil.example' })).toBe(403);
     const socket = await openSocket(app, { query: { session: 'sess_valid_token_for_tests' }, origin: 'https://shop.example' });
     socket.send({ type: 'subscribe', transactionNumber: created.body.TransactionNumber, afterSequence: 0 });

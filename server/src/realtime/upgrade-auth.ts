@@ -8,9 +8,7 @@ import type { Audience } from './audience';
 import { findLinkTransaction } from './realtime.queries';
 import type { SessionTokenResolver } from './session-token';
 
-export type UpgradeVerdict =
-  | { ok: true; audience: Audience }
-  | { ok: false; status: 400 | 401 | 403 | 429; reason: string; retryAfterS?: number };
+export type UpgradeVerdict = { ok: true; audience: Audience } | { ok: false; status: 400 | 401 | 403 | 429; reason: string; retryAfterS?: number };
 
 export interface UpgradeAuthDeps {
   db: Database;
@@ -57,7 +55,14 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
       if (!accepted) return { ok: false, status: 403, reason: 'credential_not_allowed' };
       audience = {
         kind: 'credential',
-        principal: { credentialId: row.id, kind: row.kind, merchantId: row.merchantId, branchId: row.branchId, deviceId: row.deviceId, allowedOrigins: row.allowedOrigins },
+        principal: {
+          credentialId: row.id,
+          kind: row.kind,
+          merchantId: row.merchantId,
+          branchId: row.branchId,
+          deviceId: row.deviceId,
+          allowedOrigins: row.allowedOrigins,
+        },
       };
       rateKey = `cred:${row.id}`;
       break;
@@ -75,7 +80,13 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
       const grant = await deps.resolveSessionToken(db, presented.value);
       if (!grant) return unknown();
       if (!grant.allowedOrigins.includes(origin)) return forbiddenOrigin();
-      audience = { kind: 'single_transaction', via: 'session', merchantId: grant.merchantId, transactionId: grant.transactionId, transactionNumber: grant.transactionNumber };
+      audience = {
+        kind: 'single_transaction',
+        via: 'session',
+        merchantId: grant.merchantId,
+        transactionId: grant.transactionId,
+        transactionNumber: grant.transactionNumber,
+      };
       rateKey = `session:${hashCredential(presented.value).toString('hex')}`;
       break;
     }

@@ -12,9 +12,11 @@ export interface Received {
 
 export type Behaviour = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-export const answer = (status: number, delayMs = 0): Behaviour => (_req, res) => {
-  setTimeout(() => res.writeHead(status).end('ok'), delayMs);
-};
+export const answer =
+  (status: number, delayMs = 0): Behaviour =>
+  (_req, res) => {
+    setTimeout(() => res.writeHead(status).end('ok'), delayMs);
+  };
 
 /** A merchant's callback endpoint on loopback that records what reaches it. */
 export async function startReceiver(behaviour: Behaviour = answer(200)) {

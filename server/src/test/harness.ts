@@ -20,7 +20,9 @@ export const UNTHROTTLED = { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '1000
  * The usual test file set-up: a fresh database, the app on it, one merchant and its HTTP client; torn down after
  * the file. Read the fields inside tests (they exist once beforeAll has run).
  */
-export function useTestApp(options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number; logger?: Logger } = {}): TestHarness {
+export function useTestApp(
+  options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number; logger?: Logger } = {},
+): TestHarness {
   const harness = {} as TestHarness;
   beforeAll(async () => {
     harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});

@@ -1,4 +1,11 @@
-import { endpointRequest, type ConsumerPayRequest, type InitTransactionRequest, type PaymentLinkState, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
+import {
+  endpointRequest,
+  type ConsumerPayRequest,
+  type InitTransactionRequest,
+  type PaymentLinkState,
+  type ProvisionedMerchant,
+  type Transaction,
+} from '@svc/protocol';
 import type { TestApp } from './app';
 
 export interface Answer<T> {
@@ -34,7 +41,11 @@ export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant,
 export type MerchantClient = ReturnType<typeof merchantClient>;
 
 /** The consumer's side of a payment link. */
-export async function consumerPays(app: TestApp, transaction: Pick<Transaction, 'transactionPage'>, body: ConsumerPayRequest = TEST_CARD): Promise<Answer<PaymentLinkState>> {
+export async function consumerPays(
+  app: TestApp,
+  transaction: Pick<Transaction, 'transactionPage'>,
+  body: ConsumerPayRequest = TEST_CARD,
+): Promise<Answer<PaymentLinkState>> {
   const linkId = transaction.transactionPage.qrURL.split('/pay/')[1]!;
   const res = await app.request(endpointRequest('payPaymentLink', { linkId }).path, { body });
   return { status: res.status, body: (await res.json()) as PaymentLinkState, headers: res.headers };

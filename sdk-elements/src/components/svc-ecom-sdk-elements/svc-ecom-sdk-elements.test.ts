@@ -147,7 +147,9 @@ describe('<svc-ecom-sdk-elements>', () => {
         element.removeAttribute('method-type'); // back to the default, as when it was never set
         await element.updateComplete;
         expect(errors.map((error) => (error.detail as { code: string }).code)).to.deep.equal(['config_invalid']);
-        expect((errors[0]!.detail as { message: string }).message).to.contain('client-id').and.not.to.contain('method-type');
+        expect((errors[0]!.detail as { message: string }).message)
+          .to.contain('client-id')
+          .and.not.to.contain('method-type');
         expect(element.state).to.equal('error');
         const refused = await rejection(element.pay({ amount: 100, currency: 'USD' }));
         expect(refused.name).to.equal('SdkError');
@@ -156,7 +158,11 @@ describe('<svc-ecom-sdk-elements>', () => {
         element.setAttribute('client-id', 'ck_test');
         await ready(element);
         expect(sessionCalls().at(-1)!.body).to.include({ methodType: 'manual_capture' });
-        for (const [name, value] of [['clientId', null], ['mode', undefined], ['clientId', 42]] as const) {
+        for (const [name, value] of [
+          ['clientId', null],
+          ['mode', undefined],
+          ['clientId', 42],
+        ] as const) {
           (element as unknown as Record<string, unknown>)[name] = value;
           await element.updateComplete;
           expect(element.state, `${name} = ${String(value)}`).to.equal('error');
@@ -308,7 +314,12 @@ describe('<svc-ecom-sdk-elements>', () => {
 
     it('starts a new session when the session expired', async () => {
       worker.use(
-        http.post('*/sdk/sessions', () => HttpResponse.json({ sessionId: 'ses_old', sessionToken: 'tok_expired', paymentMethods: ['card', 'paypal'], expiresAt: new Date().toISOString() }), { once: true }),
+        http.post(
+          '*/sdk/sessions',
+          () =>
+            HttpResponse.json({ sessionId: 'ses_old', sessionToken: 'tok_expired', paymentMethods: ['card', 'paypal'], expiresAt: new Date().toISOString() }),
+          { once: true },
+        ),
       );
       element = mount();
       await ready(element);
@@ -378,7 +389,16 @@ describe('<svc-ecom-sdk-elements>', () => {
         await ready(element);
         expect(added).to.have.length(1);
         await typeCard(element, { number: '4242424242424242' });
-        worker.use(http.post('*/payments', async () => { await sleep(2000); return HttpResponse.error(); }, { once: true }));
+        worker.use(
+          http.post(
+            '*/payments',
+            async () => {
+              await sleep(2000);
+              return HttpResponse.error();
+            },
+            { once: true },
+          ),
+        );
         const pending = element.pay({ amount: 1050, currency: 'USD' });
         await sleep(100);
         element.remove();
@@ -406,7 +426,11 @@ describe('<svc-ecom-sdk-elements>', () => {
       expect([a.amountCents, b.amountCents]).to.deep.equal([100, 200]);
       expect(firstEvents.filter((event) => event.type === 'svc-payment-success')).to.have.length(1);
       expect(secondEvents.filter((event) => event.type === 'svc-payment-success')).to.have.length(1);
-      expect(paymentCalls().map((call) => call.body['method']).sort()).to.deep.equal(['card', 'paypal']);
+      expect(
+        paymentCalls()
+          .map((call) => call.body['method'])
+          .sort(),
+      ).to.deep.equal(['card', 'paypal']);
     });
 
     it('works with the card frame on another origin (the real deployment shape)', async () => {

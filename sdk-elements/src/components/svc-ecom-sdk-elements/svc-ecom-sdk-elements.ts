@@ -5,15 +5,7 @@ import { PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/ligh
 import { payOptionsFrom, payWithWallet, SessionController, type PaymentFields, type SessionState } from '@svc/sdk-core/host';
 import { debugLog, issueWarning, SdkErrorException } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS, type CardOutcome } from '../../controllers/card-frame-controller';
-import {
-  DimensionsEvent,
-  PayingEvent,
-  PaymentSelectedEvent,
-  PaymentSuccessEvent,
-  ReadyEvent,
-  SdkErrorEvent,
-  ValidationStatusEvent,
-} from '../../events/events';
+import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
 export type WidgetState = 'loading' | 'ready' | 'paying' | 'success' | 'error';
@@ -184,7 +176,11 @@ export class SvcEcomSdkElements extends LitElement {
    * after dispatching `svc-error`.
    */
   async pay(options?: SdkPayOptions): Promise<Transaction> {
-    if (this.#paying) this.#fail({ code: 'payment_in_progress', message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.' });
+    if (this.#paying)
+      this.#fail({
+        code: 'payment_in_progress',
+        message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.',
+      });
     if (this.#transaction) {
       this.#fail({
         code: 'payment_in_progress',
@@ -199,7 +195,8 @@ export class SvcEcomSdkElements extends LitElement {
       if (this.#configError) this.#fail(this.#configError);
       const state = await this.#session.settled();
       if (state.status === 'error') this.#fail(state.error);
-      if (state.status !== 'ready') this.#fail({ code: 'not_configured', message: 'The widget is not on the page. Call init() (or add the element to the page) before pay().' });
+      if (state.status !== 'ready')
+        this.#fail({ code: 'not_configured', message: 'The widget is not on the page. Call init() (or add the element to the page) before pay().' });
       const method = this.#selected ?? 'card';
       this.#log('pay', { method, amount: payment.value.amount, currency: payment.value.currency });
       const outcome = method === 'card' ? await this.#frame.submit(payment.value) : await this.#payWithWallet(state.session, method, payment.value);
@@ -268,8 +265,9 @@ export class SvcEcomSdkElements extends LitElement {
     const wallet = this.#selected !== 'card' ? this.#selected : null;
     return html`<div part="base" class="base" aria-busy=${state === 'loading' || state === 'paying' ? 'true' : 'false'}>
       ${state === 'loading' ? html`<div part="spinner" class="spinner" aria-hidden="true"></div>` : nothing}
-      ${methods.length > 1 && state !== 'success'
-        ? html`<fieldset part="methods" class="methods">
+      ${
+        methods.length > 1 && state !== 'success'
+          ? html`<fieldset part="methods" class="methods">
             <legend part="legend">Payment method</legend>
             ${methods.map(
               (method) =>
@@ -285,9 +283,11 @@ export class SvcEcomSdkElements extends LitElement {
                 >`,
             )}
           </fieldset>`
-        : nothing}
-      ${offersCard
-        ? html`<div part="card" class="card" ?hidden=${this.#selected !== 'card' || state === 'success'}>
+          : nothing
+      }
+      ${
+        offersCard
+          ? html`<div part="card" class="card" ?hidden=${this.#selected !== 'card' || state === 'success'}>
             <iframe
               part="frame"
               title="Secure card payment form"
@@ -297,18 +297,23 @@ export class SvcEcomSdkElements extends LitElement {
               @load=${() => this.#frame.frameLoaded()}
             ></iframe>
           </div>`
-        : nothing}
-      ${wallet && state !== 'success' && state !== 'error'
-        ? html`<p part="wallet-note" class="wallet-note">
+          : nothing
+      }
+      ${
+        wallet && state !== 'success' && state !== 'error'
+          ? html`<p part="wallet-note" class="wallet-note">
             ${LABELS[wallet]} is used when you pay${this.mode === 'sandbox' ? ' (sandbox: approved without a real wallet)' : ''}.
           </p>`
-        : nothing}
+          : nothing
+      }
       ${state === 'success' ? html`<p part="success" class="success">Payment accepted.</p>` : nothing}
       <p part="status" class="status" role="status">${STATUS_TEXT[state]}</p>
       <p part="error" class="error" role="alert">${this.#error?.message ?? ''}</p>
-      ${state === 'error' && !this.#configError
-        ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>Try again</button>`
-        : nothing}
+      ${
+        state === 'error' && !this.#configError
+          ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>Try again</button>`
+          : nothing
+      }
     </div>`;
   }
 
@@ -383,7 +388,8 @@ export class SvcEcomSdkElements extends LitElement {
       const result = await payWithWallet(this.#apiBase(), session, { method, ...payment }, this.#payAbort.signal);
       return result.ok ? { ok: true, transaction: result.value } : result;
     } catch (error) {
-      if (this.#payAbort?.signal.aborted) return { ok: false, error: { code: 'internal_error', message: 'The widget was removed from the page during the payment.' } };
+      if (this.#payAbort?.signal.aborted)
+        return { ok: false, error: { code: 'internal_error', message: 'The widget was removed from the page during the payment.' } };
       // Not an abort: a defect of ours, reported as one rather than as a removal.
       console.error('[svc-ecom-sdk-elements] wallet payment failed', error);
       return { ok: false, error: { code: 'internal_error', message: 'The wallet payment failed unexpectedly; try again, or pay by card.' } };

@@ -6,7 +6,8 @@ import { button, buttons, mount, mountReady, NAMES, press, recordingProps, sheet
 import { SvcEcomSdkExpress } from './express-checkout';
 
 const sessionCalls = () => calls.filter((call) => call.url.endsWith('/sdk/sessions'));
-const allHidden = (element: SvcEcomSdkExpress) => buttons(element).every((candidate) => candidate.hidden && candidate.disabled && candidate.dataset['canPay'] === 'false');
+const allHidden = (element: SvcEcomSdkExpress) =>
+  buttons(element).every((candidate) => candidate.hidden && candidate.disabled && candidate.dataset['canPay'] === 'false');
 
 describe('<svc-ecom-sdk-express>', () => {
   before(() => startApiMock());
@@ -109,7 +110,9 @@ describe('<svc-ecom-sdk-express>', () => {
       await waitFor(() => seen.pay.length === 1, 'onPay');
       await element.updateComplete;
       for (const candidate of buttons(element)) {
-        expect(candidate.hasAttribute('data-processing') || candidate.hasAttribute('data-other-processing') || candidate.hasAttribute('aria-busy')).to.equal(false);
+        expect(candidate.hasAttribute('data-processing') || candidate.hasAttribute('data-other-processing') || candidate.hasAttribute('aria-busy')).to.equal(
+          false,
+        );
         expect(candidate.disabled).to.equal(false);
       }
     });
@@ -121,7 +124,11 @@ describe('<svc-ecom-sdk-express>', () => {
         const { element, seen } = await mountReady({ amount });
         expect(seen.error.map((error) => error.code)).to.deep.equal(['invalid_amount']);
         expect(seen.error[0]!.message).to.contain(`"${amount}"`);
-        expect(seen.ready[0]).to.deep.equal({ paypal: { canPay: false, reason: 'invalid_amount' }, applepay: { canPay: false, reason: 'invalid_amount' }, googlepay: { canPay: false, reason: 'invalid_amount' } });
+        expect(seen.ready[0]).to.deep.equal({
+          paypal: { canPay: false, reason: 'invalid_amount' },
+          applepay: { canPay: false, reason: 'invalid_amount' },
+          googlepay: { canPay: false, reason: 'invalid_amount' },
+        });
         expect(allHidden(element)).to.equal(true);
         // A fixed amount brings the buttons back without a new session.
         element.props = { ...element.props, amount: '10.00' };
@@ -150,7 +157,9 @@ describe('<svc-ecom-sdk-express>', () => {
       try {
         const element = mount('ck_test');
         await element.updateComplete;
-        expect(warnings.map((args) => String(args[0])).join('\n')).to.contain('config_invalid').and.contain('props must be an object');
+        expect(warnings.map((args) => String(args[0])).join('\n'))
+          .to.contain('config_invalid')
+          .and.contain('props must be an object');
       } finally {
         console.warn = original;
       }
@@ -201,7 +210,11 @@ describe('<svc-ecom-sdk-express>', () => {
       const original = console.error;
       console.error = (...args: unknown[]) => errors.push(args);
       try {
-        const { element, seen } = await mountReady({ onShow: () => { throw new Error('merchant bug'); } });
+        const { element, seen } = await mountReady({
+          onShow: () => {
+            throw new Error('merchant bug');
+          },
+        });
         await press(element, 'paypal');
         await sheetOpen(element);
         expect(String(errors[0]?.[0])).to.contain('props.onShow threw');

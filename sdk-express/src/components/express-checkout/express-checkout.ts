@@ -219,11 +219,17 @@ export class SvcEcomSdkExpress extends LitElement {
     try {
       const approved = await approval;
       if (approved.status === 'cancelled') {
-        outcome = { ok: false, error: { code: 'payment_cancelled', message: `The customer closed the ${WALLET_NAMES[method]} sheet without paying; the buttons are ready again.` } };
+        outcome = {
+          ok: false,
+          error: { code: 'payment_cancelled', message: `The customer closed the ${WALLET_NAMES[method]} sheet without paying; the buttons are ready again.` },
+        };
         return;
       }
       if (approved.status === 'refused') {
-        outcome = { ok: false, error: { code: 'internal_error', message: `The browser did not open ${WALLET_NAMES[method]}: ${approved.message}. A frame needs allow="payment".` } };
+        outcome = {
+          ok: false,
+          error: { code: 'internal_error', message: `The browser did not open ${WALLET_NAMES[method]}: ${approved.message}. A frame needs allow="payment".` },
+        };
         return;
       }
       this.#sheet.setBusy(true);
@@ -238,10 +244,20 @@ export class SvcEcomSdkExpress extends LitElement {
         return;
       }
       const transaction = result.value;
-      const data = parseWith(ExpressPayDataWire, { code: transaction.status, method, timestamp: transaction.date, transactionNumber: transaction.TransactionNumber, billingInformation, shippingInformation });
+      const data = parseWith(ExpressPayDataWire, {
+        code: transaction.status,
+        method,
+        timestamp: transaction.date,
+        transactionNumber: transaction.TransactionNumber,
+        billingInformation,
+        shippingInformation,
+      });
       outcome = data.ok
         ? { ok: true, data: data.value }
-        : { ok: false, error: { code: 'internal_error', message: `Unexpected payment data (${data.path} ${data.message}): do the SDK and service versions match?` } };
+        : {
+            ok: false,
+            error: { code: 'internal_error', message: `Unexpected payment data (${data.path} ${data.message}): do the SDK and service versions match?` },
+          };
     } catch (error) {
       outcome = { ok: false, error: { code: 'internal_error', message: `The ${WALLET_NAMES[method]} payment failed: ${String(error)}` } };
     } finally {

@@ -4,12 +4,19 @@ import { readAmount, readProps } from './express-props';
 const valid = { clientId: 'ck_test', amount: '10.50', currency: 'usd', mode: 'sandbox' };
 
 describe('Express props', () => {
-  it('read the spec\'s props: decimal text to cents, currency upper-cased, manual_capture by default, cssUrl resolved', () => {
+  it("read the spec's props: decimal text to cents, currency upper-cased, manual_capture by default, cssUrl resolved", () => {
     const onPay = () => undefined;
     const read = readProps({ ...valid, logs: true, cssUrl: '/styles/express.css', onPay });
     expect(read.ok).to.equal(true);
     if (!read.ok) return;
-    expect(read.settings).to.deep.include({ clientId: 'ck_test', mode: 'sandbox', methodType: 'manual_capture', currency: 'USD', logs: true, cssUrl: new URL('/styles/express.css', location.href).href });
+    expect(read.settings).to.deep.include({
+      clientId: 'ck_test',
+      mode: 'sandbox',
+      methodType: 'manual_capture',
+      currency: 'USD',
+      logs: true,
+      cssUrl: new URL('/styles/express.css', location.href).href,
+    });
     expect(read.settings.amount).to.deep.equal({ ok: true, cents: 1050, text: '10.50' });
     expect(read.settings.handlers.onPay).to.equal(onPay);
   });
@@ -26,11 +33,30 @@ describe('Express props', () => {
 
   it('name every wrong or missing prop in one config_invalid error, keeping the handlers to report it', () => {
     const onError = () => undefined;
-    const read = readProps({ amount: '1', currency: 'GBP', mode: 'live', methodType: 'sale', logs: 'yes', cssUrl: 'javascript:alert(1)', onShow: 'no', colour: 'red', onError });
+    const read = readProps({
+      amount: '1',
+      currency: 'GBP',
+      mode: 'live',
+      methodType: 'sale',
+      logs: 'yes',
+      cssUrl: 'javascript:alert(1)',
+      onShow: 'no',
+      colour: 'red',
+      onError,
+    });
     expect(read.ok).to.equal(false);
     if (read.ok) return;
     expect(read.error.code).to.equal('config_invalid');
-    for (const part of ['props.colour is not a prop', 'props.clientId must be', 'props.currency must be', 'props.mode must be', 'props.methodType must be', 'props.logs must be', 'props.cssUrl must be', 'props.onShow must be a function']) {
+    for (const part of [
+      'props.colour is not a prop',
+      'props.clientId must be',
+      'props.currency must be',
+      'props.mode must be',
+      'props.methodType must be',
+      'props.logs must be',
+      'props.cssUrl must be',
+      'props.onShow must be a function',
+    ]) {
       expect(read.error.message).to.contain(part);
     }
     expect(read.handlers.onError).to.equal(onError);

@@ -64,7 +64,13 @@ const KNOWN = ['amount', ...RULES.map(([key]) => key)];
 export function readAmount(amount: unknown): ExpressSettings['amount'] {
   const cents = typeof amount === 'string' ? majorToCents(amount) : null;
   if (cents === null || cents < 1 || cents > MAX_AMOUNT_CENTS) {
-    return { ok: false, error: { code: 'invalid_amount', message: `props.amount ${JSON.stringify(amount)} is not decimal text of an amount greater than 0 with at most two decimals, such as "10.50".` } };
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_amount',
+        message: `props.amount ${JSON.stringify(amount)} is not decimal text of an amount greater than 0 with at most two decimals, such as "10.50".`,
+      },
+    };
   }
   return { ok: true, cents, text: (cents / 100).toFixed(2) };
 }

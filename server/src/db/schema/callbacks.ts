@@ -15,13 +15,21 @@ export const callbackDeliveries = pgTable(
   'callback_deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    eventId: uuid('event_id').notNull().references(() => transactionEvents.id),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => transactionEvents.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     sequence: integer('sequence').notNull(),
     url: text('url').notNull(),
     method: text('method', { enum: ['GET', 'POST'] }).notNull(),
-    state: text('state', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    state: text('state', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
     attemptCount: integer('attempt_count').notNull().default(0),
     /** Position in the retry schedule; `redeliver` sets it back to 0. */
     schedulePosition: smallint('schedule_position').notNull().default(0),
@@ -33,7 +41,9 @@ export const callbackDeliveries = pgTable(
   },
   (t) => [
     unique('callback_deliveries_event_unique').on(t.eventId),
-    index('callback_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('callback_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending'`),
     index('callback_deliveries_transaction_idx').on(t.transactionId, t.sequence),
     check('callback_deliveries_pending_has_time', sql`${t.state} <> 'pending' or ${t.nextAttemptAt} is not null`),
   ],
@@ -44,7 +54,9 @@ export const callbackAttempts = pgTable(
   'callback_attempts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    deliveryId: uuid('delivery_id').notNull().references(() => callbackDeliveries.id),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => callbackDeliveries.id),
     attemptNo: integer('attempt_no').notNull(),
     startedAt: at('started_at').notNull(),
     httpStatus: smallint('http_status'),

@@ -17,7 +17,9 @@ export const branches = pgTable(
   'branches',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     name: text('name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -28,14 +30,21 @@ export const devices = pgTable(
   'devices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    branchId: uuid('branch_id').notNull().references(() => branches.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    branchId: uuid('branch_id')
+      .notNull()
+      .references(() => branches.id),
     name: text('name').notNull(),
     /**
      * The public code of the device's sticker (`/s/<stickerCode>`, CONTRACT §10): 122 random bits from PostgreSQL's
      * strong generator, unrelated to the device ID. Not a credential: it can only open a payment page.
      */
-    stickerCode: text('sticker_code').notNull().unique().default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    stickerCode: text('sticker_code')
+      .notNull()
+      .unique()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('devices_merchant_idx').on(t.merchantId)],
@@ -49,24 +58,32 @@ export const apiCredentials = pgTable(
   'api_credentials',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
     kind: text('kind', { enum: CREDENTIAL_KINDS }).notNull(),
     secretHash: bytea('secret_hash').notNull().unique(),
     /** Prefix and last four characters, to tell keys apart in an operator's listing. */
     hint: text('hint').notNull(),
-    allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
+    allowedOrigins: text('allowed_origins')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
     index('api_credentials_merchant_idx').on(t.merchantId),
-    check('api_credentials_kind_scope', sql`
+    check(
+      'api_credentials_kind_scope',
+      sql`
       (${t.kind} = 'merchant_key' and ${t.branchId} is null and ${t.deviceId} is null)
       or (${t.kind} = 'branch_key' and ${t.branchId} is not null and ${t.deviceId} is null)
       or (${t.kind} = 'device' and ${t.branchId} is not null and ${t.deviceId} is not null)
-      or (${t.kind} = 'client' and ${t.deviceId} is null)`),
+      or (${t.kind} = 'client' and ${t.deviceId} is null)`,
+    ),
     check('api_credentials_hash_len', sql`octet_length(${t.secretHash}) = 32`),
   ],
 );

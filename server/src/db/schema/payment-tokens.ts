@@ -12,9 +12,13 @@ export const paymentTokens = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     token: text('token').notNull().unique(),
     type: text('type', { enum: ['authorization', 'token'] }).notNull(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     branchId: uuid('branch_id').references(() => branches.id),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
     processor: text('processor').notNull(),
     processorReference: text('processor_reference').notNull(),
     paymentMethod: text('payment_method').notNull(),

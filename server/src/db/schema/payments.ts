@@ -9,16 +9,17 @@ export const payments = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     paymentId: text('payment_id').notNull().unique(),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     kind: text('kind', { enum: ['capture', 'sale'] }).notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
     confirmationNumber: text('confirmation_number'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [
-    index('payments_transaction_idx').on(t.transactionId, t.createdAt),
-    check('payments_amount_positive', sql`${t.amountCents} > 0`),
-  ],
+  (t) => [index('payments_transaction_idx').on(t.transactionId, t.createdAt), check('payments_amount_positive', sql`${t.amountCents} > 0`)],
 );

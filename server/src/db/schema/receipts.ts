@@ -4,8 +4,12 @@ import { transactions } from './transactions';
 
 /** The POS receipt of a transaction (CONTRACT §10): one per transaction, the last save wins. */
 export const receipts = pgTable('receipts', {
-  transactionId: uuid('transaction_id').primaryKey().references(() => transactions.id),
-  merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+  transactionId: uuid('transaction_id')
+    .primaryKey()
+    .references(() => transactions.id),
+  merchantId: uuid('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
   receipt: jsonb('receipt').notNull(),
   savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull(),
 });

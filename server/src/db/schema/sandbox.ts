@@ -18,8 +18,12 @@ export const messages = pgTable(
   'messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
     channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
     recipient: text('recipient').notNull(),
     body: text('body').notNull(),

@@ -6,9 +6,13 @@ export const sdkSessions = pgTable(
   'sdk_sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     branchId: uuid('branch_id').references(() => branches.id),
-    clientCredentialId: uuid('client_credential_id').notNull().references(() => apiCredentials.id),
+    clientCredentialId: uuid('client_credential_id')
+      .notNull()
+      .references(() => apiCredentials.id),
     tokenHash: bytea('token_hash').notNull().unique(),
     methodType: text('method_type', { enum: ['manual_capture', 'tokenize', 'authorize'] }).notNull(),
     mode: text('mode', { enum: ['sandbox', 'production'] }).notNull(),

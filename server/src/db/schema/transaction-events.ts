@@ -10,8 +10,12 @@ export const transactionEvents = pgTable(
   'transaction_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    transactionId: uuid('transaction_id').notNull().references(() => transactions.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     sequence: integer('sequence').notNull(),
     type: text('type', { enum: ['transaction.created', 'transaction.updated'] }).notNull(),
     /** The transaction object as JSON text: the exact bytes callbacks send and sign (jsonb would reorder keys). */

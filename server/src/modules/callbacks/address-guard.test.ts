@@ -5,9 +5,28 @@ const hostOf = (url: string) => callbackHostProblem(new URL(url));
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '0.0.0.0', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1',
-    '169.254.169.254', '224.0.0.1', '255.255.255.255', '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '::127.0.0.1',
+    '127.0.0.1',
+    '127.255.255.254',
+    '0.0.0.0',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.169.254',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd00:ec2::254',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a00:1',
+    '::127.0.0.1',
   ])('%s is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -15,8 +34,18 @@ describe('isPublicAddress', () => {
   // Transition ranges reach IPv4 through a translator or tunnel (NAT64, SIIT, 6to4, Teredo) that may sit inside a
   // private network, whatever IPv4 address they seem to carry: the whole range is refused.
   it.each([
-    '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '::ffff:0:a00:1', '64:ff9b::808:808', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1',
-    '64:ff9b:1:ffff::1', '2002:a00:1::1', '2002:808:808::1', '2002::', '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '::ffff:0:a00:1',
+    '64:ff9b::808:808',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1:ffff::1',
+    '2002:a00:1::1',
+    '2002:808:808::1',
+    '2002::',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
   ])('%s (a transition range) is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -28,15 +57,33 @@ describe('isPublicAddress', () => {
 
 describe('callbackHostProblem (the init-time check)', () => {
   it.each([
-    'http://127.0.0.1/cb', 'http://localhost:3000/cb', 'http://LOCALHOST./cb', 'http://shop.localhost/cb', 'http://0.0.0.0/cb',
-    'http://[::1]/cb', 'http://[::ffff:127.0.0.1]/cb', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.5/cb',
-    'http://172.16.3.4/cb', 'http://192.168.0.10/cb', 'http://100.64.1.1/cb', 'http://[fc00::5]/cb', 'http://[fe80::1]/cb',
-    'http://2130706433/cb', 'http://0x7f000001/cb', 'http://017700000001/cb', 'http://127.1/cb', 'http://0x7f.1/cb',
+    'http://127.0.0.1/cb',
+    'http://localhost:3000/cb',
+    'http://LOCALHOST./cb',
+    'http://shop.localhost/cb',
+    'http://0.0.0.0/cb',
+    'http://[::1]/cb',
+    'http://[::ffff:127.0.0.1]/cb',
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.0.0.5/cb',
+    'http://172.16.3.4/cb',
+    'http://192.168.0.10/cb',
+    'http://100.64.1.1/cb',
+    'http://[fc00::5]/cb',
+    'http://[fe80::1]/cb',
+    'http://2130706433/cb',
+    'http://0x7f000001/cb',
+    'http://017700000001/cb',
+    'http://127.1/cb',
+    'http://0x7f.1/cb',
   ])('%s is refused', (url) => {
     expect(hostOf(url)).not.toBeNull();
   });
 
-  it.each(['https://shop.example.com/cb', 'http://93.184.216.34/cb', 'https://[2606:4700:4700::1111]/cb'])('%s passes (names are checked again at connect)', (url) => {
-    expect(hostOf(url)).toBeNull();
-  });
+  it.each(['https://shop.example.com/cb', 'http://93.184.216.34/cb', 'https://[2606:4700:4700::1111]/cb'])(
+    '%s passes (names are checked again at connect)',
+    (url) => {
+      expect(hostOf(url)).toBeNull();
+    },
+  );
 });

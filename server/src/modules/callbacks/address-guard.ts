@@ -96,7 +96,11 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
   guardLookup(dns.lookup)(hostname, options, callback);
 }
 
-type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 /** The guard around any resolver (tests hand in one that maps a name to a loopback address). */
 export function guardLookup(resolve: Resolver) {

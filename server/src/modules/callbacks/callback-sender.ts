@@ -26,7 +26,18 @@ export interface SendOutcome {
   durationMs: number;
 }
 
-const COMMUNICATION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED', 'TIMEOUT']);
+const COMMUNICATION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+  'TIMEOUT',
+]);
 
 // Keep-alive pools per origin; every new connection goes through the guarded lookup.
 const agents = {
@@ -88,7 +99,12 @@ export function sendCallback(request: SendRequest): Promise<SendOutcome> {
         return;
       }
       const code = error.code ?? '';
-      finish({ ok: false, httpStatus: null, error: `${code ? `${code}: ` : ''}${error.message}`, communicationError: COMMUNICATION_CODES.has(code) || /socket hang up/.test(error.message) });
+      finish({
+        ok: false,
+        httpStatus: null,
+        error: `${code ? `${code}: ` : ''}${error.message}`,
+        communicationError: COMMUNICATION_CODES.has(code) || /socket hang up/.test(error.message),
+      });
     });
     req.end(request.method === 'POST' ? request.body : undefined);
   });

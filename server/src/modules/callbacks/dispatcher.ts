@@ -134,7 +134,10 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
           isDatabaseUnavailable(error)
             ? outage.failed(error)
             : // Nothing is lost: the delivery stays claimed until its lease ends and is attempted again (callbacks are at least once).
-              deps.logger.warn({ err: error, code: 'callback_attempt_unrecorded', deliveryId: delivery.deliveryId }, 'callback attempt could not be recorded; it is retried when its lease ends'),
+              deps.logger.warn(
+                { err: error, code: 'callback_attempt_unrecorded', deliveryId: delivery.deliveryId },
+                'callback attempt could not be recorded; it is retried when its lease ends',
+              ),
         )
         .finally(() => {
           inFlight.delete(running);

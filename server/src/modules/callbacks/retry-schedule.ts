@@ -5,10 +5,7 @@ export interface RetryPolicy {
   giveUpAfterS: number;
 }
 
-export type AfterAttempt =
-  | { state: 'succeeded' }
-  | { state: 'failed'; reason: string }
-  | { state: 'pending'; nextAttemptAt: Date; schedulePosition: number };
+export type AfterAttempt = { state: 'succeeded' } | { state: 'failed'; reason: string } | { state: 'pending'; nextAttemptAt: Date; schedulePosition: number };
 
 /**
  * What follows an attempt (CONTRACT §9): a 2xx succeeds; 410 stops; otherwise the next wait of the schedule;

@@ -15,7 +15,11 @@ import { fieldRows, refName, type FieldContext, type FieldRow } from './schema-f
 
 /** Components with a section of their own on the page; fields of these type link there instead of repeating them. */
 const STANDALONE_SCHEMAS = [
-  { name: 'Transaction', title: 'The transaction object', intro: 'What every transaction endpoint and every callback returns. Every field is always present, `null` where unknown.' },
+  {
+    name: 'Transaction',
+    title: 'The transaction object',
+    intro: 'What every transaction endpoint and every callback returns. Every field is always present, `null` where unknown.',
+  },
   {
     name: 'ProblemDetails',
     title: 'Problem details',
@@ -50,9 +54,7 @@ export function renderApiReference(document: OpenApiDocument): string {
     '<ul>',
     ...API_GUIDE.map((s) => `<li><a href="#${anchorId(s.id)}">${escapeHtml(s.title)}</a></li>`),
     '<li><a href="#statuses">Transaction statuses</a></li>',
-    ...STANDALONE_SCHEMAS.filter((s) => context.standalone.has(s.name)).map(
-      (s) => `<li><a href="#schema-${s.name}">${escapeHtml(s.title)}</a></li>`,
-    ),
+    ...STANDALONE_SCHEMAS.filter((s) => context.standalone.has(s.name)).map((s) => `<li><a href="#schema-${s.name}">${escapeHtml(s.title)}</a></li>`),
     ...document.tags.map((tag) => {
       const items = operations
         .filter((entry) => entry.operation.tags.includes(tag.name))
@@ -107,7 +109,7 @@ function renderStatuses(): string {
   return [
     '<section aria-labelledby="statuses">',
     '<h2 id="statuses">Transaction statuses</h2>',
-    '<p>A transaction\'s <code>status</code> is the number; <code>statusName</code> is its name. Moves not in this table are refused with 409.</p>',
+    "<p>A transaction's <code>status</code> is the number; <code>statusName</code> is its name. Moves not in this table are refused with 409.</p>",
     '<div class="table-wrap"><table><caption>Status codes</caption>',
     '<thead><tr><th scope="col">status</th><th scope="col">statusName</th><th scope="col">Meaning</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody></table></div>`,
@@ -184,9 +186,7 @@ function renderErrors(codes: ApiErrorCode[]): string {
 function fieldTable(rows: FieldRow[], caption: string, requiredLabel: string): string {
   if (rows.length === 0) return '<p>An empty JSON object.</p>';
   const body = rows.map((row) => {
-    const type = row.typeLink
-      ? `<a href="#schema-${anchorId(row.typeLink)}"><code>${escapeHtml(row.type)}</code></a>`
-      : `<code>${escapeHtml(row.type)}</code>`;
+    const type = row.typeLink ? `<a href="#schema-${anchorId(row.typeLink)}"><code>${escapeHtml(row.type)}</code></a>` : `<code>${escapeHtml(row.type)}</code>`;
     return `<tr><th scope="row"><code>${escapeHtml(row.name)}</code></th><td>${type}</td><td>${row.required ? 'yes' : 'no'}</td><td>${inlineMarkdown(row.description)}</td></tr>`;
   });
   return [

@@ -80,7 +80,7 @@ describe('GET /docs', () => {
     for (const url of urls) expect(url.startsWith(SERVER_URL), url).toBe(true);
   });
 
-  it('shows request fields, the transaction\'s spec field names, callers, idempotency and linked error codes', async () => {
+  it("shows request fields, the transaction's spec field names, callers, idempotency and linked error codes", async () => {
     const html = await (await sandbox.get('/docs')).text();
     expect(html).toContain('<h2 id="authentication">Authentication</h2>');
     expect(html).toContain('<h2 id="errors">Errors</h2>');

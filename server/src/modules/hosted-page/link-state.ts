@@ -19,7 +19,7 @@ export function toLinkState(face: { row: TransactionRow; businessName: string; l
     statusName: statusName(status),
     timeoutDate: row.timeoutAt?.toISOString() ?? null,
     payable,
-    lastFourDigits: face.lastFourDigits ?? ((row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null),
+    lastFourDigits: face.lastFourDigits ?? (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
     confirmationNumber: (row.confirmation as { confirmationNumber?: string | null } | null)?.confirmationNumber ?? null,
   };
 }

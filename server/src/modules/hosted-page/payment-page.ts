@@ -42,7 +42,7 @@ const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: string; text: string
   cancelled: { heading: 'Payment cancelled', text: 'The merchant cancelled this payment. Nothing was charged.' },
   'timed-out': { heading: 'Payment timed out', text: 'The time to pay this link has run out. Ask the merchant for a new payment link.' },
   expired: { heading: 'Payment expired', text: 'This payment has expired and anything reserved on your card was released.' },
-  elsewhere: { heading: 'Payment not available here', text: 'This payment is made in the merchant\'s own checkout, not on this page.' },
+  elsewhere: { heading: 'Payment not available here', text: "This payment is made in the merchant's own checkout, not on this page." },
 };
 
 export interface PaymentPageInput {
@@ -71,7 +71,10 @@ export function renderPaymentPage({ linkId, state, sequence, now }: PaymentPageI
     sections.push(statusLine(state, now));
   } else {
     const outcome = OUTCOMES[view];
-    sections.push(`<h1 tabindex="-1">${outcome.heading}</h1>`, `<p class="status" role="status" data-tone="${view === 'approved' ? 'good' : 'bad'}">${escapeHtml(outcome.text)}</p>`);
+    sections.push(
+      `<h1 tabindex="-1">${outcome.heading}</h1>`,
+      `<p class="status" role="status" data-tone="${view === 'approved' ? 'good' : 'bad'}">${escapeHtml(outcome.text)}</p>`,
+    );
     sections.push(summary(state, view, amount));
   }
   if (state.products.length > 0) sections.push(productTable(state));

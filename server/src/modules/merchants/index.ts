@@ -1,4 +1,12 @@
 /** The merchants module's public surface: what other modules and the wiring may use. */
 export { hashCredential, hashesEqual, randomAlphanumeric } from './credentials';
-export { countMerchants, findCredentialByHash, findMerchant, findSandboxDemoMerchant, firstBranchAndDevice, lockProvisioning, revokeCredentials } from './merchants.queries';
+export {
+  countMerchants,
+  findCredentialByHash,
+  findMerchant,
+  findSandboxDemoMerchant,
+  firstBranchAndDevice,
+  lockProvisioning,
+  revokeCredentials,
+} from './merchants.queries';
 export { createMerchantRecords, issueCredentials, provisionMerchant, stickerUrlOf } from './merchants.service';

@@ -11,7 +11,13 @@ import { findReceipt, upsertReceipt } from './receipts.queries';
  * The size is measured on the receipt's own JSON text; one over MAX_RECEIPT_BYTES is refused (413) before anything
  * is written, so the saved one stays.
  */
-export async function saveReceipt(db: Queryable, clock: Clock, principal: Principal, transactionNumber: string, receipt: Record<string, unknown>): Promise<void> {
+export async function saveReceipt(
+  db: Queryable,
+  clock: Clock,
+  principal: Principal,
+  transactionNumber: string,
+  receipt: Record<string, unknown>,
+): Promise<void> {
   const bytes = Buffer.byteLength(JSON.stringify(receipt), 'utf8');
   if (bytes > MAX_RECEIPT_BYTES) {
     throw new ApiError('payload_too_large', `The receipt is ${bytes} bytes of JSON; at most ${MAX_RECEIPT_BYTES} are kept. The receipt saved before stays.`);

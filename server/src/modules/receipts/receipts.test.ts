@@ -56,7 +56,7 @@ describe('POS receipts', () => {
     expect((await read(number)).status).toBe(404);
   });
 
-  it('lets the transaction\'s own device save and read it, and nobody else\'s', async () => {
+  it("lets the transaction's own device save and read it, and nobody else's", async () => {
     const own = await t.client.init({ amount: 5, currency: 'USD', deviceId: t.merchant.deviceId });
     const number = own.body.TransactionNumber;
     expect((await save(number, { receipt: { by: 'terminal' } }, t.merchant.deviceId)).status).toBe(200);

@@ -7,7 +7,18 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { databaseIdentity } from '../../db/database-identity';
 import type { Logger } from '../../logger';
-import { countMerchants, createMerchantRecords, findCredentialByHash, findSandboxDemoMerchant, firstBranchAndDevice, hashCredential, issueCredentials, lockProvisioning, revokeCredentials, stickerUrlOf } from '../merchants';
+import {
+  countMerchants,
+  createMerchantRecords,
+  findCredentialByHash,
+  findSandboxDemoMerchant,
+  firstBranchAndDevice,
+  hashCredential,
+  issueCredentials,
+  lockProvisioning,
+  revokeCredentials,
+  stickerUrlOf,
+} from '../merchants';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
@@ -32,14 +43,23 @@ type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
  */
 export async function bootstrapSandbox(
   db: Database,
-  { dataDir, clock, logger, publicBaseUrl, embeddedDataDir = null }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null },
+  {
+    dataDir,
+    clock,
+    logger,
+    publicBaseUrl,
+    embeddedDataDir = null,
+  }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null },
 ): Promise<{ outcome: BootstrapOutcome; path: string }> {
   const database = await databaseIdentity(db, embeddedDataDir);
   let file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
   let existing = await readCredentialsFile(file);
   if (existing?.database !== undefined && existing.database !== database) {
     const own = path.join(dataDir, `sandbox-credentials.${createHash('sha256').update(database).digest('hex').slice(0, 12)}.json`);
-    logger.warn({ path: file, belongsTo: existing.database, database, ownPath: own }, `${file} belongs to another database; this server's credentials go to ${own}`);
+    logger.warn(
+      { path: file, belongsTo: existing.database, database, ownPath: own },
+      `${file} belongs to another database; this server's credentials go to ${own}`,
+    );
     file = own;
     existing = await readCredentialsFile(file);
   }
@@ -59,7 +79,9 @@ export async function bootstrapSandbox(
       const live = await findCredentialByHash(tx, hashCredential(existing.apiKey));
       // A file of an older version, or written under another PUBLIC_BASE_URL, gets the sticker URL; the keys stay.
       if (live?.merchantId === demo.id) {
-        return existing.stickerUrl === stickerUrl ? { outcome: 'unchanged' as const } : { outcome: 'updated' as const, credentials: { ...existing, stickerUrl } };
+        return existing.stickerUrl === stickerUrl
+          ? { outcome: 'unchanged' as const }
+          : { outcome: 'updated' as const, credentials: { ...existing, stickerUrl } };
       }
     }
     await revokeCredentials(tx, demo.id, clock.now());

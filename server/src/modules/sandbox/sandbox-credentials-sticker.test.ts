@@ -24,7 +24,7 @@ const bootstrap = (publicBaseUrl = 'http://localhost:8080') =>
   bootstrapSandbox(database.db, { dataDir, clock: { now: () => new Date() }, logger: createLogger({ level: 'silent' }), publicBaseUrl });
 
 describe('the sandbox credentials file and the sticker URL', () => {
-  it('carries the demo device\'s sticker URL, and gains it (keys unchanged) when written by an older version or for another origin', async () => {
+  it("carries the demo device's sticker URL, and gains it (keys unchanged) when written by an older version or for another origin", async () => {
     expect((await bootstrap()).outcome).toBe('created');
     const first = await readFile();
     expect(first.stickerUrl).toMatch(/^http:\/\/localhost:8080\/s\/[0-9a-f]{32}$/);

@@ -85,7 +85,10 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
  * `client_id_unknown` or `origin_not_allowed` as Elements reports them. Nothing here can be used by the framing site.
  */
 function sendWidgetRefusal(res: Response, origin: string, code: 'client_id_unknown' | 'origin_not_allowed'): void {
-  res.setHeader('Content-Security-Policy', [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '));
+  res.setHeader(
+    'Content-Security-Policy',
+    [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
+  );
   res
     .status(403)
     .type('html')

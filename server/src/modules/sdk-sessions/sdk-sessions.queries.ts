@@ -21,7 +21,11 @@ export async function findLiveSession(db: Queryable, sessionId: string, tokenHas
 
 /** A live session by its token alone (the websocket's `?session=`). */
 export async function findLiveSessionByToken(db: Queryable, tokenHash: Buffer, now: Date): Promise<SdkSessionRow | null> {
-  const [row] = await db.select().from(sdkSessions).where(and(eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now))).limit(1);
+  const [row] = await db
+    .select()
+    .from(sdkSessions)
+    .where(and(eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now)))
+    .limit(1);
   return row ?? null;
 }
 

@@ -42,7 +42,12 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
       request: req,
       requestId: requestIdOf(res),
     };
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (tx) => ({ body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }) })));
+    sendMutation(
+      res,
+      await runMutation(deps.db, deps.clock, scope, async (tx) => ({
+        body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }),
+      })),
+    );
   });
 
   router.post('/sdk/sessions/:sessionId/payments', perAddress, async (req, res) => {
@@ -58,9 +63,18 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
     const body = parseInput(SdkPaymentRequestSchema, req.body);
     // Card numbers are typed in the card frame and sent by it alone: never from the merchant's page (CONTRACT §12).
     if (body.method === 'card' && origin !== serviceOrigin) {
-      throw new ApiError('origin_not_allowed', 'Card details are accepted from the secure card frame only; render the Elements widget instead of sending them from your page.');
+      throw new ApiError(
+        'origin_not_allowed',
+        'Card details are accepted from the secure card frame only; render the Elements widget instead of sending them from your page.',
+      );
     }
-    const scope = { merchantId: session.merchantId, caller: { space: `session:${session.id}` }, key: req.get('idempotency-key'), request: req, requestId: requestIdOf(res) };
+    const scope = {
+      merchantId: session.merchantId,
+      caller: { space: `session:${session.id}` },
+      key: req.get('idempotency-key'),
+      request: req,
+      requestId: requestIdOf(res),
+    };
     res.setHeader('Cache-Control', 'no-store');
     sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (_tx, context) => submitSdkPayment(deps, session, body, context)));
   });
@@ -74,7 +88,11 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
  */
 function sessionOrigin(origin: string | undefined, embeddingOrigin: string | undefined, serviceOrigin: string): string | undefined {
   if (embeddingOrigin === undefined) return origin;
-  if (origin !== serviceOrigin) throw new ApiError('origin_not_allowed', "embeddingOrigin is sent only by the payment service's own widget page; a merchant page is checked by its Origin header.");
+  if (origin !== serviceOrigin)
+    throw new ApiError(
+      'origin_not_allowed',
+      "embeddingOrigin is sent only by the payment service's own widget page; a merchant page is checked by its Origin header.",
+    );
   return embeddingOrigin;
 }
 

@@ -6,7 +6,11 @@ import { devices, transactions } from '../../db/schema';
 import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page';
 
 const deviceBySticker = reusableQuery('device_by_sticker', (db) =>
-  db.select({ deviceId: devices.id }).from(devices).where(eq(devices.stickerCode, sql.placeholder('stickerCode'))).limit(1),
+  db
+    .select({ deviceId: devices.id })
+    .from(devices)
+    .where(eq(devices.stickerCode, sql.placeholder('stickerCode')))
+    .limit(1),
 );
 
 /** The device (its row id, never its credential) whose sticker this is. */

@@ -10,11 +10,15 @@ import { callbackHostProblem } from '../callbacks';
 export function assertCallbackUrlAllowed(url: string, env: Env): void {
   const parsed = new URL(url);
   if (env.SVC_MODE === 'production' && parsed.protocol !== 'https:') {
-    throw new ApiError('callback_url_not_allowed', 'callbackURL must use https in production.', { errors: [{ path: 'callbackURL', message: 'must use https' }] });
+    throw new ApiError('callback_url_not_allowed', 'callbackURL must use https in production.', {
+      errors: [{ path: 'callbackURL', message: 'must use https' }],
+    });
   }
   const hostProblem = env.CALLBACK_ALLOW_PRIVATE_NETWORKS ? null : callbackHostProblem(parsed);
   if (hostProblem) {
-    throw new ApiError('callback_url_not_allowed', `callbackURL must reach a public address: ${hostProblem}.`, { errors: [{ path: 'callbackURL', message: hostProblem }] });
+    throw new ApiError('callback_url_not_allowed', `callbackURL must reach a public address: ${hostProblem}.`, {
+      errors: [{ path: 'callbackURL', message: hostProblem }],
+    });
   }
   if (parsed.username || parsed.password) {
     throw new ApiError('callback_url_not_allowed', 'callbackURL must not carry credentials; verify callbacks with the HMAC signature instead.', {

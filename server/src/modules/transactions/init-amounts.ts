@@ -34,13 +34,18 @@ export function resolveInitAmounts(body: ParsedInitTransactionRequest, methodTyp
     posIdentifier: p.posIdentifier ?? null,
   }));
   // A line can reach 10^17 cents (10^12 × 100 000), past 2^53 where a float stops counting in cents: sum in BigInt.
-  const productSum = products.reduce((sum, p) => sum + (BigInt(p.amountCents) + BigInt(p.vatCents ?? 0) - BigInt(p.discountCents ?? 0)) * BigInt(p.quantity), 0n);
+  const productSum = products.reduce(
+    (sum, p) => sum + (BigInt(p.amountCents) + BigInt(p.vatCents ?? 0) - BigInt(p.discountCents ?? 0)) * BigInt(p.quantity),
+    0n,
+  );
 
   let amountCents = toCents(body.amount);
   let productSumMismatch = false;
   if (products.length > 0) {
     if (productSum <= 0n || productSum > BigInt(MAX_AMOUNT_CENTS)) {
-      throw new ValidationError([{ path: 'products', message: `the product sum must be greater than 0 and at most ${MAX_AMOUNT_CENTS} cents (it is ${productSum})` }]);
+      throw new ValidationError([
+        { path: 'products', message: `the product sum must be greater than 0 and at most ${MAX_AMOUNT_CENTS} cents (it is ${productSum})` },
+      ]);
     }
     if (amountCents === null) amountCents = Number(productSum);
     else productSumMismatch = BigInt(amountCents) !== productSum;
