@@ -9,3 +9,9 @@ export interface Principal {
   deviceId: string | null;
   allowedOrigins: string[];
 }
+
+/** The principal a stored credential stands for (HTTP requests and websocket upgrades alike). */
+export function principalFromCredential(credential: { id: string } & Omit<Principal, 'credentialId'>): Principal {
+  const { id, kind, merchantId, branchId, deviceId, allowedOrigins } = credential;
+  return { credentialId: id, kind, merchantId, branchId, deviceId, allowedOrigins };
+}

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Principal } from '../auth/principal';
+import { principalFromCredential, type Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
@@ -51,14 +51,7 @@ export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { a
         `This endpoint does not accept a ${row.kind.replace('_', ' ')}; use ${allow.map((k) => k.replace('_', ' ')).join(' or ')}.`,
       );
     }
-    setPrincipal(res, {
-      credentialId: row.id,
-      kind: row.kind,
-      merchantId: row.merchantId,
-      branchId: row.branchId,
-      deviceId: row.deviceId,
-      allowedOrigins: row.allowedOrigins,
-    });
+    setPrincipal(res, principalFromCredential(row));
     next();
   };
 }

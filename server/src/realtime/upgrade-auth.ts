@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { principalFromCredential } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
 import type { RateLimiter } from '../http/rate-limit';
@@ -53,17 +54,7 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
       if (!row || !hashesEqual(row.secretHash, hashCredential(presented.value))) return unknown();
       const accepted = presented.kind === 'bearer' ? row.kind === 'merchant_key' || row.kind === 'branch_key' : row.kind === 'device';
       if (!accepted) return { ok: false, status: 403, reason: 'credential_not_allowed' };
-      audience = {
-        kind: 'credential',
-        principal: {
-          credentialId: row.id,
-          kind: row.kind,
-          merchantId: row.merchantId,
-          branchId: row.branchId,
-          deviceId: row.deviceId,
-          allowedOrigins: row.allowedOrigins,
-        },
-      };
+      audience = { kind: 'credential', principal: principalFromCredential(row) };
       rateKey = `cred:${row.id}`;
       break;
     }
