@@ -23,6 +23,7 @@ export const API_ERRORS = {
   transaction_not_payable: { status: 409, title: 'The transaction cannot be paid' },
   amount_exceeds_available: { status: 409, title: 'The amount exceeds what is still available on the authorization' },
   authorization_not_active: { status: 409, title: 'The authorization is not active' },
+  capture_in_flight: { status: 409, title: 'A capture on the authorization is still waiting for the processor' },
   not_an_authorization: { status: 409, title: 'The transaction is not an authorization' },
   no_successful_payment: { status: 409, title: 'The authorization has no successful payment' },
   nothing_to_release: { status: 409, title: 'Nothing is left to release on the authorization' },

@@ -159,7 +159,8 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
 
 /**
  * Re-authorization: releases what the current hold still holds and adds a new hold of `amount`, expiring at
- * `expiresAt`. Allowed from Authorized, PartiallyCaptured and Expired.
+ * `expiresAt`. Allowed from Authorized, PartiallyCaptured and Expired, and never while a capture is in flight (a
+ * declined capture puts its reservation back on the hold, which would then be more than the new hold).
  */
 export async function reauthorizeHold(db: Queryable, transactionId: string, amountCents: number, expiresAt: Date, now: Date): Promise<TransactionRow | null> {
   const [row] = await db
@@ -178,6 +179,7 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
         eq(t.id, transactionId),
         inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
         or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
+        eq(t.capturePendingCents, 0),
       ),
     )
     .returning();

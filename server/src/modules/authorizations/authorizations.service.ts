@@ -151,6 +151,9 @@ export async function reauthorize(
   }
   const row = found.transaction;
   if (!isReauthorizable(row)) throw reauthorizationRefusal(row);
+  // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
+  // put its amount back on top of the new hold. So none is placed until the capture is recorded.
+  if (row.capturePendingCents > 0) throw captureInFlight(row);
   const request = await askProcessor(tx, 'reauthorize', row, found.token.processorReference, input.amount, context, now);
   return answerFromProcessor(deps, request, recordReauthorization(deps));
 }
@@ -164,10 +167,11 @@ export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordO
     const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
     const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
     if (!renewed) {
-      // Voided, closed or captured while the processor placed the hold: it is given back, and the merchant told why.
+      // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
+      // merchant told why.
       const row = await q.readTransaction(tx, request.transactionId);
       releases.push(await queueRelease(tx, row, request.processorReference, request.amountCents, now));
-      return answerOf(reauthorizationRefusal(row), requestId);
+      return answerOf(row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row) : reauthorizationRefusal(row), requestId);
     }
     return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
   };
@@ -177,6 +181,13 @@ const REAUTHORIZABLE: readonly number[] = [Status.Authorized, Status.PartiallyCa
 
 function isReauthorizable(row: TransactionRow): boolean {
   return REAUTHORIZABLE.includes(row.status) && (row.authStatus === 'active' || row.authStatus === 'expired');
+}
+
+function captureInFlight(row: TransactionRow): ApiError {
+  return new ApiError(
+    'capture_in_flight',
+    `A capture of ${row.capturePendingCents} cents is still waiting for the processor; re-authorize once it is recorded (its callback follows).`,
+  );
 }
 
 function reauthorizationRefusal(row: TransactionRow): ApiError {

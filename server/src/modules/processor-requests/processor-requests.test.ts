@@ -6,6 +6,7 @@ import { provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { consumerPays, merchantClient, type MerchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { processorOutcomeRecorders } from '../lifecycle';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
 
@@ -160,6 +161,35 @@ describe('a re-authorization at a slow processor', () => {
     expect(codeOf(renewed.body)).toBe('authorization_not_active');
     expect(processor.released.map((r) => r.amountCents)).toEqual([500]);
     expect(await books(transactionNumber)).toMatchObject({ status: Status.Voided, captured: 0, released: 1_000, requests: 0 });
+  });
+
+  it('is refused while a capture is in flight: a decline of that capture would put its amount back on top of the new hold', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const gate = processor.holdAnswers();
+    const capturesBefore = processor.captures;
+    const reauthorizationsBefore = processor.reauthorizations;
+    const capturing = client.pay({ token, amount: 800 });
+    await processor.capturesCalled(capturesBefore + 1);
+
+    const renewed = await client.authorize({ token, amount: 500 });
+    expect(renewed.status).toBe(409);
+    expect(codeOf(renewed.body)).toBe('capture_in_flight');
+    expect(processor.reauthorizations).toBe(reauthorizationsBefore);
+
+    gate.answer();
+    expect((await capturing).status).toBe(200);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 800, released: 0, pending: 0 });
+    expect((await client.authorize({ token, amount: 500 })).status).toBe(200);
+  });
+
+  it('whose outcome meets a capture started meanwhile does not join the books', async () => {
+    const { transactionNumber } = await hold(1_000);
+    const [row] = await database.sql<{ id: string }[]>`
+      update transactions set capture_pending_cents = 800 where transaction_number = ${transactionNumber} returning id`;
+    const now = app.clock.now();
+    expect(await reauthorizeHold(database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).toBeNull();
+    await database.sql`update transactions set capture_pending_cents = 0 where id = ${row!.id}`;
+    expect(await reauthorizeHold(database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).not.toBeNull();
   });
 
   it('approved, adds its hold to the books', async () => {
