@@ -69,8 +69,8 @@ export const transactions = pgTable(
     committedAt: at('committed_at'),
     /**
      * Set while a consumer's payment of the link is at the processor (the card is in memory only, so this is no
-     * processor_requests row): another payment, a cancel or a time-out waits for it, or for PROCESSOR_LEASE_MS if the
-     * process that asked stopped.
+     * processor_requests row): another payment, a cancel or a time-out waits for it, or for CONSUMER_PAYMENT_STALE_S
+     * of the database's wall-clock time if the process that asked stopped.
      */
     consumerPaymentSince: at('consumer_payment_since'),
     /** Set while a commit's capture is at the processor (processor_requests): the window cannot expire it meanwhile. */

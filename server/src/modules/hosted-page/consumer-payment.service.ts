@@ -8,7 +8,7 @@ import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentToke
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
-import { decideAfterCommit, PROCESSOR_LEASE_MS } from '../processor-requests';
+import { decideAfterCommit } from '../processor-requests';
 import type { TransactionRow } from '../transactions';
 import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
@@ -39,9 +39,9 @@ export async function payLink(
   if (row.timeoutAt !== null && row.timeoutAt <= now)
     throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-  const staleBefore = new Date(now.getTime() - PROCESSOR_LEASE_MS);
-  const started = await startConsumerPayment(tx, row.id, now, staleBefore);
+  const started = await startConsumerPayment(tx, row.id, now);
   if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
+  const startedAt = started.consumerPaymentSince!;
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
   const call = () => (row.methodType === 'sale' ? deps.processor.sale(method, amountCents, currency) : deps.processor.authorize(method, amountCents, currency));
@@ -50,9 +50,9 @@ export async function payLink(
     context,
     row.merchantId,
     call,
-    (tx, result) => recordDecision(tx, deps, started, now, method, result, context.requestId),
+    (tx, result) => recordDecision(tx, deps, started, startedAt, method, result, context.requestId),
     // The card is not kept: a payment the processor did not answer is over, and the link payable again.
-    (tx) => endConsumerPayment(tx, row.id, now),
+    (tx) => endConsumerPayment(tx, row.id, startedAt),
   );
 }
 
@@ -88,8 +88,12 @@ async function recordDecision(
     outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
   }
   const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
-  // Only a payment in flight past PROCESSOR_LEASE_MS, taken over by another, gets here: its decision cannot be recorded.
-  if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
+  // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
+  // recorded. The processor's reference is in the error, for reconciliation.
+  if (!updated) {
+    const reference = result.outcome === 'approved' ? ` (processor ${result.processor}, reference ${result.reference})` : '';
+    throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight${reference}`);
+  }
   // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
   let changed = updated;
   let also: Parameters<typeof recordChange>[5];

@@ -1,10 +1,10 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import { LINK_PAYABLE_STATUSES } from './link-payable';
-import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
+import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
 const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
   db
@@ -59,18 +59,13 @@ const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declin
  * payment of it in flight (one whose process stopped counts as over once it started before `staleBefore`). The row
  * is not held while the processor decides; `applyConsumerOutcome` records what it decided.
  */
-export async function startConsumerPayment(db: Queryable, transactionId: string, now: Date, staleBefore: Date): Promise<TransactionRow | null> {
+export async function startConsumerPayment(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
   const t = transactions;
   const [row] = await db
     .update(t)
-    .set({ consumerPaymentSince: now })
+    .set({ consumerPaymentSince: consumerPaymentMark })
     .where(
-      and(
-        eq(t.id, transactionId),
-        inArray(t.status, [...LINK_PAYABLE_STATUSES]),
-        or(isNull(t.timeoutAt), gt(t.timeoutAt, now)),
-        or(isNull(t.consumerPaymentSince), lte(t.consumerPaymentSince, staleBefore)),
-      ),
+      and(eq(t.id, transactionId), inArray(t.status, [...LINK_PAYABLE_STATUSES]), or(isNull(t.timeoutAt), gt(t.timeoutAt, now)), noConsumerPaymentInFlight()),
     )
     .returning();
   return row ?? null;

@@ -40,12 +40,8 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
 }
 
 /** Pending past its time-out, unless a consumer's payment of it is at the processor (it was asked in time). */
-export function lockPendingPastTimeout(db: Queryable, now: Date, staleBefore: Date): Promise<DueRow[]> {
-  return lockDue(
-    db,
-    and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now), noConsumerPaymentInFlight(staleBefore)),
-    transactions.timeoutAt,
-  );
+export function lockPendingPastTimeout(db: Queryable, now: Date): Promise<DueRow[]> {
+  return lockDue(db, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now), noConsumerPaymentInFlight()), transactions.timeoutAt);
 }
 
 export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<DueRow[]> {

@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import type { PaymentProcessor } from '../../processor/processor';
-import { finishReleases, PROCESSOR_LEASE_MS, queueProcessorRequest, type ProcessorRequestRow } from '../processor-requests';
+import { finishReleases, queueProcessorRequest, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
 import * as q from './expiry.queries';
 
@@ -63,7 +63,7 @@ async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise
 }
 
 const timeOutPending: Sweep = async (tx, now) => {
-  const due = await q.lockPendingPastTimeout(tx, now, new Date(now.getTime() - PROCESSOR_LEASE_MS));
+  const due = await q.lockPendingPastTimeout(tx, now);
   if (due.length === 0) return [];
   const changed = await q.timeOut(
     tx,

@@ -8,6 +8,7 @@ import { consumerPays, merchantClient, type MerchantClient } from '../../test/me
 import { RecordingProcessor } from '../../test/recording-processor';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { processorOutcomeRecorders } from '../lifecycle';
+import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
 
 /**
@@ -290,6 +291,37 @@ describe('a consumer paying a link at a slow processor', () => {
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: Status.Approved, payable: false });
     expect(await books(created.body.TransactionNumber)).toMatchObject({ status: Status.Approved, payments: 1 });
+  });
+
+  it('is not taken over when the service clock moves past a processor lease: the approval is recorded, not lost', async () => {
+    // The sandbox clock moves 11 minutes while the sale is at the processor; only wall-clock time can make an in-flight
+    // payment stale (its process stopped), and the database's clock has not moved.
+    const created = await client.init({ amount: 990, isCent: true, currency: 'USD' });
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.sales;
+    const paying = consumerPays(app, created.body);
+    await processor.salesCalled(calledBefore + 1);
+
+    await client.advanceClock(11 * 60);
+    const cancel = await client.cancel(created.body.TransactionNumber);
+    expect(cancel.status).toBe(409);
+    expect(codeOf(cancel.body)).toBe('transaction_not_cancellable');
+    const second = await consumerPays(app, created.body);
+    expect(second.status).toBe(409);
+    expect(codeOf(second.body)).toBe('transaction_not_payable');
+
+    gate.answer();
+    const paid = await paying;
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: Status.Approved, payable: false });
+    expect(await books(created.body.TransactionNumber)).toMatchObject({ status: Status.Approved, payments: 1 });
+  });
+
+  it('a mark older than CONSUMER_PAYMENT_STALE_S of wall-clock time (its process stopped) no longer blocks the link', async () => {
+    const created = await client.init({ amount: 330, isCent: true, currency: 'USD' });
+    await database.sql`update transactions set consumer_payment_since = clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S + 1})
+      where transaction_number = ${created.body.TransactionNumber}`;
+    expect((await client.cancel(created.body.TransactionNumber)).status).toBe(200);
   });
 });
 

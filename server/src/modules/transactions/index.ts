@@ -12,6 +12,8 @@ export {
   insertTransaction,
   moveStatus,
   nextSequence,
+  consumerPaymentMark,
+  CONSUMER_PAYMENT_STALE_S,
   noConsumerPaymentInFlight,
   withPayment,
   withToken,

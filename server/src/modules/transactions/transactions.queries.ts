@@ -1,5 +1,5 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
@@ -303,16 +303,28 @@ export function moveStatus(
 }
 
 /**
- * No consumer payment of the link is at the processor (or the one marked started before `staleBefore`, whose process
- * stopped): a cancel or a time-out must not end a transaction the processor may be charging.
+ * How long a consumer payment stays marked in flight before its process is taken to have stopped: far longer than a
+ * processor call may take, so a slow approval is never taken over (and lost). Counted in the database's wall-clock
+ * time, not the service clock, which the sandbox moves at will and which has nothing to say about a stopped process.
  */
-export function noConsumerPaymentInFlight(staleBefore: Date): SQL {
-  return or(isNull(transactions.consumerPaymentSince), lte(transactions.consumerPaymentSince, staleBefore))!;
+export const CONSUMER_PAYMENT_STALE_S = 600;
+
+/** The in-flight mark: the database's wall-clock time, to the millisecond (so a JavaScript Date reads it back exactly). */
+export const consumerPaymentMark: SQL = sql`date_trunc('milliseconds', clock_timestamp())`;
+
+/**
+ * No consumer payment of the link is at the processor (or the one marked more than CONSUMER_PAYMENT_STALE_S ago,
+ * whose process stopped): another payment, a cancel or a time-out must not touch a transaction the processor may be
+ * charging.
+ */
+export function noConsumerPaymentInFlight(): SQL {
+  const t = transactions;
+  return or(isNull(t.consumerPaymentSince), sql`${t.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})`)!;
 }
 
 /** Pending → Cancelled, guarded: only a transaction still pending, with no consumer payment in flight, moves. */
-export async function cancelPending(db: Queryable, transactionId: string, now: Date, staleBefore: Date): Promise<TransactionRow | null> {
-  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now, noConsumerPaymentInFlight(staleBefore));
+export async function cancelPending(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
+  const [row] = await moveStatus(db, [transactionId], Status.Pending, Status.Cancelled, now, noConsumerPaymentInFlight());
   return row ?? null;
 }
 

@@ -2,7 +2,6 @@ import { Status } from '@svc/protocol';
 import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
-import { PROCESSOR_LEASE_MS } from '../processor-requests';
 import type { Principal } from '../../auth/principal';
 import { findCredentialByHash, findMerchant, hashCredential } from '../merchants';
 import type { LifecycleDeps } from '../lifecycle';
@@ -79,7 +78,7 @@ export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: 
   const now = deps.clock.now();
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
-  const cancelled = await cancelPending(tx, row.id, now, new Date(now.getTime() - PROCESSOR_LEASE_MS));
+  const cancelled = await cancelPending(tx, row.id, now);
   if (!cancelled) {
     if (row.status === Status.Pending) {
       throw new ApiError('transaction_not_cancellable', 'The consumer is paying this transaction right now; read it again for the outcome.');
