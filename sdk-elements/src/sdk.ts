@@ -1,6 +1,5 @@
 /** Entry of dist/sdk.js (Elements 1.1.1): registers <svc-ecom-sdk-elements> and installs window.ServiceFrontEndSDK. */
-import { detectApiBase, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
-import { issueWarning } from '@svc/sdk-core/shared';
+import { apiBaseOfRunningScript, isFirstCopy, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { createElementsSDK } from './adapter';
 import { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { defineElements } from './define';
@@ -11,14 +10,7 @@ declare global {
   }
 }
 
-const { apiBase, guessed } = detectApiBase(document.currentScript, location.href);
-if (guessed)
-  issueWarning(
-    'api-base-guessed',
-    `The SDK could not tell where it was loaded from; it uses ${apiBase}. Load it with a <script src> tag from the payment service.`,
-  );
+const apiBase = apiBaseOfRunningScript('Elements SDK');
 SvcEcomSdkElements.defaultApiBase = apiBase;
 defineElements();
-if (window.ServiceFrontEndSDK)
-  issueWarning('sdk-loaded-twice', 'The Elements SDK script is on the page twice; the first copy stays in use. Remove the second <script>.');
-else window.ServiceFrontEndSDK = createElementsSDK(document, apiBase);
+if (isFirstCopy(window.ServiceFrontEndSDK !== undefined, 'Elements SDK')) window.ServiceFrontEndSDK = createElementsSDK(document, apiBase);

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { detectApiBase } from './api-base';
+import { detectApiBase, isFirstCopy } from './api-base';
 
 describe('detectApiBase', () => {
   const script = (attributes: Record<string, string>) => {
@@ -24,5 +24,23 @@ describe('detectApiBase', () => {
 
   it('falls back to the page origin, flagged as a guess', () => {
     expect(detectApiBase(null, 'https://shop.example/x')).to.deep.equal({ apiBase: 'https://shop.example', guessed: true });
+  });
+});
+
+describe('isFirstCopy', () => {
+  it('lets the first copy install, and has a second warn once by code and do nothing', () => {
+    const warnings: string[] = [];
+    const { warn } = console;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    try {
+      expect(isFirstCopy(false, 'Test SDK')).to.equal(true);
+      expect(warnings).to.deep.equal([]);
+      expect(isFirstCopy(true, 'Test SDK')).to.equal(false);
+      expect(isFirstCopy(true, 'Test SDK')).to.equal(false);
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.contain('sdk-loaded-twice').and.to.contain('The Test SDK script is on the page twice');
+    } finally {
+      console.warn = warn;
+    }
   });
 });

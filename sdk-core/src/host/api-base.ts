@@ -1,3 +1,5 @@
+import { issueWarning } from '../shared/warnings';
+
 /**
  * Where the payment service is: the origin the SDK script was loaded from (`document.currentScript` while it runs),
  * or the script tag's `data-api-base` attribute when set (tests, proxies).
@@ -8,4 +10,28 @@ export function detectApiBase(script: Element | null, pageUrl: string): { apiBas
   const src = script?.getAttribute('src');
   if (src) return { apiBase: new URL(src, pageUrl).origin, guessed: false };
   return { apiBase: new URL(pageUrl).origin, guessed: true };
+}
+
+/**
+ * The payment service's base URL for the SDK script running now (every SDK's entry calls it first). When the script
+ * cannot tell where it was loaded from, it warns once (`api-base-guessed`) and uses the page's origin.
+ */
+export function apiBaseOfRunningScript(sdkName: string): string {
+  const { apiBase, guessed } = detectApiBase(document.currentScript, location.href);
+  if (guessed) {
+    issueWarning(
+      'api-base-guessed',
+      `The ${sdkName} could not tell where it was loaded from; it uses ${apiBase}. Load it with a <script src> tag from the payment service.`,
+    );
+  }
+  return apiBase;
+}
+
+/**
+ * Whether this is the first copy of an SDK on the page (`alreadyLoaded`: what the first copy left, e.g. the global or
+ * the custom element). A second copy warns once (`sdk-loaded-twice`) and does nothing: the first stays in use.
+ */
+export function isFirstCopy(alreadyLoaded: boolean, sdkName: string): boolean {
+  if (alreadyLoaded) issueWarning('sdk-loaded-twice', `The ${sdkName} script is on the page twice; the first copy stays in use. Remove the second <script>.`);
+  return !alreadyLoaded;
 }

@@ -9,4 +9,4 @@ export { type Connect, type CoreCall, type CoreEvent, type SdkLink } from './sdk
 export { createSession, payWithWallet, submitWalletPayment, type ApiResult, type WalletPayment } from './api-client';
 export { payOptionsFrom, type PaymentFields } from './pay-options';
 export { SessionController, type ControllerHost, type SessionParams, type SessionState } from './session-controller';
-export { detectApiBase } from './api-base';
+export { apiBaseOfRunningScript, detectApiBase, isFirstCopy } from './api-base';
