@@ -1,4 +1,4 @@
-import { formatCents, Status, type PaymentLinkState, type Product } from '@svc/protocol';
+import { formatCents, majorToCents, Status, type PaymentLinkState, type Product } from '@svc/protocol';
 import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { formatDuration } from './assets/duration';
@@ -115,7 +115,8 @@ function summary(state: PaymentLinkState, view: PageView, amount: string | null)
 }
 
 function productTable(state: PaymentLinkState): string {
-  const cents = (major: number | null) => Math.round((major ?? 0) * 100);
+  // The products' amounts are major units on the wire: to cents exactly (majorToCents), never through a float product.
+  const cents = (major: number | null) => (major === null ? 0 : (majorToCents(major) ?? 0));
   const line = (p: Product) => (cents(p.amount) + cents(p.vat) - cents(p.discount)) * p.quantity;
   const rows = state.products.map(
     (p) => `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${formatCents(line(p))}</td></tr>`,
