@@ -24,6 +24,11 @@ export interface OpenDatabaseOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL's statement_timeout; a database that answers nothing is given this plus 1 s (socketWithAnswerDeadline). */
   statementTimeoutMs?: number;
+  /**
+   * Connect through this Unix socket of the server `url` names (`localSocketPath`) instead of the URL's TCP address;
+   * the URL still gives the user, password and database.
+   */
+  socketPath?: string | null;
 }
 
 /** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
@@ -34,8 +39,9 @@ const PROBE_TIMEOUT_MS = 1_000;
  * `select 1` on a connection of its own, opened for this probe and closed after it, bounded by PROBE_TIMEOUT_MS
  * whatever happens: a probe never inherits the state of an earlier connection, and never waits longer.
  */
-async function probeOnce(url: string): Promise<void> {
+async function probeOnce(url: string, socketPath: string | null): Promise<void> {
   const probe = postgres(url, {
+    ...(socketPath ? { path: socketPath } : {}),
     max: 1,
     connect_timeout: PROBE_TIMEOUT_MS / 1000,
     backoff: () => 0,
@@ -86,9 +92,13 @@ function prepareEveryQuery(): void {
  * statement_timeout, a transaction left idle (its client gone) by idle_in_transaction_session_timeout, and a database
  * that answers nothing by the answer deadline; a lost connection is replaced at the next query, without a restart.
  */
-export function openDatabase(url: string, { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000 }: OpenDatabaseOptions = {}): DatabaseHandle {
+export function openDatabase(
+  url: string,
+  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null }: OpenDatabaseOptions = {},
+): DatabaseHandle {
   prepareEveryQuery();
   const sql = postgres(url, {
+    ...(socketPath ? { path: socketPath } : {}),
     max,
     connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 60,
@@ -105,7 +115,7 @@ export function openDatabase(url: string, { max = 10, connectTimeoutMs = 5_000, 
   return {
     db,
     sql,
-    probe: () => probeOnce(url),
+    probe: () => probeOnce(url, socketPath),
     close: () => sql.end({ timeout: 5 }),
   };
 }

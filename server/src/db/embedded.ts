@@ -36,6 +36,8 @@ const SECRETS_FILE = 'postgres.json';
 /** The pid of the process responsible for stopping the running cluster. */
 const OWNER_FILE = 'postgres-owner.pid';
 const CLUSTER_DIR = 'postgres';
+/** sun_path of a Unix socket address holds 108 bytes, with its terminating NUL. */
+const MAX_SOCKET_PATH = 108;
 
 export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
@@ -131,7 +133,22 @@ async function ensureCluster(dataDir: string, clusterDir: string, runAs: RunAs, 
 
 async function spawnPostmaster(clusterDir: string, port: number, runAs: RunAs, onLog?: (line: string) => void): Promise<ChildProcess> {
   const { postgres } = await binaries();
-  const args = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  // Its Unix socket in the cluster's own folder (only this user may enter it), which the server connects through
+  // (local-socket.ts); none when that path is too long for a socket address (or has a comma, the setting's separator),
+  // and TCP on 127.0.0.1 always.
+  const socketDir = `${clusterDir}/.s.PGSQL.${port}`.length < MAX_SOCKET_PATH && !clusterDir.includes(',') ? clusterDir : '';
+  const args = [
+    '-D',
+    clusterDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${socketDir}`,
+    '-c',
+    'max_connections=200',
+  ];
   // detached: the postmaster gets its own process group, so Ctrl+C reaches the server only and the server
   // decides when the database stops (after the requests in flight).
   const child = spawn(postgres, args, { ...runAs, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childProcessEnvironment({ LC_ALL: 'C' }) });

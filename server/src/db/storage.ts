@@ -2,6 +2,7 @@ import type { Env } from '../env';
 import type { Logger } from '../logger';
 import { checkConnection, describeConnectionError, openDatabase, type DatabaseHandle } from './client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { localSocketPath } from './local-socket';
 import { applyMigrations } from './migrate';
 
 export class StartupError extends Error {
@@ -29,10 +30,15 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
     url = embedded.url;
     logger.info({ dataDir: env.DATA_DIR, adopted: embedded.adopted }, 'using the embedded PostgreSQL');
   }
+  // A database on this host (the embedded one, or a loopback DATABASE_URL) is reached through its Unix socket when
+  // it has one: cheaper statements than over loopback TCP.
+  const socketPath = await localSocketPath(url);
+  if (socketPath) logger.info({ socket: socketPath }, 'connecting to PostgreSQL through its Unix socket');
   const handle = openDatabase(url, {
     max: env.DATABASE_POOL_MAX,
     connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    socketPath,
   });
   try {
     await checkConnection(handle.sql);
