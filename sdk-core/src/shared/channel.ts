@@ -50,7 +50,8 @@ export interface PostMessageChannel<_In, Out> {
 
 /**
  * One end of a channel, listening on `self` (the window this end lives in) once opened. A closure rather than a class:
- * its state's names are minified, a class's fields are not (this is in the iframe loader's 5 KB).
+ * minified, a class still reaches its state through `this.`, a closure's variables are one letter (this is in the
+ * iframe loader's 5 KB).
  */
 export function postMessageChannel<In extends { instanceId: string }, Out>(
   self: Window,

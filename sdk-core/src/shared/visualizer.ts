@@ -11,7 +11,7 @@ export interface Visualizer {
   remove(): void;
 }
 
-/** Appends the list to `container`. A closure rather than a class: it is in the iframe loader's 5 KB. */
+/** Appends the list to `container`. A closure rather than a class, as the channel is: it is in the iframe loader's 5 KB. */
 export function createVisualizer(container: HTMLElement): Visualizer {
   const doc = container.ownerDocument;
   const list = doc.createElement('ol');

@@ -46,7 +46,10 @@ const clientIdOf = (options: unknown): string => {
   return typeof clientId === 'string' ? clientId : '';
 };
 
-/** The link for one `ServiceFrontEndSDK` (a closure, not a class: its state's names are minified, a class's fields are not). */
+/**
+ * The link for one `ServiceFrontEndSDK`. A closure, not a class: minified, a class still reaches its state through
+ * `this.#e`, a closure's variables are one letter (sdk-iframe README, "Size": the loader is held to 5 KB).
+ */
 export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent) => void, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
   const serviceOrigin = new URL(apiBase).origin;
   let iframe: HTMLIFrameElement | null = null;
