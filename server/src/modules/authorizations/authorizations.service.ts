@@ -166,14 +166,19 @@ export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordO
     const requestId = originalRequestId(request);
     if (answer.outcome !== 'approved') return answerOf(processorError(answer), requestId);
     const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
+    // Locked first, so what the replaced hold still held (released in the books by the write) is known exactly.
+    const before = await q.lockTransaction(tx, request.transactionId);
     const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
     if (!renewed) {
       // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
       // merchant told why.
-      const row = await q.readTransaction(tx, request.transactionId);
-      releases.push(await queueRelease(tx, row, request.processorReference, request.amountCents, now));
-      return answerOf(row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row) : reauthorizationRefusal(row), requestId);
+      releases.push(await queueRelease(tx, before, request.processorReference, request.amountCents, now));
+      return answerOf(before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before) : reauthorizationRefusal(before), requestId);
     }
+    // The hold it replaces is given back at the processor too (an expired one was, by the sweep): so is the earlier of
+    // two concurrent re-authorizations, replaced by the later.
+    const replaced = before.authorizedCents - before.capturedCents - before.releasedCents - before.capturePendingCents;
+    if (replaced > 0) releases.push(await queueRelease(tx, before, request.processorReference, replaced, now));
     return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
   };
 }
