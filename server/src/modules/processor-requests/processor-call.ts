@@ -181,10 +181,10 @@ export function originalRequestId(request: ProcessorRequestRow): string {
 }
 
 /**
- * Calls the processor for a request committed in flight, then records the outcome in one transaction: the request
- * moves to done (guarded, so it is recorded once however many callers got the answer), the recorder applies it, and
- * the answer is kept on the request and under its Idempotency-Key; a reversed payment frees the key instead (its
- * request may be made again). Returns the answer, whoever recorded it.
+ * Calls the processor for a request committed in flight, then records the outcome in one transaction: the recorder
+ * applies it, the answer is kept under its Idempotency-Key (a reversed payment frees the key instead: its request may
+ * be made again), and last the request moves to done with the answer, guarded, so it is recorded once however many
+ * callers got the answer (a loser rolls back). Returns the answer, whoever recorded it.
  *
  * A payment's outcome is recorded only under the attempt that called (`attempts`, which a worker's claim raises): a
  * worker that took the request over reverses the payment, so the approval that the request may still be holding must
@@ -198,25 +198,40 @@ export async function finishProcessorRequest(
   const payment = typeof how === 'function' ? null : how;
   const answer = await callProcessor(deps, request, payment?.call ?? callFor(deps.processor, request));
   const releases: ProcessorRequestRow[] = [];
-  const recorded = await deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const attempt = isPayment(request.operation) ? request.attempts : null;
-    const mine = await q.markDone(tx, request.id, outcomeOf(answer), now, attempt);
-    if (!mine) return recordedAnswer(await q.findProcessorRequest(tx, request.id));
-    if (answer.outcome === 'reversed') {
-      await payment?.undo?.(tx, mine);
-      if (mine.idempotencyKey !== null) await forgetInFlightKey(tx, mine.merchantId, mine.idempotencyKey);
-      return null;
-    }
-    const result = payment ? await decide(payment, mine, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(mine), answer, { now, releases });
-    if (result) {
-      await q.storeAnswer(tx, mine.id, result);
-      if (mine.idempotencyKey !== null) await fillInFlightAnswer(tx, mine.merchantId, mine.idempotencyKey, result);
-    }
-    return result;
-  });
+  let recorded: RecordedAnswer | null;
+  try {
+    recorded = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      let result: RecordedAnswer | null = null;
+      if (answer.outcome === 'reversed') {
+        await payment?.undo?.(tx, request);
+        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey);
+      } else {
+        result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
+        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, result);
+      }
+      // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+      const attempt = isPayment(request.operation) ? request.attempts : null;
+      if (!(await q.markDone(tx, request.id, outcomeOf(answer), now, attempt, result))) throw new RecordedElsewhere(request);
+      return result;
+    });
+  } catch (error) {
+    // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
+    // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
+    const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
+    if (!settled || settled.state === 'in_flight') throw error;
+    return recordedAnswer(settled);
+  }
   await finishReleases(deps, releases);
   return recorded;
+}
+
+/** Another recorder committed this request's outcome first. */
+class RecordedElsewhere extends Error {
+  constructor(request: ProcessorRequestRow) {
+    super(`processor request ${request.id} was recorded by another`);
+    this.name = 'RecordedElsewhere';
+  }
 }
 
 /** A payment's decision, which only its own request (the one holding `decide`) ever gets. */

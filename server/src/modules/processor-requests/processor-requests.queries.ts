@@ -21,16 +21,23 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 }
 
 /**
- * In flight → done, guarded: of everyone who got the processor's answer for this request (the request itself, a
- * worker that took it over when its lease ran out), exactly one records it. Null for the others. With `attempt`,
- * only that attempt may (no claim has taken the request over since).
+ * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
+ * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others. With
+ * `attempt`, only that attempt may (no claim has taken the request over since).
  */
-export async function markDone(db: Queryable, id: string, outcome: ProcessorOutcome, now: Date, attempt: number | null): Promise<ProcessorRequestRow | null> {
+export async function markDone(
+  db: Queryable,
+  id: string,
+  outcome: ProcessorOutcome,
+  now: Date,
+  attempt: number | null,
+  answer: { status: number; body: string } | null,
+): Promise<{ id: string } | null> {
   const [row] = await db
     .update(r)
-    .set({ state: 'done', outcome, completedAt: now, lastError: null })
+    .set({ state: 'done', outcome, completedAt: now, lastError: null, responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null })
     .where(and(eq(r.id, id), eq(r.state, 'in_flight'), attempt === null ? undefined : eq(r.attempts, attempt)))
-    .returning();
+    .returning({ id: r.id });
   return row ?? null;
 }
 
@@ -92,10 +99,6 @@ export async function retryNeedingReview(db: Queryable, id: string, now: Date): 
     .where(and(eq(r.id, id), eq(r.state, 'needs_review')))
     .returning();
   return row ?? null;
-}
-
-export async function storeAnswer(db: Queryable, id: string, answer: { status: number; body: string }): Promise<void> {
-  await db.update(r).set({ responseStatus: answer.status, responseBody: answer.body }).where(eq(r.id, id));
 }
 
 export async function findProcessorRequest(db: Queryable, id: string): Promise<ProcessorRequestRow | null> {
