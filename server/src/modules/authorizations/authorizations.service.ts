@@ -4,10 +4,11 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
-import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import { answerOf, type MutationContext, type MutationResponse, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import type { ProcessorResult } from '../../processor/processor';
 import {
   answerFromProcessor,
-  decideAfterCommit,
+  payAfterCommit,
   finishReleases,
   queueProcessorRequest,
   originalRequestId,
@@ -41,7 +42,7 @@ export async function pay(
 ): Promise<MutationResult | ProcessorHandoff> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
-  if (found.token.type === 'token') return chargeTokenizedMethod(deps, principal, found.token, input, context);
+  if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input, context);
 
   const now = deps.clock.now();
   const holder = found.transaction;
@@ -218,57 +219,77 @@ export async function closeAuthorization(
 
 /** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
 function chargeTokenizedMethod(
+  tx: Tx,
   deps: LifecycleDeps,
   principal: Principal,
   token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency?: Currency },
   context: MutationContext,
-): ProcessorHandoff {
+): Promise<ProcessorHandoff> {
   const currency = input.currency;
   if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
-  const call = () => deps.processor.chargeToken(token.processorReference, input.amount, currency);
-  return decideAfterCommit(deps, context, principal.merchantId, call, async (tx, result) => {
-    if (result.outcome !== 'approved') return answerOf(processorError(result), context.requestId);
-    const now = deps.clock.now();
-    const confirmationNumber = newConfirmationNumber();
-    const sale = await insertTransaction(tx, {
-      transactionNumber: newTransactionNumber(),
-      merchantId: principal.merchantId,
-      branchId: principal.branchId ?? token.branchId,
-      methodType: 'sale',
-      status: Status.Approved,
-      currency,
-      amountCents: input.amount,
-      linkId: newLinkId(),
+  return payAfterCommit(tx, deps, context, {
+    operation: 'charge_token',
+    transactionId: null,
+    merchantId: principal.merchantId,
+    processorReference: token.processorReference,
+    amountCents: input.amount,
+    currency,
+    call: (requestKey) => deps.processor.chargeToken(token.processorReference, input.amount, currency, requestKey),
+    record: (tx, result) => recordTokenCharge(tx, deps, principal, token, { amount: input.amount, currency }, result, context.requestId),
+  });
+}
+
+async function recordTokenCharge(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  token: { paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
+  input: { amount: number; currency: Currency },
+  result: ProcessorResult,
+  requestId: string,
+): Promise<Omit<MutationResponse, 'replayed'>> {
+  const { currency } = input;
+  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
+  const now = deps.clock.now();
+  const confirmationNumber = newConfirmationNumber();
+  const sale = await insertTransaction(tx, {
+    transactionNumber: newTransactionNumber(),
+    merchantId: principal.merchantId,
+    branchId: principal.branchId ?? token.branchId,
+    methodType: 'sale',
+    status: Status.Approved,
+    currency,
+    amountCents: input.amount,
+    linkId: newLinkId(),
+    paymentType: token.paymentMethod,
+    processor: token.processor,
+    confirmation: confirmationFor({
       paymentType: token.paymentMethod,
       processor: token.processor,
-      confirmation: confirmationFor({
-        paymentType: token.paymentMethod,
-        processor: token.processor,
-        lastFourDigits: token.lastFourDigits,
-        authNumber: result.authNumber,
-        confirmationNumber,
-        at: now,
-      }),
-      sequence: 1,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const payment = await insertPayment(tx, {
-      paymentId: newPaymentId(),
-      transactionId: sale.id,
-      merchantId: sale.merchantId,
-      kind: 'sale',
-      amountCents: input.amount,
-      status: 'succeeded',
+      lastFourDigits: token.lastFourDigits,
+      authNumber: result.authNumber,
       confirmationNumber,
-      createdAt: now,
-    });
-    const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-    return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, context.requestId);
+      at: now,
+    }),
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
   });
+  const payment = await insertPayment(tx, {
+    paymentId: newPaymentId(),
+    transactionId: sale.id,
+    merchantId: sale.merchantId,
+    kind: 'sale',
+    amountCents: input.amount,
+    status: 'succeeded',
+    confirmationNumber,
+    createdAt: now,
+  });
+  const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {

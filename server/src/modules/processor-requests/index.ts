@@ -9,7 +9,7 @@ export {
   queueProcessorRequest,
   recordRelease,
 } from './processor-call';
-export type { OutcomeRecorders, ProcessorAnswer, ProcessorCallDeps, RecordedAnswer, RecordOutcome } from './processor-call';
+export type { OutcomeRecorders, ProcessorAnswer, ProcessorCallDeps, RecordedAnswer, RecordOutcome, UndoPayment } from './processor-call';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
-export type { ProcessorRequestRow } from './processor-requests.queries';
-export { decideAfterCommit } from './decide-after-commit';
+export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
+export { payAfterCommit, type Payment } from './payment-call';

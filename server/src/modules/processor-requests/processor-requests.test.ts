@@ -65,6 +65,7 @@ async function restartWorker(): Promise<void> {
     processor,
     clock: later,
     logger: app.logger,
+    env: app.env,
     recorders: processorOutcomeRecorders({ env: app.env }),
   });
   await worker.stop();
@@ -237,7 +238,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     // Nothing is left for a second restart to do.
     expect(
       await finishAbandonedProcessorRequests(
-        { db: database.db, processor, clock: app.clock, logger: app.logger },
+        { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env },
         processorOutcomeRecorders({ env: app.env }),
         new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
       ),
