@@ -11,6 +11,7 @@ import {
   payAfterCommit,
   finishReleases,
   queueProcessorRequest,
+  queueProcessorRequestWith,
   originalRequestId,
   type ProcessorRequestRow,
   type RecordOutcome,
@@ -49,9 +50,14 @@ export async function pay(
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  const reserved = await q.reserveCapture(tx, holder.id, input.amount, now);
-  if (!reserved) throw await captureRefusal(tx, holder.id, input.amount, now);
-  const request = await askProcessor(tx, 'capture', holder, found.token.processorReference, input.amount, context, now);
+  // The reservation and the processor request, in one statement: neither when the reservation's guard refuses.
+  const request = await queueProcessorRequestWith(
+    tx,
+    q.reserveCapture(tx, holder.id, input.amount, now),
+    processorRequestOf('capture', holder, found.token.processorReference, input.amount, context),
+    now,
+  );
+  if (!request) throw await captureRefusal(tx, holder.id, input.amount, now);
   return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
 }
 
@@ -65,18 +71,18 @@ function askProcessor(
   context: MutationContext,
   now: Date,
 ): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(tx, { ...processorRequestOf(operation, row, processorReference, amountCents, context), transactionId: row.id }, now);
+}
+
+function processorRequestOf(
+  operation: 'capture' | 'reauthorize',
+  row: TransactionRow,
+  processorReference: string,
+  amountCents: number,
+  context: MutationContext,
+) {
   const { idempotencyKey, requestId } = context;
-  const request = {
-    operation,
-    transactionId: row.id,
-    merchantId: row.merchantId,
-    processorReference,
-    amountCents,
-    currency: row.currency,
-    idempotencyKey,
-    details: { requestId },
-  };
-  return queueProcessorRequest(tx, request, now);
+  return { operation, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, idempotencyKey, details: { requestId } };
 }
 
 /**

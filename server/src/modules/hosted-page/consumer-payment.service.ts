@@ -8,7 +8,7 @@ import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentToke
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
-import { payAfterCommit, type UndoPayment } from '../processor-requests';
+import { payAfterCommit, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
 import type { TransactionRow } from '../transactions';
 import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
@@ -41,23 +41,28 @@ export async function payLink(
   if (row.timeoutAt !== null && row.timeoutAt <= now)
     throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-  const started = await startConsumerPayment(tx, row.id, now);
-  if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
-  const startedAt = started.consumerPaymentSince!;
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
   const operation = row.methodType === 'sale' ? 'sale' : 'authorize';
-  return payAfterCommit(tx, deps, context, {
+  const payment = {
     operation,
-    transactionId: row.id,
     merchantId: row.merchantId,
     amountCents,
     currency,
-    details: { consumerPaymentSince: startedAt.toISOString() },
-    call: (requestKey) => deps.processor[operation](method, amountCents, currency, requestKey),
-    record: (tx, result) => recordDecision(tx, deps, started, startedAt, method, result, context.requestId),
+    call: (requestKey: string) => deps.processor[operation](method, amountCents, currency, requestKey),
+    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) =>
+      recordDecision(tx, deps, row, paymentStartedAt(request)!, method, result, context.requestId),
     undo: endReversedConsumerPayment,
-  });
+  } as const;
+  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(tx, row.id, now));
+  if (!handoff) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
+  return handoff;
+}
+
+/** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */
+function paymentStartedAt(request: ProcessorRequestRow): Date | null {
+  const { consumerPaymentSince } = request.details as { consumerPaymentSince?: unknown };
+  return typeof consumerPaymentSince === 'string' ? new Date(consumerPaymentSince) : null;
 }
 
 /**
@@ -65,10 +70,8 @@ export async function payLink(
  * payable again, unless another payment took over meanwhile. The card is not kept, so it is never tried again.
  */
 export const endReversedConsumerPayment: UndoPayment = async (tx, request) => {
-  const { consumerPaymentSince } = request.details as { consumerPaymentSince?: unknown };
-  if (request.transactionId !== null && typeof consumerPaymentSince === 'string') {
-    await endConsumerPayment(tx, request.transactionId, new Date(consumerPaymentSince));
-  }
+  const startedAt = paymentStartedAt(request);
+  if (request.transactionId !== null && startedAt) await endConsumerPayment(tx, request.transactionId, startedAt);
 };
 
 async function recordDecision(

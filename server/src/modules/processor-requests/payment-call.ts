@@ -7,18 +7,19 @@ import {
   originalRequestId,
   ProcessorUnanswered,
   queueProcessorRequest,
+  queueProcessorRequestWith,
   recordedAnswer,
   type ProcessorCallDeps,
   type UndoPayment,
 } from './processor-call';
-import { findProcessorRequest, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
+import { findProcessorRequest, type GuardedWrite, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
 
 type Answer = Omit<MutationResponse, 'replayed'>;
 
 /** What a payment's request asks: the call (made once, by it: the card is in its memory) and how to record its result. */
 export interface Payment {
   operation: PaymentOperation;
-  /** The transaction it pays (a link), or null when its outcome creates one (a widget payment, a token charge). */
+  /** Null when its outcome creates the transaction (a widget payment, a token charge). */
   transactionId: string | null;
   merchantId: string;
   /** The tokenized method a token charge is made on. */
@@ -29,7 +30,7 @@ export interface Payment {
   details?: Record<string, unknown>;
   call: (requestKey: string) => Promise<ProcessorResult>;
   /** Records the processor's decision in the transaction that marks the request done; its answer is the request's. */
-  record: (tx: Tx, result: ProcessorResult) => Promise<Answer>;
+  record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => Promise<Answer>;
   /** Undoes what the request committed before the call (a link payment's in-flight mark), once it is reversed. */
   undo?: UndoPayment;
 }
@@ -44,28 +45,42 @@ export interface Payment {
  * answered either, the row stays in flight and the worker reverses it when its lease ends (a retry with the key gets
  * 409 until then). Either way no payment stays charged that the books do not show.
  */
-export async function payAfterCommit(tx: Tx, deps: ProcessorCallDeps, context: MutationContext, payment: Payment): Promise<ProcessorHandoff> {
+export function payAfterCommit(tx: Tx, deps: ProcessorCallDeps, context: MutationContext, payment: Payment): Promise<ProcessorHandoff>;
+/** The same, for the transaction a guarded write changes (a link marked in flight), in one statement with it: null when its guard refused. */
+export function payAfterCommit(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  payment: Omit<Payment, 'transactionId'>,
+  guarded: GuardedWrite,
+): Promise<ProcessorHandoff | null>;
+export async function payAfterCommit(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  payment: Omit<Payment, 'transactionId'> & { transactionId?: string | null },
+  guarded?: GuardedWrite,
+): Promise<ProcessorHandoff | null> {
   const now = deps.clock.now();
-  const request = await queueProcessorRequest(
-    tx,
-    {
-      operation: payment.operation,
-      transactionId: payment.transactionId,
-      merchantId: payment.merchantId,
-      processorReference: payment.processorReference ?? null,
-      amountCents: payment.amountCents,
-      currency: payment.currency,
-      idempotencyKey: context.idempotencyKey,
-      details: { ...payment.details, requestId: context.requestId },
-    },
-    now,
-  );
+  const asked = {
+    operation: payment.operation,
+    merchantId: payment.merchantId,
+    processorReference: payment.processorReference ?? null,
+    amountCents: payment.amountCents,
+    currency: payment.currency,
+    idempotencyKey: context.idempotencyKey,
+    details: { ...payment.details, requestId: context.requestId },
+  };
+  const request = guarded
+    ? await queueProcessorRequestWith(tx, guarded, asked, now)
+    : await queueProcessorRequest(tx, { ...asked, transactionId: payment.transactionId ?? null }, now);
+  if (!request) return null;
   const { undo } = payment;
   return {
     answer: async () => {
       try {
         // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
-        const finish = { call: () => payment.call(request.requestKey), decide: payment.record, undo };
+        const finish = { call: () => payment.call(request.requestKey), decide: (tx: Tx, result: ProcessorResult) => payment.record(tx, result, request), undo };
         return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
       } catch (error) {
         return reverseUnrecorded(deps, request, undo, error);

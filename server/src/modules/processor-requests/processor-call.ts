@@ -61,29 +61,45 @@ export interface PaymentFinish {
   undo?: UndoPayment;
 }
 
+/** What a new request asks of the processor. */
+export interface NewProcessorRequest {
+  operation: q.ProcessorOperation;
+  transactionId: string | null;
+  merchantId: string;
+  processorReference: string | null;
+  amountCents: number;
+  currency: string;
+  idempotencyKey?: string | null;
+  details?: Record<string, unknown>;
+}
+
 /** A new request, in flight under a lease from `now`; insert it in the transaction of the guarded write it belongs to. */
-export function queueProcessorRequest(
+export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now: Date): Promise<ProcessorRequestRow> {
+  return q.insertProcessorRequest(tx, newRow(request, now));
+}
+
+/**
+ * A new request together with the guarded write it belongs to, in one statement (the write's CTE names the
+ * transaction): null, and nothing written, when the write's guard refused.
+ */
+export function queueProcessorRequestWith(
   tx: Tx,
-  request: {
-    operation: q.ProcessorOperation;
-    transactionId: string | null;
-    merchantId: string;
-    processorReference: string | null;
-    amountCents: number;
-    currency: string;
-    idempotencyKey?: string | null;
-    details?: Record<string, unknown>;
-  },
+  guarded: q.GuardedWrite,
+  request: Omit<NewProcessorRequest, 'transactionId'>,
   now: Date,
-): Promise<ProcessorRequestRow> {
-  return q.insertProcessorRequest(tx, {
+): Promise<ProcessorRequestRow | null> {
+  return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
+}
+
+function newRow(request: NewProcessorRequest, now: Date) {
+  return {
     ...request,
     idempotencyKey: request.idempotencyKey ?? null,
     details: request.details ?? {},
     requestKey: `prq_${randomBytes(16).toString('hex')}`,
     leaseExpiresAt: new Date(now.getTime() + PROCESSOR_LEASE_MS),
     createdAt: now,
-  });
+  };
 }
 
 /** The processor did not answer (it threw): the request stays in flight, for the worker once its lease ends. */

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, getTableColumns, inArray, lte, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 
@@ -18,6 +19,45 @@ const r = processorRequests;
 export async function insertProcessorRequest(db: Queryable, row: typeof processorRequests.$inferInsert): Promise<ProcessorRequestRow> {
   const [inserted] = await db.insert(r).values(row).returning();
   return inserted!;
+}
+
+/**
+ * The guarded write a request belongs to (a CTE over the transaction it changes, answering its `id`), and what of the
+ * request's details comes from that write (a link payment's in-flight mark).
+ */
+export interface GuardedWrite {
+  cte: WithSubquery & { id: SQLWrapper };
+  details?: SQL;
+}
+
+/**
+ * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
+ * or not at all (null) when its guard refused. The row's other values are parameters, in the table's column order.
+ */
+export async function insertProcessorRequestWith(
+  db: Queryable,
+  guarded: GuardedWrite,
+  row: Omit<typeof processorRequests.$inferInsert, 'transactionId'>,
+): Promise<ProcessorRequestRow | null> {
+  const values: Record<string, unknown> = {
+    id: randomUUID(),
+    state: 'in_flight',
+    attempts: 1,
+    ...row,
+  };
+  const columns = Object.entries(getTableColumns(r)).map(([key, column]) => {
+    if (key === 'transactionId') return sql`${guarded.cte.id}`;
+    const type = sql.raw(column.getSQLType());
+    if (key === 'details' && guarded.details) return sql`${sql.param(values.details ?? {}, column)}::jsonb || ${guarded.details}`;
+    const value = values[key];
+    return value === undefined || value === null ? sql`null::${type}` : sql`${sql.param(value, column)}::${type}`;
+  });
+  const [inserted] = await db
+    .with(guarded.cte)
+    .insert(r)
+    .select(sql`select ${sql.join(columns, sql`, `)} from ${guarded.cte}`)
+    .returning();
+  return inserted ?? null;
 }
 
 /**
