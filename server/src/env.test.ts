@@ -27,6 +27,8 @@ describe('loadEnv', () => {
       CALLBACK_GIVE_UP_AFTER_S: 259200,
       COMMIT_WINDOW_S: 600,
       AUTHORIZATION_HOLD_S: 604800,
+      PROCESSOR_TIMEOUT_MS: 30_000,
+      PROCESSOR_REQUEST_GIVE_UP_S: 86_400,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.DATA_DIR).toMatch(/\.data$/);

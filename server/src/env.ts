@@ -53,6 +53,14 @@ const EnvSchema = z
     CALLBACK_GIVE_UP_AFTER_S: positiveInt.default(3 * 24 * 3600),
     CALLBACK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     COMMIT_WINDOW_S: positiveInt.default(600),
+    /**
+     * A processor call not answered by then counts as unanswered (a payment is then reversed; a capture, commit,
+     * re-authorization or release stays in flight for the worker). Below the 60 s lease after which the worker takes
+     * a request over, so the two never call at once.
+     */
+    PROCESSOR_TIMEOUT_MS: positiveInt.min(100).max(50_000).default(30_000),
+    /** A processor request still unfinished this long after it was asked is set aside as `needs_review` (logged as an error). */
+    PROCESSOR_REQUEST_GIVE_UP_S: positiveInt.min(60).default(24 * 3600),
     AUTHORIZATION_HOLD_S: positiveInt.default(7 * 24 * 3600),
   })
   .superRefine((env, ctx) => {

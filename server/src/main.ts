@@ -88,9 +88,9 @@ async function main(): Promise<void> {
     processor,
     databaseHealth,
   });
-  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, baseUrl: env.PUBLIC_BASE_URL, logger });
+  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
-  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, recorders: processorOutcomeRecorders({ env }) });
+  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, env, recorders: processorOutcomeRecorders({ env }) });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;
   callbacks.start();

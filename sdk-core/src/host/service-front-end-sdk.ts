@@ -9,7 +9,7 @@
  */
 import type { PaymentMethodName, SdkConfig, SdkError, SdkPayOptions, Transaction, WidgetToLoaderMessage } from '@svc/protocol';
 import { debugLog, issueWarning } from '../shared/warnings';
-import { Visualizer } from '../shared/visualizer';
+import { createVisualizer, type Visualizer } from '../shared/visualizer';
 import type { CardFieldError } from './adapter';
 import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, VISUALIZER_ID, type Connect, type CoreEvent } from './sdk-link';
 
@@ -169,7 +169,7 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     visualizer = null;
     if (next.visualizer) {
       const container = doc.getElementById(VISUALIZER_ID);
-      if (container) visualizer = new Visualizer(container);
+      if (container) visualizer = createVisualizer(container);
       else link.call({ type: 'notFound', element: 'visualizer' });
     }
     bindPayButton();

@@ -2,9 +2,18 @@
  * `@svc/sdk-core/shared`: what both sides use, the merchant page's code and the frames' code: the typed postMessage
  * channel, the SDK errors (problem+json → SDK error codes), and diagnostics (dev warnings, debug log, visualizer).
  */
-export { frameEnd, hostEnd, PostMessageChannel, randomInstanceId, type ChannelEnds, type ChannelOptions, type MessageBody } from './channel';
+export {
+  frameEnd,
+  hostEnd,
+  postMessageChannel,
+  randomInstanceId,
+  type ChannelEnds,
+  type ChannelOptions,
+  type MessageBody,
+  type PostMessageChannel,
+} from './channel';
 export { postJson, REQUEST_TIMEOUT_MS, type ApiResult, type PostJsonOptions } from './post-json';
 export { networkError, paymentError, sessionError, SdkErrorException } from './sdk-errors';
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
-export { Visualizer } from './visualizer';
+export { createVisualizer, type Visualizer } from './visualizer';
 export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';

@@ -41,151 +41,149 @@ export function cloneable(value: unknown, depth = 0): unknown {
 
 type Call = Exclude<CoreCall, { type: 'init' }>;
 
-export class IframeLink implements SdkLink {
-  iframe: HTMLIFrameElement | null = null;
-  #instanceId = '';
-  #clientId = '';
-  #label = '';
-  #channel: LoaderChannel | null = null;
-  #ready = false;
-  /** The last config() options; `#checked` once a core has seen them (later widget pages get them as a replay). */
-  #options: unknown;
-  #configured = false;
-  #checked = false;
+const clientIdOf = (options: unknown): string => {
+  const clientId = typeof options === 'object' && options !== null ? (options as { clientId?: unknown }).clientId : undefined;
+  return typeof clientId === 'string' ? clientId : '';
+};
+
+/**
+ * The link for one `ServiceFrontEndSDK`. A closure, not a class: minified, a class still reaches its state through
+ * `this.#e`, a closure's variables are one letter (sdk-iframe README, "Size": the loader is held to 5 KB).
+ */
+export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent) => void, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
+  const serviceOrigin = new URL(apiBase).origin;
+  let iframe: HTMLIFrameElement | null = null;
+  let instanceId = '';
+  let clientId = '';
+  let label = '';
+  let channel: LoaderChannel | null = null;
+  let ready = false;
+  /** The last config() options; `checked` once a core has seen them (later widget pages get them as a replay). */
+  let options: unknown;
+  let configured = false;
+  let checked = false;
   /** Calls for the widget page, until it says `ready`. */
-  #queue: Call[] = [];
-  #readyTimer: ReturnType<typeof setTimeout> | undefined;
-  #dimensions = '';
-  #observers: { disconnect(): void }[] = [];
-  readonly #onLoad = (): void => this.#startReadyTimer();
+  let queue: Call[] = [];
+  let readyTimer: ReturnType<typeof setTimeout> | undefined;
+  let dimensions = '';
+  let observers: { disconnect(): void }[] = [];
 
-  constructor(
-    private readonly win: Window,
-    private readonly apiBase: string,
-    private readonly emit: (event: CoreEvent) => void,
-    private readonly timeouts: IframeTimeouts = DEFAULT_TIMEOUTS,
-  ) {}
-
-  mount(target: HTMLElement, label: string, replace: () => void): void {
-    replace();
-    this.#label = label;
-    const doc = target.ownerDocument;
-    const iframe = doc.createElement('iframe');
-    iframe.title = 'Payment form';
-    iframe.setAttribute('allow', 'payment');
-    iframe.setAttribute('scrolling', 'no'); // the widget reports its height; the iframe is made that tall
-    Object.assign(iframe.style, { display: 'block', width: '100%', height: '0px', border: '0', overflow: 'hidden' });
-    iframe.addEventListener('load', this.#onLoad);
-    this.iframe = iframe;
-    this.#load(this.#clientIdOf(this.#options));
-    target.append(iframe);
-    const resize = new ResizeObserver(() => this.#measure());
-    resize.observe(iframe);
-    // Notices the iframe leaving the page with its container, which no event on the iframe tells.
-    const presence = new MutationObserver(() => {
-      if (!iframe.isConnected) this.emit({ type: 'unmounted' });
-    });
-    presence.observe(doc.documentElement, { childList: true, subtree: true });
-    this.#observers = [resize, presence];
-  }
-
-  unmount(): void {
-    const { iframe } = this;
-    if (!iframe) return;
-    this.iframe = null;
-    this.#channel?.close();
-    this.#channel = null;
-    for (const observer of this.#observers) observer.disconnect();
-    clearTimeout(this.#readyTimer);
-    iframe.removeEventListener('load', this.#onLoad);
-    iframe.remove();
-    this.#queue = [];
-    this.#ready = false;
-    this.#dimensions = '';
-  }
-
-  call(call: Call): void {
-    if (call.type === 'config') {
-      this.#options = cloneable(call.options);
-      this.#configured = true;
-      this.#checked = false;
-      if (!this.#ready) return;
-      this.#checked = true;
-      return void this.#channel?.send({ type: 'config', options: this.#options, replay: false });
-    }
-    const message: Call = call.type === 'pay' ? { ...call, options: cloneable(call.options) } : call;
-    if (this.#ready) this.#channel?.send(message);
-    else this.#queue.push(message);
-  }
-
-  #clientIdOf(options: unknown): string {
-    const clientId = typeof options === 'object' && options !== null ? (options as { clientId?: unknown }).clientId : undefined;
-    return typeof clientId === 'string' ? clientId : '';
-  }
-
-  /** Loads the widget page for `clientId` (a new handshake). */
-  #load(clientId: string): void {
-    this.#channel?.close();
-    this.#ready = false;
-    this.#clientId = clientId;
-    this.#instanceId = randomInstanceId();
-    const channel = loaderEnd(this.win, {
-      peerOrigin: new URL(this.apiBase).origin,
-      peerWindow: () => this.iframe?.contentWindow ?? null,
-      instanceId: this.#instanceId,
+  /** Loads the widget page for `id` (a new handshake). */
+  function load(id: string): void {
+    channel?.close();
+    ready = false;
+    clientId = id;
+    instanceId = randomInstanceId();
+    channel = loaderEnd(win, {
+      peerOrigin: serviceOrigin,
+      peerWindow: () => iframe?.contentWindow ?? null,
+      instanceId,
       onMessage: (message) => {
-        if (message.type === 'ready') this.#handshake();
-        else if (message.type === 'size') this.#size(message.height);
-        else this.#relay(message); // its source and instance id were checked; the facade reads the event's fields
+        if (message.type === 'ready') handshake();
+        else if (message.type === 'size') size(message.height);
+        else relay(message); // its source and instance id were checked; the facade reads the event's fields
       },
     });
     channel.open();
-    this.#channel = channel;
-    this.iframe!.src = widgetUrl(this.apiBase, clientId, this.win.location.origin, this.#instanceId);
+    iframe!.src = widgetUrl(apiBase, id, win.location.origin, instanceId);
   }
 
-  #handshake(): void {
-    this.#ready = true;
-    clearTimeout(this.#readyTimer);
-    const channel = this.#channel!;
-    if (this.#configured) channel.send({ type: 'config', options: this.#options, replay: this.#checked });
-    this.#checked = this.#configured;
-    channel.send({ type: 'init', container: this.#label });
-    for (const call of this.#queue.splice(0)) channel.send(call);
+  function handshake(): void {
+    ready = true;
+    clearTimeout(readyTimer);
+    const open = channel!;
+    if (configured) open.send({ type: 'config', options, replay: checked });
+    checked = configured;
+    open.send({ type: 'init', container: label });
+    for (const call of queue.splice(0)) open.send(call);
   }
 
-  #relay(event: CoreEvent): void {
-    if (event.type === 'configured' && event.config && event.config.clientId !== this.#clientId && this.iframe) {
+  function relay(event: CoreEvent): void {
+    if (event.type === 'configured' && event.config && event.config.clientId !== clientId && iframe) {
       // Another client ID: another widget page.
-      this.#load(event.config.clientId);
+      load(event.config.clientId);
     }
-    this.emit(event);
+    emit(event);
   }
 
-  #size(height: number): void {
+  function size(height: number): void {
     const px = `${Math.ceil(height)}px`;
-    if (this.iframe && this.iframe.style.height !== px) this.iframe.style.height = px;
+    if (iframe && iframe.style.height !== px) iframe.style.height = px;
   }
 
-  #startReadyTimer(): void {
-    clearTimeout(this.#readyTimer);
-    if (this.#ready) return;
-    this.#readyTimer = setTimeout(() => {
-      if (this.#ready || !this.iframe) return;
-      const message = `The payment form did not start. Check that this page's origin (${this.win.location.origin}) is allowed for the client ID, that the page's Content-Security-Policy allows frames from ${new URL(this.apiBase).origin}, and that the payment service is reachable.`;
-      this.emit({ type: 'error', error: { code: 'frame_unavailable', message }, debug: false, logged: false });
-      this.#queue = [];
-    }, this.timeouts.readyMs);
+  function onLoad(): void {
+    clearTimeout(readyTimer);
+    if (ready) return;
+    readyTimer = setTimeout(() => {
+      if (ready || !iframe) return;
+      const message = `The payment form did not start. Check that this page's origin (${win.location.origin}) is allowed for the client ID, that the page's Content-Security-Policy allows frames from ${serviceOrigin}, and that the payment service is reachable.`;
+      emit({ type: 'error', error: { code: 'frame_unavailable', message }, debug: false, logged: false });
+      queue = [];
+    }, timeouts.readyMs);
   }
 
-  #measure(): void {
-    if (!this.iframe?.isConnected) return;
-    const rect = this.iframe.getBoundingClientRect();
+  function measure(): void {
+    if (!iframe?.isConnected) return;
+    const rect = iframe.getBoundingClientRect();
     const height = Math.ceil(rect.height);
     const width = Math.ceil(rect.width);
     const key = `${height}x${width}`;
-    if (key === this.#dimensions) return;
-    this.#dimensions = key;
-    this.emit({ type: 'dimensions', height, width });
+    if (key === dimensions) return;
+    dimensions = key;
+    emit({ type: 'dimensions', height, width });
   }
+
+  return {
+    mount(target, name, replace) {
+      replace();
+      label = name;
+      const doc = target.ownerDocument;
+      const frame = doc.createElement('iframe');
+      frame.title = 'Payment form';
+      frame.setAttribute('allow', 'payment');
+      frame.setAttribute('scrolling', 'no'); // the widget reports its height; the iframe is made that tall
+      Object.assign(frame.style, { display: 'block', width: '100%', height: '0px', border: '0', overflow: 'hidden' });
+      frame.addEventListener('load', onLoad);
+      iframe = frame;
+      load(clientIdOf(options));
+      target.append(frame);
+      const resize = new ResizeObserver(measure);
+      resize.observe(frame);
+      // Notices the iframe leaving the page with its container, which no event on the iframe tells.
+      const presence = new MutationObserver(() => {
+        if (!frame.isConnected) emit({ type: 'unmounted' });
+      });
+      presence.observe(doc.documentElement, { childList: true, subtree: true });
+      observers = [resize, presence];
+    },
+
+    unmount() {
+      const frame = iframe;
+      if (!frame) return;
+      iframe = null;
+      channel?.close();
+      channel = null;
+      for (const observer of observers) observer.disconnect();
+      clearTimeout(readyTimer);
+      frame.removeEventListener('load', onLoad);
+      frame.remove();
+      queue = [];
+      ready = false;
+      dimensions = '';
+    },
+
+    call(call) {
+      if (call.type === 'config') {
+        options = cloneable(call.options);
+        configured = true;
+        checked = false;
+        if (!ready) return;
+        checked = true;
+        return void channel?.send({ type: 'config', options, replay: false });
+      }
+      const message: Call = call.type === 'pay' ? { ...call, options: cloneable(call.options) } : call;
+      if (ready) channel?.send(message);
+      else queue.push(message);
+    },
+  };
 }

@@ -5,10 +5,10 @@
 import { SDK_VERSIONS } from '@svc/protocol/light';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { issueWarning } from '@svc/sdk-core/shared';
-import { DEFAULT_TIMEOUTS, IframeLink, type IframeTimeouts } from './iframe-link';
+import { DEFAULT_TIMEOUTS, iframeLink, type IframeTimeouts } from './iframe-link';
 
 export function createIframeSdk(win: Window, apiBase: string, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): ServiceFrontEndSDK {
-  return createServiceFrontEndSDK(win.document, { version: SDK_VERSIONS.iframe, connect: (emit) => new IframeLink(win, apiBase, emit, timeouts) });
+  return createServiceFrontEndSDK(win.document, { version: SDK_VERSIONS.iframe, connect: (emit) => iframeLink(win, apiBase, emit, timeouts) });
 }
 
 /** Printed once per page, by the copy of the script that installs the global. */

@@ -86,4 +86,14 @@ describe('parseCommand', () => {
   it('throws UsageError for an unknown command', () => {
     expect(() => parseCommand(['branch', 'create'])).toThrow(UsageError);
   });
+
+  it('reads processor-requests and its retry, which needs one request id', () => {
+    expect(parseCommand(['processor-requests', '--json'])).toEqual({ command: 'processor-requests list', json: true });
+    const id = '7B3C0F1E-9A2D-4C5B-8E6F-0123456789AB';
+    expect(parseCommand(['processor-requests', 'retry', id])).toEqual({ command: 'processor-requests retry', id: id.toLowerCase() });
+    expect(() => parseCommand(['processor-requests', 'retry'])).toThrow(UsageError);
+    expect(() => parseCommand(['processor-requests', 'retry', 'prq_1'])).toThrow(/not a processor request id/);
+    expect(() => parseCommand(['processor-requests', 'retry', id, id])).toThrow(UsageError);
+    expect(() => parseCommand(['processor-requests', '--name', 'x'])).toThrow(/merchant create/);
+  });
 });

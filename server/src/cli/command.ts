@@ -2,16 +2,23 @@ import { parseArgs } from 'node:util';
 import { OriginSchema } from '@svc/protocol';
 
 /**
- * The operator CLI: `pnpm svc merchant create --name NAME [--origin URL ...] [--json]`.
+ * The operator CLI: `pnpm svc merchant create …` and `pnpm svc processor-requests [retry ID]`.
  * stdout carries only the result; diagnostics go to stderr. Exit 2 for a usage error, 1 for a failure.
  */
 export const USAGE = `usage: svc merchant create --name NAME [--origin URL ...] [--json]
+       svc processor-requests [--json]
+       svc processor-requests retry ID
 
+merchant create
   --name NAME      the merchant's business name (shown to consumers)
   --origin URL     a browser origin allowed to use the client ID (repeatable), e.g. https://shop.example.com
   --json           print only the credentials as JSON
+  Credentials are shown once: keys are stored only as hashes.
 
-Credentials are shown once: keys are stored only as hashes.`;
+processor-requests
+  Lists the processor requests the worker gave up on (needs_review, after PROCESSOR_REQUEST_GIVE_UP_S): what each
+  reserved stays reserved. Settle each with the acquirer by its request key, then \`retry ID\` puts it back in flight:
+  the worker asks the processor again with the same key (a payment is reversed) and records the outcome.`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -24,7 +31,13 @@ export interface CreateMerchantCommand {
   json: boolean;
 }
 
-export function parseCommand(argv: string[]): CreateMerchantCommand {
+export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
+
+export type Command = CreateMerchantCommand | ProcessorRequestsCommand;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseCommand(argv: string[]): Command {
   let parsed;
   try {
     parsed = parseArgs({
@@ -36,6 +49,7 @@ export function parseCommand(argv: string[]): CreateMerchantCommand {
     throw new UsageError((error as Error).message);
   }
   const [noun, verb, ...rest] = parsed.positionals;
+  if (noun === 'processor-requests') return processorRequestsCommand(verb, rest, parsed.values);
   if (noun !== 'merchant' || verb !== 'create' || rest.length > 0) throw new UsageError('unknown command');
   const name = parsed.values.name?.trim();
   if (!name) throw new UsageError('--name is required');
@@ -46,4 +60,17 @@ export function parseCommand(argv: string[]): CreateMerchantCommand {
     return origin.data;
   });
   return { command: 'merchant create', name, origins: [...new Set(origins)], json: parsed.values.json };
+}
+
+function processorRequestsCommand(
+  verb: string | undefined,
+  rest: string[],
+  values: { name?: string; origin?: string[]; json: boolean },
+): ProcessorRequestsCommand {
+  if (values.name !== undefined || values.origin !== undefined) throw new UsageError('--name and --origin are for merchant create');
+  if (verb === undefined) return { command: 'processor-requests list', json: values.json };
+  if (verb !== 'retry' || rest.length !== 1) throw new UsageError('unknown command');
+  const id = rest[0]!;
+  if (!UUID.test(id)) throw new UsageError(`${id} is not a processor request id (a UUID, as the list shows)`);
+  return { command: 'processor-requests retry', id: id.toLowerCase() };
 }

@@ -1,13 +1,17 @@
 import { pino } from 'pino';
+import { systemClock, type Clock } from '../clock';
+import type { Database } from '../db/client';
 import { openStorage } from '../db/storage';
-import { EnvError, loadEnv } from '../env';
+import { EnvError, loadEnv, type Env } from '../env';
 import { createLogger } from '../logger';
 import { provisionMerchant } from '../modules/merchants';
-import { parseCommand, USAGE, UsageError, type CreateMerchantCommand } from './command';
+import { listNeedingReview, retryNeedingReview } from '../modules/processor-requests';
+import { SandboxClock } from '../modules/sandbox';
+import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */
 async function run(argv: string[]): Promise<number> {
-  let command: CreateMerchantCommand;
+  let command: Command;
   try {
     command = parseCommand(argv);
   } catch (error) {
@@ -19,25 +23,66 @@ async function run(argv: string[]): Promise<number> {
   const logger = createLogger({ level: 'warn', destination: pino.destination({ dest: 2, sync: true }) });
   const storage = await openStorage(env, logger);
   try {
-    const created = await provisionMerchant(storage.db, { name: command.name, origins: command.origins, publicBaseUrl: env.PUBLIC_BASE_URL });
-    if (command.json) {
-      process.stdout.write(`${JSON.stringify(created)}\n`);
-    } else {
-      process.stdout.write(
-        [
-          `Created merchant "${command.name}". Store these now: they are not shown again.`,
-          '',
-          ...Object.entries(created).map(([key, value]) => `  ${key.padEnd(13)} ${value}`),
-          '',
-          `Client ID origins: ${command.origins.length ? command.origins.join(', ') : '(none: add --origin to use the SDKs)'}`,
-          '',
-        ].join('\n'),
-      );
-    }
-    return 0;
+    if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
+    return await processorRequests(storage.db, env, command);
   } finally {
     await storage.close();
   }
+}
+
+async function createMerchant(db: Database, env: Env, command: CreateMerchantCommand): Promise<number> {
+  const created = await provisionMerchant(db, { name: command.name, origins: command.origins, publicBaseUrl: env.PUBLIC_BASE_URL });
+  if (command.json) {
+    process.stdout.write(`${JSON.stringify(created)}\n`);
+  } else {
+    process.stdout.write(
+      [
+        `Created merchant "${command.name}". Store these now: they are not shown again.`,
+        '',
+        ...Object.entries(created).map(([key, value]) => `  ${key.padEnd(13)} ${value}`),
+        '',
+        `Client ID origins: ${command.origins.length ? command.origins.join(', ') : '(none: add --origin to use the SDKs)'}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return 0;
+}
+
+/** The requests the worker gave up on (needs_review), or one of them put back in flight for the worker. */
+async function processorRequests(db: Database, env: Env, command: ProcessorRequestsCommand): Promise<number> {
+  if (command.command === 'processor-requests retry') {
+    // The service's clock: in sandbox mode the shared test clock, which may be ahead of the wall clock.
+    const clock: Clock = env.SVC_MODE === 'sandbox' ? new SandboxClock(db) : systemClock;
+    await clock.refresh?.();
+    const retried = await retryNeedingReview(db, command.id, clock.now());
+    if (!retried) {
+      process.stderr.write(`svc: no processor request ${command.id} needs review (list them with \`svc processor-requests\`)\n`);
+      return 1;
+    }
+    process.stdout.write(`Processor request ${retried.id} (${retried.operation}) is in flight again: the worker asks the processor on its next tick.\n`);
+    return 0;
+  }
+  const requests = await listNeedingReview(db);
+  if (command.json) {
+    process.stdout.write(`${JSON.stringify(requests)}\n`);
+    return 0;
+  }
+  if (requests.length === 0) {
+    process.stdout.write('No processor request needs review.\n');
+    return 0;
+  }
+  for (const request of requests) {
+    process.stdout.write(
+      [
+        `${request.id}  ${request.operation} of ${request.amountCents} cents ${request.currency}${request.transactionNumber ? ` on transaction ${request.transactionNumber}` : ''}`,
+        `  request key ${request.requestKey}, asked ${request.createdAt.toISOString()}, ${request.attempts} attempts`,
+        `  last error: ${request.lastError ?? '(none recorded)'}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return 0;
 }
 
 run(process.argv.slice(2)).then(

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../clock';
 import { createLogger } from '../logger';
+import { loadEnv } from '../env';
 import { startExpiryWorker } from '../modules/lifecycle/expiry-worker';
 import { SandboxProcessor } from '../processor/sandbox-processor';
 import { startTestApp, bearer, type TestApp } from '../test/app';
@@ -100,6 +101,7 @@ describe('background work during an outage', () => {
       db: through.db,
       processor: new SandboxProcessor(),
       clock: counting,
+      env: loadEnv({}),
       baseUrl: 'http://localhost:8080',
       logger,
       intervalMs: 5,

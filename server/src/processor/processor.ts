@@ -39,23 +39,33 @@ export type ProcessorResult = Approval | Refusal | Failure;
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
  *   handed back for later operations on the same method.
  * - Every call is made outside any database transaction or lock: the change that asks commits first (a payment
- *   marked in flight, an Idempotency-Key taken), and the outcome is recorded by a guarded write of its own, so a
- *   slow acquirer holds no row and no connection.
- * - `capture`, `reauthorize` and `release` act on a method already held: the service records each as a
- *   processor_requests row before calling. They carry `requestKey`, the same on every attempt of one call (a retry
- *   after a crash or a timeout): an implementation sends it as its acquirer's idempotency key, so a repeated call
- *   answers as the first one did and moves no money twice. `sale`, `authorize` and `chargeToken` carry no key: the
- *   card lives only in the request's memory (or the outcome creates the record), so only the request calls them.
+ *   marked in flight, an Idempotency-Key taken) together with a processor_requests row, and the outcome is recorded by
+ *   a guarded write of its own, so a slow acquirer holds no row and no connection. The service gives a call
+ *   PROCESSOR_TIMEOUT_MS; one not answered by then counts as unanswered.
+ * - Every call carries `requestKey`, the same on every attempt of one call: an implementation sends it as its
+ *   acquirer's idempotency key (or merchant reference), so a repeated call answers as the first one did and moves
+ *   no money twice.
+ * - `capture`, `reauthorize` and `release` act on a method already held: after a crash or an unanswered call, the
+ *   worker makes them again with the same key. `sale`, `authorize` and `chargeToken` are made only by the request
+ *   that asked (the card lives only in its memory, or the outcome creates the record): when one is not answered, or
+ *   its approval cannot be recorded, the service calls `reverse` with its key instead (the acquirer's technical
+ *   cancel, or a reversal for a timeout), so no payment stays charged that the service has not recorded.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
  */
 export interface PaymentProcessor {
-  sale(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
-  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency): Promise<ProcessorResult>;
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new sale on a tokenized method. */
-  chargeToken(reference: string, amountCents: number, currency: Currency): Promise<ProcessorResult>;
+  chargeToken(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** Gives back what a hold still holds (void, closeAuth, expiry). */
   release(reference: string, amountCents: number, requestKey: string): Promise<void>;
+  /**
+   * Undoes whatever the `sale`, `authorize` or `chargeToken` call made with `requestKey` did: a charge is reversed, a
+   * hold given back. Resolves too when that call never reached the acquirer or was declined (nothing to undo), and
+   * when the call is still on its way (the acquirer refuses it when it arrives). Throws only when not answered.
+   */
+  reverse(requestKey: string): Promise<void>;
 }

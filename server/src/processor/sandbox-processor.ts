@@ -4,6 +4,10 @@ import { newConfirmationNumber } from '../modules/transactions';
 import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';
 
 const KEPT_ANSWERS = 100_000;
+/** What a call made after its key was reversed answers: the acquirer refuses it. */
+const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
+
+type Kept = ProcessorResult | 'released';
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
 
 /**
@@ -13,7 +17,7 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  */
 export class SandboxProcessor implements PaymentProcessor {
   /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */
-  readonly #answered = new Map<string, ProcessorResult | 'released'>();
+  readonly #answered = new Map<string, Kept>();
   #held: Promise<void> | null = null;
 
   /**
@@ -38,16 +42,16 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
-  async sale(method: PaymentMethodInput): Promise<ProcessorResult> {
-    const answer = this.#decide(method);
+  async sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#decide(method));
     await this.#held;
-    return answer;
+    return answer as ProcessorResult;
   }
 
-  async authorize(method: PaymentMethodInput): Promise<ProcessorResult> {
-    const answer = this.#decide(method);
+  async authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#decide(method));
     await this.#held;
-    return answer;
+    return answer as ProcessorResult;
   }
 
   async reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
@@ -62,15 +66,22 @@ export class SandboxProcessor implements PaymentProcessor {
     return answer as ProcessorResult;
   }
 
-  async chargeToken(reference: string, _amountCents: number, _currency: Currency): Promise<ProcessorResult> {
-    return this.#fromReference(reference);
+  async chargeToken(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, () => this.#fromReference(reference));
+    await this.#held;
+    return answer as ProcessorResult;
   }
 
   async release(_reference: string, _amountCents: number, requestKey: string): Promise<void> {
     this.#once(requestKey, () => 'released');
   }
 
-  #once(requestKey: string, call: () => ProcessorResult | 'released'): ProcessorResult | 'released' {
+  /** The payment made with `requestKey` is undone; a call with that key arriving later is refused, as an acquirer does. */
+  async reverse(requestKey: string): Promise<void> {
+    this.#answered.set(requestKey, REVERSED);
+  }
+
+  #once(requestKey: string, call: () => Kept): Kept {
     const earlier = this.#answered.get(requestKey);
     if (earlier) return earlier;
     const answer = call();

@@ -2,6 +2,11 @@ import { SandboxProcessor } from '../processor/sandbox-processor';
 
 /** The sandbox processor, recording the calls it is asked for; captures may take a moment, to widen races. */
 export class RecordingProcessor extends SandboxProcessor {
+  /** While true, every call fails as an acquirer that cannot be reached does (nothing happens there). */
+  unreachable = false;
+  /** The request key of every reversal asked for, in order. */
+  reversed: string[] = [];
+  tokenCharges = 0;
   captures = 0;
   reauthorizations = 0;
   sales = 0;
@@ -36,18 +41,27 @@ export class RecordingProcessor extends SandboxProcessor {
   }
 
   override async authorize(...args: Parameters<SandboxProcessor['authorize']>) {
+    this.#reach();
     this.authorizations += 1;
     this.#called();
     return super.authorize(...args);
   }
 
   override async sale(...args: Parameters<SandboxProcessor['sale']>) {
+    this.#reach();
     this.sales += 1;
     this.#called();
     return super.sale(...args);
   }
 
+  override async chargeToken(...args: Parameters<SandboxProcessor['chargeToken']>) {
+    this.#reach();
+    this.tokenCharges += 1;
+    return super.chargeToken(...args);
+  }
+
   override async capture(...args: Parameters<SandboxProcessor['capture']>) {
+    this.#reach();
     this.captures += 1;
     this.captureKeys.push(args[3]);
     this.#called();
@@ -56,14 +70,26 @@ export class RecordingProcessor extends SandboxProcessor {
   }
 
   override async reauthorize(...args: Parameters<SandboxProcessor['reauthorize']>) {
+    this.#reach();
     this.reauthorizations += 1;
     this.#called();
     return super.reauthorize(...args);
   }
 
+  override async reverse(requestKey: string) {
+    this.#reach();
+    this.reversed.push(requestKey);
+    return super.reverse(requestKey);
+  }
+
   override async release(reference: string, amountCents: number, requestKey: string) {
+    this.#reach();
     this.released.push({ reference, amountCents, requestKey });
     return super.release(reference, amountCents, requestKey);
+  }
+
+  #reach(): void {
+    if (this.unreachable) throw new Error('connect ECONNREFUSED (test: the acquirer is unreachable)');
   }
 
   #until(reached: () => boolean): Promise<void> {

@@ -34,7 +34,10 @@ export const callbackDeliveries = pgTable(
     /** Position in the retry schedule; `redeliver` sets it back to 0. */
     schedulePosition: smallint('schedule_position').notNull().default(0),
     nextAttemptAt: at('next_attempt_at'),
-    /** Start of the window in which communication errors are retried (CALLBACK_GIVE_UP_AFTER_S). */
+    /**
+     * Start of the window in which communication errors are retried (CALLBACK_GIVE_UP_AFTER_S): set by the first claim,
+     * cleared by `redeliver`. Null also says that no attempt holds the delivery (the guard of `recordOutcomes`).
+     */
     windowStartedAt: at('window_started_at'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
+import type { GuardedWrite } from '../processor-requests';
 import type { Principal } from '../../auth/principal';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
@@ -63,13 +64,15 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * guard, so together they never take more than the hold. Nothing the merchant sees moves yet: the reservation
  * becomes a capture when the processor approves it (`settleCapture`) or goes back when it refuses (`dropCapture`).
  */
-export async function reserveCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionRow | null> {
-  const [row] = await db
-    .update(t)
-    .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amountCents}` })
-    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
-    .returning();
-  return row ?? null;
+export function reserveCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): GuardedWrite {
+  const cte = db.$with('guarded').as(
+    db
+      .update(t)
+      .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amountCents}` })
+      .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
+      .returning({ id: t.id }),
+  );
+  return { cte };
 }
 
 /**

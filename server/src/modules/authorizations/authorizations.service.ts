@@ -4,12 +4,14 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
-import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import { answerOf, type MutationContext, type MutationResponse, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import type { ProcessorResult } from '../../processor/processor';
 import {
   answerFromProcessor,
-  decideAfterCommit,
+  payAfterCommit,
   finishReleases,
   queueProcessorRequest,
+  queueProcessorRequestWith,
   originalRequestId,
   type ProcessorRequestRow,
   type RecordOutcome,
@@ -41,16 +43,21 @@ export async function pay(
 ): Promise<MutationResult | ProcessorHandoff> {
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
-  if (found.token.type === 'token') return chargeTokenizedMethod(deps, principal, found.token, input, context);
+  if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input, context);
 
   const now = deps.clock.now();
   const holder = found.transaction;
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  const reserved = await q.reserveCapture(tx, holder.id, input.amount, now);
-  if (!reserved) throw await captureRefusal(tx, holder.id, input.amount, now);
-  const request = await askProcessor(tx, 'capture', holder, found.token.processorReference, input.amount, context, now);
+  // The reservation and the processor request, in one statement: neither when the reservation's guard refuses.
+  const request = await queueProcessorRequestWith(
+    tx,
+    q.reserveCapture(tx, holder.id, input.amount, now),
+    processorRequestOf('capture', holder, found.token.processorReference, input.amount, context),
+    now,
+  );
+  if (!request) throw await captureRefusal(tx, holder.id, input.amount, now);
   return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
 }
 
@@ -64,18 +71,18 @@ function askProcessor(
   context: MutationContext,
   now: Date,
 ): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(tx, { ...processorRequestOf(operation, row, processorReference, amountCents, context), transactionId: row.id }, now);
+}
+
+function processorRequestOf(
+  operation: 'capture' | 'reauthorize',
+  row: TransactionRow,
+  processorReference: string,
+  amountCents: number,
+  context: MutationContext,
+) {
   const { idempotencyKey, requestId } = context;
-  const request = {
-    operation,
-    transactionId: row.id,
-    merchantId: row.merchantId,
-    processorReference,
-    amountCents,
-    currency: row.currency,
-    idempotencyKey,
-    details: { requestId },
-  };
-  return queueProcessorRequest(tx, request, now);
+  return { operation, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, idempotencyKey, details: { requestId } };
 }
 
 /**
@@ -165,14 +172,19 @@ export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordO
     const requestId = originalRequestId(request);
     if (answer.outcome !== 'approved') return answerOf(processorError(answer), requestId);
     const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
+    // Locked first, so what the replaced hold still held (released in the books by the write) is known exactly.
+    const before = await q.lockTransaction(tx, request.transactionId);
     const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
     if (!renewed) {
       // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
       // merchant told why.
-      const row = await q.readTransaction(tx, request.transactionId);
-      releases.push(await queueRelease(tx, row, request.processorReference, request.amountCents, now));
-      return answerOf(row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row) : reauthorizationRefusal(row), requestId);
+      releases.push(await queueRelease(tx, before, request.processorReference, request.amountCents, now));
+      return answerOf(before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before) : reauthorizationRefusal(before), requestId);
     }
+    // The hold it replaces is given back at the processor too (an expired one was, by the sweep): so is the earlier of
+    // two concurrent re-authorizations, replaced by the later.
+    const replaced = before.authorizedCents - before.capturedCents - before.releasedCents - before.capturePendingCents;
+    if (replaced > 0) releases.push(await queueRelease(tx, before, request.processorReference, replaced, now));
     return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
   };
 }
@@ -218,57 +230,77 @@ export async function closeAuthorization(
 
 /** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
 function chargeTokenizedMethod(
+  tx: Tx,
   deps: LifecycleDeps,
   principal: Principal,
   token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency?: Currency },
   context: MutationContext,
-): ProcessorHandoff {
+): Promise<ProcessorHandoff> {
   const currency = input.currency;
   if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
-  const call = () => deps.processor.chargeToken(token.processorReference, input.amount, currency);
-  return decideAfterCommit(deps, context, principal.merchantId, call, async (tx, result) => {
-    if (result.outcome !== 'approved') return answerOf(processorError(result), context.requestId);
-    const now = deps.clock.now();
-    const confirmationNumber = newConfirmationNumber();
-    const sale = await insertTransaction(tx, {
-      transactionNumber: newTransactionNumber(),
-      merchantId: principal.merchantId,
-      branchId: principal.branchId ?? token.branchId,
-      methodType: 'sale',
-      status: Status.Approved,
-      currency,
-      amountCents: input.amount,
-      linkId: newLinkId(),
+  return payAfterCommit(tx, deps, context, {
+    operation: 'charge_token',
+    transactionId: null,
+    merchantId: principal.merchantId,
+    processorReference: token.processorReference,
+    amountCents: input.amount,
+    currency,
+    call: (requestKey) => deps.processor.chargeToken(token.processorReference, input.amount, currency, requestKey),
+    record: (tx, result) => recordTokenCharge(tx, deps, principal, token, { amount: input.amount, currency }, result, context.requestId),
+  });
+}
+
+async function recordTokenCharge(
+  tx: Tx,
+  deps: LifecycleDeps,
+  principal: Principal,
+  token: { paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
+  input: { amount: number; currency: Currency },
+  result: ProcessorResult,
+  requestId: string,
+): Promise<Omit<MutationResponse, 'replayed'>> {
+  const { currency } = input;
+  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
+  const now = deps.clock.now();
+  const confirmationNumber = newConfirmationNumber();
+  const sale = await insertTransaction(tx, {
+    transactionNumber: newTransactionNumber(),
+    merchantId: principal.merchantId,
+    branchId: principal.branchId ?? token.branchId,
+    methodType: 'sale',
+    status: Status.Approved,
+    currency,
+    amountCents: input.amount,
+    linkId: newLinkId(),
+    paymentType: token.paymentMethod,
+    processor: token.processor,
+    confirmation: confirmationFor({
       paymentType: token.paymentMethod,
       processor: token.processor,
-      confirmation: confirmationFor({
-        paymentType: token.paymentMethod,
-        processor: token.processor,
-        lastFourDigits: token.lastFourDigits,
-        authNumber: result.authNumber,
-        confirmationNumber,
-        at: now,
-      }),
-      sequence: 1,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const payment = await insertPayment(tx, {
-      paymentId: newPaymentId(),
-      transactionId: sale.id,
-      merchantId: sale.merchantId,
-      kind: 'sale',
-      amountCents: input.amount,
-      status: 'succeeded',
+      lastFourDigits: token.lastFourDigits,
+      authNumber: result.authNumber,
       confirmationNumber,
-      createdAt: now,
-    });
-    const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-    return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, context.requestId);
+      at: now,
+    }),
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
   });
+  const payment = await insertPayment(tx, {
+    paymentId: newPaymentId(),
+    transactionId: sale.id,
+    merchantId: sale.merchantId,
+    kind: 'sale',
+    amountCents: input.amount,
+    status: 'succeeded',
+    confirmationNumber,
+    createdAt: now,
+  });
+  const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {

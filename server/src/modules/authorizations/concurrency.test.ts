@@ -109,14 +109,21 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
       const [capture] = await Promise.all([
         t.client.pay({ token: hold.token, amount: 700 }),
         sweepDue(
-          { db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger },
+          {
+            db: t.database.db,
+            processor: new SandboxProcessor(),
+            env: t.app.env,
+            baseUrl: t.app.env.PUBLIC_BASE_URL,
+            clock: t.app.clock,
+            logger: t.app.logger,
+          },
           afterExpiry,
         ),
       ]);
       outcomes.add(capture.status);
       // The sweep skips a row another transaction holds (SKIP LOCKED); its next tick takes it.
       await sweepDue(
-        { db: t.database.db, processor: new SandboxProcessor(), baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger },
+        { db: t.database.db, processor: new SandboxProcessor(), env: t.app.env, baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger },
         afterExpiry,
       );
       const books = await ledger(hold.transactionNumber);

@@ -93,15 +93,29 @@ export interface AttemptOutcome {
 }
 
 /**
+ * What became of an outcome: `recorded`, or `superseded` when its attempt no longer holds the delivery (its lease ran
+ * out and the delivery was claimed again, or a redelivery started it over), so that what follows it was not written.
+ */
+export type OutcomeWrite = 'recorded' | 'superseded';
+
+/**
  * Writes the outcomes of attempts that ended together, and what follows each, in one statement: the attempt rows
  * and the delivery rows updated from one set of rows (`update … from json_to_recordset(…)`, the rows passed as one
  * JSON parameter, so the statement text is the same whatever their number and is prepared once). All or nothing:
  * should it fail, no outcome of the batch is written, and each of its deliveries stays claimed until its lease
  * ends and is then sent again with the same webhook-id (at least once, as when an instance dies mid-attempt).
+ *
+ * Only the attempt that holds its delivery decides what follows it (the guard in the statement): a late outcome of
+ * an older attempt is written to that attempt's own log entry and nowhere else, so it can neither overwrite a newer
+ * attempt's outcome nor undo a redelivery, and two outcomes of one delivery in one batch give one answer whatever
+ * their order. Resolves with what became of each outcome, in the order given.
  */
-export async function recordOutcomes(db: Database, outcomes: readonly AttemptOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
-  const rows = outcomes.map((o) => ({
+export async function recordOutcomes(db: Database, outcomes: readonly AttemptOutcome[]): Promise<OutcomeWrite[]> {
+  if (outcomes.length === 0) return [];
+  // One source row per attempt: should the same attempt come twice, the last one given counts.
+  const latest = new Map<string, AttemptOutcome>();
+  for (const o of outcomes) latest.set(attemptKey(o.deliveryId, o.attemptNo), o);
+  const rows = [...latest.values()].map((o) => ({
     delivery_id: o.deliveryId,
     attempt_no: o.attemptNo,
     http_status: o.httpStatus,
@@ -112,10 +126,22 @@ export async function recordOutcomes(db: Database, outcomes: readonly AttemptOut
     next_attempt_at: o.next.state === 'pending' ? o.next.nextAttemptAt.toISOString() : null,
     schedule_position: o.next.state === 'pending' ? o.next.schedulePosition : null,
   }));
-  await outcomesStatement(db, { rows: JSON.stringify(rows) });
+  const decided = await outcomesStatement(db, { rows: JSON.stringify(rows) });
+  const recorded = new Set(decided.map((r) => attemptKey(r.delivery_id, r.attempt_no)));
+  return outcomes.map((o) =>
+    latest.get(attemptKey(o.deliveryId, o.attemptNo)) === o && recorded.has(attemptKey(o.deliveryId, o.attemptNo)) ? 'recorded' : 'superseded',
+  );
 }
 
-const outcomesStatement = reusableStatement(
+const attemptKey = (deliveryId: string, attemptNo: number) => `${deliveryId}/${attemptNo}`;
+
+/**
+ * The attempt that holds a delivery is its last claim (`attempt_count`, which each claim raises and nothing else
+ * changes) for as long as the delivery is still pending and no redelivery came after that claim: a redelivery
+ * clears `window_started_at`, which only a claim sets again. The guard is in the UPDATE's WHERE, so it is checked
+ * again on the row as it is once locked, should a claim or a redelivery commit meanwhile.
+ */
+const outcomesStatement = reusableStatement<{ delivery_id: string; attempt_no: number }>(
   () => sql`
     with v as (
       select * from json_to_recordset(${sql.placeholder('rows')}::json) as v(
@@ -124,12 +150,16 @@ const outcomesStatement = reusableStatement(
     ), attempts as (
       update callback_attempts a
       set http_status = v.http_status, error = v.error, duration_ms = v.duration_ms, finished_at = v.finished_at
-      from v where a.delivery_id = v.delivery_id and a.attempt_no = v.attempt_no
+      from v where a.delivery_id = v.delivery_id and a.attempt_no = v.attempt_no and a.finished_at is null
+      returning v.*
     )
     update callback_deliveries d
-    set state = v.state, next_attempt_at = v.next_attempt_at,
-        schedule_position = coalesce(v.schedule_position, d.schedule_position), updated_at = v.finished_at
-    from v where d.id = v.delivery_id`,
+    set state = x.state, next_attempt_at = x.next_attempt_at,
+        schedule_position = coalesce(x.schedule_position, d.schedule_position), updated_at = x.finished_at
+    from attempts x
+    where d.id = x.delivery_id
+      and d.state = 'pending' and d.attempt_count = x.attempt_no and d.window_started_at is not null
+    returning d.id as delivery_id, x.attempt_no`,
 );
 
 /** The delivery log of one transaction, attempts included, oldest first. */
@@ -158,7 +188,9 @@ export const CALLBACKS_WAKE_CHANNEL = 'svc_callbacks_wake';
 
 /**
  * Starts a delivery the caller may see again from the beginning of the schedule (its attempts stay in the log),
- * and wakes the dispatchers. Null when no such delivery exists for this caller.
+ * and wakes the dispatchers. Null when no such delivery exists for this caller. An attempt in flight meanwhile
+ * no longer holds the delivery (clearing `window_started_at` says so; see outcomesStatement): its outcome is
+ * logged with it but decides nothing, and the delivery is sent again.
  */
 export async function restartDelivery(db: Database, principal: Principal, deliveryId: string, now: Date) {
   return db.transaction(async (tx) => {

@@ -11,7 +11,6 @@ import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { consumerPays, merchantClient, TEST_CARD, type MerchantClient } from '../../test/merchant-client';
 import { guardLookup } from './address-guard';
-import { claimDueDeliveries, recordOutcomes, type AttemptOutcome } from './callbacks.queries';
 import { createCallbackDispatcher, type DispatcherDeps } from './dispatcher';
 
 let database: TestDatabase;
@@ -347,117 +346,5 @@ describe('two dispatchers on one database', () => {
     const ids = merchantEnd.received.map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(numbers.length);
     expect(new Set(ids).size).toBe(numbers.length);
-  });
-});
-
-describe('attempt outcomes written in batches', () => {
-  /** Makes PostgreSQL refuse any write of this delivery's attempt outcome: a statement carrying it fails as a whole. */
-  async function refuseOutcomeOf(deliveryId: string) {
-    await database.sql.unsafe(`create or replace function test_refuse_outcome() returns trigger language plpgsql as $$
-      begin
-        if new.delivery_id = '${deliveryId}'::uuid and new.finished_at is not null then raise exception 'injected: outcome refused'; end if;
-        return new;
-      end $$`);
-    await database.sql`create trigger test_refuse_outcome before update on callback_attempts for each row execute function test_refuse_outcome()`;
-    const drop = async () => {
-      await database.sql`drop trigger if exists test_refuse_outcome on callback_attempts`;
-    };
-    cleanups.push(drop);
-    return drop;
-  }
-
-  async function deliveryStates(ids: string[]) {
-    const rows = await database.sql<
-      { id: string; state: string; attempt_count: number; finished: number; schedule_position: number; next_attempt_at: string | null }[]
-    >`
-      select d.id, d.state, d.attempt_count, d.schedule_position, d.next_attempt_at,
-             (select count(*)::int from callback_attempts a where a.delivery_id = d.id and a.finished_at is not null) as finished
-      from callback_deliveries d where d.id = any(${ids}::uuid[])`;
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  it('writes the outcomes of a batch in one statement: all of them, or none when the database refuses one', async () => {
-    const merchantEnd = await receiver();
-    await Promise.all(Array.from({ length: 3 }, (_, i) => oneUpdate(`${merchantEnd.url}/direct${i}`)));
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
-    const claimed = await claimDueDeliveries(database.db, clock.now(), 10, 60_000);
-    expect(claimed).toHaveLength(3);
-    const ids = claimed.map((c) => c.deliveryId);
-    const now = clock.now();
-    const outcomes: AttemptOutcome[] = [
-      { deliveryId: ids[0]!, attemptNo: 1, httpStatus: 200, error: null, durationMs: 3, next: { state: 'succeeded' }, finishedAt: now },
-      {
-        deliveryId: ids[1]!,
-        attemptNo: 1,
-        httpStatus: 500,
-        error: 'HTTP 500',
-        durationMs: 4,
-        next: { state: 'pending', nextAttemptAt: new Date(now.getTime() + 15_000), schedulePosition: 1 },
-        finishedAt: now,
-      },
-      { deliveryId: ids[2]!, attemptNo: 1, httpStatus: 410, error: 'HTTP 410', durationMs: 5, next: { state: 'failed', reason: 'gone' }, finishedAt: now },
-    ];
-
-    const allow = await refuseOutcomeOf(ids[1]!); // the middle one of the batch
-    await expect(recordOutcomes(database.db, outcomes)).rejects.toThrow(/injected/);
-    for (const row of (await deliveryStates(ids)).values()) {
-      // Nothing of the batch was written: every delivery is still claimed (pending, its lease ahead) and its attempt unfinished.
-      expect(row).toMatchObject({ state: 'pending', attempt_count: 1, finished: 0, schedule_position: 0 });
-      expect(new Date(row.next_attempt_at!).getTime()).toBe(now.getTime() + 60_000);
-    }
-
-    await allow();
-    await recordOutcomes(database.db, outcomes);
-    const written = await deliveryStates(ids);
-    expect(written.get(ids[0]!)).toMatchObject({ state: 'succeeded', finished: 1, next_attempt_at: null });
-    expect(written.get(ids[1]!)).toMatchObject({ state: 'pending', finished: 1, schedule_position: 1 });
-    expect(new Date(written.get(ids[1]!)!.next_attempt_at!).getTime()).toBe(now.getTime() + 15_000);
-    expect(written.get(ids[2]!)).toMatchObject({ state: 'failed', finished: 1, next_attempt_at: null, schedule_position: 0 });
-    const attempts = await database.sql<{ http_status: number; error: string | null; duration_ms: number }[]>`
-      select http_status, error, duration_ms from callback_attempts where delivery_id = any(${ids}::uuid[]) order by duration_ms`;
-    expect(attempts).toEqual([
-      { http_status: 200, error: null, duration_ms: 3 },
-      { http_status: 500, error: 'HTTP 500', duration_ms: 4 },
-      { http_status: 410, error: 'HTTP 410', duration_ms: 5 },
-    ]);
-  });
-
-  it('a refused batch loses no callback: its deliveries go out again after the lease, once, with the same webhook-id', async () => {
-    const merchantEnd = await receiver();
-    await Promise.all(Array.from({ length: 6 }, (_, i) => oneUpdate(`${merchantEnd.url}/batch${i}`)));
-    const pending = await database.sql<
-      { id: string; event_id: string }[]
-    >`select id, event_id from callback_deliveries where state = 'pending' order by created_at`;
-    expect(pending).toHaveLength(6);
-    const ids = pending.map((p) => p.id);
-    const allow = await refuseOutcomeOf(ids[2]!);
-
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
-    const d = dispatcher({ clock });
-    await expect(d.runOnce()).rejects.toThrow(/injected/);
-    expect(merchantEnd.received).toHaveLength(6); // every attempt was sent; some outcomes were not written
-    const afterFailure = await deliveryStates(ids);
-    // Each delivery is either done (its outcome written with it) or still claimed with its attempt open: never half of each.
-    for (const row of afterFailure.values()) {
-      expect([`succeeded/1`, `pending/0`]).toContain(`${row.state}/${row.finished}`);
-    }
-    const unrecorded = [...afterFailure.values()].filter((row) => row.state === 'pending').map((row) => row.id);
-    expect(unrecorded).toContain(ids[2]!);
-
-    await allow();
-    expect(await d.runOnce()).toBe(0); // not before the lease ends (CALLBACK_TIMEOUT_MS 1 s + 5 s)
-    clock.advance(6.5);
-    expect(await d.runOnce()).toBe(unrecorded.length);
-    const final = await deliveryStates(ids);
-    for (const row of final.values()) expect(row).toMatchObject({ state: 'succeeded' });
-
-    const eventOf = new Map(pending.map((p) => [p.id, p.event_id]));
-    const receipts = new Map<string, number>();
-    for (const hit of merchantEnd.received) receipts.set(hit.headers['webhook-id'] as string, (receipts.get(hit.headers['webhook-id'] as string) ?? 0) + 1);
-    for (const id of ids) {
-      // At least once; twice only for an attempt whose outcome was lost, and then with the same webhook-id.
-      expect(receipts.get(eventOf.get(id)!)).toBe(unrecorded.includes(id) ? 2 : 1);
-    }
-    expect(merchantEnd.received).toHaveLength(6 + unrecorded.length);
   });
 });

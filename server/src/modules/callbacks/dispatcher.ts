@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import { sendCallback, type SendOutcome, type SendRequest } from './callback-sender';
-import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './callbacks.queries';
+import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery, type OutcomeWrite } from './callbacks.queries';
 import { OutcomeBatch } from './outcome-batch';
 import { afterAttempt, type RetryPolicy } from './retry-schedule';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
@@ -35,7 +35,8 @@ export interface CallbackDispatcher {
 /**
  * The callback dispatcher: claims due deliveries (see claimDueDeliveries), signs and sends each attempt, and
  * writes its outcome and the next attempt by the retry schedule, following the service clock. Outcomes are written
- * in batches (OutcomeBatch, recordOutcomes); an attempt counts as done once its outcome is committed.
+ * in batches (OutcomeBatch, recordOutcomes); an attempt counts as done once its outcome is committed, and decides
+ * what follows only while it still holds its delivery (a late outcome is dropped: recordOutcomes).
  */
 export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatcher & { start(): void } {
   const batchSize = deps.batchSize ?? 32;
@@ -46,7 +47,7 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
   let wakeUp: (() => void) | null = null;
   let loop: Promise<void> = Promise.resolve();
   // Outcomes of attempts that end together are written in one statement (outcome-batch.ts).
-  const outcomes = new OutcomeBatch<AttemptOutcome>((batch) => recordOutcomes(deps.db, batch));
+  const outcomes = new OutcomeBatch<AttemptOutcome, OutcomeWrite>((batch) => recordOutcomes(deps.db, batch));
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const body = delivery.method === 'POST' ? delivery.payload : '';
@@ -76,7 +77,7 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     }
     const now = deps.clock.now();
     const next = afterAttempt(outcome, delivery.schedulePosition, delivery.windowStartedAt, now, policy);
-    await outcomes.record({
+    const written = await outcomes.record({
       deliveryId: delivery.deliveryId,
       attemptNo: delivery.attemptNo,
       httpStatus: outcome.httpStatus,
@@ -94,6 +95,13 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
       httpStatus: outcome.httpStatus,
       durationMs: outcome.durationMs,
     };
+    if (written === 'superseded') {
+      deps.logger.info(
+        { ...fields, code: 'callback_outcome_superseded' },
+        'callback attempt ended after its lease ran out or a redelivery started it over; a newer attempt decides what follows',
+      );
+      return;
+    }
     if (next.state === 'succeeded') deps.logger.debug(fields, 'callback delivered');
     else if (next.state === 'failed') deps.logger.warn({ ...fields, error: outcome.error, reason: next.reason }, 'callback failed for good');
     else deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'callback attempt failed; will retry');
@@ -101,11 +109,31 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
 
   const lease = () => deps.env.CALLBACK_TIMEOUT_MS + 5_000;
 
+  /** A database outage is logged once, not once per poll. */
+  const outage = new OutageLog(deps.logger, 'callback dispatch');
+
+  /**
+   * An attempt whose outcome was not written. Nothing is lost: the delivery stays claimed until its lease ends and is
+   * then attempted again (callbacks are at least once). An outage waits for the database; anything else means the
+   * database refused this outcome even alone (OutcomeBatch wrote the others of its batch), and wants a look.
+   */
+  const reportUnrecorded = (delivery: ClaimedDelivery, error: unknown) => {
+    if (isDatabaseUnavailable(error)) outage.failed(error);
+    else
+      deps.logger.error(
+        { err: error, code: 'callback_attempt_unrecorded', deliveryId: delivery.deliveryId, attempt: delivery.attemptNo },
+        'callback attempt outcome could not be recorded; the delivery is attempted again when its lease ends',
+      );
+  };
+
   const runOnce = async (): Promise<number> => {
     // The lease outlasts an attempt (its timeout plus a margin), so no other instance takes a row being sent.
     const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), batchSize, lease());
     // Every attempt runs to its end (its outcome written or refused) before the first failure is reported.
     const ended = await Promise.allSettled(claimed.map(attempt));
+    ended.forEach((result, i) => {
+      if (result.status === 'rejected') reportUnrecorded(claimed[i]!, result.reason);
+    });
     const failed = ended.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     return claimed.length;
@@ -118,8 +146,6 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
    * completion, so a backlog is still claimed in batches.
    */
   const inFlight = new Set<Promise<void>>();
-  /** A database outage is logged once, not once per poll. */
-  const outage = new OutageLog(deps.logger, 'callback dispatch');
   const refillAt = Math.max(1, Math.floor(batchSize / 2));
   /** The last claim was limited by the free slots, not by what was due: completions should wake the loop. */
   let starved = false;
@@ -130,15 +156,7 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), room, lease());
     for (const delivery of claimed) {
       const running: Promise<void> = attempt(delivery)
-        .catch((error: unknown) =>
-          isDatabaseUnavailable(error)
-            ? outage.failed(error)
-            : // Nothing is lost: the delivery stays claimed until its lease ends and is attempted again (callbacks are at least once).
-              deps.logger.warn(
-                { err: error, code: 'callback_attempt_unrecorded', deliveryId: delivery.deliveryId },
-                'callback attempt could not be recorded; it is retried when its lease ends',
-              ),
-        )
+        .catch((error: unknown) => reportUnrecorded(delivery, error))
         .finally(() => {
           inFlight.delete(running);
           if (starved && batchSize - inFlight.size >= refillAt) wake();

@@ -8,7 +8,7 @@ import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentToke
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
-import { decideAfterCommit } from '../processor-requests';
+import { payAfterCommit, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
 import type { TransactionRow } from '../transactions';
 import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
@@ -18,8 +18,10 @@ import { toLinkState } from './link-state';
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
  * issues the token (Authorized). A decline (Declined) or a processor failure (Failed) is committed, while the consumer is
  * answered 402 or 502; after a decline the consumer may try again with another method (link-payable.ts). The card never
- * leaves this function but to the processor. The payment is marked in flight by a guarded write that commits first; the
- * processor is called after that, outside any lock, and its decision recorded in a transaction of its own.
+ * leaves this function but to the processor. The payment is marked in flight by a guarded write that commits first,
+ * with its processor request; the processor is called after that, outside any lock, and its decision recorded in a
+ * transaction of its own (payAfterCommit: a payment not answered, or whose decision cannot be recorded, is reversed and
+ * the link payable again).
  */
 export async function payLink(
   tx: Tx,
@@ -39,22 +41,38 @@ export async function payLink(
   if (row.timeoutAt !== null && row.timeoutAt <= now)
     throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
   if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-  const started = await startConsumerPayment(tx, row.id, now);
-  if (!started) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
-  const startedAt = started.consumerPaymentSince!;
   const currency = row.currency as Currency;
   const amountCents = row.amountCents ?? 0;
-  const call = () => (row.methodType === 'sale' ? deps.processor.sale(method, amountCents, currency) : deps.processor.authorize(method, amountCents, currency));
-  return decideAfterCommit(
-    deps,
-    context,
-    row.merchantId,
-    call,
-    (tx, result) => recordDecision(tx, deps, started, startedAt, method, result, context.requestId),
-    // The card is not kept: a payment the processor did not answer is over, and the link payable again.
-    (tx) => endConsumerPayment(tx, row.id, startedAt),
-  );
+  const operation = row.methodType === 'sale' ? 'sale' : 'authorize';
+  const payment = {
+    operation,
+    merchantId: row.merchantId,
+    amountCents,
+    currency,
+    call: (requestKey: string) => deps.processor[operation](method, amountCents, currency, requestKey),
+    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) =>
+      recordDecision(tx, deps, row, paymentStartedAt(request)!, method, result, context.requestId),
+    undo: endReversedConsumerPayment,
+  } as const;
+  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(tx, row.id, now));
+  if (!handoff) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
+  return handoff;
 }
+
+/** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */
+function paymentStartedAt(request: ProcessorRequestRow): Date | null {
+  const { consumerPaymentSince } = request.details as { consumerPaymentSince?: unknown };
+  return typeof consumerPaymentSince === 'string' ? new Date(consumerPaymentSince) : null;
+}
+
+/**
+ * A link payment reversed at the processor (not answered in time, or its decision not recorded) is over: the link is
+ * payable again, unless another payment took over meanwhile. The card is not kept, so it is never tried again.
+ */
+export const endReversedConsumerPayment: UndoPayment = async (tx, request) => {
+  const startedAt = paymentStartedAt(request);
+  if (request.transactionId !== null && startedAt) await endConsumerPayment(tx, request.transactionId, startedAt);
+};
 
 async function recordDecision(
   tx: Tx,
@@ -89,11 +107,8 @@ async function recordDecision(
   }
   const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
   // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
-  // recorded. The processor's reference is in the error, for reconciliation.
-  if (!updated) {
-    const reference = result.outcome === 'approved' ? ` (processor ${result.processor}, reference ${result.reference})` : '';
-    throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight${reference}`);
-  }
+  // recorded, and payAfterCommit reverses it at the processor.
+  if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
   // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
   let changed = updated;
   let also: Parameters<typeof recordChange>[5];

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
+import type { GuardedWrite } from '../processor-requests';
 import { LINK_PAYABLE_STATUSES } from './link-payable';
 import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
@@ -53,22 +54,25 @@ export type ConsumerOutcome =
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
 
-/** Pending (or Declined: a retry) → the consumer's outcome, guarded on still being payable and not timed out. */
 /**
- * The consumer's payment goes to the processor, as one guarded statement: the link must still be payable and no other
- * payment of it in flight (one whose process stopped counts as over once it started before `staleBefore`). The row
- * is not held while the processor decides; `applyConsumerOutcome` records what it decided.
+ * The consumer's payment goes to the processor: the guarded write that marks it in flight, for the statement that
+ * also queues its processor request (payAfterCommit). The link must still be payable and no other payment of it in
+ * flight (one whose process stopped counts as over after CONSUMER_PAYMENT_STALE_S). The row is not held while the
+ * processor decides; `applyConsumerOutcome` records what it decided.
  */
-export async function startConsumerPayment(db: Queryable, transactionId: string, now: Date): Promise<TransactionRow | null> {
+export function startConsumerPayment(db: Queryable, transactionId: string, now: Date): GuardedWrite {
   const t = transactions;
-  const [row] = await db
-    .update(t)
-    .set({ consumerPaymentSince: consumerPaymentMark })
-    .where(
-      and(eq(t.id, transactionId), inArray(t.status, [...LINK_PAYABLE_STATUSES]), or(isNull(t.timeoutAt), gt(t.timeoutAt, now)), noConsumerPaymentInFlight()),
-    )
-    .returning();
-  return row ?? null;
+  const cte = db.$with('guarded').as(
+    db
+      .update(t)
+      .set({ consumerPaymentSince: consumerPaymentMark })
+      .where(
+        and(eq(t.id, transactionId), inArray(t.status, [...LINK_PAYABLE_STATUSES]), or(isNull(t.timeoutAt), gt(t.timeoutAt, now)), noConsumerPaymentInFlight()),
+      )
+      .returning({ id: t.id, since: t.consumerPaymentSince }),
+  );
+  // The mark is the database's wall-clock time: the payment request keeps it, to end this payment and no other.
+  return { cte, details: sql`jsonb_build_object('consumerPaymentSince', ${cte.since})` };
 }
 
 /** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */

@@ -1,19 +1,11 @@
-import type { Database, Tx } from '../../db/client';
-import type { Clock } from '../../clock';
-import type { Logger } from '../../logger';
-import type { PaymentProcessor } from '../../processor/processor';
-import { finishReleases, queueProcessorRequest, type ProcessorRequestRow } from '../processor-requests';
+import type { Tx } from '../../db/client';
+import { finishReleases, queueProcessorRequest, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
 import * as q from './expiry.queries';
 
 /** What a sweep needs besides the clock's time. */
-export interface SweepDeps {
-  db: Database;
-  processor: PaymentProcessor;
+export interface SweepDeps extends ProcessorCallDeps {
   baseUrl: string;
-  /** For recording the outcome of the releases the sweep queues. */
-  clock: Clock;
-  logger: Logger;
 }
 
 /**

@@ -1,9 +1,18 @@
 import { recordCaptureOutcome, recordReauthorization } from '../authorizations';
 import { recordCommitCapture } from '../commits';
+import { endReversedConsumerPayment } from '../hosted-page';
 import { recordRelease, type OutcomeRecorders } from '../processor-requests';
 import type { LifecycleDeps } from './lifecycle-deps';
 
 /** How each kind of processor request records its outcome: what the worker uses to finish any request left in flight. */
 export function processorOutcomeRecorders(deps: Pick<LifecycleDeps, 'env'>): OutcomeRecorders {
-  return { capture: recordCaptureOutcome(deps), commit_capture: recordCommitCapture(deps), reauthorize: recordReauthorization(deps), release: recordRelease };
+  return {
+    capture: recordCaptureOutcome(deps),
+    commit_capture: recordCommitCapture(deps),
+    reauthorize: recordReauthorization(deps),
+    release: recordRelease,
+    // A payment is only ever reversed by the worker. A link payment's in-flight mark then ends; a widget payment or a
+    // token charge committed nothing before its call (its transaction is created with the outcome): nothing to undo.
+    reversedPayment: endReversedConsumerPayment,
+  };
 }

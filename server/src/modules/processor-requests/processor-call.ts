@@ -4,17 +4,23 @@ import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { answerOf, type ProcessorHandoff } from '../../http/idempotency';
-import { fillInFlightAnswer } from '../../http/idempotency.queries';
+import type { Env } from '../../env';
+import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
 import type { Logger } from '../../logger';
 import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import * as q from './processor-requests.queries';
-import type { ProcessorOutcome, ProcessorRequestRow } from './processor-requests.queries';
+import { isPayment, type ProcessorOutcome, type ProcessorRequestRow } from './processor-requests.queries';
 
-/** How long a request's call may stay unanswered before a worker takes it over (and calls again, with the same key). */
+/**
+ * How long a request's call may stay unanswered before a worker takes it over (and calls again with the same key, or
+ * reverses a payment). Above PROCESSOR_TIMEOUT_MS (at most 50 s), so a request's own call has ended by then.
+ */
 export const PROCESSOR_LEASE_MS = 60_000;
 
-/** What the processor said to one request: a capture's result, or that a release was made. */
-export type ProcessorAnswer = ProcessorResult | { outcome: 'released' };
+/** What the processor said to a call on a method already held: a capture's result, or that a release was made. */
+export type RedoableAnswer = ProcessorResult | { outcome: 'released' };
+/** What the processor said to one request: also, that a payment was reversed. */
+export type ProcessorAnswer = RedoableAnswer | { outcome: 'reversed' };
 
 /** The HTTP answer an outcome gives (null for a release, whose answer was given when it was asked). */
 export interface RecordedAnswer {
@@ -28,42 +34,72 @@ export interface ProcessorCallDeps {
   processor: PaymentProcessor;
   clock: Clock;
   logger: Logger;
+  env: Pick<Env, 'PROCESSOR_TIMEOUT_MS' | 'PROCESSOR_REQUEST_GIVE_UP_S'>;
 }
+
+/** A call on a method already held: it names its transaction and the method (processor_requests_redoable_has_method). */
+export type HeldMethodRequest = ProcessorRequestRow & { transactionId: string; processorReference: string };
 
 /** Records a request's outcome in tx 2, beside marking it done; `releases` are requests it queued, called after the commit. */
 export type RecordOutcome = (
   tx: Tx,
-  request: ProcessorRequestRow,
-  answer: ProcessorAnswer,
+  request: HeldMethodRequest,
+  answer: RedoableAnswer,
   context: { now: Date; releases: ProcessorRequestRow[] },
 ) => Promise<RecordedAnswer | null>;
 
 /** The outcome recorder for each operation, so a worker can finish any request. */
-export type OutcomeRecorders = Record<q.ProcessorOperation, RecordOutcome>;
+export type OutcomeRecorders = Record<q.RedoableOperation, RecordOutcome> & { reversedPayment: UndoPayment };
+
+/** Undoes what a payment's request committed before its call (a link's in-flight mark), once the payment is reversed. */
+export type UndoPayment = (tx: Tx, request: ProcessorRequestRow) => Promise<void>;
+
+/** How a payment's request is finished: its own call and the recording of its decision (by its request only), or its undoing. */
+export interface PaymentFinish {
+  call?: ProcessorCall;
+  decide?: (tx: Tx, result: ProcessorResult) => Promise<RecordedAnswer>;
+  undo?: UndoPayment;
+}
+
+/** What a new request asks of the processor. */
+export interface NewProcessorRequest {
+  operation: q.ProcessorOperation;
+  transactionId: string | null;
+  merchantId: string;
+  processorReference: string | null;
+  amountCents: number;
+  currency: string;
+  idempotencyKey?: string | null;
+  details?: Record<string, unknown>;
+}
 
 /** A new request, in flight under a lease from `now`; insert it in the transaction of the guarded write it belongs to. */
-export function queueProcessorRequest(
+export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now: Date): Promise<ProcessorRequestRow> {
+  return q.insertProcessorRequest(tx, newRow(request, now));
+}
+
+/**
+ * A new request together with the guarded write it belongs to, in one statement (the write's CTE names the
+ * transaction): null, and nothing written, when the write's guard refused.
+ */
+export function queueProcessorRequestWith(
   tx: Tx,
-  request: {
-    operation: q.ProcessorOperation;
-    transactionId: string;
-    merchantId: string;
-    processorReference: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey?: string | null;
-    details?: Record<string, unknown>;
-  },
+  guarded: q.GuardedWrite,
+  request: Omit<NewProcessorRequest, 'transactionId'>,
   now: Date,
-): Promise<ProcessorRequestRow> {
-  return q.insertProcessorRequest(tx, {
+): Promise<ProcessorRequestRow | null> {
+  return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
+}
+
+function newRow(request: NewProcessorRequest, now: Date) {
+  return {
     ...request,
     idempotencyKey: request.idempotencyKey ?? null,
     details: request.details ?? {},
     requestKey: `prq_${randomBytes(16).toString('hex')}`,
     leaseExpiresAt: new Date(now.getTime() + PROCESSOR_LEASE_MS),
     createdAt: now,
-  });
+  };
 }
 
 /** The processor did not answer (it threw): the request stays in flight, for the worker once its lease ends. */
@@ -77,23 +113,55 @@ export class ProcessorUnanswered extends Error {
   }
 }
 
-/** The call itself, outside any database transaction, with the request's key. */
-async function callProcessor(processor: PaymentProcessor, request: ProcessorRequestRow): Promise<ProcessorAnswer> {
-  const { processorReference: reference, amountCents, requestKey } = request;
+/** How a request is put to the processor: by default `callFor`; the request that makes a payment passes its own call. */
+export type ProcessorCall = () => Promise<ProcessorAnswer>;
+
+/** The call, outside any database transaction, bounded by PROCESSOR_TIMEOUT_MS: no answer by then is no answer. */
+async function callProcessor(deps: ProcessorCallDeps, request: ProcessorRequestRow, call: ProcessorCall): Promise<ProcessorAnswer> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
+  });
   try {
-    switch (request.operation) {
-      case 'capture':
-      case 'commit_capture':
-        return await processor.capture(reference, amountCents, request.currency as Currency, requestKey);
-      case 'reauthorize':
-        return await processor.reauthorize(reference, amountCents, request.currency as Currency, requestKey);
-      case 'release':
-        await processor.release(reference, amountCents, requestKey);
-        return { outcome: 'released' };
-    }
+    return await Promise.race([call(), deadline]);
   } catch (error) {
     throw new ProcessorUnanswered(request, error);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/**
+ * What anyone holding the request row can ask of the processor, with the request's key: a call on a method already
+ * held, made again; for a payment (which only the request that asked can make: see payment-call.ts), its reversal.
+ */
+function callFor(processor: PaymentProcessor, request: ProcessorRequestRow): ProcessorCall {
+  const { amountCents, requestKey } = request;
+  const currency = request.currency as Currency;
+  switch (request.operation) {
+    case 'capture':
+    case 'commit_capture':
+      return () => processor.capture(heldMethod(request), amountCents, currency, requestKey);
+    case 'reauthorize':
+      return () => processor.reauthorize(heldMethod(request), amountCents, currency, requestKey);
+    case 'release':
+      return () => processor.release(heldMethod(request), amountCents, requestKey).then(() => ({ outcome: 'released' }) as const);
+    case 'sale':
+    case 'authorize':
+    case 'charge_token':
+      return () => processor.reverse(requestKey).then(() => ({ outcome: 'reversed' }) as const);
+  }
+}
+
+function heldMethod(request: ProcessorRequestRow): string {
+  return heldMethodRequest(request).processorReference;
+}
+
+function heldMethodRequest(request: ProcessorRequestRow): HeldMethodRequest {
+  const { transactionId, processorReference } = request;
+  if (transactionId === null || processorReference === null) throw new Error(`processor request ${request.id} (${request.operation}) names no held method`);
+  return { ...request, transactionId, processorReference };
 }
 
 /**
@@ -129,26 +197,63 @@ export function originalRequestId(request: ProcessorRequestRow): string {
 }
 
 /**
- * Calls the processor for a request committed in flight, then records the outcome in one transaction: the request
- * moves to done (guarded, so it is recorded once however many callers got the answer), the recorder applies it, and
- * the answer is kept on the request and under its Idempotency-Key. Returns the answer, whoever recorded it.
+ * Calls the processor for a request committed in flight, then records the outcome in one transaction: the recorder
+ * applies it, the answer is kept under its Idempotency-Key (a reversed payment frees the key instead: its request may
+ * be made again), and last the request moves to done with the answer, guarded, so it is recorded once however many
+ * callers got the answer (a loser rolls back). Returns the answer, whoever recorded it.
+ *
+ * A payment's outcome is recorded only under the attempt that called (`attempts`, which a worker's claim raises): a
+ * worker that took the request over reverses the payment, so the approval that the request may still be holding must
+ * not be recorded after that. A redoable call answers the same to every attempt, so any attempt may record it.
  */
-export async function finishProcessorRequest(deps: ProcessorCallDeps, request: ProcessorRequestRow, record: RecordOutcome): Promise<RecordedAnswer | null> {
-  const answer = await callProcessor(deps.processor, request);
+export async function finishProcessorRequest(
+  deps: ProcessorCallDeps,
+  request: ProcessorRequestRow,
+  how: RecordOutcome | PaymentFinish,
+): Promise<RecordedAnswer | null> {
+  const payment = typeof how === 'function' ? null : how;
+  const answer = await callProcessor(deps, request, payment?.call ?? callFor(deps.processor, request));
   const releases: ProcessorRequestRow[] = [];
-  const recorded = await deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const mine = await q.markDone(tx, request.id, outcomeOf(answer), now);
-    if (!mine) return recordedAnswer(await q.findProcessorRequest(tx, request.id));
-    const result = await record(tx, mine, answer, { now, releases });
-    if (result) {
-      await q.storeAnswer(tx, mine.id, result);
-      if (mine.idempotencyKey !== null) await fillInFlightAnswer(tx, mine.merchantId, mine.idempotencyKey, result);
-    }
-    return result;
-  });
+  let recorded: RecordedAnswer | null;
+  try {
+    recorded = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      let result: RecordedAnswer | null = null;
+      if (answer.outcome === 'reversed') {
+        await payment?.undo?.(tx, request);
+        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey);
+      } else {
+        result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
+        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, result);
+      }
+      // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+      const attempt = isPayment(request.operation) ? request.attempts : null;
+      if (!(await q.markDone(tx, request.id, outcomeOf(answer), now, attempt, result))) throw new RecordedElsewhere(request);
+      return result;
+    });
+  } catch (error) {
+    // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
+    // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
+    const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
+    if (!settled || settled.state === 'in_flight') throw error;
+    return recordedAnswer(settled);
+  }
   await finishReleases(deps, releases);
   return recorded;
+}
+
+/** Another recorder committed this request's outcome first. */
+class RecordedElsewhere extends Error {
+  constructor(request: ProcessorRequestRow) {
+    super(`processor request ${request.id} was recorded by another`);
+    this.name = 'RecordedElsewhere';
+  }
+}
+
+/** A payment's decision, which only its own request (the one holding `decide`) ever gets. */
+function decide(payment: PaymentFinish, request: ProcessorRequestRow, answer: RedoableAnswer, tx: Tx): Promise<RecordedAnswer> {
+  if (!payment.decide || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
+  return payment.decide(tx, answer);
 }
 
 /** Gives back at the processor what committed releases released in the books. One that fails stays in flight for the worker. */
@@ -172,7 +277,7 @@ function outcomeOf(answer: ProcessorAnswer): ProcessorOutcome {
   return answer.outcome;
 }
 
-function recordedAnswer(row: ProcessorRequestRow | null): RecordedAnswer | null {
+export function recordedAnswer(row: ProcessorRequestRow | null): RecordedAnswer | null {
   if (!row || row.responseStatus === null || row.responseBody === null) return null;
   return { status: row.responseStatus, body: row.responseBody, contentType: row.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json' };
 }

@@ -1,9 +1,11 @@
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import { finishProcessorRequest, PROCESSOR_LEASE_MS, ProcessorUnanswered, type OutcomeRecorders, type ProcessorCallDeps } from './processor-call';
-import { claimAbandoned } from './processor-requests.queries';
+import { claimAbandoned, isPayment, noteFailure, setAside, type ProcessorRequestRow } from './processor-requests.queries';
 
 /** How many abandoned requests one claim takes. */
 const CLAIM_BATCH = 50;
+/** The longest wait between two attempts of one request (each waits twice as long as the one before). */
+const MAX_LEASE_MS = 3_600_000;
 
 export interface ProcessorRequestWorker {
   stop(): Promise<void>;
@@ -11,28 +13,60 @@ export interface ProcessorRequestWorker {
 
 /**
  * Finishes processor requests left in flight: their lease ran out because the process that asked crashed or stopped
- * between the call and recording its outcome, or the processor did not answer. Each is claimed for a new lease
- * (SKIP LOCKED, so instances share the work), called again with its key (the processor answers as it did the first
- * time) and its outcome recorded once. Returns how many were finished.
+ * between the call and recording its outcome, or the processor did not answer. Each is claimed for another attempt
+ * (SKIP LOCKED, so instances share the work): a call on a method already held is made again with its key (the
+ * processor answers as it did the first time), a payment is reversed by its key; the outcome is recorded once. A
+ * request still unfinished PROCESSOR_REQUEST_GIVE_UP_S after it was asked (or an operator retried it) is set aside as
+ * `needs_review`, with an error logged: what it reserved (a capture's amount, a commit) stays reserved until an
+ * operator settles it with the acquirer and retries it (`svc processor-requests`). Returns how many were finished.
  */
 export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, recorders: OutcomeRecorders, now: Date): Promise<number> {
   let finished = 0;
   for (;;) {
-    const claimed = await claimAbandoned(deps.db, now, new Date(now.getTime() + PROCESSOR_LEASE_MS), CLAIM_BATCH);
+    const claimed = await claimAbandoned(deps.db, now, PROCESSOR_LEASE_MS, MAX_LEASE_MS, CLAIM_BATCH);
     for (const request of claimed) {
+      const since = request.retriedAt ?? request.createdAt;
+      if (now.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000) {
+        await giveUp(deps, request);
+        continue;
+      }
       try {
-        await finishProcessorRequest(deps, request, recorders[request.operation]);
+        // A payment is reversed (its card was only in its request's memory); a call on a method already held, made again.
+        await finishProcessorRequest(deps, request, isPayment(request.operation) ? { undo: recorders.reversedPayment } : recorders[request.operation]);
         finished += 1;
       } catch (error) {
         if (!(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error)) throw error;
         deps.logger.warn(
-          { err: error, code: 'processor_request_deferred', processorRequestId: request.id, attempts: request.attempts },
+          { err: error, code: 'processor_request_deferred', processorRequestId: request.id, operation: request.operation, attempts: request.attempts },
           'processor request not finished; it stays in flight and is tried again when its lease ends',
         );
+        await noteFailure(deps.db, request.id, request.attempts, messageOf(error));
       }
     }
     if (claimed.length < CLAIM_BATCH) return finished;
   }
+}
+
+async function giveUp(deps: ProcessorCallDeps, request: ProcessorRequestRow): Promise<void> {
+  const aside = await setAside(deps.db, request.id, request.attempts);
+  if (!aside) return;
+  deps.logger.error(
+    {
+      code: 'processor_request_needs_review',
+      processorRequestId: request.id,
+      operation: request.operation,
+      requestKey: request.requestKey,
+      transactionId: request.transactionId,
+      attempts: request.attempts,
+      lastError: aside.lastError,
+    },
+    'processor request given up after PROCESSOR_REQUEST_GIVE_UP_S: settle it with the acquirer by its request key (see `svc processor-requests`)',
+  );
+}
+
+function messageOf(error: unknown): string {
+  const cause = error instanceof ProcessorUnanswered ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** Runs `finishAbandonedProcessorRequests` at once (requests a crash or restart left behind) and then every `intervalMs`, following the clock. */

@@ -1,10 +1,18 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, getTableColumns, inArray, lte, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { processorRequests } from '../../db/schema';
+import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 
 export type ProcessorRequestRow = typeof processorRequests.$inferSelect;
 export type ProcessorOperation = ProcessorRequestRow['operation'];
 export type ProcessorOutcome = NonNullable<ProcessorRequestRow['outcome']>;
+export type PaymentOperation = (typeof PAYMENT_OPERATIONS)[number];
+export type RedoableOperation = (typeof REDOABLE_OPERATIONS)[number];
+
+/** A payment (only the request that asked can make it; anyone else reverses it), not a call on a method already held. */
+export function isPayment(operation: ProcessorOperation): operation is PaymentOperation {
+  return (PAYMENT_OPERATIONS as readonly string[]).includes(operation);
+}
 
 const r = processorRequests;
 
@@ -14,20 +22,123 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 }
 
 /**
- * In flight → done, guarded: of everyone who got the processor's answer for this request (the request itself, a
- * worker that took it over when its lease ran out), exactly one records it. Null for the others.
+ * The guarded write a request belongs to (a CTE over the transaction it changes, answering its `id`), and what of the
+ * request's details comes from that write (a link payment's in-flight mark).
  */
-export async function markDone(db: Queryable, id: string, outcome: ProcessorOutcome, now: Date): Promise<ProcessorRequestRow | null> {
+export interface GuardedWrite {
+  cte: WithSubquery & { id: SQLWrapper };
+  details?: SQL;
+}
+
+/**
+ * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
+ * or not at all (null) when its guard refused. The row's other values are parameters, in the table's column order.
+ */
+export async function insertProcessorRequestWith(
+  db: Queryable,
+  guarded: GuardedWrite,
+  row: Omit<typeof processorRequests.$inferInsert, 'transactionId'>,
+): Promise<ProcessorRequestRow | null> {
+  const values: Record<string, unknown> = {
+    id: randomUUID(),
+    state: 'in_flight',
+    attempts: 1,
+    ...row,
+  };
+  const columns = Object.entries(getTableColumns(r)).map(([key, column]) => {
+    if (key === 'transactionId') return sql`${guarded.cte.id}`;
+    const type = sql.raw(column.getSQLType());
+    if (key === 'details' && guarded.details) return sql`${sql.param(values.details ?? {}, column)}::jsonb || ${guarded.details}`;
+    const value = values[key];
+    return value === undefined || value === null ? sql`null::${type}` : sql`${sql.param(value, column)}::${type}`;
+  });
+  const [inserted] = await db
+    .with(guarded.cte)
+    .insert(r)
+    .select(sql`select ${sql.join(columns, sql`, `)} from ${guarded.cte}`)
+    .returning();
+  return inserted ?? null;
+}
+
+/**
+ * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
+ * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others. With
+ * `attempt`, only that attempt may (no claim has taken the request over since).
+ */
+export async function markDone(
+  db: Queryable,
+  id: string,
+  outcome: ProcessorOutcome,
+  now: Date,
+  attempt: number | null,
+  answer: { status: number; body: string } | null,
+): Promise<{ id: string } | null> {
   const [row] = await db
     .update(r)
-    .set({ state: 'done', outcome, completedAt: now })
-    .where(and(eq(r.id, id), eq(r.state, 'in_flight')))
+    .set({ state: 'done', outcome, completedAt: now, lastError: null, responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null })
+    .where(and(eq(r.id, id), eq(r.state, 'in_flight'), attempt === null ? undefined : eq(r.attempts, attempt)))
+    .returning({ id: r.id });
+  return row ?? null;
+}
+
+/** Why an attempt did not finish, for the operator (the request stays in flight). */
+export async function noteFailure(db: Queryable, id: string, attempt: number, error: string): Promise<void> {
+  await db
+    .update(r)
+    .set({ lastError: error.slice(0, 500) })
+    .where(and(eq(r.id, id), eq(r.attempts, attempt)));
+}
+
+/** In flight → needs_review: given up on by the worker; the operator finds it by this state (and `svc` lists it). */
+export async function setAside(db: Queryable, id: string, attempt: number): Promise<ProcessorRequestRow | null> {
+  const [row] = await db
+    .update(r)
+    .set({ state: 'needs_review' })
+    .where(and(eq(r.id, id), eq(r.state, 'in_flight'), eq(r.attempts, attempt)))
     .returning();
   return row ?? null;
 }
 
-export async function storeAnswer(db: Queryable, id: string, answer: { status: number; body: string }): Promise<void> {
-  await db.update(r).set({ responseStatus: answer.status, responseBody: answer.body }).where(eq(r.id, id));
+/** A request set aside, as the operator sees it. */
+export interface RequestNeedingReview {
+  id: string;
+  operation: ProcessorOperation;
+  requestKey: string;
+  transactionNumber: string | null;
+  amountCents: number;
+  currency: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+}
+
+export async function listNeedingReview(db: Queryable): Promise<RequestNeedingReview[]> {
+  return db
+    .select({
+      id: r.id,
+      operation: r.operation,
+      requestKey: r.requestKey,
+      transactionNumber: transactions.transactionNumber,
+      amountCents: r.amountCents,
+      currency: r.currency,
+      attempts: r.attempts,
+      lastError: r.lastError,
+      createdAt: r.createdAt,
+    })
+    .from(r)
+    .leftJoin(transactions, eq(transactions.id, r.transactionId))
+    .where(eq(r.state, 'needs_review'))
+    .orderBy(asc(r.createdAt));
+}
+
+/** needs_review → in flight, due at once; its give-up time counts from `now`. Null when it is not set aside. */
+export async function retryNeedingReview(db: Queryable, id: string, now: Date): Promise<ProcessorRequestRow | null> {
+  const [row] = await db
+    .update(r)
+    .set({ state: 'in_flight', leaseExpiresAt: now, retriedAt: now })
+    .where(and(eq(r.id, id), eq(r.state, 'needs_review')))
+    .returning();
+  return row ?? null;
 }
 
 export async function findProcessorRequest(db: Queryable, id: string): Promise<ProcessorRequestRow | null> {
@@ -37,9 +148,10 @@ export async function findProcessorRequest(db: Queryable, id: string): Promise<P
 
 /**
  * Requests still in flight whose lease ran out (their process crashed, restarted, or lost the processor's answer),
- * oldest first, each claimed for another lease; rows another instance is claiming are skipped.
+ * oldest first, each claimed for another attempt; rows another instance is claiming are skipped. Each attempt's lease
+ * is twice the last one's (from `leaseMs`, at most `maxLeaseMs`), so a processor that stays down is asked less often.
  */
-export async function claimAbandoned(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ProcessorRequestRow[]> {
+export async function claimAbandoned(db: Queryable, now: Date, leaseMs: number, maxLeaseMs: number, limit: number): Promise<ProcessorRequestRow[]> {
   const due = db
     .select({ id: r.id })
     .from(r)
@@ -49,7 +161,10 @@ export async function claimAbandoned(db: Queryable, now: Date, leaseUntil: Date,
     .for('update', { skipLocked: true });
   return db
     .update(r)
-    .set({ leaseExpiresAt: leaseUntil, attempts: sql`${r.attempts} + 1` })
+    .set({
+      leaseExpiresAt: sql`${now.toISOString()}::timestamptz + least(${leaseMs}::float8 * power(2, least(${r.attempts}, 30)), ${maxLeaseMs}::float8) * interval '1 millisecond'`,
+      attempts: sql`${r.attempts} + 1`,
+    })
     .where(inArray(r.id, due))
     .returning();
 }

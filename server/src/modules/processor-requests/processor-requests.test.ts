@@ -65,6 +65,7 @@ async function restartWorker(): Promise<void> {
     processor,
     clock: later,
     logger: app.logger,
+    env: app.env,
     recorders: processorOutcomeRecorders({ env: app.env }),
   });
   await worker.stop();
@@ -193,11 +194,37 @@ describe('a re-authorization at a slow processor', () => {
     expect(await reauthorizeHold(database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).not.toBeNull();
   });
 
-  it('approved, adds its hold to the books', async () => {
+  it('approved, adds its hold to the books, and gives back at the processor what the replaced hold still held', async () => {
     const { transactionNumber, token } = await hold(1_000);
+    expect((await client.pay({ token, amount: 300 })).status).toBe(200);
+    processor.released = [];
     const renewed = await client.authorize({ token, amount: 500 });
     expect(renewed.status).toBe(200);
-    expect(renewed.body).toMatchObject({ status: Status.Authorized, authorization: { authorizedCents: 1_500, releasedCents: 1_000, availableCents: 500 } });
+    expect(renewed.body).toMatchObject({
+      status: Status.Authorized,
+      authorization: { authorizedCents: 1_500, capturedCents: 300, releasedCents: 700, availableCents: 500 },
+    });
+    expect(processor.released.map((r) => r.amountCents)).toEqual([700]);
+    expect(await books(transactionNumber)).toMatchObject({ requests: 0 });
+  });
+
+  it('two at once: both holds are placed, the later replaces the earlier, and the earlier is given back at the processor', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    processor.released = [];
+    const gate = processor.holdAnswers();
+    const calledBefore = processor.reauthorizations;
+    const both = [client.authorize({ token, amount: 400 }), client.authorize({ token, amount: 600 })];
+    await processor.reauthorizationsCalled(calledBefore + 2);
+    gate.answer();
+    const answers = await Promise.all(both);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const after = (await client.get(transactionNumber)).body.authorization!;
+    // What the processor holds now is what the books say is available: one of the two new holds.
+    const placed = 1_000 + 400 + 600;
+    const givenBack = processor.released.reduce((sum, r) => sum + r.amountCents, 0);
+    expect([400, 600]).toContain(after.availableCents);
+    expect(placed - givenBack).toBe(after.availableCents);
+    expect(after).toMatchObject({ authorizedCents: 2_000, capturedCents: 0, releasedCents: 2_000 - after.availableCents });
     expect(await books(transactionNumber)).toMatchObject({ requests: 0 });
   });
 });
@@ -237,7 +264,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     // Nothing is left for a second restart to do.
     expect(
       await finishAbandonedProcessorRequests(
-        { db: database.db, processor, clock: app.clock, logger: app.logger },
+        { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env },
         processorOutcomeRecorders({ env: app.env }),
         new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
       ),

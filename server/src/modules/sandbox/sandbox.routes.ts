@@ -32,7 +32,7 @@ export function sandboxRouter(deps: SandboxRouterDeps, clock: TestClock): Router
     });
     await clock.refresh();
     // Everything now due happens before the answer, so the next read already shows it.
-    await sweepDue({ db: deps.db, processor: deps.processor, baseUrl: deps.env.PUBLIC_BASE_URL, clock, logger: deps.logger }, clock.now());
+    await sweepDue({ db: deps.db, processor: deps.processor, env: deps.env, baseUrl: deps.env.PUBLIC_BASE_URL, clock, logger: deps.logger }, clock.now());
     sendMutation(res, response);
   });
 

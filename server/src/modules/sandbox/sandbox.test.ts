@@ -61,6 +61,7 @@ describe('the expiry worker', () => {
       db: t.database.db,
       processor: new SandboxProcessor(),
       clock,
+      env: loadEnv({}),
       baseUrl: loadEnv({}).PUBLIC_BASE_URL,
       logger: createLogger({ level: 'silent' }),
       intervalMs: 20,

@@ -76,7 +76,7 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
       requestId: requestIdOf(res),
     };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, async (_tx, context) => submitSdkPayment(deps, session, body, context)));
+    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx, context) => submitSdkPayment(tx, deps, session, body, context)));
   });
 
   return router;

@@ -7,7 +7,7 @@ import type { PaymentMethodInput, ProcessorResult } from '../../processor/proces
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { LifecycleDeps } from '../lifecycle';
-import { decideAfterCommit } from '../processor-requests';
+import { payAfterCommit } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
 import { findCredentialByHash } from '../merchants';
 import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
@@ -61,7 +61,13 @@ export async function createSession(
  * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402. The processor is
  * called outside any database transaction; the transaction is created with its decision.
  */
-export function submitSdkPayment(deps: LifecycleDeps, session: SdkSessionRow, input: SdkPaymentRequest, context: MutationContext): ProcessorHandoff {
+export async function submitSdkPayment(
+  tx: Tx,
+  deps: LifecycleDeps,
+  session: SdkSessionRow,
+  input: SdkPaymentRequest,
+  context: MutationContext,
+): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
   if (session.methodType !== 'tokenize' && (input.amount === undefined || input.currency === undefined)) {
     throw new ValidationError([
@@ -75,11 +81,18 @@ export function submitSdkPayment(deps: LifecycleDeps, session: SdkSessionRow, in
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  const call = () => deps.processor.authorize(method, approvedCents, currency);
-  return decideAfterCommit(deps, context, session.merchantId, call, async (tx, result) => {
-    const decidedAt = deps.clock.now();
-    const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
-    return result.outcome === 'approved' ? answerOf({ body: transaction }, context.requestId) : answerOf(processorError(result), context.requestId);
+  return payAfterCommit(tx, deps, context, {
+    operation: 'authorize',
+    transactionId: null,
+    merchantId: session.merchantId,
+    amountCents: approvedCents,
+    currency,
+    call: (requestKey) => deps.processor.authorize(method, approvedCents, currency, requestKey),
+    record: async (tx, result) => {
+      const decidedAt = deps.clock.now();
+      const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
+      return result.outcome === 'approved' ? answerOf({ body: transaction }, context.requestId) : answerOf(processorError(result), context.requestId);
+    },
   });
 }
 

@@ -1,0 +1,115 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../logger';
+import { startTestApp, type TestApp } from '../../test/app';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { provisionTestMerchant } from '../../test/fixtures';
+import { UNTHROTTLED } from '../../test/harness';
+import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { runNode } from '../../test/process';
+import { RecordingProcessor } from '../../test/recording-processor';
+import { processorOutcomeRecorders } from '../lifecycle';
+import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
+
+/**
+ * Issue 14, review of finding 9: the worker never gave up on a request the processor never answered, so a capture's
+ * reservation (or a commit's in-flight mark) stayed forever with nobody told. Now each attempt waits twice as long as
+ * the one before, and after PROCESSOR_REQUEST_GIVE_UP_S the request is set aside as `needs_review` with an error
+ * logged; the operator lists it and, once it is settled with the acquirer, retries it with `svc processor-requests`.
+ */
+const GIVE_UP_S = 3_600;
+const processor = new RecordingProcessor();
+const lines: { level: string; code?: string; processorRequestId?: string }[] = [];
+const logger = createLogger({
+  level: 'info',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+      done();
+    },
+  }),
+});
+let database: TestDatabase;
+let app: TestApp;
+let client: MerchantClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 10 });
+  app = await startTestApp(database, { env: { ...UNTHROTTLED, PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) }, processor, logger });
+  client = merchantClient(app, await provisionTestMerchant(database.db, 'Unanswered Shop'));
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+/** The worker at `seconds` after the service clock's now. */
+function workerAt(seconds: number): Promise<number> {
+  return finishAbandonedProcessorRequests(
+    { db: database.db, processor, clock: app.clock, logger, env: app.env },
+    processorOutcomeRecorders({ env: app.env }),
+    new Date(app.clock.now().getTime() + seconds * 1000),
+  );
+}
+
+async function captureRequest() {
+  const [row] = await database.sql<
+    { id: string; state: string; attempts: number; lastError: string | null; leaseS: number; pending: number; captured: number }[]
+  >`
+    select r.id, r.state, r.attempts, r.last_error as "lastError",
+      round(extract(epoch from r.lease_expires_at - r.created_at))::int as "leaseS",
+      t.capture_pending_cents::int as pending, t.captured_cents::int as captured
+    from processor_requests r join transactions t on t.id = r.transaction_id where r.operation = 'capture'`;
+  return row!;
+}
+
+const svc = (...args: string[]) => runNode(['bin/svc.mjs', ...args], { DATABASE_URL: database.url });
+
+describe('a capture the processor never answers', () => {
+  it('is retried less and less often, then set aside as needs_review with an error logged, its reservation kept', async () => {
+    const hold = await authorizedHold(app, client, 5_000);
+    processor.unreachable = true;
+    const capture = await client.pay({ token: hold.token, amount: 2_000 });
+    expect(capture.status).toBe(502);
+    const asked = await captureRequest();
+    expect(asked).toMatchObject({ state: 'in_flight', attempts: 1, pending: 2_000 });
+
+    expect(await workerAt(PROCESSOR_LEASE_MS / 1000 + 1)).toBe(0);
+    const second = await captureRequest();
+    expect(second).toMatchObject({ state: 'in_flight', attempts: 2, lastError: expect.stringMatching(/unreachable/) });
+    // Its next attempt is two leases after this one, not one.
+    expect(second.leaseS).toBeGreaterThanOrEqual(PROCESSOR_LEASE_MS / 1000 + 1 + (2 * PROCESSOR_LEASE_MS) / 1000 - 1);
+    expect(await workerAt(PROCESSOR_LEASE_MS / 1000 + 1 + PROCESSOR_LEASE_MS / 1000)).toBe(0);
+    expect((await captureRequest()).attempts).toBe(2);
+
+    expect(await workerAt(GIVE_UP_S + 1)).toBe(0);
+    const aside = await captureRequest();
+    expect(aside).toMatchObject({ state: 'needs_review', attempts: 3, pending: 2_000, captured: 0 });
+    expect(lines.filter((line) => line.code === 'processor_request_needs_review' && line.processorRequestId === aside.id)).toHaveLength(1);
+    expect(lines.find((line) => line.code === 'processor_request_needs_review')?.level).toBe('error');
+    // Set aside: the worker leaves it alone, however late.
+    expect(await workerAt(10 * GIVE_UP_S)).toBe(0);
+    expect((await captureRequest()).attempts).toBe(3);
+    // The hold cannot be captured beyond what is left while the amount stays reserved.
+    const more = await client.pay({ token: hold.token, amount: 3_001 });
+    expect(more.status).toBe(409);
+  });
+
+  it('is listed by `svc processor-requests`, and `retry ID` puts it back for the worker, which records it', async () => {
+    const { id } = await captureRequest();
+    const listed = await svc('processor-requests', '--json');
+    expect(listed.code).toBe(0);
+    const requests = JSON.parse(listed.stdout) as { id: string; operation: string; amountCents: number; lastError: string }[];
+    expect(requests).toEqual([expect.objectContaining({ id, operation: 'capture', amountCents: 2_000, lastError: expect.stringMatching(/unreachable/) })]);
+
+    expect((await svc('processor-requests', 'retry', '00000000-0000-4000-8000-000000000000')).code).toBe(1);
+    const retried = await svc('processor-requests', 'retry', id);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('in flight again');
+    processor.unreachable = false;
+    expect(await workerAt(1)).toBe(1);
+    expect(await captureRequest()).toMatchObject({ state: 'done', pending: 0, captured: 2_000 });
+    expect((await svc('processor-requests')).stdout).toContain('No processor request needs review');
+  });
+});

@@ -1,0 +1,122 @@
+import type { Tx } from '../../db/client';
+import { ApiError } from '../../errors';
+import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
+import type { ProcessorResult } from '../../processor/processor';
+import {
+  finishProcessorRequest,
+  originalRequestId,
+  ProcessorUnanswered,
+  queueProcessorRequest,
+  queueProcessorRequestWith,
+  recordedAnswer,
+  type ProcessorCallDeps,
+  type UndoPayment,
+} from './processor-call';
+import { findProcessorRequest, type GuardedWrite, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
+
+type Answer = Omit<MutationResponse, 'replayed'>;
+
+/** What a payment's request asks: the call (made once, by it: the card is in its memory) and how to record its result. */
+export interface Payment {
+  operation: PaymentOperation;
+  /** Null when its outcome creates the transaction (a widget payment, a token charge). */
+  transactionId: string | null;
+  merchantId: string;
+  /** The tokenized method a token charge is made on. */
+  processorReference?: string;
+  amountCents: number;
+  currency: string;
+  /** What undoing it needs (a link payment's in-flight mark), besides the request's id. */
+  details?: Record<string, unknown>;
+  call: (requestKey: string) => Promise<ProcessorResult>;
+  /** Records the processor's decision in the transaction that marks the request done; its answer is the request's. */
+  record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => Promise<Answer>;
+  /** Undoes what the request committed before the call (a link payment's in-flight mark), once it is reversed. */
+  undo?: UndoPayment;
+}
+
+/**
+ * A payment that only the request itself can make: the card lives in its memory, or its outcome creates the record.
+ * The change that asks (the Idempotency-Key taken, a link marked in flight) commits together with a processor_requests
+ * row; the call is made after the commit, outside any lock, with the row's request key; the decision is recorded in a
+ * transaction of its own, which marks the row done and fills in the answer under the key. When the processor does not
+ * answer (PROCESSOR_TIMEOUT_MS), or its decision cannot be recorded, the payment is reversed at the processor by its
+ * key, and the key freed: the caller is told nothing was charged and may try again. Should the reversal not be
+ * answered either, the row stays in flight and the worker reverses it when its lease ends (a retry with the key gets
+ * 409 until then). Either way no payment stays charged that the books do not show.
+ */
+export function payAfterCommit(tx: Tx, deps: ProcessorCallDeps, context: MutationContext, payment: Payment): Promise<ProcessorHandoff>;
+/** The same, for the transaction a guarded write changes (a link marked in flight), in one statement with it: null when its guard refused. */
+export function payAfterCommit(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  payment: Omit<Payment, 'transactionId'>,
+  guarded: GuardedWrite,
+): Promise<ProcessorHandoff | null>;
+export async function payAfterCommit(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  payment: Omit<Payment, 'transactionId'> & { transactionId?: string | null },
+  guarded?: GuardedWrite,
+): Promise<ProcessorHandoff | null> {
+  const now = deps.clock.now();
+  const asked = {
+    operation: payment.operation,
+    merchantId: payment.merchantId,
+    processorReference: payment.processorReference ?? null,
+    amountCents: payment.amountCents,
+    currency: payment.currency,
+    idempotencyKey: context.idempotencyKey,
+    details: { ...payment.details, requestId: context.requestId },
+  };
+  const request = guarded
+    ? await queueProcessorRequestWith(tx, guarded, asked, now)
+    : await queueProcessorRequest(tx, { ...asked, transactionId: payment.transactionId ?? null }, now);
+  if (!request) return null;
+  const { undo } = payment;
+  return {
+    answer: async () => {
+      try {
+        // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
+        const finish = { call: () => payment.call(request.requestKey), decide: (tx: Tx, result: ProcessorResult) => payment.record(tx, result, request), undo };
+        return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
+      } catch (error) {
+        return reverseUnrecorded(deps, request, undo, error);
+      }
+    },
+  };
+}
+
+/**
+ * The payment was not answered, or its decision could not be recorded: reversed at the processor now, unless it was
+ * recorded after all (a commit whose acknowledgement was lost). If the reversal cannot be made or recorded either, the
+ * row stays in flight for the worker.
+ */
+async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequestRow, undo: UndoPayment | undefined, error: unknown): Promise<Answer> {
+  const unanswered = error instanceof ProcessorUnanswered;
+  deps.logger.warn(
+    { err: unanswered ? error.cause : error, code: unanswered ? 'processor_unanswered' : 'payment_unrecorded', processorRequestId: request.id },
+    'payment not recorded; reversing it at the processor',
+  );
+  try {
+    const now = await findProcessorRequest(deps.db, request.id);
+    if (now && now.state !== 'in_flight') return recordedAnswer(now) ?? notCharged(request);
+    return (await finishProcessorRequest(deps, request, { undo })) ?? notCharged(request);
+  } catch (reversal) {
+    deps.logger.warn(
+      { err: reversal, code: 'processor_reversal_deferred', processorRequestId: request.id },
+      'reversal deferred: the payment stays in flight and the worker reverses it when its lease ends',
+    );
+    if (!unanswered) throw error;
+    const detail =
+      'The processor did not answer in time. The payment is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
+    return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+  }
+}
+
+function notCharged(request: ProcessorRequestRow): Answer {
+  const detail = 'The processor did not answer in time; the payment was cancelled there and nothing was charged. Try again.';
+  return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+}
