@@ -235,7 +235,7 @@ export async function finishProcessorRequest(
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
     // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
     const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
-    if (!settled || settled.state === 'in_flight') throw error;
+    if (settled?.state !== 'done') throw error;
     return recordedAnswer(settled);
   }
   await finishReleases(deps, releases);
