@@ -101,6 +101,36 @@ describe('a token charge the processor does not answer', () => {
   });
 });
 
+describe('an Idempotency-Key that expired and was taken again while its first payment waited for its reversal', () => {
+  it("is the new request's: the old payment's reversal neither frees it nor answers under it", async () => {
+    const token = await tokenizedMethod('rekeyed');
+    processor.unreachable = true;
+    expect((await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' })).status).toBe(502);
+    processor.unreachable = false;
+    await database.sql`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'rekeyed'`;
+    const slow = await slowInstance();
+    try {
+      const gate = processor.holdAnswers();
+      const charges = processor.tokenCharges;
+      const second = merchantClient(slow, { apiKey: apiKey() }).pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
+      await processor.tokenChargesCalled(charges + 1);
+      // The worker takes the first payment over (its lease ended; the second's has not) and reverses it.
+      await database.sql`update processor_requests set lease_expires_at = lease_expires_at - interval '1 hour' where idempotency_key like '%rekeyed' and state = 'in_flight' and attempts = 2`;
+      expect(await workerRun(0)).toBe(1);
+      const [key] = await database.sql<{ status: number | null }[]>`select response_status as status from idempotency_keys where key = 'rekeyed'`;
+      expect(key).toEqual({ status: null }); // still the second request's, in flight
+      expect((await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' })).status).toBe(409);
+      gate.answer();
+      expect((await second).status).toBe(200);
+      const replay = await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('a link payment the processor does not answer', () => {
   it('is reversed, and the link is payable again; the late approval is not recorded', async () => {
     const created = await client.init({ amount: 2_500, isCent: true, currency: 'USD' });

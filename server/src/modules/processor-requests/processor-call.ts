@@ -221,10 +221,10 @@ export async function finishProcessorRequest(
       let result: RecordedAnswer | null = null;
       if (answer.outcome === 'reversed') {
         await payment?.undo?.(tx, request);
-        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey);
+        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey, request.createdAt);
       } else {
         result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
-        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, result);
+        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, request.createdAt, result);
       }
       // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
       const attempt = isPayment(request.operation) ? request.attempts : null;
