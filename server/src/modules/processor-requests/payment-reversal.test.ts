@@ -1,4 +1,4 @@
-import { Status, type SdkSession } from '@svc/protocol';
+import { Status, type SdkSession, type Transaction } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
@@ -21,6 +21,8 @@ const TIMEOUT_MS = 300;
 const processor = new RecordingProcessor();
 let database: TestDatabase;
 let app: TestApp;
+/** A second instance on the same database, processor and clock, whose processor calls may take up to 20 s: slow, not unanswered. */
+let slow: TestApp;
 let client: MerchantClient;
 let merchantId: string;
 let clientId: string;
@@ -35,9 +37,11 @@ beforeAll(async () => {
   merchantId = merchant.merchantId;
   clientId = merchant.clientId;
   merchantApiKey = merchant.apiKey;
+  slow = await startTestApp(database, { env: { ...UNTHROTTLED, PROCESSOR_TIMEOUT_MS: '20000' }, processor, clock: app.clock });
 });
 
 afterAll(async () => {
+  await slow?.close();
   await app?.close();
   await database?.drop();
 });
@@ -66,6 +70,15 @@ async function tokenizedMethod(name: string): Promise<string> {
   await database.sql`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
     select ${token}, 'token', ${merchantId}, id, 'alpha', ${`sbx_alpha_${name}`}, 'card', '4242', now() from transactions where transaction_number = ${origin.body.TransactionNumber}`;
   return token;
+}
+
+/** The consumer pays the link through the slow instance; resolves once the sale is at the processor, its answer held. */
+async function linkPaymentHeld(transaction: Pick<Transaction, 'transactionPage'>) {
+  const gate = processor.holdAnswers();
+  const before = processor.sales;
+  const paying = consumerPays(slow, transaction);
+  await processor.salesCalled(before + 1);
+  return { gate, paying };
 }
 
 /** The worker of a later start of the service, `leases` leases from now: past every lease taken so far. */
@@ -108,26 +121,21 @@ describe('an Idempotency-Key that expired and was taken again while its first pa
     expect((await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' })).status).toBe(502);
     processor.unreachable = false;
     await database.sql`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'rekeyed'`;
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const charges = processor.tokenCharges;
-      const second = merchantClient(slow, { apiKey: apiKey() }).pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
-      await processor.tokenChargesCalled(charges + 1);
-      // The worker takes the first payment over (its lease ended; the second's has not) and reverses it.
-      await database.sql`update processor_requests set lease_expires_at = lease_expires_at - interval '1 hour' where idempotency_key like '%rekeyed' and state = 'in_flight' and attempts = 2`;
-      expect(await workerRun(0)).toBe(1);
-      const [key] = await database.sql<{ status: number | null }[]>`select response_status as status from idempotency_keys where key = 'rekeyed'`;
-      expect(key).toEqual({ status: null }); // still the second request's, in flight
-      expect((await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' })).status).toBe(409);
-      gate.answer();
-      expect((await second).status).toBe(200);
-      const replay = await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
-      expect(replay.status).toBe(200);
-      expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    } finally {
-      await slow.close();
-    }
+    const gate = processor.holdAnswers();
+    const charges = processor.tokenCharges;
+    const second = merchantClient(slow, { apiKey: apiKey() }).pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
+    await processor.tokenChargesCalled(charges + 1);
+    // The worker takes the first payment over (its lease ended; the second's has not) and reverses it.
+    await database.sql`update processor_requests set lease_expires_at = lease_expires_at - interval '1 hour' where idempotency_key like '%rekeyed' and state = 'in_flight' and attempts = 2`;
+    expect(await workerRun(0)).toBe(1);
+    const [key] = await database.sql<{ status: number | null }[]>`select response_status as status from idempotency_keys where key = 'rekeyed'`;
+    expect(key).toEqual({ status: null }); // still the second request's, in flight
+    expect((await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' })).status).toBe(409);
+    gate.answer();
+    expect((await second).status).toBe(200);
+    const replay = await client.pay({ token, amount: 1_111, currency: 'USD' }, { 'idempotency-key': 'rekeyed' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 });
 
@@ -179,100 +187,66 @@ describe('a link payment the processor does not answer', () => {
   it('taken over by the worker while the request still waits: the approval that comes late is not recorded', async () => {
     const created = await client.init({ amount: 1_700, isCent: true, currency: 'USD' });
     // Slow, not unanswered: a timeout long enough for the worker to claim the request first.
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const before = processor.sales;
-      const paying = consumerPays(slow, created.body);
-      await processor.salesCalled(before + 1);
-      expect(await workerRun()).toBe(1);
-      gate.answer();
-      const answered = await paying;
-      expect(answered.status).toBe(502);
-      expect(detailOf(answered.body)).toMatch(/nothing was charged/);
-      expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
-      expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
-    } finally {
-      await slow.close();
-    }
+    const { gate, paying } = await linkPaymentHeld(created.body);
+    expect(await workerRun()).toBe(1);
+    gate.answer();
+    const answered = await paying;
+    expect(answered.status).toBe(502);
+    expect(detailOf(answered.body)).toMatch(/nothing was charged/);
+    expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
+    expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
   });
 
   it('approved but no longer the payment in flight (taken over as stale): reversed, not lost or recorded twice', async () => {
     const created = await client.init({ amount: 900, isCent: true, currency: 'USD' });
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const before = processor.sales;
-      const paying = consumerPays(slow, created.body);
-      await processor.salesCalled(before + 1);
-      // As a stale mark taken over by another payment would leave it: a different in-flight mark.
-      await database.sql`update transactions set consumer_payment_since = clock_timestamp() + interval '1 second'
-        where transaction_number = ${created.body.TransactionNumber}`;
-      gate.answer();
-      const answered = await paying;
-      expect(answered.status).toBe(502);
-      const sale = (await requestsOf('sale')).at(-1)!;
-      expect(sale).toMatchObject({ state: 'done', outcome: 'reversed' });
-      expect(processor.reversed).toContain(sale.requestKey);
-      expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, payments: 0 });
-    } finally {
-      await slow.close();
-    }
+    const { gate, paying } = await linkPaymentHeld(created.body);
+    // As a stale mark taken over by another payment would leave it: a different in-flight mark.
+    await database.sql`update transactions set consumer_payment_since = clock_timestamp() + interval '1 second'
+      where transaction_number = ${created.body.TransactionNumber}`;
+    gate.answer();
+    const answered = await paying;
+    expect(answered.status).toBe(502);
+    const sale = (await requestsOf('sale')).at(-1)!;
+    expect(sale).toMatchObject({ state: 'done', outcome: 'reversed' });
+    expect(processor.reversed).toContain(sale.requestKey);
+    expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, payments: 0 });
   });
 });
-
-/** A second instance of the service whose processor calls may take up to 20 s, on the same database, processor and clock. */
-async function slowInstance(): Promise<TestApp> {
-  return startTestApp(database, { env: { ...UNTHROTTLED, PROCESSOR_TIMEOUT_MS: '20000' }, processor, clock: app.clock });
-}
 
 describe('an approval that reaches its request while the worker is reversing the payment (the attempt fence)', () => {
   it('is not recorded for a link payment: the worker claimed it first, and the reversal stands', async () => {
     const created = await client.init({ amount: 2_600, isCent: true, currency: 'USD' });
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const before = processor.sales;
-      const paying = consumerPays(slow, created.body);
-      await processor.salesCalled(before + 1);
-      const reversal = processor.holdReversals();
-      const asked = processor.reversed.length;
-      const worker = workerRun();
-      await processor.reversalsCalled(asked + 1); // claimed, and its reversal on the way
-      gate.answer(); // the approval reaches the request now, before the reversal is recorded
-      const answered = await paying;
-      expect(answered.status).toBe(502);
-      reversal.release();
-      expect(await worker).toBe(1);
-      expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
-      expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
-    } finally {
-      await slow.close();
-    }
+    const { gate, paying } = await linkPaymentHeld(created.body);
+    const reversal = processor.holdReversals();
+    const asked = processor.reversed.length;
+    const worker = workerRun();
+    await processor.reversalsCalled(asked + 1); // claimed, and its reversal on the way
+    gate.answer(); // the approval reaches the request now, before the reversal is recorded
+    const answered = await paying;
+    expect(answered.status).toBe(502);
+    reversal.release();
+    expect(await worker).toBe(1);
+    expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
+    expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
   });
 
   it('is not recorded for a token charge, which has no in-flight mark to refuse it', async () => {
     const token = await tokenizedMethod('fenced');
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const charges = processor.tokenCharges;
-      const paying = merchantClient(slow, { apiKey: apiKey() }).pay({ token, amount: 777, currency: 'USD' });
-      await processor.tokenChargesCalled(charges + 1);
-      const reversal = processor.holdReversals();
-      const asked = processor.reversed.length;
-      const worker = workerRun();
-      await processor.reversalsCalled(asked + 1);
-      gate.answer();
-      expect((await paying).status).toBe(502);
-      reversal.release();
-      expect(await worker).toBe(1);
-      expect((await requestsOf('charge_token')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
-      const sales = await database.sql`select 1 from transactions where merchant_id = ${merchantId} and method_type = 'sale' and amount_cents = 777`;
-      expect(sales).toHaveLength(0);
-    } finally {
-      await slow.close();
-    }
+    const gate = processor.holdAnswers();
+    const charges = processor.tokenCharges;
+    const paying = merchantClient(slow, { apiKey: apiKey() }).pay({ token, amount: 777, currency: 'USD' });
+    await processor.tokenChargesCalled(charges + 1);
+    const reversal = processor.holdReversals();
+    const asked = processor.reversed.length;
+    const worker = workerRun();
+    await processor.reversalsCalled(asked + 1);
+    gate.answer();
+    expect((await paying).status).toBe(502);
+    reversal.release();
+    expect(await worker).toBe(1);
+    expect((await requestsOf('charge_token')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 2 });
+    const sales = await database.sql`select 1 from transactions where merchant_id = ${merchantId} and method_type = 'sale' and amount_cents = 777`;
+    expect(sales).toHaveLength(0);
   });
 });
 
@@ -293,29 +267,21 @@ describe('a link payment whose reversal the processor does not answer', () => {
 
   it('set aside for review, and its approval arrives after all: reversed by the request then, never answered "nothing charged" unreversed', async () => {
     const created = await client.init({ amount: 5_100, isCent: true, currency: 'USD' });
-    const slow = await slowInstance();
-    try {
-      const gate = processor.holdAnswers();
-      const before = processor.sales;
-      const paying = consumerPays(slow, created.body);
-      await processor.salesCalled(before + 1);
-      processor.unreachable = true; // the worker's reversals fail from now on
-      expect(await workerRun()).toBe(0);
-      const giveUp = Number(app.env.PROCESSOR_REQUEST_GIVE_UP_S) / (PROCESSOR_LEASE_MS / 1000) + 1;
-      expect(await workerRun(giveUp)).toBe(0);
-      const sale = (await requestsOf('sale')).at(-1)!;
-      expect(sale).toMatchObject({ state: 'needs_review', attempts: 3 });
-      processor.unreachable = false;
-      gate.answer();
-      const answered = await paying;
-      expect(answered.status).toBe(502);
-      expect(detailOf(answered.body)).toMatch(/nothing was charged/);
-      expect(processor.reversed).toContain(sale.requestKey);
-      expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 4 });
-      expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
-    } finally {
-      await slow.close();
-    }
+    const { gate, paying } = await linkPaymentHeld(created.body);
+    processor.unreachable = true; // the worker's reversals fail from now on
+    expect(await workerRun()).toBe(0);
+    const giveUp = Number(app.env.PROCESSOR_REQUEST_GIVE_UP_S) / (PROCESSOR_LEASE_MS / 1000) + 1;
+    expect(await workerRun(giveUp)).toBe(0);
+    const sale = (await requestsOf('sale')).at(-1)!;
+    expect(sale).toMatchObject({ state: 'needs_review', attempts: 3 });
+    processor.unreachable = false;
+    gate.answer();
+    const answered = await paying;
+    expect(answered.status).toBe(502);
+    expect(detailOf(answered.body)).toMatch(/nothing was charged/);
+    expect(processor.reversed).toContain(sale.requestKey);
+    expect((await requestsOf('sale')).at(-1)).toMatchObject({ state: 'done', outcome: 'reversed', attempts: 4 });
+    expect(await linkBooks(created.body.TransactionNumber)).toMatchObject({ status: Status.Pending, inFlight: false, payments: 0 });
   });
 });
 
