@@ -20,10 +20,10 @@ export interface ProcessorRequestWorker {
  * between the call and recording its outcome, or the processor did not answer. Each is claimed for another attempt
  * (SKIP LOCKED, so instances share the work): a call on a method already held is made again with its key (the
  * processor answers as it did the first time), a payment is reversed by its key; the outcome is recorded once. A
- * request still unfinished PROCESSOR_REQUEST_GIVE_UP_S after it was asked (or an operator retried it), after at least
- * one attempt of the worker's own, is set aside as
- * `needs_review`, with an error logged: what it reserved (a capture's amount, a commit) stays reserved until an
- * operator settles it with the acquirer and retries it (`svc processor-requests`). Returns how many were finished.
+ * request still unfinished PROCESSOR_REQUEST_GIVE_UP_S after it was asked (or an operator retried it), once an attempt
+ * of the worker's own has failed, is set aside as `needs_review` with an error logged: what it reserved (a capture's
+ * amount, a commit) stays reserved until an operator settles it with the acquirer and retries it (`svc
+ * processor-requests`). Returns how many were finished.
  */
 export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, recorders: OutcomeRecorders, now: Date): Promise<number> {
   let finished = 0;
