@@ -60,7 +60,7 @@ const EnvSchema = z
      */
     PROCESSOR_TIMEOUT_MS: positiveInt.min(100).max(50_000).default(30_000),
     /** A processor request still unfinished this long after it was asked is set aside as `needs_review` (logged as an error). */
-    PROCESSOR_REQUEST_GIVE_UP_S: positiveInt.min(60).default(24 * 3600),
+    PROCESSOR_REQUEST_GIVE_UP_S: positiveInt.min(600).default(24 * 3600),
     AUTHORIZATION_HOLD_S: positiveInt.default(7 * 24 * 3600),
   })
   .superRefine((env, ctx) => {

@@ -15,6 +15,7 @@ export class RecordingProcessor extends SandboxProcessor {
   captureKeys: string[] = [];
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
   #waiting: { reached: () => boolean; resolve: () => void }[] = [];
+  #reversalsHeld: Promise<void> | null = null;
 
   constructor(private readonly captureDelayMs = 0) {
     super();
@@ -57,6 +58,7 @@ export class RecordingProcessor extends SandboxProcessor {
   override async chargeToken(...args: Parameters<SandboxProcessor['chargeToken']>) {
     this.#reach();
     this.tokenCharges += 1;
+    this.#called();
     return super.chargeToken(...args);
   }
 
@@ -79,7 +81,31 @@ export class RecordingProcessor extends SandboxProcessor {
   override async reverse(requestKey: string) {
     this.#reach();
     this.reversed.push(requestKey);
+    this.#called();
+    await this.#reversalsHeld;
     return super.reverse(requestKey);
+  }
+
+  /** Resolves when the processor has been asked for `count` token charges in all. */
+  tokenChargesCalled(count: number): Promise<void> {
+    return this.#until(() => this.tokenCharges >= count);
+  }
+
+  /** Resolves when the processor has been asked for `count` reversals in all. */
+  reversalsCalled(count: number): Promise<void> {
+    return this.#until(() => this.reversed.length >= count);
+  }
+
+  /** For tests: reversals asked from now on wait (and take effect) only when `release()` is called. */
+  holdReversals(): { release(): void } {
+    let release!: () => void;
+    this.#reversalsHeld = new Promise<void>((resolve) => (release = resolve));
+    return {
+      release: () => {
+        this.#reversalsHeld = null;
+        release();
+      },
+    };
   }
 
   override async release(reference: string, amountCents: number, requestKey: string) {

@@ -1,15 +1,11 @@
 import type http from 'node:http';
 import { Writable } from 'node:stream';
-import type { ProvisionedMerchant } from '@svc/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock';
 import { loadEnv } from '../../env';
 import { createLogger } from '../../logger';
-import { startTestApp, type TestApp } from '../../test/app';
 import { answer, startReceiver } from '../../test/callback-receiver';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
-import { merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './callbacks.queries';
 import { createCallbackDispatcher, type DispatcherDeps } from './dispatcher';
 import { OutcomeBatch } from './outcome-batch';
@@ -19,26 +15,13 @@ import { OutcomeBatch } from './outcome-batch';
  * an attempt whose lease ran out, or that a redelivery started over, is dropped), and a batch the database refuses
  * is written again row by row, so one bad row does not keep the others from being recorded.
  */
-let database: TestDatabase;
-let app: TestApp;
-let merchant: ProvisionedMerchant;
-let client: MerchantClient;
+const t = useTestApp({ env: { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', ...UNTHROTTLED }, merchantName: 'Outcome Shop' });
 const cleanups: (() => Promise<void>)[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database, { env: { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } });
-  merchant = await provisionTestMerchant(database.db, 'Outcome Shop');
-  client = merchantClient(app, merchant);
-});
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
   // Each test starts with an empty outbox.
-  await database.sql`update callback_deliveries set state = 'failed', next_attempt_at = null where state = 'pending'`;
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
+  await t.database.sql`update callback_deliveries set state = 'failed', next_attempt_at = null where state = 'pending'`;
 });
 
 interface LogLine {
@@ -69,7 +52,7 @@ function capturedLogger() {
 function dispatcher(overrides: Partial<Omit<DispatcherDeps, 'env'>> & { env?: Record<string, string> } = {}) {
   const { env: envOverrides, ...rest } = overrides;
   const env = loadEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', CALLBACK_TIMEOUT_MS: '1000', ...envOverrides });
-  return createCallbackDispatcher({ db: database.db, clock: app.clock, logger: createLogger({ level: 'silent' }), ...rest, env });
+  return createCallbackDispatcher({ db: t.database.db, clock: t.app.clock, logger: createLogger({ level: 'silent' }), ...rest, env });
 }
 
 async function receiver(...args: Parameters<typeof startReceiver>) {
@@ -80,23 +63,23 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
 
 /** A pending sale with a callback URL, then cancelled: one update, one delivery. */
 async function oneUpdate(callbackURL: string) {
-  const created = await client.init({ amount: 5, currency: 'USD', callbackURL });
+  const created = await t.client.init({ amount: 5, currency: 'USD', callbackURL });
   expect(created.status).toBe(200);
-  await client.cancel(created.body.TransactionNumber);
+  await t.client.cancel(created.body.TransactionNumber);
   return created.body.TransactionNumber;
 }
 
 /** A delivery queued and not yet attempted (its URL is never contacted by these tests unless they send). */
 async function oneDelivery(url = 'http://127.0.0.1:9/never') {
   const number = await oneUpdate(url);
-  const [row] = await database.sql<{ id: string }[]>`
+  const [row] = await t.database.sql<{ id: string }[]>`
     select d.id from callback_deliveries d join transactions t on t.id = d.transaction_id where t.transaction_number = ${number}`;
   return row!.id;
 }
 
 /** Claims what is due at `clock` with a lease of `leaseMs`, and returns the attempt of `deliveryId`. */
 async function claim(clock: ManualClock, deliveryId: string, leaseMs = 60_000): Promise<ClaimedDelivery> {
-  const claimed = await claimDueDeliveries(database.db, clock.now(), 10, leaseMs);
+  const claimed = await claimDueDeliveries(t.database.db, clock.now(), 10, leaseMs);
   const mine = claimed.find((c) => c.deliveryId === deliveryId);
   expect(mine, 'the delivery was claimed').toBeDefined();
   return mine!;
@@ -133,7 +116,7 @@ interface DeliveryRow {
 }
 
 async function deliveryStates(ids: string[]) {
-  const rows = await database.sql<DeliveryRow[]>`
+  const rows = await t.database.sql<DeliveryRow[]>`
     select d.id, d.state, d.attempt_count, d.schedule_position, d.next_attempt_at, d.window_started_at,
            (select count(*)::int from callback_attempts a where a.delivery_id = d.id and a.finished_at is not null) as finished
     from callback_deliveries d where d.id = any(${ids}::uuid[])`;
@@ -145,22 +128,22 @@ async function deliveryState(id: string) {
 }
 
 async function attemptsOf(id: string) {
-  return database.sql<{ attempt_no: number; http_status: number | null; error: string | null; finished: boolean }[]>`
+  return t.database.sql<{ attempt_no: number; http_status: number | null; error: string | null; finished: boolean }[]>`
     select attempt_no, http_status, error, finished_at is not null as finished from callback_attempts where delivery_id = ${id} order by attempt_no`;
 }
 
 describe('an outcome counts only for the attempt that holds its delivery', () => {
   it('the late outcome of an attempt whose lease ran out does not overwrite what the attempt that claimed the delivery again recorded', async () => {
     const id = await oneDelivery();
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const first = await claim(clock, id);
     clock.advance(61); // the first attempt's lease has run out: the delivery is claimed again
     const second = await claim(clock, id);
     expect([first.attemptNo, second.attemptNo]).toEqual([1, 2]);
 
-    const newer = await recordOutcomes(database.db, [succeeded(second, clock.now())]);
+    const newer = await recordOutcomes(t.database.db, [succeeded(second, clock.now())]);
     clock.advance(3);
-    const late = await recordOutcomes(database.db, [retryLater(first, clock.now())]);
+    const late = await recordOutcomes(t.database.db, [retryLater(first, clock.now())]);
 
     expect(await deliveryState(id)).toMatchObject({ state: 'succeeded', next_attempt_at: null, schedule_position: 0, attempt_count: 2 });
     // Each attempt's own log entry still says how it went: the first was sent and answered 500.
@@ -178,12 +161,12 @@ describe('an outcome counts only for the attempt that holds its delivery', () =>
   ] as const)('an outcome (%s) of an attempt that a redelivery started over does not undo the redelivery', async (_name, outcomeOf) => {
     const merchantEnd = await receiver();
     const id = await oneDelivery(`${merchantEnd.url}/redelivered`);
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const inFlight = await claim(clock, id);
 
-    const again = await client.call<{ state: string; nextAttemptAt: string }>('POST', `/callbacks/${id}/redeliver`);
+    const again = await t.client.call<{ state: string; nextAttemptAt: string }>('POST', `/callbacks/${id}/redeliver`);
     expect(again.status).toBe(202);
-    const late = await recordOutcomes(database.db, [outcomeOf(inFlight, clock.now())]);
+    const late = await recordOutcomes(t.database.db, [outcomeOf(inFlight, clock.now())]);
 
     // Still as the redelivery left it: due at once, from the beginning of the schedule.
     expect(await deliveryState(id)).toMatchObject({ state: 'pending', schedule_position: 0, window_started_at: null, attempt_count: 1 });
@@ -207,7 +190,7 @@ describe('an outcome counts only for the attempt that holds its delivery', () =>
       for (const res of held) if (!res.writableEnded) res.destroy();
     });
     const id = await oneDelivery(`${merchantEnd.url}/slow`);
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const log = capturedLogger();
     // A lease of 15 s (its 10 s timeout + 5 s).
     const slow = dispatcher({ clock, logger: log.logger, env: { CALLBACK_TIMEOUT_MS: '10000' } });
@@ -239,14 +222,14 @@ describe('two outcomes of one delivery in one batch', () => {
     ['the newer first', (older: AttemptOutcome, newer: AttemptOutcome) => [newer, older]],
   ] as const)('the attempt that holds the delivery decides, with %s', async (_name, order) => {
     const id = await oneDelivery();
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const first = await claim(clock, id);
     clock.advance(61);
     const second = await claim(clock, id);
     clock.advance(2);
 
     const batch = order(retryLater(first, clock.now()), succeeded(second, clock.now()));
-    const written = await recordOutcomes(database.db, batch);
+    const written = await recordOutcomes(t.database.db, batch);
 
     expect(await deliveryState(id)).toMatchObject({ state: 'succeeded', next_attempt_at: null, schedule_position: 0, finished: 2 });
     expect((await attemptsOf(id)).map((a) => a.http_status)).toEqual([500, 200]);
@@ -257,14 +240,14 @@ describe('two outcomes of one delivery in one batch', () => {
 describe('attempt outcomes written in batches', () => {
   /** Makes PostgreSQL refuse any write of this delivery's attempt outcome: a statement carrying it fails as a whole. */
   async function refuseOutcomeOf(deliveryId: string) {
-    await database.sql.unsafe(`create or replace function test_refuse_outcome() returns trigger language plpgsql as $$
+    await t.database.sql.unsafe(`create or replace function test_refuse_outcome() returns trigger language plpgsql as $$
       begin
         if new.delivery_id = '${deliveryId}'::uuid and new.finished_at is not null then raise exception 'injected: outcome refused'; end if;
         return new;
       end $$`);
-    await database.sql`create trigger test_refuse_outcome before update on callback_attempts for each row execute function test_refuse_outcome()`;
+    await t.database.sql`create trigger test_refuse_outcome before update on callback_attempts for each row execute function test_refuse_outcome()`;
     const drop = async () => {
-      await database.sql`drop trigger if exists test_refuse_outcome on callback_attempts`;
+      await t.database.sql`drop trigger if exists test_refuse_outcome on callback_attempts`;
     };
     cleanups.push(drop);
     return drop;
@@ -274,7 +257,7 @@ describe('attempt outcomes written in batches', () => {
   async function threeClaimedOutcomes(clock: ManualClock) {
     const merchantEnd = await receiver();
     await Promise.all(Array.from({ length: 3 }, (_, i) => oneUpdate(`${merchantEnd.url}/direct${i}`)));
-    const claimed = await claimDueDeliveries(database.db, clock.now(), 10, 60_000);
+    const claimed = await claimDueDeliveries(t.database.db, clock.now(), 10, 60_000);
     expect(claimed).toHaveLength(3);
     const ids = claimed.map((c) => c.deliveryId);
     const now = clock.now();
@@ -294,12 +277,12 @@ describe('attempt outcomes written in batches', () => {
     return { ids, outcomes, now };
   }
 
-  it('writes the outcomes of a batch in one statement: all of them, or none when the database refuses one', async () => {
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+  it('writes the outcomes of a batch in one statement: all of them, or none when the t.database refuses one', async () => {
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const { ids, outcomes, now } = await threeClaimedOutcomes(clock);
 
     const allow = await refuseOutcomeOf(ids[1]!); // the middle one of the batch
-    await expect(recordOutcomes(database.db, outcomes)).rejects.toThrow(/injected/);
+    await expect(recordOutcomes(t.database.db, outcomes)).rejects.toThrow(/injected/);
     for (const row of (await deliveryStates(ids)).values()) {
       // Nothing of the batch was written: every delivery is still claimed (pending, its lease ahead) and its attempt unfinished.
       expect(row).toMatchObject({ state: 'pending', attempt_count: 1, finished: 0, schedule_position: 0 });
@@ -307,13 +290,13 @@ describe('attempt outcomes written in batches', () => {
     }
 
     await allow();
-    expect(await recordOutcomes(database.db, outcomes)).toEqual(['recorded', 'recorded', 'recorded']);
+    expect(await recordOutcomes(t.database.db, outcomes)).toEqual(['recorded', 'recorded', 'recorded']);
     const written = await deliveryStates(ids);
     expect(written.get(ids[0]!)).toMatchObject({ state: 'succeeded', finished: 1, next_attempt_at: null });
     expect(written.get(ids[1]!)).toMatchObject({ state: 'pending', finished: 1, schedule_position: 1 });
     expect(new Date(written.get(ids[1]!)!.next_attempt_at!).getTime()).toBe(now.getTime() + 15_000);
     expect(written.get(ids[2]!)).toMatchObject({ state: 'failed', finished: 1, next_attempt_at: null, schedule_position: 0 });
-    const attempts = await database.sql<{ http_status: number; error: string | null; duration_ms: number }[]>`
+    const attempts = await t.database.sql<{ http_status: number; error: string | null; duration_ms: number }[]>`
       select http_status, error, duration_ms from callback_attempts where delivery_id = any(${ids}::uuid[]) order by duration_ms`;
     expect(attempts).toEqual([
       { http_status: 200, error: null, duration_ms: 3 },
@@ -322,13 +305,13 @@ describe('attempt outcomes written in batches', () => {
     ]);
   });
 
-  it('a batch the database refuses is written again row by row: every other outcome is recorded, only the refused one fails', async () => {
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+  it('a batch the t.database refuses is written again row by row: every other outcome is recorded, only the refused one fails', async () => {
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const { ids, outcomes, now } = await threeClaimedOutcomes(clock);
     await refuseOutcomeOf(ids[1]!);
 
     // As the dispatcher writes them: one batch for the outcomes that arrive in one turn.
-    const batch = new OutcomeBatch((items: readonly AttemptOutcome[]) => recordOutcomes(database.db, items));
+    const batch = new OutcomeBatch((items: readonly AttemptOutcome[]) => recordOutcomes(t.database.db, items));
     const results = await Promise.allSettled(outcomes.map((o) => batch.record(o)));
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -344,14 +327,14 @@ describe('attempt outcomes written in batches', () => {
   it('a refused outcome loses no callback and holds back no other: it is logged as an error, and only it goes out again after the lease', async () => {
     const merchantEnd = await receiver();
     await Promise.all(Array.from({ length: 6 }, (_, i) => oneUpdate(`${merchantEnd.url}/batch${i}`)));
-    const pending = await database.sql<
+    const pending = await t.database.sql<
       { id: string; event_id: string }[]
     >`select id, event_id from callback_deliveries where state = 'pending' order by created_at`;
     expect(pending).toHaveLength(6);
     const ids = pending.map((p) => p.id);
     const allow = await refuseOutcomeOf(ids[2]!);
 
-    const clock = new ManualClock(new Date(app.clock.now().getTime() + 1000));
+    const clock = new ManualClock(new Date(t.app.clock.now().getTime() + 1000));
     const log = capturedLogger();
     const d = dispatcher({ clock, logger: log.logger });
     await expect(d.runOnce()).rejects.toThrow(/injected/);

@@ -5,6 +5,7 @@ import type { ProcessorResult } from '../../processor/processor';
 import {
   finishProcessorRequest,
   originalRequestId,
+  PROCESSOR_LEASE_MS,
   ProcessorUnanswered,
   queueProcessorRequest,
   queueProcessorRequestWith,
@@ -12,7 +13,7 @@ import {
   type ProcessorCallDeps,
   type UndoPayment,
 } from './processor-call';
-import { findProcessorRequest, type GuardedWrite, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
+import { claimForReversal, findProcessorRequest, type GuardedWrite, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
 
 type Answer = Omit<MutationResponse, 'replayed'>;
 
@@ -91,8 +92,10 @@ export async function payAfterCommit(
 
 /**
  * The payment was not answered, or its decision could not be recorded: reversed at the processor now, unless it was
- * recorded after all (a commit whose acknowledgement was lost). If the reversal cannot be made or recorded either, the
- * row stays in flight for the worker.
+ * recorded after all. The request first claims it as the worker does (a new attempt, committed): that waits for a
+ * recording still in doubt (a commit whose acknowledgement was lost), and once it returns no approval of the attempt
+ * that called can be recorded, so a reversal is never sent for a payment the books show. If another holds the request
+ * (the worker, reversing it), or the reversal is not answered, the row stays in flight for the worker.
  */
 async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequestRow, undo: UndoPayment | undefined, error: unknown): Promise<Answer> {
   const unanswered = error instanceof ProcessorUnanswered;
@@ -100,20 +103,27 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
     { err: unanswered ? error.cause : error, code: unanswered ? 'processor_unanswered' : 'payment_unrecorded', processorRequestId: request.id },
     'payment not recorded; reversing it at the processor',
   );
-  try {
+  const claimed = await claimForReversal(deps.db, request.id, request.attempts, new Date(deps.clock.now().getTime() + PROCESSOR_LEASE_MS));
+  if (!claimed) {
     const now = await findProcessorRequest(deps.db, request.id);
-    if (now && now.state !== 'in_flight') return recordedAnswer(now) ?? notCharged(request);
-    return (await finishProcessorRequest(deps, request, { undo })) ?? notCharged(request);
+    if (now?.state === 'done') return recordedAnswer(now) ?? notCharged(request);
+    return beingCancelled(request);
+  }
+  try {
+    return (await finishProcessorRequest(deps, claimed, { undo })) ?? notCharged(request);
   } catch (reversal) {
     deps.logger.warn(
       { err: reversal, code: 'processor_reversal_deferred', processorRequestId: request.id },
       'reversal deferred: the payment stays in flight and the worker reverses it when its lease ends',
     );
-    if (!unanswered) throw error;
-    const detail =
-      'The processor did not answer in time. The payment is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
-    return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+    return beingCancelled(request);
   }
+}
+
+function beingCancelled(request: ProcessorRequestRow): Answer {
+  const detail =
+    'The processor did not answer in time. The payment is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
+  return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
 }
 
 function notCharged(request: ProcessorRequestRow): Answer {

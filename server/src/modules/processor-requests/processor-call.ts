@@ -221,10 +221,10 @@ export async function finishProcessorRequest(
       let result: RecordedAnswer | null = null;
       if (answer.outcome === 'reversed') {
         await payment?.undo?.(tx, request);
-        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey);
+        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey, request.createdAt);
       } else {
         result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
-        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, result);
+        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, request.createdAt, result);
       }
       // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
       const attempt = isPayment(request.operation) ? request.attempts : null;
@@ -235,7 +235,7 @@ export async function finishProcessorRequest(
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
     // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
     const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
-    if (!settled || settled.state === 'in_flight') throw error;
+    if (settled?.state !== 'done') throw error;
     return recordedAnswer(settled);
   }
   await finishReleases(deps, releases);

@@ -1,9 +1,13 @@
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
+import { redactSensitive } from '../../logger';
 import { finishProcessorRequest, PROCESSOR_LEASE_MS, ProcessorUnanswered, type OutcomeRecorders, type ProcessorCallDeps } from './processor-call';
 import { claimAbandoned, isPayment, noteFailure, setAside, type ProcessorRequestRow } from './processor-requests.queries';
 
-/** How many abandoned requests one claim takes. */
-const CLAIM_BATCH = 50;
+/**
+ * How many abandoned requests one claim takes: one at a time, so no request waits under a lease taken for it while
+ * others before it are called (each may take PROCESSOR_TIMEOUT_MS; the first lease is two PROCESSOR_LEASE_MS).
+ */
+const CLAIM_BATCH = 1;
 /** The longest wait between two attempts of one request (each waits twice as long as the one before). */
 const MAX_LEASE_MS = 3_600_000;
 
@@ -16,17 +20,22 @@ export interface ProcessorRequestWorker {
  * between the call and recording its outcome, or the processor did not answer. Each is claimed for another attempt
  * (SKIP LOCKED, so instances share the work): a call on a method already held is made again with its key (the
  * processor answers as it did the first time), a payment is reversed by its key; the outcome is recorded once. A
- * request still unfinished PROCESSOR_REQUEST_GIVE_UP_S after it was asked (or an operator retried it) is set aside as
- * `needs_review`, with an error logged: what it reserved (a capture's amount, a commit) stays reserved until an
- * operator settles it with the acquirer and retries it (`svc processor-requests`). Returns how many were finished.
+ * request still unfinished PROCESSOR_REQUEST_GIVE_UP_S after it was asked (or an operator retried it), once an attempt
+ * of the worker's own has failed, is set aside as `needs_review` with an error logged: what it reserved (a capture's
+ * amount, a commit) stays reserved until an operator settles it with the acquirer and retries it (`svc
+ * processor-requests`). Returns how many were finished.
  */
 export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, recorders: OutcomeRecorders, now: Date): Promise<number> {
   let finished = 0;
+  const startedAt = deps.clock.now().getTime();
   for (;;) {
-    const claimed = await claimAbandoned(deps.db, now, PROCESSOR_LEASE_MS, MAX_LEASE_MS, CLAIM_BATCH);
+    // The time of this claim: the worker's `now`, moved on by the time the earlier requests took.
+    const claimedAt = new Date(now.getTime() + (deps.clock.now().getTime() - startedAt));
+    const claimed = await claimAbandoned(deps.db, claimedAt, PROCESSOR_LEASE_MS, MAX_LEASE_MS, CLAIM_BATCH);
     for (const request of claimed) {
       const since = request.retriedAt ?? request.createdAt;
-      if (now.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000) {
+      // Given up only after one of the worker's own attempts has failed (never on a request it has not tried yet).
+      if (request.attempts > 2 && claimedAt.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000) {
         await giveUp(deps, request);
         continue;
       }
@@ -64,9 +73,10 @@ async function giveUp(deps: ProcessorCallDeps, request: ProcessorRequestRow): Pr
   );
 }
 
+/** The error's message as the operator may see it: drizzle's query parameters and card- or key-shaped text removed. */
 function messageOf(error: unknown): string {
   const cause = error instanceof ProcessorUnanswered ? error.cause : error;
-  return cause instanceof Error ? cause.message : String(cause);
+  return redactSensitive(cause instanceof Error ? cause.message : String(cause)) as string;
 }
 
 /** Runs `finishAbandonedProcessorRequests` at once (requests a crash or restart left behind) and then every `intervalMs`, following the clock. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, inArray, lte, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lte, or, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 
@@ -63,7 +63,7 @@ export async function insertProcessorRequestWith(
 /**
  * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
  * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others. With
- * `attempt`, only that attempt may (no claim has taken the request over since).
+ * `attempt` (a payment), only that attempt may: no claim has taken the request over since.
  */
 export async function markDone(
   db: Queryable,
@@ -76,8 +76,30 @@ export async function markDone(
   const [row] = await db
     .update(r)
     .set({ state: 'done', outcome, completedAt: now, lastError: null, responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null })
-    .where(and(eq(r.id, id), eq(r.state, 'in_flight'), attempt === null ? undefined : eq(r.attempts, attempt)))
+    .where(
+      and(
+        eq(r.id, id),
+        // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
+        attempt === null ? inArray(r.state, ['in_flight', 'needs_review']) : and(eq(r.state, 'in_flight'), eq(r.attempts, attempt)),
+      ),
+    )
     .returning({ id: r.id });
+  return row ?? null;
+}
+
+/**
+ * The request that made a payment takes it over to reverse it, as the worker's claim does (a new attempt, committed
+ * before the reversal is asked): if its own recording is still in doubt (a commit whose acknowledgement was lost),
+ * this waits for it, and an approval of the attempt that called can no longer be recorded once it returns. Also
+ * from needs_review: a reversal is always safe for a payment whose decision was never recorded. Null when another
+ * holds the request or it is done.
+ */
+export async function claimForReversal(db: Queryable, id: string, attempt: number, leaseUntil: Date): Promise<ProcessorRequestRow | null> {
+  const [row] = await db
+    .update(r)
+    .set({ state: 'in_flight', attempts: sql`${r.attempts} + 1`, leaseExpiresAt: leaseUntil })
+    .where(and(eq(r.id, id), or(and(eq(r.state, 'in_flight'), eq(r.attempts, attempt)), eq(r.state, 'needs_review'))))
+    .returning();
   return row ?? null;
 }
 

@@ -1,7 +1,7 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { callbackDeliveries, merchants, paymentTokens, payments, transactionEvents, transactions } from '../../db/schema';
+import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
 import { reusableInsert, reusableQuery, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
@@ -313,13 +313,19 @@ export const CONSUMER_PAYMENT_STALE_S = 600;
 export const consumerPaymentMark: SQL = sql`date_trunc('milliseconds', clock_timestamp())`;
 
 /**
- * No consumer payment of the link is at the processor (or the one marked more than CONSUMER_PAYMENT_STALE_S ago,
- * whose process stopped): another payment, a cancel or a time-out must not touch a transaction the processor may be
- * charging.
+ * No consumer payment of the link is at the processor: another payment, a cancel or a time-out must not touch a
+ * transaction the processor may be charging. A mark older than CONSUMER_PAYMENT_STALE_S (its process stopped) no
+ * longer counts, unless its payment's processor request is still unfinished (its reversal pending, or set aside for
+ * review): until that is settled the first payment may still be charged.
  */
 export function noConsumerPaymentInFlight(): SQL {
   const t = transactions;
-  return or(isNull(t.consumerPaymentSince), sql`${t.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})`)!;
+  const r = processorRequests;
+  return or(
+    isNull(t.consumerPaymentSince),
+    sql`${t.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})
+      and not exists (select 1 from ${r} where ${r.transactionId} = ${t.id} and ${r.operation} in ('sale', 'authorize') and ${r.state} <> 'done')`,
+  )!;
 }
 
 /** Pending → Cancelled, guarded: only a transaction still pending, with no consumer payment in flight, moves. */
