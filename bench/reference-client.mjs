@@ -1,13 +1,22 @@
 // Starting the reference server (reference-server.mjs) and driving its four calls like one lifecycle sequence.
 import path from 'node:path';
+import { localSocketPath } from '../server/src/db/local-socket.ts';
 import { isRunning, spawnTracked, stopChild } from './children.mjs';
 import { freePort, ROOT } from './server-process.mjs';
 
+/** Started on the transport the service chooses for the same URL: PostgreSQL's Unix socket when it is local (server/src/db/local-socket.ts), else TCP. */
 export async function startReferenceServer(databaseUrl, writesPerStep) {
   const port = await freePort();
+  const socket = await localSocketPath(databaseUrl);
   const child = spawnTracked('reference-server', process.execPath, [path.join(ROOT, 'bench', 'reference-server.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, REF_DATABASE_URL: databaseUrl, REF_PORT: String(port), REF_WRITES: JSON.stringify(writesPerStep) },
+    env: {
+      ...process.env,
+      REF_DATABASE_URL: databaseUrl,
+      REF_SOCKET_PATH: socket ?? '',
+      REF_PORT: String(port),
+      REF_WRITES: JSON.stringify(writesPerStep),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

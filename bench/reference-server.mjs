@@ -2,12 +2,14 @@
 // as a lifecycle sequence, where each call does, in one database transaction, exactly as many single-row writes as
 // the service's request of that step was measured to do (REF_WRITES), and nothing else: no authentication, no
 // validation, no reads before writing, no events or notifications. A step with no writes (the status read) reads
-// its one row by primary key. Started as its own process: REF_DATABASE_URL, REF_PORT, REF_WRITES (JSON).
+// its one row by primary key. Started as its own process: REF_DATABASE_URL, REF_SOCKET_PATH (PostgreSQL's Unix socket,
+// when the service uses it for the same URL), REF_PORT, REF_WRITES (JSON).
 import express from 'express';
 import postgres from 'postgres';
 
 const writes = JSON.parse(process.env.REF_WRITES ?? '{}');
 const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
+  ...(process.env.REF_SOCKET_PATH ? { path: process.env.REF_SOCKET_PATH } : {}),
   max: Number(process.env.REF_POOL_MAX ?? 10),
   onnotice: () => undefined,
   // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).

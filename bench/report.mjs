@@ -149,7 +149,7 @@ function lifecycleSection(l) {
     '',
     `${l.clients} concurrent clients, each on one keep-alive connection, run init → consumer pays (authorize) → status (the merchant reads the token) → capture back to back. ` +
       `The reference is a minimal Express 5 + postgres.js server (bench/reference-server.mjs) with the same four calls, each doing in one transaction as many single-row writes as the service's request of that step was measured to write ` +
-      `(bench/write-count.mjs: the row versions that ${l.writeSamples} requests of each step created, told apart by their transaction id, xmin), and nothing else. Rounds alternate between the two so both see the same noise.`,
+      `(bench/write-count.mjs: the row versions that ${l.writeSamples} requests of each step created, told apart by their transaction id, xmin), and nothing else, on the same transport to PostgreSQL as the service (its Unix socket when local). Rounds alternate between the two so both see the same noise.`,
     '',
     table(
       ['', 'sequences/s', 'requests/s', 'sequences', 'failed', 'per round', 'CPU per sequence: server process', 'CPU per sequence: PostgreSQL backends'],
