@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 
@@ -34,29 +34,29 @@ export async function storeResponse(
 
 /**
  * The answer of a request whose outcome waited on the processor, filled in beside the outcome (by the request, or by
- * the worker that finished it after a crash); only while the key is still marked in flight, and still the one taken by
- * the request asked at `askedAt` (not a key that expired meanwhile and was taken again by another request).
+ * the worker that finished it after a crash); only while the key is still marked in flight, and still the one the
+ * request took at `takenAt` (not the same key taken again by another request after it expired).
  */
 export async function fillInFlightAnswer(
   db: Queryable,
   merchantId: string,
   key: string,
-  askedAt: Date,
+  takenAt: Date | null,
   answer: { status: number; body: string },
 ): Promise<void> {
   await db
     .update(idempotencyKeys)
     .set({ responseStatus: answer.status, responseBody: answer.body })
-    .where(inFlightKeyOf(merchantId, key, askedAt));
+    .where(inFlightKeyOf(merchantId, key, takenAt));
 }
 
 /** A key left in flight by a request that ended without an answer to keep (its payment was reversed): free again. */
-export async function forgetInFlightKey(db: Queryable, merchantId: string, key: string, askedAt: Date): Promise<void> {
-  await db.delete(idempotencyKeys).where(inFlightKeyOf(merchantId, key, askedAt));
+export async function forgetInFlightKey(db: Queryable, merchantId: string, key: string, takenAt: Date | null): Promise<void> {
+  await db.delete(idempotencyKeys).where(inFlightKeyOf(merchantId, key, takenAt));
 }
 
-/** The key taken by a request asked at `askedAt` (a key row is created, before the request's work, in its transaction), still in flight. */
-function inFlightKeyOf(merchantId: string, key: string, askedAt: Date) {
+/** The key as the request took it at `takenAt` (its row's created_at), still in flight. Null: a request queued before the time was kept. */
+function inFlightKeyOf(merchantId: string, key: string, takenAt: Date | null) {
   const k = idempotencyKeys;
-  return and(eq(k.merchantId, merchantId), eq(k.key, key), isNull(k.responseStatus), lte(k.createdAt, askedAt));
+  return and(eq(k.merchantId, merchantId), eq(k.key, key), isNull(k.responseStatus), takenAt ? eq(k.createdAt, takenAt) : undefined);
 }

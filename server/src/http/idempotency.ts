@@ -38,6 +38,8 @@ export interface ProcessorHandoff {
 export interface MutationContext {
   /** The key the answer is stored under (scoped as in idempotency_keys), or null without an Idempotency-Key. */
   idempotencyKey: string | null;
+  /** When this request took the key (its row's created_at): what tells it from the same key taken again after it expired. */
+  idempotencyKeyTakenAt: Date | null;
   requestId: string;
   /** Work that must wait for the effect's writes to be committed (a release at the processor); dropped if they are not. */
   afterCommit(work: () => Promise<void>): void;
@@ -118,7 +120,7 @@ async function runInTransaction(
   effect: Effect,
   afterCommit: (() => Promise<void>)[],
 ): Promise<Settled | MutationResponse> {
-  const context = { idempotencyKey: null, requestId: scope.requestId, afterCommit: () => undefined };
+  const context = { idempotencyKey: null, idempotencyKeyTakenAt: null, requestId: scope.requestId, afterCommit: () => undefined };
   if (scope.key === undefined) return db.transaction((tx) => settle(tx, effect, context, afterCommit));
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
@@ -142,7 +144,7 @@ async function runInTransaction(
     let settled: Settled;
     const queued: (() => Promise<void>)[] = [];
     try {
-      settled = await tx.transaction((savepoint) => settle(savepoint, effect, { ...context, idempotencyKey: key }, queued));
+      settled = await tx.transaction((savepoint) => settle(savepoint, effect, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued));
       afterCommit.push(...queued);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;

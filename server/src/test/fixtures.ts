@@ -3,6 +3,7 @@ import { Status, type ProvisionedMerchant } from '@svc/protocol';
 import type { Database } from '../db/client';
 import { firstBranchAndDevice, insertBranch, insertDevice } from '../modules/merchants/merchants.queries';
 import { issueCredentials, provisionMerchant } from '../modules/merchants/merchants.service';
+import { insertPaymentToken } from '../modules/payments';
 import { insertTransaction } from '../modules/transactions/transactions.queries';
 
 let counter = 0;
@@ -33,6 +34,27 @@ export async function insertPendingTransaction(
     createdAt: at,
     updatedAt: at,
   });
+}
+
+/**
+ * A tokenization token of the merchant (as the SDK's tokenize flow issues one) on an authorization created for it
+ * directly: `tok_<name>xxx…`, standing for the sandbox method `sbx_alpha_<name>`.
+ */
+export async function insertTokenizedMethod(db: Database, merchantId: string, name: string): Promise<string> {
+  const origin = await insertPendingTransaction(db, { merchantId });
+  const token = `tok_${name.padEnd(32, 'x')}`;
+  await insertPaymentToken(db, {
+    token,
+    type: 'token',
+    merchantId,
+    transactionId: origin.id,
+    processor: 'alpha',
+    processorReference: `sbx_alpha_${name}`,
+    paymentMethod: 'card',
+    lastFourDigits: '4242',
+    createdAt: new Date(),
+  });
+  return token;
 }
 
 /** A second branch (with its own device) for an existing merchant, and that branch's credentials. */

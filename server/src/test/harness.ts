@@ -1,5 +1,6 @@
 import type { ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll } from 'vitest';
+import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -21,12 +22,16 @@ export const UNTHROTTLED = { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '1000
  * the file. Read the fields inside tests (they exist once beforeAll has run).
  */
 export function useTestApp(
-  options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number; logger?: Logger } = {},
+  options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number; logger?: Logger; clock?: Clock } = {},
 ): TestHarness {
   const harness = {} as TestHarness;
   beforeAll(async () => {
     harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});
-    harness.app = await startTestApp(harness.database, { ...(options.env ? { env: options.env } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+    harness.app = await startTestApp(harness.database, {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     harness.merchant = await provisionTestMerchant(harness.database.db, options.merchantName, options.origins);
     harness.client = merchantClient(harness.app, harness.merchant);
   });

@@ -16,6 +16,7 @@ export class RecordingProcessor extends SandboxProcessor {
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
   #waiting: { reached: () => boolean; resolve: () => void }[] = [];
   #reversalsHeld: Promise<void> | null = null;
+  #failing: Promise<void> | null = null;
 
   constructor(private readonly captureDelayMs = 0) {
     super();
@@ -59,7 +60,22 @@ export class RecordingProcessor extends SandboxProcessor {
     this.#reach();
     this.tokenCharges += 1;
     this.#called();
+    await this.#failing;
     return super.chargeToken(...args);
+  }
+
+  /** For tests: token charges asked from now on wait, then fail as unanswered when `fail()` is called. */
+  holdThenFail(): { fail(): void } {
+    let fail!: () => void;
+    const failing = new Promise<void>((_, reject) => (fail = () => reject(new Error('no answer (test: the held call failed)'))));
+    failing.catch(() => undefined); // each held call rejects on its own await
+    this.#failing = failing;
+    return {
+      fail: () => {
+        this.#failing = null;
+        fail();
+      },
+    };
   }
 
   override async capture(...args: Parameters<SandboxProcessor['capture']>) {

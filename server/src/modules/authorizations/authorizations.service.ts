@@ -81,8 +81,17 @@ function processorRequestOf(
   amountCents: number,
   context: MutationContext,
 ) {
-  const { idempotencyKey, requestId } = context;
-  return { operation, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, idempotencyKey, details: { requestId } };
+  const { idempotencyKey, idempotencyKeyTakenAt, requestId } = context;
+  return {
+    operation,
+    merchantId: row.merchantId,
+    processorReference,
+    amountCents,
+    currency: row.currency,
+    idempotencyKey,
+    idempotencyKeyTakenAt,
+    details: { requestId },
+  };
 }
 
 /**

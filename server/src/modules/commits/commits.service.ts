@@ -123,6 +123,7 @@ async function commit(
         amountCents: input.amount,
         currency: row.currency,
         idempotencyKey: context.idempotencyKey,
+        idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
         details: { requestId: context.requestId, approvedCents: approved, extras },
       },
       now,

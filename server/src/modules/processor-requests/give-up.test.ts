@@ -1,9 +1,11 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../clock';
 import { createLogger } from '../../logger';
+import type { PaymentProcessor } from '../../processor/processor';
 import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
+import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
 import { runNode } from '../../test/process';
@@ -32,11 +34,14 @@ const logger = createLogger({
 let database: TestDatabase;
 let app: TestApp;
 let client: MerchantClient;
+let merchantId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 10 });
   app = await startTestApp(database, { env: { ...UNTHROTTLED, PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) }, processor, logger });
-  client = merchantClient(app, await provisionTestMerchant(database.db, 'Unanswered Shop'));
+  const merchant = await provisionTestMerchant(database.db, 'Unanswered Shop');
+  client = merchantClient(app, merchant);
+  merchantId = merchant.merchantId;
 });
 
 afterAll(async () => {
@@ -111,5 +116,48 @@ describe('a capture the processor never answers', () => {
     expect(await workerAt(1)).toBe(1);
     expect(await captureRequest()).toMatchObject({ state: 'done', pending: 0, captured: 2_000 });
     expect((await svc('processor-requests')).stdout).toContain('No processor request needs review');
+  });
+});
+
+describe('a payment whose own reversal went unanswered', () => {
+  it('is reversed by the worker once before it could be set aside, however late the worker comes', async () => {
+    const token = await insertTokenizedMethod(database.db, merchantId, 'untried');
+    processor.unreachable = true;
+    const charged = await client.pay({ token, amount: 500, currency: 'USD' });
+    expect(charged.status).toBe(502); // being cancelled: the request's own reversal failed too
+    processor.unreachable = false;
+    const before = processor.reversed.length;
+    expect(await workerAt(GIVE_UP_S + 60)).toBe(1);
+    expect(processor.reversed.length - before).toBe(1);
+    const [row] = await database.sql`select state, outcome from processor_requests where operation = 'charge_token'`;
+    expect(row).toEqual({ state: 'done', outcome: 'reversed' });
+  });
+});
+
+describe('one run of the worker during a processor outage', () => {
+  it('tries each request that was due when it started once, and ends: those due again wait for the next run', async () => {
+    const clock = new ManualClock(new Date('2026-11-24T00:00:00.000Z'));
+    const at = (offsetS: number) => new Date(clock.now().getTime() + offsetS * 1000).toISOString();
+    for (let i = 0; i < 4; i++) {
+      await database.sql`insert into processor_requests (request_key, merchant_id, operation, amount_cents, currency, state, attempts, lease_expires_at, created_at)
+        values (${`prq_outage_${i}`}, ${merchantId}, 'charge_token', 100, 'USD', 'in_flight', 1, ${at(-1)}::timestamptz, ${at(-61)}::timestamptz)`;
+    }
+    let reversals = 0;
+    // Each unanswered call takes 10 minutes of the clock: the leases the earlier ones took run out meanwhile.
+    const unanswered = {
+      reverse: () => {
+        reversals += 1;
+        clock.advance(10 * 60);
+        return Promise.reject(new Error('no answer'));
+      },
+    } as unknown as PaymentProcessor;
+    const finished = await finishAbandonedProcessorRequests(
+      { db: database.db, processor: unanswered, clock, logger, env: app.env },
+      processorOutcomeRecorders({ env: app.env }),
+      clock.now(),
+    );
+    expect({ finished, reversals }).toEqual({ finished: 0, reversals: 4 });
+    const rows = await database.sql`select state, attempts from processor_requests where request_key like 'prq_outage_%'`;
+    expect(rows.map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 4 }, () => ['in_flight', 2]));
   });
 });

@@ -70,6 +70,7 @@ export async function payAfterCommit(
     amountCents: payment.amountCents,
     currency: payment.currency,
     idempotencyKey: context.idempotencyKey,
+    idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
     details: { ...payment.details, requestId: context.requestId },
   };
   const request = guarded
@@ -103,10 +104,18 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
     { err: unanswered ? error.cause : error, code: unanswered ? 'processor_unanswered' : 'payment_unrecorded', processorRequestId: request.id },
     'payment not recorded; reversing it at the processor',
   );
-  const claimed = await claimForReversal(deps.db, request.id, request.attempts, new Date(deps.clock.now().getTime() + PROCESSOR_LEASE_MS));
-  if (!claimed) {
-    const now = await findProcessorRequest(deps.db, request.id);
-    if (now?.state === 'done') return recordedAnswer(now) ?? notCharged(request);
+  let claimed: ProcessorRequestRow | null;
+  try {
+    claimed = await claimForReversal(deps.db, request.id, request.attempts, new Date(deps.clock.now().getTime() + PROCESSOR_LEASE_MS));
+    if (!claimed) {
+      const now = await findProcessorRequest(deps.db, request.id);
+      if (now?.state === 'done') return recordedAnswer(now) ?? notCharged(request);
+      return beingCancelled(request);
+    }
+  } catch (claim) {
+    // The database did not let the request claim it (an outage, or a recording in doubt past statement_timeout): the
+    // row is still in flight under its first lease, and the worker reverses it (or finds it recorded) when that ends.
+    deps.logger.warn({ err: claim, code: 'processor_reversal_deferred', processorRequestId: request.id }, 'reversal deferred to the worker');
     return beingCancelled(request);
   }
   try {

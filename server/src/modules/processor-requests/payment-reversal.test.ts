@@ -2,7 +2,7 @@ import { Status, type SdkSession, type Transaction } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
+import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
 import { consumerPays, merchantClient, type MerchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
@@ -64,12 +64,8 @@ async function linkBooks(transactionNumber: string) {
 }
 
 /** A tokenization token of this merchant, as the SDK's tokenize flow issues it. */
-async function tokenizedMethod(name: string): Promise<string> {
-  const origin = await client.init({ amount: 1, currency: 'USD', methodType: 'authorize' });
-  const token = `tok_${name.padEnd(32, 'x')}`;
-  await database.sql`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
-    select ${token}, 'token', ${merchantId}, id, 'alpha', ${`sbx_alpha_${name}`}, 'card', '4242', now() from transactions where transaction_number = ${origin.body.TransactionNumber}`;
-  return token;
+function tokenizedMethod(name: string): Promise<string> {
+  return insertTokenizedMethod(database.db, merchantId, name);
 }
 
 /** The consumer pays the link through the slow instance; resolves once the sale is at the processor, its answer held. */

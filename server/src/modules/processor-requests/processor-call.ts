@@ -70,6 +70,8 @@ export interface NewProcessorRequest {
   amountCents: number;
   currency: string;
   idempotencyKey?: string | null;
+  /** When the request took its Idempotency-Key (MutationContext), kept in the details to fill in or free that key and no other. */
+  idempotencyKeyTakenAt?: Date | null;
   details?: Record<string, unknown>;
 }
 
@@ -91,11 +93,12 @@ export function queueProcessorRequestWith(
   return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
 }
 
-function newRow(request: NewProcessorRequest, now: Date) {
+function newRow({ idempotencyKeyTakenAt, ...request }: NewProcessorRequest, now: Date) {
+  const keyTakenAt = request.idempotencyKey ? idempotencyKeyTakenAt?.toISOString() : undefined;
   return {
     ...request,
     idempotencyKey: request.idempotencyKey ?? null,
-    details: request.details ?? {},
+    details: { ...request.details, ...(keyTakenAt ? { keyTakenAt } : {}) },
     requestKey: `prq_${randomBytes(16).toString('hex')}`,
     leaseExpiresAt: new Date(now.getTime() + PROCESSOR_LEASE_MS),
     createdAt: now,
@@ -221,10 +224,12 @@ export async function finishProcessorRequest(
       let result: RecordedAnswer | null = null;
       if (answer.outcome === 'reversed') {
         await payment?.undo?.(tx, request);
-        if (request.idempotencyKey !== null) await forgetInFlightKey(tx, request.merchantId, request.idempotencyKey, request.createdAt);
+        const key = idempotencyKeyOf(request);
+        if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
       } else {
         result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
-        if (result && request.idempotencyKey !== null) await fillInFlightAnswer(tx, request.merchantId, request.idempotencyKey, request.createdAt, result);
+        const key = idempotencyKeyOf(request);
+        if (result && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, result);
       }
       // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
       const attempt = isPayment(request.operation) ? request.attempts : null;
@@ -240,6 +245,13 @@ export async function finishProcessorRequest(
   }
   await finishReleases(deps, releases);
   return recorded;
+}
+
+/** The Idempotency-Key the request took, as it took it (when it was taken is unknown for a request queued before that was kept). */
+function idempotencyKeyOf(request: ProcessorRequestRow): { key: string; takenAt: Date | null } | null {
+  if (request.idempotencyKey === null) return null;
+  const { keyTakenAt } = request.details as { keyTakenAt?: unknown };
+  return { key: request.idempotencyKey, takenAt: typeof keyTakenAt === 'string' ? new Date(keyTakenAt) : null };
 }
 
 /** Another recorder committed this request's outcome first. */

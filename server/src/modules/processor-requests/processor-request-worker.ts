@@ -31,14 +31,10 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
   for (;;) {
     // The time of this claim: the worker's `now`, moved on by the time the earlier requests took.
     const claimedAt = new Date(now.getTime() + (deps.clock.now().getTime() - startedAt));
-    const claimed = await claimAbandoned(deps.db, claimedAt, PROCESSOR_LEASE_MS, MAX_LEASE_MS, CLAIM_BATCH);
+    // Due by the run's `now` (so a run ends: requests that fall due during it wait for the next tick); leased from claimedAt.
+    const claimed = await claimAbandoned(deps.db, now, PROCESSOR_LEASE_MS, MAX_LEASE_MS, CLAIM_BATCH, claimedAt);
     for (const request of claimed) {
       const since = request.retriedAt ?? request.createdAt;
-      // Given up only after one of the worker's own attempts has failed (never on a request it has not tried yet).
-      if (request.attempts > 2 && claimedAt.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000) {
-        await giveUp(deps, request);
-        continue;
-      }
       try {
         // A payment is reversed (its card was only in its request's memory); a call on a method already held, made again.
         await finishProcessorRequest(deps, request, isPayment(request.operation) ? { undo: recorders.reversedPayment } : recorders[request.operation]);
@@ -50,6 +46,8 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
           'processor request not finished; it stays in flight and is tried again when its lease ends',
         );
         await noteFailure(deps.db, request.id, request.attempts, messageOf(error));
+        // Given up only after an attempt of the worker's own has just failed, once past the give-up time.
+        if (claimedAt.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000) await giveUp(deps, request);
       }
     }
     if (claimed.length < CLAIM_BATCH) return finished;

@@ -173,7 +173,14 @@ export async function findProcessorRequest(db: Queryable, id: string): Promise<P
  * oldest first, each claimed for another attempt; rows another instance is claiming are skipped. Each attempt's lease
  * is twice the last one's (from `leaseMs`, at most `maxLeaseMs`), so a processor that stays down is asked less often.
  */
-export async function claimAbandoned(db: Queryable, now: Date, leaseMs: number, maxLeaseMs: number, limit: number): Promise<ProcessorRequestRow[]> {
+export async function claimAbandoned(
+  db: Queryable,
+  now: Date,
+  leaseMs: number,
+  maxLeaseMs: number,
+  limit: number,
+  leaseFrom: Date = now,
+): Promise<ProcessorRequestRow[]> {
   const due = db
     .select({ id: r.id })
     .from(r)
@@ -184,7 +191,7 @@ export async function claimAbandoned(db: Queryable, now: Date, leaseMs: number, 
   return db
     .update(r)
     .set({
-      leaseExpiresAt: sql`${now.toISOString()}::timestamptz + least(${leaseMs}::float8 * power(2, least(${r.attempts}, 30)), ${maxLeaseMs}::float8) * interval '1 millisecond'`,
+      leaseExpiresAt: sql`${leaseFrom.toISOString()}::timestamptz + least(${leaseMs}::float8 * power(2, least(${r.attempts}, 30)), ${maxLeaseMs}::float8) * interval '1 millisecond'`,
       attempts: sql`${r.attempts} + 1`,
     })
     .where(inArray(r.id, due))

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { startTestApp, type TestApp } from '../../test/app';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
+import { UNTHROTTLED } from '../../test/harness';
+import { merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { RecordingProcessor } from '../../test/recording-processor';
+
+/**
+ * Before it reverses a payment, the request claims it (a new attempt, committed). That claim waits for whoever holds
+ * the request's row, as a recording in doubt does from its last statement to its commit: it gives the recorded answer
+ * if that commits, and if the wait outlasts the statement timeout (or the database is gone) the caller is told the
+ * payment is being cancelled (502; the worker reverses it), never "nothing was kept" (503) or a 500.
+ */
+const processor = new RecordingProcessor();
+let database: TestDatabase;
+let appDatabase: DatabaseHandle;
+let app: TestApp;
+let client: MerchantClient;
+let merchantId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 6 });
+  appDatabase = openDatabase(database.url, { max: 6, statementTimeoutMs: 1_000 });
+  app = await startTestApp({ db: appDatabase.db, sql: appDatabase.sql, url: database.url }, { env: { ...UNTHROTTLED }, processor });
+  const merchant = await provisionTestMerchant(database.db, 'Claim Shop');
+  client = merchantClient(app, merchant);
+  merchantId = merchant.merchantId;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await appDatabase?.close();
+  await database?.drop();
+});
+
+/**
+ * Holds the newest token charge's row locked (approving it first, if asked) from when `locked` resolves until
+ * `release` does, as a recording transaction in doubt would.
+ */
+function holdRequestRow(approve: boolean, release: Promise<unknown>): { locked: Promise<void>; done: Promise<unknown> } {
+  let locked!: () => void;
+  const lockedNow = new Promise<void>((resolve) => (locked = resolve));
+  const done = database.sql.begin(async (sql) => {
+    const [row] = await sql<{ id: string }[]>`select id from processor_requests where operation = 'charge_token' order by created_at desc limit 1 for update`;
+    if (approve) {
+      await sql`update processor_requests set state = 'done', outcome = 'approved', completed_at = now(), response_status = 200,
+        response_body = '{"recorded":"in doubt"}' where id = ${row!.id}`;
+    }
+    locked();
+    await release;
+  });
+  return { locked: lockedNow, done };
+}
+
+/** Resolves once a statement of the app waits for a row lock in this database. */
+async function claimWaiting(): Promise<void> {
+  for (;;) {
+    const [waiting] = await database.sql<{ count: number }[]>`
+      select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    if (waiting!.count > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the request's claim before it reverses a payment", () => {
+  it('waits for a recording in doubt, and when that commits gives its answer: no reversal is sent', async () => {
+    const token = await insertTokenizedMethod(database.db, merchantId, 'indoubt');
+    const held = processor.holdThenFail();
+    const charges = processor.tokenCharges;
+    const paying = client.pay({ token, amount: 321, currency: 'USD' });
+    await processor.tokenChargesCalled(charges + 1);
+    let commit!: () => void;
+    const row = holdRequestRow(true, new Promise<void>((resolve) => (commit = resolve)));
+    await row.locked;
+    const reversalsBefore = processor.reversed.length;
+    held.fail();
+    await claimWaiting();
+    commit();
+    await row.done;
+    const answered = await paying;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual({ recorded: 'in doubt' });
+    expect(processor.reversed.length).toBe(reversalsBefore);
+  });
+
+  it('that outlasts the statement timeout answers 502 "being cancelled", and the payment stays in flight for the worker', async () => {
+    const token = await insertTokenizedMethod(database.db, merchantId, 'outlasts');
+    const held = processor.holdThenFail();
+    const charges = processor.tokenCharges;
+    const paying = client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' });
+    await processor.tokenChargesCalled(charges + 1);
+    const row = holdRequestRow(false, paying);
+    await row.locked;
+    held.fail();
+    const answered = await paying;
+    await row.done;
+    expect(answered.status).toBe(502);
+    expect((answered.body as unknown as { detail: string }).detail).toMatch(/being cancelled/);
+    const [request] = await database.sql`select state, attempts from processor_requests where operation = 'charge_token' order by created_at desc limit 1`;
+    expect(request).toEqual({ state: 'in_flight', attempts: 1 });
+    expect((await client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' })).status).toBe(409);
+  });
+});
