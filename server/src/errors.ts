@@ -41,16 +41,15 @@ export class NotFoundError extends ApiError {
   }
 }
 
-/** The database cannot be reached or does not answer now: 503 with Retry-After; nothing of the request was kept. */
+/**
+ * The database cannot be reached or does not answer now: 503 with Retry-After; nothing of the request was kept, unless
+ * `detail` says what was (a request already committed and in flight at the processor).
+ */
 export class DatabaseUnavailableError extends ApiError {
-  constructor() {
-    super(
-      'database_unavailable',
-      'The database is unavailable right now; nothing of this request was kept. Retry after the seconds Retry-After gives (with the same Idempotency-Key).',
-      {
-        headers: { 'Retry-After': '1' },
-      },
-    );
+  constructor(
+    detail = 'The database is unavailable right now; nothing of this request was kept. Retry after the seconds Retry-After gives (with the same Idempotency-Key).',
+  ) {
+    super('database_unavailable', detail, { headers: { 'Retry-After': '1' } });
     this.name = 'DatabaseUnavailableError';
   }
 }

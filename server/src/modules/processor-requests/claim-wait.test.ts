@@ -4,14 +4,17 @@ import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
-import { merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { processorOutcomeRecorders } from '../lifecycle';
+import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**
  * Before it reverses a payment, the request claims it (a new attempt, committed). That claim waits for whoever holds
  * the request's row, as a recording in doubt does from its last statement to its commit: it gives the recorded answer
  * if that commits, and if the wait outlasts the statement timeout (or the database is gone) the caller is told the
- * payment is being cancelled (502; the worker reverses it), never "nothing was kept" (503) or a 500.
+ * payment is being cancelled (502; the worker reverses it), never "nothing was kept" (503) or a 500. A capture whose
+ * outcome cannot be recorded in time is answered 503 saying it stays in flight and is recorded automatically.
  */
 const processor = new RecordingProcessor();
 let database: TestDatabase;
@@ -101,5 +104,39 @@ describe("the request's claim before it reverses a payment", () => {
     const [request] = await database.sql`select state, attempts from processor_requests where operation = 'charge_token' order by created_at desc limit 1`;
     expect(request).toEqual({ state: 'in_flight', attempts: 1 });
     expect((await client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' })).status).toBe(409);
+  });
+});
+
+describe('a capture whose outcome cannot be recorded in time (the database does not answer)', () => {
+  it('answers 503 with Retry-After, saying the capture is in flight and recorded automatically; the worker records it', async () => {
+    const hold = await authorizedHold(app, client, 1_000);
+    const gate = processor.holdAnswers();
+    const captures = processor.captures;
+    const capturing = client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
+    await processor.capturesCalled(captures + 1);
+    // The transaction's row held past the statement timeout, as a database that stopped answering would.
+    let locked!: () => void;
+    const lockedNow = new Promise<void>((resolve) => (locked = resolve));
+    const holding = database.sql.begin(async (sql) => {
+      await sql`select id from transactions where transaction_number = ${hold.transactionNumber} for update`;
+      locked();
+      await capturing;
+    });
+    await lockedNow;
+    gate.answer();
+    const answered = await capturing;
+    await holding;
+    expect(answered.status).toBe(503);
+    expect(answered.headers.get('retry-after')).toBe('1');
+    expect((answered.body as unknown as { detail: string }).detail).toMatch(/recorded automatically/);
+    expect((await client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' })).status).toBe(409);
+
+    // The worker (which also reverses the token charge the test before left in flight) records the capture.
+    const later = new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS);
+    const deps = { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env };
+    await finishAbandonedProcessorRequests(deps, processorOutcomeRecorders({ env: app.env }), later);
+    const replay = await client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
+    expect(replay.status).toBe(200);
+    expect(replay.body.transaction.authorization).toMatchObject({ capturedCents: 300 });
   });
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PROBLEM_CONTENT_TYPE, type Currency } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
-import { ApiError } from '../../errors';
+import { isDatabaseUnavailable } from '../../db/database-outage';
+import { ApiError, DatabaseUnavailableError } from '../../errors';
 import { answerOf, type ProcessorHandoff } from '../../http/idempotency';
 import type { Env } from '../../env';
 import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
@@ -180,13 +181,22 @@ export function answerFromProcessor(deps: ProcessorCallDeps, request: ProcessorR
         if (!answer) throw new Error(`processor request ${request.id} was recorded without an answer`);
         return answer;
       } catch (error) {
-        if (!(error instanceof ProcessorUnanswered)) throw error;
+        // Either way the request is committed and in flight: the worker makes the call again and records its outcome.
+        const unanswered = error instanceof ProcessorUnanswered;
+        // (An unanswered processor's own error may carry a socket code too: it is not the database's.)
+        if (!unanswered && isDatabaseUnavailable(error)) {
+          throw new DatabaseUnavailableError(
+            "The database became unavailable while the processor's answer was being recorded. The request stays in flight and its outcome is recorded automatically once the database is back (a callback follows); retry with the same Idempotency-Key after the seconds Retry-After gives to read it.",
+          );
+        }
         deps.logger.warn(
-          { err: error.cause, code: 'processor_unanswered', processorRequestId: request.id },
-          'the processor did not answer; the request stays in flight for the worker',
+          { err: unanswered ? error.cause : error, code: unanswered ? 'processor_unanswered' : 'processor_outcome_unrecorded', processorRequestId: request.id },
+          unanswered
+            ? 'the processor did not answer; the request stays in flight for the worker'
+            : 'the outcome could not be recorded; the request stays in flight for the worker',
         );
-        const detail =
-          'The processor did not answer in time. The request stays in flight and its outcome is recorded automatically (a callback follows); retry with the same Idempotency-Key to read it.';
+        const why = unanswered ? 'The processor did not answer in time.' : "The processor's answer could not be recorded yet.";
+        const detail = `${why} The request stays in flight and its outcome is recorded automatically (a callback follows); retry with the same Idempotency-Key to read it.`;
         return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
       }
     },
