@@ -131,11 +131,12 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
 
 function beingCancelled(request: ProcessorRequestRow): Answer {
   const detail =
-    'The processor did not answer in time. The payment is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
+    'The payment could not be completed (the processor did not answer in time, or its answer could not be recorded). It is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
   return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
 }
 
 function notCharged(request: ProcessorRequestRow): Answer {
-  const detail = 'The processor did not answer in time; the payment was cancelled there and nothing was charged. Try again.';
+  const detail =
+    'The payment could not be completed (the processor did not answer in time, or its answer could not be recorded); it was cancelled at the processor and nothing was charged. Try again.';
   return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
 }
