@@ -257,7 +257,7 @@ function chargeTokenizedMethod(
     processorReference: token.processorReference,
     amountCents: input.amount,
     currency,
-    call: (requestKey) => deps.processor.chargeToken(token.processorReference, input.amount, currency, requestKey),
+    call: ({ requestKey }) => deps.processor.chargeToken(token.processorReference, input.amount, currency, requestKey),
     record: (tx, result) => recordTokenCharge(tx, deps, principal, token, { amount: input.amount, currency }, result, context.requestId),
   });
 }

@@ -9,8 +9,7 @@ import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
-import type { TransactionRow } from '../transactions';
-import { applyConsumerOutcome, endConsumerPayment, lockTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
+import { applyConsumerOutcome, endConsumerPayment, findTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
 
@@ -33,30 +32,33 @@ export async function payLink(
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
-  const row = await lockTransactionByLink(tx, linkId);
-  if (!row) throw new NotFoundError('payment link');
+  // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
+  const payment = {
+    call: (request: ProcessorRequestRow) =>
+      deps.processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
+    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => recordDecision(tx, deps, request, method, result, context.requestId),
+    undo: endReversedConsumerPayment,
+  };
+  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(tx, linkId, now));
+  if (!handoff) throw await refusal(tx, linkId, now);
+  return handoff;
+}
+
+/** Why a link cannot be paid now, read after its guarded write refused. */
+async function refusal(tx: Tx, linkId: string, now: Date): Promise<ApiError> {
+  const row = await findTransactionByLink(tx, linkId);
+  if (!row) return new NotFoundError('payment link');
   if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
-    throw new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
+    return new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
   }
   if (row.timeoutAt !== null && row.timeoutAt <= now)
-    throw new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
-  if (!isLinkPayable(row, now)) throw new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
-  const currency = row.currency as Currency;
-  const amountCents = row.amountCents ?? 0;
-  const operation = row.methodType === 'sale' ? 'sale' : 'authorize';
-  const payment = {
-    operation,
-    merchantId: row.merchantId,
-    amountCents,
-    currency,
-    call: (requestKey: string) => deps.processor[operation](method, amountCents, currency, requestKey),
-    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) =>
-      recordDecision(tx, deps, row, paymentStartedAt(request)!, method, result, context.requestId),
-    undo: endReversedConsumerPayment,
-  } as const;
-  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(tx, row.id, now));
-  if (!handoff) throw new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
-  return handoff;
+    return new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
+  if (!isLinkPayable(row, now)) return new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  return new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
+}
+
+function paymentOperation(request: ProcessorRequestRow): 'sale' | 'authorize' {
+  return request.operation === 'sale' ? 'sale' : 'authorize';
 }
 
 /** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */
@@ -77,21 +79,23 @@ export const endReversedConsumerPayment: UndoPayment = async (tx, request) => {
 async function recordDecision(
   tx: Tx,
   deps: LifecycleDeps,
-  row: TransactionRow,
-  startedAt: Date,
+  request: ProcessorRequestRow,
   method: PaymentMethodInput,
   result: ProcessorResult,
   requestId: string,
 ): Promise<Omit<MutationResponse, 'replayed'>> {
   const now = deps.clock.now();
-  const amountCents = row.amountCents ?? 0;
+  const { amountCents, transactionId } = request;
+  const methodType = paymentOperation(request);
+  const startedAt = paymentStartedAt(request);
+  if (transactionId === null || startedAt === null) throw new Error(`link payment request ${request.id} names no transaction or mark`);
   const paymentType = method.method;
   const confirmationNumber = newConfirmationNumber();
   let outcome: ConsumerOutcome;
   if (result.outcome === 'approved') {
     const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now);
     outcome =
-      row.methodType === 'sale'
+      methodType === 'sale'
         ? { kind: 'sold', paymentType, processor: result.processor, confirmation }
         : {
             kind: 'authorized',
@@ -105,14 +109,15 @@ async function recordDecision(
   } else {
     outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
   }
-  const updated = await applyConsumerOutcome(tx, row.id, outcome, startedAt, now);
+  const updated = await applyConsumerOutcome(tx, transactionId, outcome, startedAt, now);
   // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
   // recorded, and payAfterCommit reverses it at the processor.
-  if (!updated) throw new Error(`consumer payment of transaction ${row.id} started at ${startedAt.toISOString()} is no longer the one in flight`);
+  if (!updated) throw new Error(`consumer payment of transaction ${transactionId} started at ${startedAt.toISOString()} is no longer the one in flight`);
   // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
+  const row = updated.row;
   let changed = updated;
   let also: Parameters<typeof recordChange>[5];
-  if (row.methodType === 'sale') {
+  if (methodType === 'sale') {
     const payment = newPaymentRow({
       paymentId: newPaymentId(),
       transactionId: row.id,
@@ -126,7 +131,7 @@ async function recordDecision(
     changed = withPayment(changed, payment);
     also = { payment };
   }
-  if (result.outcome === 'approved' && row.methodType === 'authorize') {
+  if (result.outcome === 'approved' && methodType === 'authorize') {
     const token = newPaymentTokenRow({
       token: newToken('authorization'),
       type: 'authorization',

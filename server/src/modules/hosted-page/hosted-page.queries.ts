@@ -4,23 +4,16 @@ import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import type { GuardedWrite } from '../processor-requests';
-import { LINK_PAYABLE_STATUSES } from './link-payable';
+import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
-const transactionByLinkForUpdate = reusableQuery('transaction_by_link_for_update', (db) =>
+const transactionByLink = reusableQuery('transaction_by_link', (db) =>
   db
     .select()
     .from(transactions)
     .where(eq(transactions.linkId, sql.placeholder('linkId')))
-    .limit(1)
-    .for('update'),
+    .limit(1),
 );
-
-/** The transaction behind a payment link, locked for the checks of the change that starts a payment (never across the processor call). */
-export async function lockTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
-  const [row] = await transactionByLinkForUpdate(db, { linkId });
-  return row ?? null;
-}
 
 const linkFace = reusableQuery('link_face', (db) =>
   db
@@ -60,19 +53,48 @@ const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declin
  * flight (one whose process stopped counts as over after CONSUMER_PAYMENT_STALE_S). The row is not held while the
  * processor decides; `applyConsumerOutcome` records what it decided.
  */
-export function startConsumerPayment(db: Queryable, transactionId: string, now: Date): GuardedWrite {
+export function startConsumerPayment(db: Queryable, linkId: string, now: Date): GuardedWrite {
   const t = transactions;
   const cte = db.$with('guarded').as(
     db
       .update(t)
       .set({ consumerPaymentSince: consumerPaymentMark })
       .where(
-        and(eq(t.id, transactionId), inArray(t.status, [...LINK_PAYABLE_STATUSES]), or(isNull(t.timeoutAt), gt(t.timeoutAt, now)), noConsumerPaymentInFlight()),
+        and(
+          eq(t.linkId, linkId),
+          inArray(t.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
+          inArray(t.status, [...LINK_PAYABLE_STATUSES]),
+          or(isNull(t.timeoutAt), gt(t.timeoutAt, now)),
+          noConsumerPaymentInFlight(),
+        ),
       )
-      .returning({ id: t.id, since: t.consumerPaymentSince }),
+      .returning({
+        id: t.id,
+        since: t.consumerPaymentSince,
+        merchantId: t.merchantId,
+        methodType: t.methodType,
+        amountCents: t.amountCents,
+        currency: t.currency,
+      }),
   );
-  // The mark is the database's wall-clock time: the payment request keeps it, to end this payment and no other.
-  return { cte, details: sql`jsonb_build_object('consumerPaymentSince', ${cte.since})` };
+  return {
+    cte,
+    // The mark is the database's wall-clock time: the payment request keeps it, to end this payment and no other.
+    details: sql`jsonb_build_object('consumerPaymentSince', ${cte.since})`,
+    // What the processor is asked for is the link's, as the write found it.
+    columns: {
+      merchantId: sql`${cte.merchantId}`,
+      operation: sql`case when ${cte.methodType} = 'sale' then 'sale' else 'authorize' end`,
+      amountCents: sql`coalesce(${cte.amountCents}, 0)`,
+      currency: sql`${cte.currency}`,
+    },
+  };
+}
+
+/** The transaction behind a payment link, unlocked: what a refused payment is explained with. */
+export async function findTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
+  const [row] = await transactionByLink(db, { linkId });
+  return row ?? null;
 }
 
 /** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */

@@ -10,6 +10,7 @@ import {
   queueProcessorRequest,
   queueProcessorRequestWith,
   recordedAnswer,
+  type NewProcessorRequest,
   type ProcessorCallDeps,
   type UndoPayment,
 } from './processor-call';
@@ -29,12 +30,17 @@ export interface Payment {
   currency: string;
   /** What undoing it needs (a link payment's in-flight mark), besides the request's id. */
   details?: Record<string, unknown>;
-  call: (requestKey: string) => Promise<ProcessorResult>;
+  /** The call, with the request as it was queued (its key; for a link payment, what the guarded write gave it). */
+  call: (request: ProcessorRequestRow) => Promise<ProcessorResult>;
   /** Records the processor's decision in the transaction that marks the request done; its answer is the request's. */
   record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => Promise<Answer>;
   /** Undoes what the request committed before the call (a link payment's in-flight mark), once it is reversed. */
   undo?: UndoPayment;
 }
+
+/** A payment whose transaction a guarded write names, and which may give its operation, merchant, amount and currency. */
+type FromAGuardedWrite = Omit<Payment, 'transactionId' | 'operation' | 'merchantId' | 'amountCents' | 'currency'> &
+  Partial<Pick<Payment, 'operation' | 'merchantId' | 'amountCents' | 'currency'>>;
 
 /**
  * A payment that only the request itself can make: the card lives in its memory, or its outcome creates the record.
@@ -52,14 +58,14 @@ export function payAfterCommit(
   tx: Tx,
   deps: ProcessorCallDeps,
   context: MutationContext,
-  payment: Omit<Payment, 'transactionId'>,
+  payment: FromAGuardedWrite,
   guarded: GuardedWrite,
 ): Promise<ProcessorHandoff | null>;
 export async function payAfterCommit(
   tx: Tx,
   deps: ProcessorCallDeps,
   context: MutationContext,
-  payment: Omit<Payment, 'transactionId'> & { transactionId?: string | null },
+  payment: FromAGuardedWrite & { transactionId?: string | null },
   guarded?: GuardedWrite,
 ): Promise<ProcessorHandoff | null> {
   const now = deps.clock.now();
@@ -73,16 +79,14 @@ export async function payAfterCommit(
     idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
     details: { ...payment.details, requestId: context.requestId },
   };
-  const request = guarded
-    ? await queueProcessorRequestWith(tx, guarded, asked, now)
-    : await queueProcessorRequest(tx, { ...asked, transactionId: payment.transactionId ?? null }, now);
+  const request = guarded ? await queueProcessorRequestWith(tx, guarded, asked, now) : await queueProcessorRequest(tx, unguarded(asked, payment), now);
   if (!request) return null;
   const { undo } = payment;
   return {
     answer: async () => {
       try {
         // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
-        const finish = { call: () => payment.call(request.requestKey), decide: (tx: Tx, result: ProcessorResult) => payment.record(tx, result, request), undo };
+        const finish = { call: () => payment.call(request), decide: (tx: Tx, result: ProcessorResult) => payment.record(tx, result, request), undo };
         return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
       } catch (error) {
         return reverseUnrecorded(deps, request, undo, error);
@@ -127,6 +131,19 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
     );
     return beingCancelled(request);
   }
+}
+
+/** Without a guarded write, the payment names all that is asked (the overloads of payAfterCommit see to it). */
+function unguarded(
+  asked: Partial<Pick<Payment, 'operation' | 'merchantId' | 'amountCents' | 'currency'>> &
+    Omit<NewProcessorRequest, 'transactionId' | 'operation' | 'merchantId' | 'amountCents' | 'currency'>,
+  payment: { transactionId?: string | null },
+): NewProcessorRequest {
+  const { operation, merchantId, amountCents, currency } = asked;
+  if (operation === undefined || merchantId === undefined || amountCents === undefined || currency === undefined) {
+    throw new Error('a payment without a guarded write names its operation, merchant, amount and currency');
+  }
+  return { ...asked, operation, merchantId, amountCents, currency, transactionId: payment.transactionId ?? null };
 }
 
 function beingCancelled(request: ProcessorRequestRow): Answer {

@@ -88,13 +88,17 @@ export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now:
 export function queueProcessorRequestWith(
   tx: Tx,
   guarded: q.GuardedWrite,
-  request: Omit<NewProcessorRequest, 'transactionId'>,
+  request: Omit<NewProcessorRequest, 'transactionId' | keyof NonNullable<q.GuardedWrite['columns']>> &
+    Partial<Pick<NewProcessorRequest, keyof NonNullable<q.GuardedWrite['columns']>>>,
   now: Date,
 ): Promise<ProcessorRequestRow | null> {
   return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
 }
 
-function newRow({ idempotencyKeyTakenAt, ...request }: NewProcessorRequest, now: Date) {
+function newRow<T extends Omit<NewProcessorRequest, 'operation' | 'merchantId' | 'amountCents' | 'currency'>>(
+  { idempotencyKeyTakenAt, ...request }: T,
+  now: Date,
+) {
   const keyTakenAt = request.idempotencyKey ? idempotencyKeyTakenAt?.toISOString() : undefined;
   return {
     ...request,

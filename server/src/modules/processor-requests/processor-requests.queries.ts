@@ -21,24 +21,27 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
   return inserted!;
 }
 
+/** The request's columns that a guarded write may give from the row it changed (a link payment's amount, say). */
+type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency';
+
 /**
- * The guarded write a request belongs to (a CTE over the transaction it changes, answering its `id`), and what of the
- * request's details comes from that write (a link payment's in-flight mark).
+ * The guarded write a request belongs to (a CTE over the transaction it changes, answering its `id`), what of the
+ * request's details comes from that write (a link payment's in-flight mark), and which of its columns do.
  */
 export interface GuardedWrite {
   cte: WithSubquery & { id: SQLWrapper };
   details?: SQL;
+  columns?: Partial<Record<FromTheWrite, SQL>>;
 }
+
+type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId' | FromTheWrite> &
+  Partial<Pick<typeof processorRequests.$inferInsert, FromTheWrite>>;
 
 /**
  * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
  * or not at all (null) when its guard refused. The row's other values are parameters, in the table's column order.
  */
-export async function insertProcessorRequestWith(
-  db: Queryable,
-  guarded: GuardedWrite,
-  row: Omit<typeof processorRequests.$inferInsert, 'transactionId'>,
-): Promise<ProcessorRequestRow | null> {
+export async function insertProcessorRequestWith(db: Queryable, guarded: GuardedWrite, row: NewRequestRow): Promise<ProcessorRequestRow | null> {
   const values: Record<string, unknown> = {
     id: randomUUID(),
     state: 'in_flight',
@@ -49,6 +52,8 @@ export async function insertProcessorRequestWith(
     if (key === 'transactionId') return sql`${guarded.cte.id}`;
     const type = sql.raw(column.getSQLType());
     if (key === 'details' && guarded.details) return sql`${sql.param(values.details ?? {}, column)}::jsonb || ${guarded.details}`;
+    const fromTheWrite = guarded.columns?.[key as FromTheWrite];
+    if (fromTheWrite) return sql`(${fromTheWrite})::${type}`;
     const value = values[key];
     return value === undefined || value === null ? sql`null::${type}` : sql`${sql.param(value, column)}::${type}`;
   });

@@ -87,7 +87,7 @@ export async function submitSdkPayment(
     merchantId: session.merchantId,
     amountCents: approvedCents,
     currency,
-    call: (requestKey) => deps.processor.authorize(method, approvedCents, currency, requestKey),
+    call: ({ requestKey }) => deps.processor.authorize(method, approvedCents, currency, requestKey),
     record: async (tx, result) => {
       const decidedAt = deps.clock.now();
       const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
