@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExpressReadyDetailSchema, FrameToHostMessageSchema, HostToFrameMessageSchema, SdkConfigSchema, SdkPaymentRequestSchema } from './sdk';
+import { SAMPLE_PARTY } from './sample-party.test-fixture';
 
 const base = { source: 'svc-card-frame', instanceId: 'abcdefgh12' } as const;
 
@@ -34,18 +35,7 @@ describe('postMessage schemas', () => {
 });
 
 describe('Express', () => {
-  const party = {
-    fullName: 'Ada Lovelace',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    addressLine1: '1 Main St',
-    addressLine2: '',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    country: 'US',
-    email: 'ada@example.com',
-  };
+  const party = SAMPLE_PARTY;
 
   it('a wallet payment carries billing and shipping details; a card payment does not, and unknown keys are refused', () => {
     const wallet = { method: 'applepay', amount: 1050, currency: 'USD', billingInformation: party, shippingInformation: party };

@@ -21,6 +21,7 @@ import { TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 import { LoaderToWidgetMessageWire } from './loader-messages';
 import { WidgetToLoaderMessageWire } from './widget-messages';
+import { SAMPLE_PARTY } from '../sample-party.test-fixture';
 
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
@@ -472,18 +473,7 @@ describe('Express', () => {
       },
       ['code', 'method', 'timestamp', 'transactionNumber', 'billingInformation', 'shippingInformation'],
     );
-    const plainParty = {
-      fullName: 'Ada Lovelace',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      addressLine1: '1 Main St',
-      addressLine2: '',
-      city: 'Springfield',
-      state: 'IL',
-      postalCode: '62701',
-      country: 'US',
-      email: 'ada@example.com',
-    };
+    const plainParty = SAMPLE_PARTY;
     const plain = fc.record({
       code: fc.integer(),
       method: fc.constantFrom(...protocol.WALLET_METHODS),

@@ -42,34 +42,24 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
-  async sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
-    const answer = this.#once(requestKey, () => this.#decide(method));
-    await this.#held;
-    return answer as ProcessorResult;
+  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#answer(requestKey, () => this.#decide(method));
   }
 
-  async authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
-    const answer = this.#once(requestKey, () => this.#decide(method));
-    await this.#held;
-    return answer as ProcessorResult;
+  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#answer(requestKey, () => this.#decide(method));
   }
 
-  async reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
-    const answer = this.#once(requestKey, () => this.#fromReference(reference));
-    await this.#held;
-    return answer as ProcessorResult;
+  reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#answer(requestKey, () => this.#fromReference(reference));
   }
 
-  async capture(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
-    const answer = this.#once(requestKey, () => this.#fromReference(reference));
-    await this.#held;
-    return answer as ProcessorResult;
+  capture(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#answer(requestKey, () => this.#fromReference(reference));
   }
 
-  async chargeToken(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
-    const answer = this.#once(requestKey, () => this.#fromReference(reference));
-    await this.#held;
-    return answer as ProcessorResult;
+  chargeToken(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#answer(requestKey, () => this.#fromReference(reference));
   }
 
   async release(_reference: string, _amountCents: number, requestKey: string): Promise<void> {
@@ -79,6 +69,13 @@ export class SandboxProcessor implements PaymentProcessor {
   /** The payment made with `requestKey` is undone; a call with that key arriving later is refused, as an acquirer does. */
   async reverse(requestKey: string): Promise<void> {
     this.#answered.set(requestKey, REVERSED);
+  }
+
+  /** A keyed call: decided at once (once per key), answered when held answers are let through. */
+  async #answer(requestKey: string, decide: () => ProcessorResult): Promise<ProcessorResult> {
+    const answer = this.#once(requestKey, decide);
+    await this.#held;
+    return answer as ProcessorResult;
   }
 
   #once(requestKey: string, call: () => Kept): Kept {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, smallint, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
+import { merchantIdColumn } from './merchants';
 import { transactionEvents } from './transaction-events';
-import { transactions } from './transactions';
+import { transactionIdColumn } from './transactions';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -18,12 +18,8 @@ export const callbackDeliveries = pgTable(
     eventId: uuid('event_id')
       .notNull()
       .references(() => transactionEvents.id),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    transactionId: transactionIdColumn(),
+    merchantId: merchantIdColumn(),
     sequence: integer('sequence').notNull(),
     url: text('url').notNull(),
     method: text('method', { enum: ['GET', 'POST'] }).notNull(),

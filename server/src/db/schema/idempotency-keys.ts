@@ -1,5 +1,5 @@
-import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { bytea, merchants } from './merchants';
+import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bytea, merchantIdColumn } from './merchants';
 
 /**
  * Responses stored under an Idempotency-Key, scoped per merchant (CONTRACT §8). Written in the same database
@@ -10,9 +10,7 @@ import { bytea, merchants } from './merchants';
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     key: text('key').notNull(),
     requestHash: bytea('request_hash').notNull(),
     /** Null while the request's processor call is in flight. */

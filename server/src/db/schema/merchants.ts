@@ -3,6 +3,12 @@ import { boolean, check, customType, index, integer, pgTable, text, timestamp, u
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
+/** The merchant a row belongs to: `merchant_id`, required, referencing merchants. */
+export const merchantIdColumn = () =>
+  uuid('merchant_id')
+    .notNull()
+    .references(() => merchants.id);
+
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
   businessId: integer('business_id').generatedAlwaysAsIdentity().notNull().unique(),
@@ -17,9 +23,7 @@ export const branches = pgTable(
   'branches',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     name: text('name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -30,9 +34,7 @@ export const devices = pgTable(
   'devices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     branchId: uuid('branch_id')
       .notNull()
       .references(() => branches.id),
@@ -58,9 +60,7 @@ export const apiCredentials = pgTable(
   'api_credentials',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
     kind: text('kind', { enum: CREDENTIAL_KINDS }).notNull(),

@@ -1,6 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { branches, merchants } from './merchants';
-import { transactions } from './transactions';
+import { branches, merchantIdColumn } from './merchants';
+import { transactionIdColumn } from './transactions';
 
 /**
  * Tokens the merchant holds: an authorization's (captures, voids and re-authorizes it) or a tokenized payment
@@ -12,13 +12,9 @@ export const paymentTokens = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     token: text('token').notNull().unique(),
     type: text('type', { enum: ['authorization', 'token'] }).notNull(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     branchId: uuid('branch_id').references(() => branches.id),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     processor: text('processor').notNull(),
     processorReference: text('processor_reference').notNull(),
     paymentMethod: text('payment_method').notNull(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
-import { transactions } from './transactions';
+import { merchantIdColumn } from './merchants';
+import { transactionIdColumn } from './transactions';
 
 /** Money that moved: a capture against a hold, or a sale. The sum of a hold's succeeded captures is its captured_cents. */
 export const payments = pgTable(
@@ -9,12 +9,8 @@ export const payments = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     paymentId: text('payment_id').notNull().unique(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    transactionId: transactionIdColumn(),
+    merchantId: merchantIdColumn(),
     kind: text('kind', { enum: ['capture', 'sale'] }).notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),

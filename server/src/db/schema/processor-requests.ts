@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
+import { merchantIdColumn } from './merchants';
 import { transactions } from './transactions';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -30,9 +30,7 @@ export const processorRequests = pgTable(
     requestKey: text('request_key').notNull().unique(),
     /** Null for a payment that creates its transaction with its outcome (a widget payment, a token charge). */
     transactionId: uuid('transaction_id').references(() => transactions.id),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     operation: text('operation', { enum: [...REDOABLE_OPERATIONS, ...PAYMENT_OPERATIONS] }).notNull(),
     /** The method at the processor; null for a card or wallet payment, which has none until it is approved. */
     processorReference: text('processor_reference'),

@@ -1,5 +1,5 @@
 import { jsonb, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
+import { merchantIdColumn } from './merchants';
 import { transactions } from './transactions';
 
 /** The POS receipt of a transaction (CONTRACT §10): one per transaction, the last save wins. */
@@ -7,9 +7,7 @@ export const receipts = pgTable('receipts', {
   transactionId: uuid('transaction_id')
     .primaryKey()
     .references(() => transactions.id),
-  merchantId: uuid('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
+  merchantId: merchantIdColumn(),
   receipt: jsonb('receipt').notNull(),
   savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull(),
 });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
-import { transactions } from './transactions';
+import { merchantIdColumn } from './merchants';
+import { transactionIdColumn } from './transactions';
 
 /** The sandbox test clock: one row, an offset from real time shared by every instance. */
 export const sandboxClock = pgTable(
@@ -18,12 +18,8 @@ export const messages = pgTable(
   'messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    merchantId: merchantIdColumn(),
+    transactionId: transactionIdColumn(),
     channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
     recipient: text('recipient').notNull(),
     body: text('body').notNull(),

@@ -1,14 +1,12 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { apiCredentials, branches, bytea, merchants } from './merchants';
+import { apiCredentials, branches, bytea, merchantIdColumn } from './merchants';
 
 /** A widget's session: started from a merchant page with a client ID, used by the card frame and Express. */
 export const sdkSessions = pgTable(
   'sdk_sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     branchId: uuid('branch_id').references(() => branches.id),
     clientCredentialId: uuid('client_credential_id')
       .notNull()

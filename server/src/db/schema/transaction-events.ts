@@ -1,6 +1,6 @@
 import { index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants';
-import { transactions } from './transactions';
+import { merchantIdColumn } from './merchants';
+import { transactionIdColumn } from './transactions';
 
 /**
  * One row per state change, written in the same database transaction as the change, carrying the transaction
@@ -10,12 +10,8 @@ export const transactionEvents = pgTable(
   'transaction_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    transactionId: transactionIdColumn(),
+    merchantId: merchantIdColumn(),
     sequence: integer('sequence').notNull(),
     type: text('type', { enum: ['transaction.created', 'transaction.updated'] }).notNull(),
     /** The transaction object as JSON text: the exact bytes callbacks send and sign (jsonb would reorder keys). */

@@ -1,20 +1,24 @@
 import { Status, TRANSACTION_STATUSES, type TransactionStatusCode } from '@svc/protocol';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { branches, devices, merchants } from './merchants';
+import { branches, devices, merchantIdColumn } from './merchants';
 
 const statusCodes = TRANSACTION_STATUSES.map((s) => s.status);
 const money = (name: string) => bigint(name, { mode: 'number' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** The transaction a row belongs to: `transaction_id`, required, referencing transactions. */
+export const transactionIdColumn = () =>
+  uuid('transaction_id')
+    .notNull()
+    .references(() => transactions.id);
 
 export const transactions = pgTable(
   'transactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     transactionNumber: text('transaction_number').notNull().unique(),
-    merchantId: uuid('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     /** Null for a transaction created with the merchant key: it belongs to no branch in particular. */
     branchId: uuid('branch_id').references(() => branches.id),
     deviceId: uuid('device_id').references(() => devices.id),
