@@ -2,9 +2,12 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js/session';
 import postgres from 'postgres';
 import { DatabaseAnswerTimeoutError, socketWithAnswerDeadline } from './answer-deadline';
-import * as schema from './schema';
 
-export type Database = PostgresJsDatabase<typeof schema>;
+/**
+ * drizzle without its relational query API (`db.query.*`, unused here): given the schema, drizzle builds a query
+ * builder for every table on every transaction it opens (BENCHMARKS.md, the lifecycle profile).
+ */
+export type Database = PostgresJsDatabase;
 /** A transaction handle: what services take so that every write of one change commits together. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Either the pool or an open transaction; query functions take this first. */
@@ -111,7 +114,7 @@ export function openDatabase(
       int8AsNumber: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) },
     },
   });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(sql);
   return {
     db,
     sql,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../random-bytes';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
 import { newConfirmationNumber } from '../modules/transactions';
 import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';

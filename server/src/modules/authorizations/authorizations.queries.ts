@@ -64,12 +64,24 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * guard, so together they never take more than the hold. Nothing the merchant sees moves yet: the reservation
  * becomes a capture when the processor approves it (`settleCapture`) or goes back when it refuses (`dropCapture`).
  */
-export function reserveCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): GuardedWrite {
+export function reserveCapture(transactionId: string, amountCents: number, now: Date): GuardedWrite {
+  return { name: 'capture_reservation', build: captureReservation, values: { transactionId, amountCents, now: now.toISOString() } };
+}
+
+function captureReservation(db: Queryable) {
+  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
   const cte = db.$with('guarded').as(
     db
       .update(t)
-      .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amountCents}` })
-      .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), sql`${available} >= ${amountCents}`))
+      .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amount}` })
+      .where(
+        and(
+          eq(t.id, sql.placeholder('transactionId')),
+          eq(t.authStatus, 'active'),
+          sql`${t.holdExpiresAt} > ${sql.placeholder('now')}::timestamptz`,
+          sql`${available} >= ${amount}`,
+        ),
+      )
       .returning({ id: t.id }),
   );
   return { cte };

@@ -53,7 +53,7 @@ export async function pay(
   // The reservation and the processor request, in one statement: neither when the reservation's guard refuses.
   const request = await queueProcessorRequestWith(
     tx,
-    q.reserveCapture(tx, holder.id, input.amount, now),
+    q.reserveCapture(holder.id, input.amount, now),
     processorRequestOf('capture', holder, found.token.processorReference, input.amount, context),
     now,
   );

@@ -39,7 +39,7 @@ export async function payLink(
     record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => recordDecision(tx, deps, request, method, result, context.requestId),
     undo: endReversedConsumerPayment,
   };
-  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(tx, linkId, now));
+  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(linkId, now));
   if (!handoff) throw await refusal(tx, linkId, now);
   return handoff;
 }

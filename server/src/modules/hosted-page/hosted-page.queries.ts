@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
@@ -53,7 +53,11 @@ const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declin
  * flight (one whose process stopped counts as over after CONSUMER_PAYMENT_STALE_S). The row is not held while the
  * processor decides; `applyConsumerOutcome` records what it decided.
  */
-export function startConsumerPayment(db: Queryable, linkId: string, now: Date): GuardedWrite {
+export function startConsumerPayment(linkId: string, now: Date): GuardedWrite {
+  return { name: 'consumer_payment_mark', build: consumerPaymentMarkWrite, values: { linkId, now: now.toISOString() } };
+}
+
+function consumerPaymentMarkWrite(db: Queryable) {
   const t = transactions;
   const cte = db.$with('guarded').as(
     db
@@ -61,10 +65,10 @@ export function startConsumerPayment(db: Queryable, linkId: string, now: Date): 
       .set({ consumerPaymentSince: consumerPaymentMark })
       .where(
         and(
-          eq(t.linkId, linkId),
+          eq(t.linkId, sql.placeholder('linkId')),
           inArray(t.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
           inArray(t.status, [...LINK_PAYABLE_STATUSES]),
-          or(isNull(t.timeoutAt), gt(t.timeoutAt, now)),
+          or(isNull(t.timeoutAt), sql`${t.timeoutAt} > ${sql.placeholder('now')}::timestamptz`),
           noConsumerPaymentInFlight(),
         ),
       )

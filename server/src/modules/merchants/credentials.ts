@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from '../../random-bytes';
 import { CREDENTIAL_PREFIXES } from '@svc/protocol';
 import type { CredentialKind } from '../../db/schema';
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../random-bytes';
 import { PROBLEM_CONTENT_TYPE, type Currency } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
@@ -88,8 +88,8 @@ export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now:
 export function queueProcessorRequestWith(
   tx: Tx,
   guarded: q.GuardedWrite,
-  request: Omit<NewProcessorRequest, 'transactionId' | keyof NonNullable<q.GuardedWrite['columns']>> &
-    Partial<Pick<NewProcessorRequest, keyof NonNullable<q.GuardedWrite['columns']>>>,
+  request: Omit<NewProcessorRequest, 'transactionId' | keyof NonNullable<q.GuardedWriteSql['columns']>> &
+    Partial<Pick<NewProcessorRequest, keyof NonNullable<q.GuardedWriteSql['columns']>>>,
   now: Date,
 ): Promise<ProcessorRequestRow | null> {
   return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, or, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { reusableStatement, rowFromColumns } from '../../db/reusable-query';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 
 export type ProcessorRequestRow = typeof processorRequests.$inferSelect;
@@ -25,10 +26,19 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency';
 
 /**
- * The guarded write a request belongs to (a CTE over the transaction it changes, answering its `id`), what of the
- * request's details comes from that write (a link payment's in-flight mark), and which of its columns do.
+ * The guarded write a request belongs to, as SQL built once per `name` (its values in `sql.placeholder` slots, which
+ * `values` fills; the request's own slots are named `request_<column key>`): a CTE over the transaction it changes,
+ * answering its `id`, what of the request's details comes from that write (a link payment's in-flight mark), and
+ * which of its columns do.
  */
 export interface GuardedWrite {
+  /** One statement is built per name: a name always builds the same SQL. */
+  name: string;
+  build: (db: Queryable) => GuardedWriteSql;
+  values: Record<string, unknown>;
+}
+
+export interface GuardedWriteSql {
   cte: WithSubquery & { id: SQLWrapper };
   details?: SQL;
   columns?: Partial<Record<FromTheWrite, SQL>>;
@@ -37,32 +47,37 @@ export interface GuardedWrite {
 type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId' | FromTheWrite> &
   Partial<Pick<typeof processorRequests.$inferInsert, FromTheWrite>>;
 
+const requestColumns = Object.entries(getTableColumns(r));
+const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]>>();
+
 /**
  * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
  * or not at all (null) when its guard refused. The row's other values are parameters, in the table's column order.
  */
 export async function insertProcessorRequestWith(db: Queryable, guarded: GuardedWrite, row: NewRequestRow): Promise<ProcessorRequestRow | null> {
-  const values: Record<string, unknown> = {
-    id: randomUUID(),
-    state: 'in_flight',
-    attempts: 1,
-    ...row,
-  };
-  const columns = Object.entries(getTableColumns(r)).map(([key, column]) => {
+  let insert = insertsWithGuarded.get(guarded.name);
+  if (!insert) insertsWithGuarded.set(guarded.name, (insert = reusableStatement((db) => requestWithGuardedWrite(db, guarded.build(db)))));
+  const values: Record<string, unknown> = { id: randomUUID(), state: 'in_flight', attempts: 1, ...row };
+  const slots = Object.fromEntries(requestColumns.map(([key]) => [`request_${key}`, values[key] ?? null]));
+  const [inserted] = await insert(db, { ...guarded.values, ...slots });
+  return inserted ? rowFromColumns(r, inserted) : null;
+}
+
+function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql): SQL {
+  const columns = requestColumns.map(([key, column]) => {
     if (key === 'transactionId') return sql`${guarded.cte.id}`;
     const type = sql.raw(column.getSQLType());
-    if (key === 'details' && guarded.details) return sql`${sql.param(values.details ?? {}, column)}::jsonb || ${guarded.details}`;
     const fromTheWrite = guarded.columns?.[key as FromTheWrite];
     if (fromTheWrite) return sql`(${fromTheWrite})::${type}`;
-    const value = values[key];
-    return value === undefined || value === null ? sql`null::${type}` : sql`${sql.param(value, column)}::${type}`;
+    const slot = sql`${sql.param(sql.placeholder(`request_${key}`), column)}::${type}`;
+    return key === 'details' && guarded.details ? sql`coalesce(${slot}, '{}'::jsonb) || ${guarded.details}` : slot;
   });
-  const [inserted] = await db
+  return db
     .with(guarded.cte)
     .insert(r)
     .select(sql`select ${sql.join(columns, sql`, `)} from ${guarded.cte}`)
-    .returning();
-  return inserted ?? null;
+    .returning()
+    .getSQL();
 }
 
 /**
@@ -78,18 +93,37 @@ export async function markDone(
   attempt: number | null,
   answer: { status: number; body: string } | null,
 ): Promise<{ id: string } | null> {
-  const [row] = await db
-    .update(r)
-    .set({ state: 'done', outcome, completedAt: now, lastError: null, responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null })
-    .where(
-      and(
-        eq(r.id, id),
-        // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
-        attempt === null ? inArray(r.state, ['in_flight', 'needs_review']) : and(eq(r.state, 'in_flight'), eq(r.attempts, attempt)),
-      ),
-    )
-    .returning({ id: r.id });
+  const values = { id, outcome, now: now.toISOString(), responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null };
+  const [row] = attempt === null ? await markDoneByAny(db, values) : await markDoneByAttempt(db, { ...values, attempt });
   return row ?? null;
+}
+
+const markDoneByAny = markDoneStatement(false);
+const markDoneByAttempt = markDoneStatement(true);
+
+function markDoneStatement(byAttempt: boolean) {
+  return reusableStatement<{ id: string }>((db) => {
+    const p = sql.placeholder;
+    return db
+      .update(r)
+      .set({
+        state: sql`'done'`,
+        outcome: sql`${p('outcome')}::text`,
+        completedAt: sql`${p('now')}::timestamptz`,
+        lastError: sql`null`,
+        responseStatus: sql`${p('responseStatus')}::integer`,
+        responseBody: sql`${p('responseBody')}::text`,
+      })
+      .where(
+        and(
+          eq(r.id, p('id')),
+          // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
+          byAttempt ? and(eq(r.state, 'in_flight'), sql`${r.attempts} = ${p('attempt')}::integer`) : inArray(r.state, ['in_flight', 'needs_review']),
+        ),
+      )
+      .returning({ id: r.id })
+      .getSQL();
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../random-bytes';
 import { randomAlphanumeric } from '../merchants';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
