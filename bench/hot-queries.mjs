@@ -21,19 +21,24 @@ function hotQueries(p, columns) {
       `select t.*, m.name, pt.last_four_digits from transactions t inner join merchants m on m.id = t.merchant_id left join payment_tokens pt on pt.transaction_id = t.id where t.link_id = $1 limit 1`,
       [p.linkId],
     ],
-    ['lock by link (pay)', `select * from transactions where link_id = $1 limit 1 for update`, [p.linkId]],
+    [
+      'in-flight mark by link (pay)',
+      `update transactions set consumer_payment_since = clock_timestamp()
+       where link_id = $1 and status = 1 and (consumer_payment_since is null or consumer_payment_since <= clock_timestamp() - interval '600 seconds')
+       returning id, merchant_id, method_type, amount_cents, currency`,
+      [p.linkId],
+    ],
     ['view by id, with payments (every change)', `${VIEW} where t.id = $1 limit 1`, [p.id]],
     ['view by number for the merchant (status)', `${VIEW} where t.transaction_number = $1 and t.merchant_id = $2 limit 1`, [p.number, p.merchantId]],
     [
-      'token for the merchant (capture)',
-      `select pt.*, t.* from payment_tokens pt inner join transactions t on t.id = pt.transaction_id where pt.token = $1 and pt.merchant_id = $2 limit 1`,
+      'capture reserved by token, the token looked up in it (capture)',
+      `update transactions t set capture_pending_cents = t.capture_pending_cents + 100
+       from payment_tokens pt
+       where pt.token = $1 and pt.merchant_id = $2 and pt.type = 'authorization' and t.id = pt.transaction_id
+         and t.auth_status = 'active' and t.hold_expires_at > now()
+         and t.authorized_cents - t.captured_cents - t.released_cents - t.capture_pending_cents >= 100
+       returning t.id, t.merchant_id, t.currency, pt.processor_reference`,
       [p.token, p.merchantId],
-    ],
-    [
-      'guarded capture (capture)',
-      `update transactions set captured_cents = captured_cents + 100, sequence = sequence + 1, updated_at = now()
-       where id = $1 and auth_status = 'active' and hold_expires_at > now() and authorized_cents - captured_cents - released_cents >= 100 returning *`,
-      [p.id],
     ],
     [
       'event, outbox row and notification (every change)',

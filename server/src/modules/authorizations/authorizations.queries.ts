@@ -59,32 +59,60 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
 }
 
 /**
- * Reserve a capture if it fits, as one guarded statement: the hold must be active and unexpired and `amount` at most
- * what it still holds, captures in flight included. Concurrent captures serialise on the row and each re-checks the
- * guard, so together they never take more than the hold. Nothing the merchant sees moves yet: the reservation
- * becomes a capture when the processor approves it (`settleCapture`) or goes back when it refuses (`dropCapture`).
+ * Reserve a capture against the authorization a token names if it fits, as one guarded statement with the token's
+ * lookup: the token must be an authorization the caller may use (scoped as `findTokenForPrincipal` scopes it), the
+ * currency, when given, the hold's, the hold active and unexpired and `amount` at most what it still holds, captures
+ * in flight included. Concurrent captures serialise on the row and each re-checks the guard, so together they never
+ * take more than the hold. Nothing the merchant sees moves yet: the reservation becomes a capture when the processor
+ * approves it (`settleCapture`) or goes back when it refuses (`dropCapture`). The processor request goes in with it
+ * and takes its merchant, currency and method from the rows the write found. Any refusal (no such token, a tokenized
+ * method, another currency, a hold that cannot take it) writes nothing; the caller then looks the token up to say why.
  */
-export function reserveCapture(transactionId: string, amountCents: number, now: Date): GuardedWrite {
-  return { name: 'capture_reservation', build: captureReservation, values: { transactionId, amountCents, now: now.toISOString() } };
+export function reserveCaptureByToken(principal: Principal, token: string, amountCents: number, currency: string | null, now: Date): GuardedWrite {
+  const byBranch = principal.kind === 'branch_key';
+  return {
+    name: byBranch ? 'capture_reservation_by_token_for_branch' : 'capture_reservation_by_token_for_merchant',
+    build: (db) => captureReservationByToken(db, byBranch),
+    values: {
+      token,
+      merchantId: principal.merchantId,
+      branchId: principal.kind === 'branch_key' ? principal.branchId : null,
+      amountCents,
+      currency,
+      now: now.toISOString(),
+    },
+  };
 }
 
-function captureReservation(db: Queryable) {
-  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+function captureReservationByToken(db: Queryable, byBranch: boolean) {
+  const tok = paymentTokens;
+  const p = sql.placeholder;
+  const amount = sql`${p('amountCents')}::bigint`;
+  // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
+  // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
+  // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
+  const branch = byBranch ? sql` and ${tok.branchId} = ${p('branchId')}` : sql``;
+  const heldBy = sql`(select ${tok.transactionId} from ${tok}
+    where ${tok.token} = ${p('token')} and ${tok.merchantId} = ${p('merchantId')}${branch} and ${tok.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
       .update(t)
       .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amount}` })
       .where(
         and(
-          eq(t.id, sql.placeholder('transactionId')),
-          eq(t.authStatus, 'active'),
-          sql`${t.holdExpiresAt} > ${sql.placeholder('now')}::timestamptz`,
-          sql`${available} >= ${amount}`,
+          sql`${t.id} = ${heldBy}`,
+          sql`case when ${and(
+            sql`(${p('currency')}::text is null or ${t.currency} = ${p('currency')}::text)`,
+            eq(t.authStatus, 'active'),
+            sql`${t.holdExpiresAt} > ${p('now')}::timestamptz`,
+            sql`${available} >= ${amount}`,
+          )} then true else false end`,
         ),
       )
-      .returning({ id: t.id }),
+      .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency }),
   );
-  return { cte };
+  const method = sql`(select ${tok.processorReference} from ${tok} where ${tok.token} = ${p('token')})`;
+  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
 /**

@@ -41,24 +41,26 @@ export async function pay(
   input: { token: string; amount: number; currency?: Currency },
   context: MutationContext,
 ): Promise<MutationResult | ProcessorHandoff> {
+  const now = deps.clock.now();
+  // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
+  const { idempotencyKey, idempotencyKeyTakenAt, requestId } = context;
+  const request = await queueProcessorRequestWith(
+    tx,
+    q.reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now),
+    { operation: 'capture', amountCents: input.amount, idempotencyKey, idempotencyKeyTakenAt, details: { requestId } },
+    now,
+  );
+  if (request) return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
+
+  // Refused: why, in the order a merchant would look for it (or a tokenized method, which is charged instead).
   const found = await q.findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
   if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input, context);
-
-  const now = deps.clock.now();
   const holder = found.transaction;
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  // The reservation and the processor request, in one statement: neither when the reservation's guard refuses.
-  const request = await queueProcessorRequestWith(
-    tx,
-    q.reserveCapture(holder.id, input.amount, now),
-    processorRequestOf('capture', holder, found.token.processorReference, input.amount, context),
-    now,
-  );
-  if (!request) throw await captureRefusal(tx, holder.id, input.amount, now);
-  return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
+  throw await captureRefusal(tx, holder.id, input.amount, now);
 }
 
 /** The processor request of a call this request asks for, committed with the change that asks (its answer comes back to it). */

@@ -95,7 +95,7 @@ export function queueProcessorRequestWith(
   return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
 }
 
-function newRow<T extends Omit<NewProcessorRequest, 'operation' | 'merchantId' | 'amountCents' | 'currency'>>(
+function newRow<T extends Omit<NewProcessorRequest, 'operation' | 'merchantId' | 'amountCents' | 'currency' | 'processorReference'>>(
   { idempotencyKeyTakenAt, ...request }: T,
   now: Date,
 ) {

@@ -23,7 +23,7 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 }
 
 /** The request's columns that a guarded write may give from the row it changed (a link payment's amount, say). */
-type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency';
+type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
 
 /**
  * The guarded write a request belongs to, as SQL built once per `name` (its values in `sql.placeholder` slots, which
