@@ -1,4 +1,4 @@
-import { getTableColumns, is, Param, Placeholder, sql, type Query, type SQL } from 'drizzle-orm';
+import { getTableColumns, is, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client';
 
@@ -40,11 +40,14 @@ function driverClientOf(db: Queryable): unknown {
  * column name (timestamps as text: drizzle's driver setup leaves their parsing to the column mapping).
  */
 export function reusableStatement<Row>(build: (db: Queryable) => SQL): (db: Queryable, values: Record<string, unknown>) => Promise<Row[]> {
-  let built: Query | undefined;
+  let built: { sql: string; slots: Slot[] } | undefined;
   return async (db, values) => {
-    built ??= dialectOf(db).sqlToQuery(build(db));
+    if (!built) {
+      const query = dialectOf(db).sqlToQuery(build(db));
+      built = { sql: query.sql, slots: query.params.map(slotOf) };
+    }
     const client = driverClientOf(db) as { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<Row[]> };
-    return client.unsafe(built.sql, fillSlots(built.params, values), { prepare: true });
+    return client.unsafe(built.sql, fillSlots(built.slots, values), { prepare: true });
   };
 }
 
@@ -54,14 +57,26 @@ function dialectOf(db: Queryable): PgDialect {
   return dialect;
 }
 
+/** A parameter of a built statement: a value built into it, or a slot filled on each call (mapped by its column, if any). */
+type Slot = { value: unknown } | { name: string; encode: ((value: unknown) => unknown) | null };
+
+/** Told apart once, when the statement is built: drizzle's `is` walks prototype chains, too slow for every call. */
+function slotOf(param: unknown): Slot {
+  if (is(param, Placeholder)) return { name: param.name, encode: null };
+  if (is(param, Param) && is(param.value, Placeholder)) {
+    const { encoder } = param;
+    return { name: param.value.name, encode: (value) => encoder.mapToDriverValue(value) };
+  }
+  return { value: param };
+}
+
 /** drizzle's fillPlaceholders, except that a null is sent as null (drizzle's column encoders do not take one). */
-function fillSlots(params: unknown[], values: Record<string, unknown>): unknown[] {
-  return params.map((param) => {
-    const slot = is(param, Placeholder) ? param : is(param, Param) && is(param.value, Placeholder) ? param.value : null;
-    if (!slot) return param;
+function fillSlots(slots: Slot[], values: Record<string, unknown>): unknown[] {
+  return slots.map((slot) => {
+    if ('value' in slot) return slot.value;
     if (!(slot.name in values)) throw new Error(`No value for placeholder "${slot.name}" was provided`);
     const value = values[slot.name];
-    return value === null || value === undefined || slot === param ? (value ?? null) : (param as Param).encoder.mapToDriverValue(value);
+    return value === null || value === undefined ? null : slot.encode ? slot.encode(value) : value;
   });
 }
 

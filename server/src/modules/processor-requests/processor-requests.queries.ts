@@ -48,6 +48,7 @@ type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId'
   Partial<Pick<typeof processorRequests.$inferInsert, FromTheWrite>>;
 
 const requestColumns = Object.entries(getTableColumns(r));
+const requestSlots = requestColumns.map(([key]) => [key, `request_${key}`] as const);
 const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]>>();
 
 /**
@@ -58,8 +59,9 @@ export async function insertProcessorRequestWith(db: Queryable, guarded: Guarded
   let insert = insertsWithGuarded.get(guarded.name);
   if (!insert) insertsWithGuarded.set(guarded.name, (insert = reusableStatement((db) => requestWithGuardedWrite(db, guarded.build(db)))));
   const values: Record<string, unknown> = { id: randomUUID(), state: 'in_flight', attempts: 1, ...row };
-  const slots = Object.fromEntries(requestColumns.map(([key]) => [`request_${key}`, values[key] ?? null]));
-  const [inserted] = await insert(db, { ...guarded.values, ...slots });
+  const slots: Record<string, unknown> = { ...guarded.values };
+  for (const [key, slot] of requestSlots) slots[slot] = values[key] ?? null;
+  const [inserted] = await insert(db, slots);
   return inserted ? rowFromColumns(r, inserted) : null;
 }
 

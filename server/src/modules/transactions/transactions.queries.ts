@@ -238,9 +238,11 @@ export async function appendEvent(db: Queryable, e: EventAppend, also?: Inserted
   else await appendEventWithToken(db, { ...values, ...slotValues('token', also.token) });
 }
 
-/** `{ <prefix>_<column key>: value }` for every column of a row, to fill `slotsFor(<prefix>, table)`. */
+/** `{ <prefix>_<column key>: value }` for every field of a row, to fill `slotsFor(<prefix>, table)`. */
 function slotValues(prefix: string, row: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [`${prefix}_${key}`, value]));
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) values[`${prefix}_${key}`] = value;
+  return values;
 }
 
 /** A placeholder for every column of `table`, named `<prefix>_<column key>`: an insert of a whole row. */
