@@ -101,7 +101,7 @@ function processorRequestOf(
  * it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
  */
 export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
-  return async (tx, request, answer, { now, releases }) => {
+  return async (tx, request, answer, { now, releases, done }) => {
     if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
     const requestId = originalRequestId(request);
     if (answer.outcome === 'approved') {
@@ -117,9 +117,21 @@ export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOu
         confirmationNumber: newConfirmationNumber(),
         createdAt: now,
       });
-      // The settled write answered the view; the payment is inserted with the event, in its statement.
-      const { transaction } = await recordChange(tx, withPayment(settled, payment), now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', { payment });
-      return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
+      // The settled write answered the view; the payment is inserted with the event, in its statement, and the request
+      // moves to done there too, with the answer.
+      const recorded = await recordChange(
+        tx,
+        withPayment(settled, payment),
+        now,
+        deps.env.PUBLIC_BASE_URL,
+        'transaction.updated',
+        { payment },
+        {
+          pending: done,
+          answer: ({ transaction }) => answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId),
+        },
+      );
+      return recorded.answer;
     }
     const dropped = await q.dropCapture(tx, request.transactionId, request.amountCents, now);
     if (!dropped) throw new Error(`capture ${request.id} has no reservation to drop`);

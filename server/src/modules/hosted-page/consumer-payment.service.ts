@@ -8,7 +8,7 @@ import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentToke
 import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
-import { payAfterCommit, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
+import { payAfterCommit, type PendingDone, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
 import { applyConsumerOutcome, endConsumerPayment, findTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { isLinkPayable } from './link-payable';
 import { toLinkState } from './link-state';
@@ -36,7 +36,8 @@ export async function payLink(
   const payment = {
     call: (request: ProcessorRequestRow) =>
       deps.processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
-    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => recordDecision(tx, deps, request, method, result, context.requestId),
+    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow, done: PendingDone) =>
+      recordDecision(tx, deps, request, method, result, context.requestId, done),
     undo: endReversedConsumerPayment,
   };
   const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(linkId, now));
@@ -83,6 +84,7 @@ async function recordDecision(
   method: PaymentMethodInput,
   result: ProcessorResult,
   requestId: string,
+  done: PendingDone,
 ): Promise<Omit<MutationResponse, 'replayed'>> {
   const now = deps.clock.now();
   const { amountCents, transactionId } = request;
@@ -147,10 +149,16 @@ async function recordDecision(
     changed = withToken(changed, token);
     also = { token };
   }
-  const { view } = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also);
-  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
-  return answerOf(
-    { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
-    requestId,
-  );
+  // The request moves to done in the event's statement, with the answer.
+  const recorded = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also, {
+    pending: done,
+    answer: ({ view }) =>
+      result.outcome !== 'approved'
+        ? answerOf(processorError(result), requestId)
+        : answerOf(
+            { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
+            requestId,
+          ),
+  });
+  return recorded.answer;
 }

@@ -5,6 +5,7 @@ export {
   finishReleases,
   originalRequestId,
   PROCESSOR_LEASE_MS,
+  PendingDone,
   ProcessorUnanswered,
   queueProcessorRequest,
   queueProcessorRequestWith,
@@ -15,3 +16,4 @@ export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type Pro
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
 export { payAfterCommit, type Payment } from './payment-call';
 export type { GuardedWrite } from './processor-requests.queries';
+export { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from './processor-requests.queries';

@@ -11,6 +11,7 @@ import {
   queueProcessorRequestWith,
   recordedAnswer,
   type NewProcessorRequest,
+  type PendingDone,
   type ProcessorCallDeps,
   type UndoPayment,
 } from './processor-call';
@@ -33,7 +34,7 @@ export interface Payment {
   /** The call, with the request as it was queued (its key; for a link payment, what the guarded write gave it). */
   call: (request: ProcessorRequestRow) => Promise<ProcessorResult>;
   /** Records the processor's decision in the transaction that marks the request done; its answer is the request's. */
-  record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow) => Promise<Answer>;
+  record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow, done: PendingDone) => Promise<Answer>;
   /** Undoes what the request committed before the call (a link payment's in-flight mark), once it is reversed. */
   undo?: UndoPayment;
 }
@@ -86,7 +87,11 @@ export async function payAfterCommit(
     answer: async () => {
       try {
         // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
-        const finish = { call: () => payment.call(request), decide: (tx: Tx, result: ProcessorResult) => payment.record(tx, result, request), undo };
+        const finish = {
+          call: () => payment.call(request),
+          decide: (tx: Tx, result: ProcessorResult, done: PendingDone) => payment.record(tx, result, request, done),
+          undo,
+        };
         return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
       } catch (error) {
         return reverseUnrecorded(deps, request, undo, error);

@@ -10,7 +10,7 @@ import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.qu
 import type { Logger } from '../../logger';
 import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import * as q from './processor-requests.queries';
-import { isPayment, type ProcessorOutcome, type ProcessorRequestRow } from './processor-requests.queries';
+import { isPayment, RecordedElsewhere, type ProcessorOutcome, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
  * How long a request's call may stay unanswered before a worker takes it over (and calls again with the same key, or
@@ -41,13 +41,39 @@ export interface ProcessorCallDeps {
 /** A call on a method already held: it names its transaction and the method (processor_requests_redoable_has_method). */
 export type HeldMethodRequest = ProcessorRequestRow & { transactionId: string; processorReference: string };
 
-/** Records a request's outcome in tx 2, beside marking it done; `releases` are requests it queued, called after the commit. */
+/**
+ * Records a request's outcome in tx 2, beside marking it done; `releases` are requests it queued, called after the
+ * commit; `done` is the move to done, which the recording's event may make in its statement (recordChange's `done`).
+ */
 export type RecordOutcome = (
   tx: Tx,
   request: HeldMethodRequest,
   answer: RedoableAnswer,
-  context: { now: Date; releases: ProcessorRequestRow[] },
+  context: { now: Date; releases: ProcessorRequestRow[]; done: PendingDone },
 ) => Promise<RecordedAnswer | null>;
+
+/**
+ * A request's move to done, to be made once in its recording's transaction: by the recording's event statement, one
+ * statement fewer (recordChange's `done`, which calls `wrote` with the answer it kept), or else by
+ * finishProcessorRequest after the recorder, last. Either way it is guarded (markDone): a recorder that lost to
+ * another has its transaction rolled back (RecordedElsewhere).
+ */
+export class PendingDone {
+  #kept: { answer: q.KeptAnswer } | null = null;
+
+  constructor(readonly mark: q.DoneMark) {}
+
+  /** Written, with this answer, by the statement that made it. */
+  wrote(answer: q.KeptAnswer): void {
+    if (this.#kept) throw new Error(`processor request ${this.mark.id} was moved to done twice`);
+    this.#kept = { answer };
+  }
+
+  /** What was kept, or null when nothing has made the move yet. */
+  get kept(): { answer: q.KeptAnswer } | null {
+    return this.#kept;
+  }
+}
 
 /** The outcome recorder for each operation, so a worker can finish any request. */
 export type OutcomeRecorders = Record<q.RedoableOperation, RecordOutcome> & { reversedPayment: UndoPayment };
@@ -58,7 +84,7 @@ export type UndoPayment = (tx: Tx, request: ProcessorRequestRow) => Promise<void
 /** How a payment's request is finished: its own call and the recording of its decision (by its request only), or its undoing. */
 export interface PaymentFinish {
   call?: ProcessorCall;
-  decide?: (tx: Tx, result: ProcessorResult) => Promise<RecordedAnswer>;
+  decide?: (tx: Tx, result: ProcessorResult, done: PendingDone) => Promise<RecordedAnswer>;
   undo?: UndoPayment;
 }
 
@@ -235,19 +261,30 @@ export async function finishProcessorRequest(
   try {
     recorded = await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
+      // A redoable call answers the same to every attempt, so any attempt may record it; a payment only the one that called.
+      const done = new PendingDone({ id: request.id, outcome: outcomeOf(answer), now, attempt: isPayment(request.operation) ? request.attempts : null });
       let result: RecordedAnswer | null = null;
       if (answer.outcome === 'reversed') {
         await payment?.undo?.(tx, request);
         const key = idempotencyKeyOf(request);
         if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
       } else {
-        result = payment ? await decide(payment, request, answer, tx) : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases });
+        result = payment
+          ? await decide(payment, request, answer, tx, done)
+          : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases, done });
         const key = idempotencyKeyOf(request);
         if (result && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, result);
       }
-      // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
-      const attempt = isPayment(request.operation) ? request.attempts : null;
-      if (!(await q.markDone(tx, request.id, outcomeOf(answer), now, attempt, result))) throw new RecordedElsewhere(request);
+      const kept = done.kept;
+      if (kept) {
+        // The event's statement made it: with the answer the recorder gives, or the two would differ.
+        if ((kept.answer?.status ?? null) !== (result?.status ?? null) || (kept.answer?.body ?? null) !== (result?.body ?? null)) {
+          throw new Error(`processor request ${request.id} was moved to done with another answer than its recorder gave`);
+        }
+      } else if (!(await q.markDone(tx, done.mark, result))) {
+        // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+        throw new RecordedElsewhere(request.id);
+      }
       return result;
     });
   } catch (error) {
@@ -268,18 +305,10 @@ function idempotencyKeyOf(request: ProcessorRequestRow): { key: string; takenAt:
   return { key: request.idempotencyKey, takenAt: typeof keyTakenAt === 'string' ? new Date(keyTakenAt) : null };
 }
 
-/** Another recorder committed this request's outcome first. */
-class RecordedElsewhere extends Error {
-  constructor(request: ProcessorRequestRow) {
-    super(`processor request ${request.id} was recorded by another`);
-    this.name = 'RecordedElsewhere';
-  }
-}
-
 /** A payment's decision, which only its own request (the one holding `decide`) ever gets. */
-function decide(payment: PaymentFinish, request: ProcessorRequestRow, answer: RedoableAnswer, tx: Tx): Promise<RecordedAnswer> {
+function decide(payment: PaymentFinish, request: ProcessorRequestRow, answer: RedoableAnswer, tx: Tx, done: PendingDone): Promise<RecordedAnswer> {
   if (!payment.decide || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
-  return payment.decide(tx, answer);
+  return payment.decide(tx, answer, done);
 }
 
 /** Gives back at the processor what committed releases released in the books. One that fails stays in flight for the worker. */

@@ -82,50 +82,74 @@ function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql): SQL {
     .getSQL();
 }
 
+/** A request's move to done: its outcome, when, and (a payment) the attempt that alone may record it. */
+export interface DoneMark {
+  id: string;
+  outcome: ProcessorOutcome;
+  now: Date;
+  /** With an attempt (a payment), only that attempt may: no claim has taken the request over since. */
+  attempt: number | null;
+}
+
+/** The answer a request keeps for whoever reads its outcome (null for a release). */
+export type KeptAnswer = { status: number; body: string } | null;
+
+/** Another recorder committed this request's outcome first: the recording rolls back and gives that one's answer. */
+export class RecordedElsewhere extends Error {
+  constructor(requestId: string) {
+    super(`processor request ${requestId} was recorded by another`);
+    this.name = 'RecordedElsewhere';
+  }
+}
+
 /**
  * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
- * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others. With
- * `attempt` (a payment), only that attempt may: no claim has taken the request over since.
+ * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others.
  */
-export async function markDone(
-  db: Queryable,
-  id: string,
-  outcome: ProcessorOutcome,
-  now: Date,
-  attempt: number | null,
-  answer: { status: number; body: string } | null,
-): Promise<{ id: string } | null> {
-  const values = { id, outcome, now: now.toISOString(), responseStatus: answer?.status ?? null, responseBody: answer?.body ?? null };
-  const [row] = attempt === null ? await markDoneByAny(db, values) : await markDoneByAttempt(db, { ...values, attempt });
+export async function markDone(db: Queryable, mark: DoneMark, answer: KeptAnswer): Promise<{ id: string } | null> {
+  const [row] = mark.attempt === null ? await markDoneByAny(db, doneSlots(mark, answer)) : await markDoneByAttempt(db, doneSlots(mark, answer));
   return row ?? null;
 }
 
-const markDoneByAny = markDoneStatement(false);
-const markDoneByAttempt = markDoneStatement(true);
+const markDoneByAny = reusableStatement<{ id: string }>((db) => doneWrite(db, false));
+const markDoneByAttempt = reusableStatement<{ id: string }>((db) => doneWrite(db, true));
 
-function markDoneStatement(byAttempt: boolean) {
-  return reusableStatement<{ id: string }>((db) => {
-    const p = sql.placeholder;
-    return db
-      .update(r)
-      .set({
-        state: sql`'done'`,
-        outcome: sql`${p('outcome')}::text`,
-        completedAt: sql`${p('now')}::timestamptz`,
-        lastError: sql`null`,
-        responseStatus: sql`${p('responseStatus')}::integer`,
-        responseBody: sql`${p('responseBody')}::text`,
-      })
-      .where(
-        and(
-          eq(r.id, p('id')),
-          // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
-          byAttempt ? and(eq(r.state, 'in_flight'), sql`${r.attempts} = ${p('attempt')}::integer`) : inArray(r.state, ['in_flight', 'needs_review']),
-        ),
-      )
-      .returning({ id: r.id })
-      .getSQL();
-  });
+/**
+ * markDone's guarded update (returning the id when its guard let it), for a statement of the recording that makes it
+ * together with its own write (`appendEvent`'s `done`). Its slots are named `done_*`: fill them with `doneSlots`.
+ */
+export function doneWrite(db: Queryable, byAttempt: boolean): SQL {
+  const p = (name: string) => sql.placeholder(`done_${name}`);
+  return db
+    .update(r)
+    .set({
+      state: sql`'done'`,
+      outcome: sql`${p('outcome')}::text`,
+      completedAt: sql`${p('now')}::timestamptz`,
+      lastError: sql`null`,
+      responseStatus: sql`${p('responseStatus')}::integer`,
+      responseBody: sql`${p('responseBody')}::text`,
+    })
+    .where(
+      and(
+        eq(r.id, p('id')),
+        // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
+        byAttempt ? and(eq(r.state, 'in_flight'), sql`${r.attempts} = ${p('attempt')}::integer`) : inArray(r.state, ['in_flight', 'needs_review']),
+      ),
+    )
+    .returning({ id: r.id })
+    .getSQL();
+}
+
+export function doneSlots(mark: DoneMark, answer: KeptAnswer): Record<string, unknown> {
+  return {
+    done_id: mark.id,
+    done_outcome: mark.outcome,
+    done_now: mark.now.toISOString(),
+    done_attempt: mark.attempt,
+    done_responseStatus: answer?.status ?? null,
+    done_responseBody: answer?.body ?? null,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Transaction } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
+import type { PendingDone, RecordedAnswer } from '../processor-requests';
 import { toTransactionObject } from './transaction-object';
 import { appendEvent, loadTransactionView, type InsertedWithEvent, type TransactionView } from './transactions.queries';
 
@@ -26,6 +27,17 @@ export interface RecordedChange {
   eventId: string;
   transaction: Transaction;
   view: TransactionView;
+  /** The answer `done` gave and kept with the processor request; null without `done`. */
+  answer: RecordedAnswer | null;
+}
+
+/**
+ * The processor request whose outcome a change records, moved to done by the change's event statement (one statement
+ * fewer than markDone after it), with the answer the change gives, kept with the request for whoever reads its outcome.
+ */
+export interface DoneWithChange {
+  pending: PendingDone;
+  answer: (change: Omit<RecordedChange, 'answer'>) => RecordedAnswer;
 }
 
 /**
@@ -36,7 +48,26 @@ export interface RecordedChange {
  * `change` is the transaction's view as the change left it, best read by the guarded write itself
  * (`writeReturningView`), or its id, and the view is read here (one statement more). `also` is a payment or token
  * the change made that `change` already shows (`withPayment`, `withToken`): it is inserted in the event's statement.
+ * `done`: the processor request this change records the outcome of moves to done in that statement too; if another
+ * recorder was first, this throws RecordedElsewhere (the caller's transaction rolls back).
  */
+export function recordChange(
+  tx: Queryable,
+  change: TransactionView | string,
+  at: Date,
+  baseUrl: string,
+  type: EventType,
+  also: InsertedWithEvent | undefined,
+  done: DoneWithChange,
+): Promise<RecordedChange & { answer: RecordedAnswer }>;
+export function recordChange(
+  tx: Queryable,
+  change: TransactionView | string,
+  at: Date,
+  baseUrl: string,
+  type?: EventType,
+  also?: InsertedWithEvent,
+): Promise<RecordedChange>;
 export async function recordChange(
   tx: Queryable,
   change: TransactionView | string,
@@ -44,6 +75,7 @@ export async function recordChange(
   baseUrl: string,
   type: EventType = 'transaction.updated',
   also?: InsertedWithEvent,
+  done?: DoneWithChange,
 ): Promise<RecordedChange> {
   const view = typeof change === 'string' ? await loadTransactionView(tx, change) : change;
   const transactionId = view.row.id;
@@ -60,10 +92,13 @@ export async function recordChange(
     sequence: view.row.sequence,
     callback,
   };
+  const answer = done ? done.answer({ eventId, transaction, view }) : null;
   await appendEvent(
     tx,
     { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
     also,
+    done && answer ? { mark: done.pending.mark, answer: { status: answer.status, body: answer.body } } : undefined,
   );
-  return { eventId, transaction, view };
+  if (done && answer) done.pending.wrote({ status: answer.status, body: answer.body });
+  return { eventId, transaction, view, answer };
 }

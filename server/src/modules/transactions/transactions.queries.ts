@@ -6,6 +6,7 @@ import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
 import { reusableInsert, reusableQuery, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
+import { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from '../processor-requests';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
@@ -212,14 +213,22 @@ export interface EventAppend {
 /** A row the change inserts with its event, in the event's statement (the event's payload already shows it). */
 export type InsertedWithEvent = { payment: PaymentRow } | { token: PaymentTokenRow };
 
+/** A processor request's move to done that the event's statement makes too (see PendingDone), with the answer it keeps. */
+export interface DoneWithEvent {
+  mark: DoneMark;
+  answer: KeptAnswer;
+}
+
 /**
  * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
  * statement: one round trip inside the change's database transaction instead of three. A payment or token the
- * change made goes into the same statement (`also`), one round trip fewer again.
+ * change made goes into the same statement (`also`), one round trip fewer again, and so does the move to done of the
+ * processor request whose outcome the change records (`done`): it throws RecordedElsewhere when that move's guard
+ * refused (another recorder was first), and the caller's transaction rolls back.
  */
-export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent): Promise<void> {
+export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent, done?: DoneWithEvent): Promise<void> {
   const { row } = e;
-  const values = {
+  const values: Record<string, unknown> = {
     eventId: e.eventId,
     transactionId: row.id,
     merchantId: row.merchantId,
@@ -232,10 +241,13 @@ export async function appendEvent(db: Queryable, e: EventAppend, also?: Inserted
     callback: e.callback,
     channel: e.channel,
     notice: e.notice,
+    ...(also ? ('payment' in also ? slotValues('payment', also.payment) : slotValues('token', also.token)) : {}),
+    ...(done ? doneSlots(done.mark, done.answer) : {}),
   };
-  if (!also) await appendEventAlone(db, values);
-  else if ('payment' in also) await appendEventWithPayment(db, { ...values, ...slotValues('payment', also.payment) });
-  else await appendEventWithToken(db, { ...values, ...slotValues('token', also.token) });
+  const alsoKind = also ? ('payment' in also ? 'payment' : 'token') : 'none';
+  const doneKind = done ? (done.mark.attempt === null ? 'by_any' : 'by_attempt') : 'none';
+  const [appended] = await eventStatementFor(alsoKind, doneKind)(db, values);
+  if (done && !appended?.done) throw new RecordedElsewhere(done.mark.id);
 }
 
 /** `{ <prefix>_<column key>: value }` for every field of a row, to fill `slotsFor(<prefix>, table)`. */
@@ -250,10 +262,34 @@ function slotsFor(prefix: string, table: typeof payments | typeof paymentTokens)
   return Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, sql.placeholder(`${prefix}_${key}`)]));
 }
 
-function eventStatement(alsoInsert: SQL | null): SQL {
+type AlsoKind = 'none' | 'payment' | 'token';
+type DoneKind = 'none' | 'by_any' | 'by_attempt';
+const eventStatements = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<{ done: boolean | null }[]>>();
+
+/** The event's statement for what goes in with it, each built once, when first needed. */
+function eventStatementFor(also: AlsoKind, done: DoneKind) {
+  const name = `${also} ${done}`;
+  let statement = eventStatements.get(name);
+  if (!statement) {
+    statement = reusableStatement((db) => eventStatement(alsoInsert(db, also), done === 'none' ? null : doneWrite(db, done === 'by_attempt')));
+    eventStatements.set(name, statement);
+  }
+  return statement;
+}
+
+function alsoInsert(db: Queryable, also: AlsoKind): SQL | null {
+  if (also === 'none') return null;
+  const table = also === 'payment' ? payments : paymentTokens;
+  return db
+    .insert(table)
+    .values(slotsFor(also, table) as never)
+    .getSQL();
+}
+
+function eventStatement(alsoInsert: SQL | null, done: SQL | null): SQL {
   const p = (name: string) => sql.placeholder(name);
   return sql`
-    with ${alsoInsert ? sql`inserted as (${alsoInsert}), ` : sql``}event as (
+    with ${alsoInsert ? sql`inserted as (${alsoInsert}), ` : sql``}${done ? sql`done as (${done}), ` : sql``}event as (
       insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
       values (${p('eventId')}::uuid, ${p('transactionId')}::uuid, ${p('merchantId')}::uuid, ${p('sequence')}::integer, ${p('type')}::text, ${p('payload')}::text, ${p('at')}::timestamptz)
       returning id
@@ -263,26 +299,8 @@ function eventStatement(alsoInsert: SQL | null): SQL {
         ${p('at')}::timestamptz, ${p('at')}::timestamptz, ${p('at')}::timestamptz
       from event where ${p('callback')}::boolean
     )
-    select pg_notify(${p('channel')}::text, ${p('notice')}::text) from event`;
+    select pg_notify(${p('channel')}::text, ${p('notice')}::text), ${done ? sql`exists (select 1 from done)` : sql`null::boolean`} as done from event`;
 }
-
-const appendEventAlone = reusableStatement(() => eventStatement(null));
-const appendEventWithPayment = reusableStatement((db) =>
-  eventStatement(
-    db
-      .insert(payments)
-      .values(slotsFor('payment', payments) as never)
-      .getSQL(),
-  ),
-);
-const appendEventWithToken = reusableStatement((db) =>
-  eventStatement(
-    db
-      .insert(paymentTokens)
-      .values(slotsFor('token', paymentTokens) as never)
-      .getSQL(),
-  ),
-);
 
 /**
  * Status `from` → `to` for these transactions, guarded in the statement: only those still at `from` move, each taking
