@@ -72,6 +72,9 @@ export function createApp(input: AppDepsInput): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
   app.set('json spaces', 0);
+  // No ETag on API answers: express would hash every body for it, and nothing here is fetched conditionally (the SDK
+  // and page assets set their own ETags, computed once per file).
+  app.set('etag', false);
   app.use(requestId);
   app.use(noSniff);
   app.use(accessLog(deps.logger));
