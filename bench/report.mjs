@@ -434,7 +434,7 @@ export function renderReport(r) {
         ],
         [
           'server',
-          `\`node --import tsx src/main.ts\` in server/, SVC_MODE=sandbox, LOG_LEVEL=${r.logLevel} (request logging at info costs throughput), DATABASE_POOL_MAX default (10), rate limits raised to 1,000,000/s`,
+          `\`node dist/main.js\` in server/ (the production bundle of \`pnpm build\`, built from the code under test), SVC_MODE=sandbox, LOG_LEVEL=${r.logLevel} (request logging at info costs throughput), DATABASE_POOL_MAX default (10), rate limits raised to 1,000,000/s`,
         ],
         ['load client', 'bench/load-client.mjs: node:http, one keep-alive connection per client, closed loop; all samples kept (nearest-rank percentiles)'],
       ],
