@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
-import { reusableInsert, reusableQuery, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
+import { reusableInsert, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
 import { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from '../processor-requests';
 
@@ -67,43 +67,16 @@ const paymentsOfTransaction = sql<PaymentJson[]>`coalesce((
   from ${payments} p where p.transaction_id = ${transactions.id}
 ), '[]'::json)`;
 
-const viewColumns = {
-  row: transactions,
-  merchant: { name: merchants.name, businessId: merchants.businessId },
-  token: { token: paymentTokens.token, type: paymentTokens.type, lastFourDigits: paymentTokens.lastFourDigits },
-  payments: paymentsOfTransaction,
-};
-
-type ViewRecord = {
-  row: TransactionRow;
-  merchant: MerchantFace;
-  token: { token: string; type: PaymentTokenRow['type']; lastFourDigits: string | null } | null;
-  payments: PaymentJson[];
-};
-
-function toView(found: ViewRecord | undefined): TransactionView | null {
-  if (!found) return null;
-  return {
-    row: found.row,
-    merchant: found.merchant,
-    token: found.token?.token ? found.token : null,
-    payments: found.payments.map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
+/** A view read by `where` (its values in slots), built once, mapped as the writes' views are (`viewFromColumns`). */
+function viewRead(where: SQL): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView | null> {
+  const read = reusableStatement<Record<string, unknown>>(() => sql`${viewOfWritten} where ${where} limit 1`);
+  return async (db, values) => {
+    const [raw] = await read(db, values);
+    return raw ? viewFromColumns(raw) : null;
   };
 }
 
-function selectView(db: Queryable) {
-  return db
-    .select(viewColumns)
-    .from(transactions)
-    .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
-    .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id));
-}
-
-const viewById = reusableQuery('transaction_view_by_id', (db) =>
-  selectView(db)
-    .where(eq(transactions.id, sql.placeholder('transactionId')))
-    .limit(1),
-);
+const viewById = viewRead(eq(transactions.id, sql.placeholder('transactionId')));
 
 /**
  * The view read from a write's own RETURNING rows: `with "transactions" as (<write> returning *) <view select>`. The
@@ -158,8 +131,7 @@ export function withToken(view: TransactionView, token: Pick<PaymentTokenRow, 't
 
 /** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
 export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
-  const [found] = await viewById(db, { transactionId });
-  const view = toView(found);
+  const view = await viewById(db, { transactionId });
   if (!view) throw new Error(`transaction ${transactionId} vanished`);
   return view;
 }
@@ -172,18 +144,13 @@ const viewByNumberFor = {
 };
 
 function viewByNumberScoped(kind: Exclude<Principal['kind'], 'client'>) {
-  return reusableQuery(`transaction_view_by_number_${kind}`, (db) =>
-    selectView(db)
-      .where(and(eq(transactions.transactionNumber, sql.placeholder('transactionNumber')), transactionScopeSlots(kind)))
-      .limit(1),
-  );
+  return viewRead(and(eq(transactions.transactionNumber, sql.placeholder('transactionNumber')), transactionScopeSlots(kind))!);
 }
 
 /** The view of a transaction the caller may see, by number; null when it does not exist for them. One statement. */
-export async function findTransactionViewForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionView | null> {
+export function findTransactionViewForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionView | null> {
   if (principal.kind === 'client') throw new Error('client IDs never read transactions through a merchant endpoint');
-  const [found] = await viewByNumberFor[principal.kind](db, { transactionNumber, ...scopeSlotValues(principal) });
-  return toView(found);
+  return viewByNumberFor[principal.kind](db, { transactionNumber, ...scopeSlotValues(principal) });
 }
 
 /** The row of a transaction the caller may see, by number. */
