@@ -1,6 +1,6 @@
 // The reference: the floor our stack can reach. A minimal Express 5 + postgres.js server with the same four calls
 // as a lifecycle sequence, where each call does, in one database transaction, exactly as many single-row writes as
-// the service's request of that step was measured to do (REF_WRITES), and nothing else: no authentication, no
+// the service's request of that step was measured to do (REF_WRITES; a list: that many transactions), and nothing else: no authentication, no
 // validation, no reads before writing, no events or notifications. A step with no writes (the status read) reads
 // its one row by primary key. Started as its own process: REF_DATABASE_URL, REF_SOCKET_PATH (PostgreSQL's Unix socket,
 // when the service uses it for the same URL), REF_PORT, REF_WRITES (JSON).
@@ -33,13 +33,26 @@ await sql.unsafe(`
     created_at timestamptz not null default now()
   );`);
 
-/** `count` single-row writes in one transaction: the item's insert (or update), then log rows. */
+/**
+ * `count` single-row writes in one transaction: the item's insert (or update), then log rows. A list of counts is
+ * that many transactions one after the other (the service's payment steps commit their processor request before
+ * the processor is called, and its outcome after).
+ */
 async function step(name, id, payload) {
   const count = writes[name];
   if (count === 0) {
     const [row] = await sql`select * from bench_reference.items where id = ${id}`;
     return row;
   }
+  if (Array.isArray(count)) {
+    let row;
+    for (const each of count) row = await transaction(name, each, id ?? row?.id, payload);
+    return row;
+  }
+  return transaction(name, count, id, payload);
+}
+
+async function transaction(name, count, id, payload) {
   return sql.begin(async (tx) => {
     const [row] =
       id === undefined
