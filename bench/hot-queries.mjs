@@ -32,12 +32,11 @@ function hotQueries(p, columns) {
     ['view by number for the merchant (status)', `${VIEW} where t.transaction_number = $1 and t.merchant_id = $2 limit 1`, [p.number, p.merchantId]],
     [
       'capture reserved by token, the token looked up in it (capture)',
-      `update transactions t set capture_pending_cents = t.capture_pending_cents + 100
-       from payment_tokens pt
-       where pt.token = $1 and pt.merchant_id = $2 and pt.type = 'authorization' and t.id = pt.transaction_id
-         and t.auth_status = 'active' and t.hold_expires_at > now()
-         and t.authorized_cents - t.captured_cents - t.released_cents - t.capture_pending_cents >= 100
-       returning t.id, t.merchant_id, t.currency, pt.processor_reference`,
+      `update transactions set capture_pending_cents = capture_pending_cents + 100
+       where id = (select transaction_id from payment_tokens where token = $1 and merchant_id = $2 and type = 'authorization')
+         and case when auth_status = 'active' and hold_expires_at > now()
+           and authorized_cents - captured_cents - released_cents - capture_pending_cents >= 100 then true else false end
+       returning id, merchant_id, currency`,
       [p.token, p.merchantId],
     ],
     [
