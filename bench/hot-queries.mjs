@@ -24,7 +24,8 @@ function hotQueries(p, columns) {
     [
       'in-flight mark by link (pay)',
       `update transactions set consumer_payment_since = clock_timestamp()
-       where link_id = $1 and status = 1 and (consumer_payment_since is null or consumer_payment_since <= clock_timestamp() - interval '600 seconds')
+       where link_id = $1 and method_type in ('sale', 'authorize') and status in (1, 2) and (timeout_at is null or timeout_at > now())
+         and (consumer_payment_since is null or consumer_payment_since <= clock_timestamp() - interval '600 seconds')
        returning id, merchant_id, method_type, amount_cents, currency`,
       [p.linkId],
     ],
