@@ -1,9 +1,12 @@
 // Where a server's time goes: a server started with `node --cpu-prof` runs a workload; its profile (written when
 // it exits) is summarised over the measured window only, as self time by area (our modules, each npm package,
 // node internals, garbage collection, idle) and the functions with the most self and total time.
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { SourceMap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createConnection, runClosedLoop } from './load-client.mjs';
 import { runLifecycle } from './lifecycle.mjs';
 import { startServer } from './server-process.mjs';
@@ -25,7 +28,7 @@ export async function profileServer(store, name, workload) {
     } finally {
       await server.stop();
     }
-    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (tsx's loader runs in another).
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread.
     const file = (await fs.readdir(dir)).find((f) => /\.0\.\d+\.cpuprofile$/.test(f));
     if (!file) throw new Error('the profiled server wrote no main-thread .cpuprofile');
     const { fromUs, toUs, ...extra } = window;
@@ -65,14 +68,47 @@ function areaOf({ url, functionName }) {
 }
 
 function frameName({ functionName, url, lineNumber }) {
-  const file = url ? url.replace(/^file:\/\//, '').replace(/^.*?\/(server\/src|protocol\/src|node_modules\/\.pnpm\/[^/]+\/node_modules)\//, '$1/') : '';
-  // tsx compiles our TypeScript without keeping line numbers in the profile: name the file only.
-  const where = file && !file.endsWith('.ts') ? `${file}:${lineNumber + 1}` : file;
-  return `${functionName || '(anonymous)'} ${where}`.trim();
+  const file = url
+    ? url.replace(/^file:\/\//, '').replace(/^.*?\/(server\/src|protocol\/src|packages\/[^/]+\/src|node_modules\/\.pnpm\/[^/]+\/node_modules)\//, '$1/')
+    : '';
+  return `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+}
+
+/**
+ * The profiled server runs the production bundle (server/dist/main.js): each of its frames is put back at its
+ * source file and line through the bundle's source map (build.mjs writes it), so the areas and names below are the
+ * sources' (`server/src/http`, `protocol/src`), not one bundle's.
+ */
+function mapFramesToSources(profile) {
+  const maps = new Map();
+  const mapOf = (url) => {
+    if (!maps.has(url)) {
+      let map = null;
+      try {
+        const file = fileURLToPath(url);
+        map = { dir: path.dirname(file), sourceMap: new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))) };
+      } catch {
+        // no source map beside it: keep the bundle's own locations
+      }
+      maps.set(url, map);
+    }
+    return maps.get(url);
+  };
+  for (const node of profile.nodes) {
+    const frame = node.callFrame;
+    // (npm packages keep theirs: some ship maps to sources they do not ship.)
+    if (!frame.url?.startsWith('file:') || !frame.url.endsWith('.js') || frame.url.includes('/node_modules/')) continue;
+    const map = mapOf(frame.url);
+    const entry = map?.sourceMap.findEntry(frame.lineNumber, frame.columnNumber);
+    if (!entry?.originalSource) continue;
+    const source = entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : path.resolve(map.dir, entry.originalSource);
+    node.callFrame = { ...frame, url: pathToFileURL(source).href, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
+  }
 }
 
 /** Self and total time per area and function, counting only samples taken between `fromUs` and `toUs`. */
 export function summariseProfile(profile, { fromUs = -Infinity, toUs = Infinity } = {}) {
+  mapFramesToSources(profile);
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);

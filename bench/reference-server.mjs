@@ -45,8 +45,12 @@ async function step(name, id, payload) {
     return row;
   }
   if (Array.isArray(count)) {
+    if (!count.every((each) => Number.isInteger(each) && each > 0)) throw new Error(`REF_WRITES.${name}: a list holds positive counts`);
     let row;
-    for (const each of count) row = await transaction(name, each, id ?? row?.id, payload);
+    for (const each of count) {
+      row = await transaction(name, each, id ?? row?.id, payload);
+      if (!row) return undefined;
+    }
     return row;
   }
   return transaction(name, count, id, payload);

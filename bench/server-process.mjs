@@ -20,7 +20,7 @@ let built = null;
 /** server/dist from the current sources (esbuild, under a second), once per harness run. */
 export function serverBuilt() {
   built ??= promisify(execFile)(process.execPath, ['build.mjs'], { cwd: SERVER_DIR, timeout: 120_000 }).catch((error) => {
-    throw new Error(`the server's production build (node build.mjs in server/) failed: ${error.stderr || error.message}`);
+    throw new Error(`the server's production build (node build.mjs in server/) failed: ${error.stderr || error.message}`, { cause: error });
   });
   return built;
 }

@@ -26,6 +26,29 @@ describe('the app serves every endpoint the protocol describes', () => {
   });
 });
 
+describe('ETags', () => {
+  it('the GETs a client revalidates carry their own and answer 304 to it; API answers carry none', async () => {
+    const created = await t.client.init({ amount: 1, currency: 'USD' });
+    const linkPath = new URL(created.body.transactionPage.qrURL).pathname;
+    for (const path of ['/openapi.json', '/docs', '/docs/errors', '/sdk/manifest.json', `${linkPath}/qr.svg`]) {
+      const first = await t.app.request(path);
+      expect(first.status, path).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag, path).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      // As a browser revalidates (fetch, given If-None-Match alone, would add Cache-Control: no-cache, which asks
+      // for the whole answer).
+      const again = await t.app.request(path, { headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' } });
+      expect(again.status, path).toBe(304);
+      expect(await again.text(), path).toBe('');
+    }
+    // Not hashed for: a merchant's API answers.
+    expect(created.headers.get('etag')).toBeNull();
+    const status = await t.app.request(`/transactions/${created.body.TransactionNumber}`, { headers: { authorization: `Bearer ${t.merchant.apiKey}` } });
+    expect(status.status).toBe(200);
+    expect(status.headers.get('etag')).toBeNull();
+  });
+});
+
 describe('sandbox features reach the core only through their ports', () => {
   const base = () => ({ db: t.database.db, sql: t.database.sql, logger: t.app.logger, processor: new SandboxProcessor(), clock: systemClock });
   const fixedTestClock: TestClock = {

@@ -72,8 +72,8 @@ export function createApp(input: AppDepsInput): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
   app.set('json spaces', 0);
-  // No ETag on API answers: express would hash every body for it, and nothing here is fetched conditionally (the SDK
-  // and page assets set their own ETags, computed once per file).
+  // No ETag from express: it would hash every API answer for one. The GETs a client revalidates set their own
+  // (http/etag.ts: docs, the SDK manifest and files, the consumer pages' assets, a link's QR code).
   app.set('etag', false);
   app.use(requestId);
   app.use(noSniff);

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '@svc/protocol';
 import { Router, type RequestHandler } from 'express';
 import type { Env } from '../../env';
+import { etagOf } from '../../http/etag';
 import { renderApiReference } from './docs-page';
 import { renderErrorReference } from './errors-page';
 
@@ -22,8 +23,10 @@ export function docsRouter({ env }: { env: Env }): Router {
   const errors = renderErrorReference(document);
 
   const router = Router();
+  const jsonTag = etagOf(json);
   router.get('/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', CACHE_CONTROL);
+    res.setHeader('ETag', jsonTag);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.type('application/json').send(json);
   });
@@ -33,9 +36,11 @@ export function docsRouter({ env }: { env: Env }): Router {
 }
 
 function sendPage(html: string): RequestHandler {
+  const tag = etagOf(html);
   return (_req, res) => {
     res.set(PAGE_SECURITY_HEADERS);
     res.setHeader('Cache-Control', CACHE_CONTROL);
+    res.setHeader('ETag', tag);
     res.type('html').send(html);
   };
 }

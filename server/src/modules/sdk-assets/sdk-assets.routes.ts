@@ -1,6 +1,7 @@
 import { CARD_FRAME_REFUSED_CSP, cardFrameCsp } from '@svc/protocol';
 import { Router, type Response } from 'express';
 import type { Database } from '../../db/client';
+import { etagOf } from '../../http/etag';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
 import { hashCredential } from '../merchants';
@@ -30,9 +31,11 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       const loaded = await files.load(file);
       if (loaded) entries[file.name] = { url: `${base}${file.urlPath}`, integrity: loaded.integrity };
     }
+    const body = JSON.stringify({ files: entries });
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.json({ files: entries });
+    res.setHeader('ETag', etagOf(body));
+    res.type('application/json').send(body);
   });
 
   for (const file of SDK_FILES) {

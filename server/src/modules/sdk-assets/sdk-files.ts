@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { etagOf } from '../../http/etag';
 import { SDK_VERSIONS } from '@svc/protocol';
 
 /** The built browser files the service serves, by URL path under /sdk, and the package folder they come from. */
@@ -45,7 +46,7 @@ export class SdkFileCache {
     const loaded: LoadedFile = {
       body,
       integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      etag: etagOf(body),
       mtimeMs: info.mtimeMs,
     };
     this.#cache.set(full, loaded);
