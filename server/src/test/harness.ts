@@ -1,7 +1,9 @@
 import type { ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll } from 'vitest';
 import type { Clock } from '../clock';
+import { openDatabase, type DatabaseHandle } from '../db/client';
 import type { Logger } from '../logger';
+import type { PaymentProcessor } from '../processor/processor';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, type TestDatabase } from './database';
 import { provisionTestMerchant } from './fixtures';
@@ -22,21 +24,38 @@ export const UNTHROTTLED = { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '1000
  * the file. Read the fields inside tests (they exist once beforeAll has run).
  */
 export function useTestApp(
-  options: { env?: Record<string, string>; merchantName?: string; origins?: string[]; poolMax?: number; logger?: Logger; clock?: Clock } = {},
+  options: {
+    env?: Record<string, string>;
+    merchantName?: string;
+    origins?: string[];
+    poolMax?: number;
+    logger?: Logger;
+    clock?: Clock;
+    processor?: PaymentProcessor;
+    /** The app's own pool gets this statement_timeout (the test's `database` keeps none, to hold locks at will). */
+    statementTimeoutMs?: number;
+  } = {},
 ): TestHarness {
   const harness = {} as TestHarness;
+  let appDatabase: DatabaseHandle | null = null;
   beforeAll(async () => {
     harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});
-    harness.app = await startTestApp(harness.database, {
+    if (options.statementTimeoutMs !== undefined) {
+      appDatabase = openDatabase(harness.database.url, { max: options.poolMax ?? 10, statementTimeoutMs: options.statementTimeoutMs });
+    }
+    const appSide = appDatabase ? { db: appDatabase.db, sql: appDatabase.sql, url: harness.database.url } : harness.database;
+    harness.app = await startTestApp(appSide, {
       ...(options.env ? { env: options.env } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.processor ? { processor: options.processor } : {}),
     });
     harness.merchant = await provisionTestMerchant(harness.database.db, options.merchantName, options.origins);
     harness.client = merchantClient(harness.app, harness.merchant);
   });
   afterAll(async () => {
     await harness.app?.close();
+    await appDatabase?.close();
     await harness.database?.drop();
   });
   return harness;

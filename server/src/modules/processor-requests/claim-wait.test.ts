@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { startTestApp, type TestApp } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
-import { UNTHROTTLED } from '../../test/harness';
-import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { describe, expect, it } from 'vitest';
+import { insertTokenizedMethod } from '../../test/fixtures';
+import { UNTHROTTLED, useTestApp } from '../../test/harness';
+import { authorizedHold } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { processorOutcomeRecorders } from '../lifecycle';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
@@ -17,26 +14,7 @@ import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
  * outcome cannot be recorded in time is answered 503 saying it stays in flight and is recorded automatically.
  */
 const processor = new RecordingProcessor();
-let database: TestDatabase;
-let appDatabase: DatabaseHandle;
-let app: TestApp;
-let client: MerchantClient;
-let merchantId: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ max: 6 });
-  appDatabase = openDatabase(database.url, { max: 6, statementTimeoutMs: 1_000 });
-  app = await startTestApp({ db: appDatabase.db, sql: appDatabase.sql, url: database.url }, { env: { ...UNTHROTTLED }, processor });
-  const merchant = await provisionTestMerchant(database.db, 'Claim Shop');
-  client = merchantClient(app, merchant);
-  merchantId = merchant.merchantId;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await appDatabase?.close();
-  await database?.drop();
-});
+const t = useTestApp({ env: { ...UNTHROTTLED }, processor, poolMax: 6, statementTimeoutMs: 1_000, merchantName: 'Claim Shop' });
 
 /**
  * Holds the newest token charge's row locked (approving it first, if asked) from when `locked` resolves until
@@ -45,7 +23,7 @@ afterAll(async () => {
 function holdRequestRow(approve: boolean, release: Promise<unknown>): { locked: Promise<void>; done: Promise<unknown> } {
   let locked!: () => void;
   const lockedNow = new Promise<void>((resolve) => (locked = resolve));
-  const done = database.sql.begin(async (sql) => {
+  const done = t.database.sql.begin(async (sql) => {
     const [row] = await sql<{ id: string }[]>`select id from processor_requests where operation = 'charge_token' order by created_at desc limit 1 for update`;
     if (approve) {
       await sql`update processor_requests set state = 'done', outcome = 'approved', completed_at = now(), response_status = 200,
@@ -60,7 +38,7 @@ function holdRequestRow(approve: boolean, release: Promise<unknown>): { locked: 
 /** Resolves once a statement of the app waits for a row lock in this database. */
 async function claimWaiting(): Promise<void> {
   for (;;) {
-    const [waiting] = await database.sql<{ count: number }[]>`
+    const [waiting] = await t.database.sql<{ count: number }[]>`
       select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
     if (waiting!.count > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -69,10 +47,10 @@ async function claimWaiting(): Promise<void> {
 
 describe("the request's claim before it reverses a payment", () => {
   it('waits for a recording in doubt, and when that commits gives its answer: no reversal is sent', async () => {
-    const token = await insertTokenizedMethod(database.db, merchantId, 'indoubt');
+    const token = await insertTokenizedMethod(t.database.db, t.merchant.merchantId, 'indoubt');
     const held = processor.holdThenFail();
     const charges = processor.tokenCharges;
-    const paying = client.pay({ token, amount: 321, currency: 'USD' });
+    const paying = t.client.pay({ token, amount: 321, currency: 'USD' });
     await processor.tokenChargesCalled(charges + 1);
     let commit!: () => void;
     const row = holdRequestRow(true, new Promise<void>((resolve) => (commit = resolve)));
@@ -89,10 +67,10 @@ describe("the request's claim before it reverses a payment", () => {
   });
 
   it('that outlasts the statement timeout answers 502 "being cancelled", and the payment stays in flight for the worker', async () => {
-    const token = await insertTokenizedMethod(database.db, merchantId, 'outlasts');
+    const token = await insertTokenizedMethod(t.database.db, t.merchant.merchantId, 'outlasts');
     const held = processor.holdThenFail();
     const charges = processor.tokenCharges;
-    const paying = client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' });
+    const paying = t.client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' });
     await processor.tokenChargesCalled(charges + 1);
     const row = holdRequestRow(false, paying);
     await row.locked;
@@ -101,23 +79,23 @@ describe("the request's claim before it reverses a payment", () => {
     await row.done;
     expect(answered.status).toBe(502);
     expect((answered.body as unknown as { detail: string }).detail).toMatch(/being cancelled/);
-    const [request] = await database.sql`select state, attempts from processor_requests where operation = 'charge_token' order by created_at desc limit 1`;
+    const [request] = await t.database.sql`select state, attempts from processor_requests where operation = 'charge_token' order by created_at desc limit 1`;
     expect(request).toEqual({ state: 'in_flight', attempts: 1 });
-    expect((await client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' })).status).toBe(409);
+    expect((await t.client.pay({ token, amount: 654, currency: 'USD' }, { 'idempotency-key': 'outlasts' })).status).toBe(409);
   });
 });
 
 describe('a capture whose outcome cannot be recorded in time (the database does not answer)', () => {
   it('answers 503 with Retry-After, saying the capture is in flight and recorded automatically; the worker records it', async () => {
-    const hold = await authorizedHold(app, client, 1_000);
+    const hold = await authorizedHold(t.app, t.client, 1_000);
     const gate = processor.holdAnswers();
     const captures = processor.captures;
-    const capturing = client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
+    const capturing = t.client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
     await processor.capturesCalled(captures + 1);
     // The transaction's row held past the statement timeout, as a database that stopped answering would.
     let locked!: () => void;
     const lockedNow = new Promise<void>((resolve) => (locked = resolve));
-    const holding = database.sql.begin(async (sql) => {
+    const holding = t.database.sql.begin(async (sql) => {
       await sql`select id from transactions where transaction_number = ${hold.transactionNumber} for update`;
       locked();
       await capturing;
@@ -129,13 +107,13 @@ describe('a capture whose outcome cannot be recorded in time (the database does 
     expect(answered.status).toBe(503);
     expect(answered.headers.get('retry-after')).toBe('1');
     expect((answered.body as unknown as { detail: string }).detail).toMatch(/recorded automatically/);
-    expect((await client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' })).status).toBe(409);
+    expect((await t.client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' })).status).toBe(409);
 
     // The worker (which also reverses the token charge the test before left in flight) records the capture.
-    const later = new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS);
-    const deps = { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env };
-    await finishAbandonedProcessorRequests(deps, processorOutcomeRecorders({ env: app.env }), later);
-    const replay = await client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
+    const later = new Date(t.app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS);
+    const deps = { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
+    await finishAbandonedProcessorRequests(deps, processorOutcomeRecorders({ env: t.app.env }), later);
+    const replay = await t.client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
     expect(replay.status).toBe(200);
     expect(replay.body.transaction.authorization).toMatchObject({ capturedCents: 300 });
   });

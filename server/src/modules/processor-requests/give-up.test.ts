@@ -1,13 +1,11 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock';
 import { createLogger } from '../../logger';
 import type { PaymentProcessor } from '../../processor/processor';
-import { startTestApp, type TestApp } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
-import { UNTHROTTLED } from '../../test/harness';
-import { authorizedHold, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { insertTokenizedMethod } from '../../test/fixtures';
+import { UNTHROTTLED, useTestApp } from '../../test/harness';
+import { authorizedHold } from '../../test/merchant-client';
 import { runNode } from '../../test/process';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { processorOutcomeRecorders } from '../lifecycle';
@@ -31,35 +29,25 @@ const logger = createLogger({
     },
   }),
 });
-let database: TestDatabase;
-let app: TestApp;
-let client: MerchantClient;
-let merchantId: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ max: 10 });
-  app = await startTestApp(database, { env: { ...UNTHROTTLED, PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) }, processor, logger });
-  const merchant = await provisionTestMerchant(database.db, 'Unanswered Shop');
-  client = merchantClient(app, merchant);
-  merchantId = merchant.merchantId;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+const t = useTestApp({
+  env: { ...UNTHROTTLED, PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) },
+  processor,
+  logger,
+  poolMax: 10,
+  merchantName: 'Unanswered Shop',
 });
 
 /** The worker at `seconds` after the service clock's now. */
 function workerAt(seconds: number): Promise<number> {
   return finishAbandonedProcessorRequests(
-    { db: database.db, processor, clock: app.clock, logger, env: app.env },
-    processorOutcomeRecorders({ env: app.env }),
-    new Date(app.clock.now().getTime() + seconds * 1000),
+    { db: t.database.db, processor, clock: t.app.clock, logger, env: t.app.env },
+    processorOutcomeRecorders({ env: t.app.env }),
+    new Date(t.app.clock.now().getTime() + seconds * 1000),
   );
 }
 
 async function captureRequest() {
-  const [row] = await database.sql<
+  const [row] = await t.database.sql<
     { id: string; state: string; attempts: number; lastError: string | null; leaseS: number; pending: number; captured: number }[]
   >`
     select r.id, r.state, r.attempts, r.last_error as "lastError",
@@ -69,13 +57,13 @@ async function captureRequest() {
   return row!;
 }
 
-const svc = (...args: string[]) => runNode(['bin/svc.mjs', ...args], { DATABASE_URL: database.url });
+const svc = (...args: string[]) => runNode(['bin/svc.mjs', ...args], { DATABASE_URL: t.database.url });
 
 describe('a capture the processor never answers', () => {
   it('is retried less and less often, then set aside as needs_review with an error logged, its reservation kept', async () => {
-    const hold = await authorizedHold(app, client, 5_000);
+    const hold = await authorizedHold(t.app, t.client, 5_000);
     processor.unreachable = true;
-    const capture = await client.pay({ token: hold.token, amount: 2_000 });
+    const capture = await t.client.pay({ token: hold.token, amount: 2_000 });
     expect(capture.status).toBe(502);
     const asked = await captureRequest();
     expect(asked).toMatchObject({ state: 'in_flight', attempts: 1, pending: 2_000 });
@@ -97,7 +85,7 @@ describe('a capture the processor never answers', () => {
     expect(await workerAt(10 * GIVE_UP_S)).toBe(0);
     expect((await captureRequest()).attempts).toBe(3);
     // The hold cannot be captured beyond what is left while the amount stays reserved.
-    const more = await client.pay({ token: hold.token, amount: 3_001 });
+    const more = await t.client.pay({ token: hold.token, amount: 3_001 });
     expect(more.status).toBe(409);
   });
 
@@ -121,15 +109,15 @@ describe('a capture the processor never answers', () => {
 
 describe('a payment whose own reversal went unanswered', () => {
   it('is reversed by the worker once before it could be set aside, however late the worker comes', async () => {
-    const token = await insertTokenizedMethod(database.db, merchantId, 'untried');
+    const token = await insertTokenizedMethod(t.database.db, t.merchant.merchantId, 'untried');
     processor.unreachable = true;
-    const charged = await client.pay({ token, amount: 500, currency: 'USD' });
+    const charged = await t.client.pay({ token, amount: 500, currency: 'USD' });
     expect(charged.status).toBe(502); // being cancelled: the request's own reversal failed too
     processor.unreachable = false;
     const before = processor.reversed.length;
     expect(await workerAt(GIVE_UP_S + 60)).toBe(1);
     expect(processor.reversed.length - before).toBe(1);
-    const [row] = await database.sql`select state, outcome from processor_requests where operation = 'charge_token'`;
+    const [row] = await t.database.sql`select state, outcome from processor_requests where operation = 'charge_token'`;
     expect(row).toEqual({ state: 'done', outcome: 'reversed' });
   });
 });
@@ -139,8 +127,9 @@ describe('one run of the worker during a processor outage', () => {
     const clock = new ManualClock(new Date('2026-11-24T00:00:00.000Z'));
     const at = (offsetS: number) => new Date(clock.now().getTime() + offsetS * 1000).toISOString();
     for (let i = 0; i < 4; i++) {
-      await database.sql`insert into processor_requests (request_key, merchant_id, operation, amount_cents, currency, state, attempts, lease_expires_at, created_at)
-        values (${`prq_outage_${i}`}, ${merchantId}, 'charge_token', 100, 'USD', 'in_flight', 1, ${at(-1)}::timestamptz, ${at(-61)}::timestamptz)`;
+      await t.database
+        .sql`insert into processor_requests (request_key, merchant_id, operation, amount_cents, currency, state, attempts, lease_expires_at, created_at)
+        values (${`prq_outage_${i}`}, ${t.merchant.merchantId}, 'charge_token', 100, 'USD', 'in_flight', 1, ${at(-1)}::timestamptz, ${at(-61)}::timestamptz)`;
     }
     let reversals = 0;
     // Each unanswered call takes 10 minutes of the clock: the leases the earlier ones took run out meanwhile.
@@ -152,12 +141,12 @@ describe('one run of the worker during a processor outage', () => {
       },
     } as unknown as PaymentProcessor;
     const finished = await finishAbandonedProcessorRequests(
-      { db: database.db, processor: unanswered, clock, logger, env: app.env },
-      processorOutcomeRecorders({ env: app.env }),
+      { db: t.database.db, processor: unanswered, clock, logger, env: t.app.env },
+      processorOutcomeRecorders({ env: t.app.env }),
       clock.now(),
     );
     expect({ finished, reversals }).toEqual({ finished: 0, reversals: 4 });
-    const rows = await database.sql`select state, attempts from processor_requests where request_key like 'prq_outage_%'`;
+    const rows = await t.database.sql`select state, attempts from processor_requests where request_key like 'prq_outage_%'`;
     expect(rows.map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 4 }, () => ['in_flight', 2]));
   });
 });

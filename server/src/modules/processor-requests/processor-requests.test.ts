@@ -1,10 +1,7 @@
 import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
-import { UNTHROTTLED } from '../../test/harness';
-import { consumerPays, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { describe, expect, it } from 'vitest';
+import { UNTHROTTLED, useTestApp } from '../../test/harness';
+import { consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { processorOutcomeRecorders } from '../lifecycle';
@@ -17,36 +14,26 @@ import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorReq
  */
 const SHOP = 'https://shop.example.com';
 const processor = new RecordingProcessor();
-let database: TestDatabase;
-let app: TestApp;
-let client: MerchantClient;
-let clientId: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ max: 10 });
-  app = await startTestApp(database, { env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' }, processor });
-  const merchant = await provisionTestMerchant(database.db, 'Slow Acquirer Shop', [SHOP]);
-  client = merchantClient(app, merchant);
-  clientId = merchant.clientId;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+const t = useTestApp({
+  env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' },
+  processor,
+  poolMax: 10,
+  merchantName: 'Slow Acquirer Shop',
+  origins: [SHOP],
 });
 
 const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 /** An active hold of `amountCents` whose updates are called back (the callbacks stay queued: no dispatcher runs here). */
 async function hold(amountCents: number) {
-  const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize', callbackURL: 'http://127.0.0.1:9/hooks' });
-  expect((await consumerPays(app, created.body)).status).toBe(200);
-  const after = await client.get(created.body.TransactionNumber);
+  const created = await t.client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize', callbackURL: 'http://127.0.0.1:9/hooks' });
+  expect((await consumerPays(t.app, created.body)).status).toBe(200);
+  const after = await t.client.get(created.body.TransactionNumber);
   return { transactionNumber: created.body.TransactionNumber, token: after.body.paymentDetails!.token };
 }
 
 async function books(transactionNumber: string) {
-  const [row] = await database.sql<
+  const [row] = await t.database.sql<
     { captured: number; released: number; pending: number; status: number; payments: number; callbacks: number; requests: number }[]
   >`
     select t.captured_cents::int as captured, t.released_cents::int as released, t.capture_pending_cents::int as pending, t.status,
@@ -59,14 +46,14 @@ async function books(transactionNumber: string) {
 
 /** A later start of the service: its worker runs at once, with the clock past every lease taken so far. */
 async function restartWorker(): Promise<void> {
-  const later = { now: () => new Date(app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
+  const later = { now: () => new Date(t.app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
   const worker = startProcessorRequestWorker({
-    db: database.db,
+    db: t.database.db,
     processor,
     clock: later,
-    logger: app.logger,
-    env: app.env,
-    recorders: processorOutcomeRecorders({ env: app.env }),
+    logger: t.app.logger,
+    env: t.app.env,
+    recorders: processorOutcomeRecorders({ env: t.app.env }),
   });
   await worker.stop();
 }
@@ -89,12 +76,12 @@ describe('captures at a slow processor', () => {
     const { transactionNumber, token } = await hold(1_000);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
-    const capture = client.pay({ token, amount: 300 });
+    const capture = t.client.pay({ token, amount: 300 });
     await processor.capturesCalled(calledBefore + 1);
 
     // Refused at once (55P03) if the capture's transaction still held the row while waiting for the processor.
-    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
-    const voided = await client.void({ token });
+    await t.database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
+    const voided = await t.client.void({ token });
     expect(voided.status).toBe(200);
     expect(voided.body).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 0, releasedCents: 700, availableCents: 0 } });
 
@@ -112,16 +99,16 @@ describe('captures at a slow processor', () => {
     const { transactionNumber, token } = await hold(1_000);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
-    const first = client.pay({ token, amount: 600 });
+    const first = t.client.pay({ token, amount: 600 });
     await processor.capturesCalled(calledBefore + 1);
 
-    const tooMuch = await client.pay({ token, amount: 600 });
+    const tooMuch = await t.client.pay({ token, amount: 600 });
     expect(tooMuch.status).toBe(409);
     expect(codeOf(tooMuch.body)).toBe('amount_exceeds_available');
-    const rest = client.pay({ token, amount: 400 });
+    const rest = t.client.pay({ token, amount: 400 });
     await processor.capturesCalled(calledBefore + 2);
     // Nothing is captured yet, and nothing is left to offer.
-    expect((await client.get(transactionNumber)).body).toMatchObject({ status: Status.Authorized, authorization: { capturedCents: 0, availableCents: 0 } });
+    expect((await t.client.get(transactionNumber)).body).toMatchObject({ status: Status.Authorized, authorization: { capturedCents: 0, availableCents: 0 } });
 
     gate.answer();
     expect((await first).status).toBe(200);
@@ -133,7 +120,7 @@ describe('captures at a slow processor', () => {
     const { transactionNumber, token } = await hold(1_000);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
-    const answers = Array.from({ length: 12 }, () => client.pay({ token, amount: 300 }));
+    const answers = Array.from({ length: 12 }, () => t.client.pay({ token, amount: 300 }));
     // Three fit and go to the processor; the nine others are refused while those three are still in flight.
     const refused = await firstSettled(answers, 9);
     expect(refused.every((a) => a.status === 409 && codeOf(a.body) === 'amount_exceeds_available')).toBe(true);
@@ -151,11 +138,11 @@ describe('a re-authorization at a slow processor', () => {
     const { transactionNumber, token } = await hold(1_000);
     const gate = processor.holdAnswers();
     const calledBefore = processor.reauthorizations;
-    const renewing = client.authorize({ token, amount: 500 });
+    const renewing = t.client.authorize({ token, amount: 500 });
     await processor.reauthorizationsCalled(calledBefore + 1);
 
-    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
-    expect((await client.void({ token })).status).toBe(200);
+    await t.database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
+    expect((await t.client.void({ token })).status).toBe(200);
     processor.released = [];
     gate.answer();
     const renewed = await renewing;
@@ -170,10 +157,10 @@ describe('a re-authorization at a slow processor', () => {
     const gate = processor.holdAnswers();
     const capturesBefore = processor.captures;
     const reauthorizationsBefore = processor.reauthorizations;
-    const capturing = client.pay({ token, amount: 800 });
+    const capturing = t.client.pay({ token, amount: 800 });
     await processor.capturesCalled(capturesBefore + 1);
 
-    const renewed = await client.authorize({ token, amount: 500 });
+    const renewed = await t.client.authorize({ token, amount: 500 });
     expect(renewed.status).toBe(409);
     expect(codeOf(renewed.body)).toBe('capture_in_flight');
     expect(processor.reauthorizations).toBe(reauthorizationsBefore);
@@ -181,24 +168,24 @@ describe('a re-authorization at a slow processor', () => {
     gate.answer();
     expect((await capturing).status).toBe(200);
     expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 800, released: 0, pending: 0 });
-    expect((await client.authorize({ token, amount: 500 })).status).toBe(200);
+    expect((await t.client.authorize({ token, amount: 500 })).status).toBe(200);
   });
 
   it('whose outcome meets a capture started meanwhile does not join the books', async () => {
     const { transactionNumber } = await hold(1_000);
-    const [row] = await database.sql<{ id: string }[]>`
+    const [row] = await t.database.sql<{ id: string }[]>`
       update transactions set capture_pending_cents = 800 where transaction_number = ${transactionNumber} returning id`;
-    const now = app.clock.now();
-    expect(await reauthorizeHold(database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).toBeNull();
-    await database.sql`update transactions set capture_pending_cents = 0 where id = ${row!.id}`;
-    expect(await reauthorizeHold(database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).not.toBeNull();
+    const now = t.app.clock.now();
+    expect(await reauthorizeHold(t.database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).toBeNull();
+    await t.database.sql`update transactions set capture_pending_cents = 0 where id = ${row!.id}`;
+    expect(await reauthorizeHold(t.database.db, row!.id, 500, new Date(now.getTime() + 3_600_000), now)).not.toBeNull();
   });
 
   it('approved, adds its hold to the books, and gives back at the processor what the replaced hold still held', async () => {
     const { transactionNumber, token } = await hold(1_000);
-    expect((await client.pay({ token, amount: 300 })).status).toBe(200);
+    expect((await t.client.pay({ token, amount: 300 })).status).toBe(200);
     processor.released = [];
-    const renewed = await client.authorize({ token, amount: 500 });
+    const renewed = await t.client.authorize({ token, amount: 500 });
     expect(renewed.status).toBe(200);
     expect(renewed.body).toMatchObject({
       status: Status.Authorized,
@@ -213,12 +200,12 @@ describe('a re-authorization at a slow processor', () => {
     processor.released = [];
     const gate = processor.holdAnswers();
     const calledBefore = processor.reauthorizations;
-    const both = [client.authorize({ token, amount: 400 }), client.authorize({ token, amount: 600 })];
+    const both = [t.client.authorize({ token, amount: 400 }), t.client.authorize({ token, amount: 600 })];
     await processor.reauthorizationsCalled(calledBefore + 2);
     gate.answer();
     const answers = await Promise.all(both);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    const after = (await client.get(transactionNumber)).body.authorization!;
+    const after = (await t.client.get(transactionNumber)).body.authorization!;
     // What the processor holds now is what the books say is available: one of the two new holds.
     const placed = 1_000 + 400 + 600;
     const givenBack = processor.released.reduce((sum, r) => sum + r.amountCents, 0);
@@ -237,13 +224,13 @@ describe('a crash between the processor call and recording its outcome', () => {
     const calledBefore = processor.captures;
     const request = { token, amount: 250 };
     // Never answered: the app's connections are closed at the end of the file.
-    const lost = client.pay(request, { 'idempotency-key': 'crash-then-restart' }).catch(() => null);
+    const lost = t.client.pay(request, { 'idempotency-key': 'crash-then-restart' }).catch(() => null);
     await processor.capturesCalled(calledBefore + 1);
     // The process dies here: this call is never answered, and nothing after it runs.
     gate.passNewCalls();
 
     // Until the outcome is recorded, a retry under the key is told the request is still running.
-    const retry = await client.pay(request, { 'idempotency-key': 'crash-then-restart' });
+    const retry = await t.client.pay(request, { 'idempotency-key': 'crash-then-restart' });
     expect(retry.status).toBe(409);
     expect(codeOf(retry.body)).toBe('idempotency_key_in_use');
     expect(await books(transactionNumber)).toMatchObject({ captured: 0, pending: 250, requests: 1 });
@@ -255,7 +242,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     expect(after).toMatchObject({ status: Status.PartiallyCaptured, captured: 250, pending: 0, payments: 1, requests: 0 });
     expect(after.callbacks - before.callbacks).toBe(1);
 
-    const replay = await client.pay(request, { 'idempotency-key': 'crash-then-restart' });
+    const replay = await t.client.pay(request, { 'idempotency-key': 'crash-then-restart' });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.payment.amountCents).toBe(250);
@@ -264,9 +251,9 @@ describe('a crash between the processor call and recording its outcome', () => {
     // Nothing is left for a second restart to do.
     expect(
       await finishAbandonedProcessorRequests(
-        { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env },
-        processorOutcomeRecorders({ env: app.env }),
-        new Date(app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
+        { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env },
+        processorOutcomeRecorders({ env: t.app.env }),
+        new Date(t.app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
       ),
     ).toBe(0);
     expect(processor.captureKeys.filter((key) => key === requestKey)).toHaveLength(2);
@@ -278,7 +265,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     const before = await books(transactionNumber);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
-    const slow = client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
+    const slow = t.client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
     await processor.capturesCalled(calledBefore + 1);
     gate.passNewCalls();
 
@@ -286,7 +273,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     gate.answer();
     const answered = await slow;
     expect(answered.status).toBe(200);
-    const replay = await client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
+    const replay = await t.client.pay({ token, amount: 100 }, { 'idempotency-key': 'slow-then-worker' });
     expect(replay.body).toEqual(answered.body);
     const after = await books(transactionNumber);
     expect(after).toMatchObject({ captured: 100, pending: 0, payments: 1, requests: 0 });
@@ -297,21 +284,21 @@ describe('a crash between the processor call and recording its outcome', () => {
 describe('a consumer paying a link at a slow processor', () => {
   it('holds no lock; another payment and a cancel wait for the outcome, and a time-out reached meanwhile does not undo it', async () => {
     // Times out in 20 s; the clock moves 30 s while the sale is at the processor (less than PROCESSOR_LEASE_MS).
-    const created = await client.init({ amount: 1_250, isCent: true, currency: 'USD', timeOut: 20 });
+    const created = await t.client.init({ amount: 1_250, isCent: true, currency: 'USD', timeOut: 20 });
     const gate = processor.holdAnswers();
     const calledBefore = processor.sales;
-    const paying = consumerPays(app, created.body);
+    const paying = consumerPays(t.app, created.body);
     await processor.salesCalled(calledBefore + 1);
 
-    await database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${created.body.TransactionNumber} for update nowait`);
-    const second = await consumerPays(app, created.body);
+    await t.database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${created.body.TransactionNumber} for update nowait`);
+    const second = await consumerPays(t.app, created.body);
     expect(second.status).toBe(409);
     expect(codeOf(second.body)).toBe('transaction_not_payable');
-    const cancel = await client.cancel(created.body.TransactionNumber);
+    const cancel = await t.client.cancel(created.body.TransactionNumber);
     expect(cancel.status).toBe(409);
     expect(codeOf(cancel.body)).toBe('transaction_not_cancellable');
-    await client.advanceClock(30);
-    expect((await client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
+    await t.client.advanceClock(30);
+    expect((await t.client.get(created.body.TransactionNumber)).body.status).toBe(Status.Pending);
 
     gate.answer();
     const paid = await paying;
@@ -323,17 +310,17 @@ describe('a consumer paying a link at a slow processor', () => {
   it('is not taken over when the service clock moves past a processor lease: the approval is recorded, not lost', async () => {
     // The sandbox clock moves 11 minutes while the sale is at the processor; only wall-clock time can make an in-flight
     // payment stale (its process stopped), and the database's clock has not moved.
-    const created = await client.init({ amount: 990, isCent: true, currency: 'USD' });
+    const created = await t.client.init({ amount: 990, isCent: true, currency: 'USD' });
     const gate = processor.holdAnswers();
     const calledBefore = processor.sales;
-    const paying = consumerPays(app, created.body);
+    const paying = consumerPays(t.app, created.body);
     await processor.salesCalled(calledBefore + 1);
 
-    await client.advanceClock(11 * 60);
-    const cancel = await client.cancel(created.body.TransactionNumber);
+    await t.client.advanceClock(11 * 60);
+    const cancel = await t.client.cancel(created.body.TransactionNumber);
     expect(cancel.status).toBe(409);
     expect(codeOf(cancel.body)).toBe('transaction_not_cancellable');
-    const second = await consumerPays(app, created.body);
+    const second = await consumerPays(t.app, created.body);
     expect(second.status).toBe(409);
     expect(codeOf(second.body)).toBe('transaction_not_payable');
 
@@ -345,27 +332,30 @@ describe('a consumer paying a link at a slow processor', () => {
   });
 
   it('a mark older than CONSUMER_PAYMENT_STALE_S of wall-clock time (its process stopped) no longer blocks the link', async () => {
-    const created = await client.init({ amount: 330, isCent: true, currency: 'USD' });
-    await database.sql`update transactions set consumer_payment_since = clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S + 1})
+    const created = await t.client.init({ amount: 330, isCent: true, currency: 'USD' });
+    await t.database.sql`update transactions set consumer_payment_since = clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S + 1})
       where transaction_number = ${created.body.TransactionNumber}`;
-    expect((await client.cancel(created.body.TransactionNumber)).status).toBe(200);
+    expect((await t.client.cancel(created.body.TransactionNumber)).status).toBe(200);
   });
 });
 
 describe('a widget payment at a slow processor', () => {
   it('holds no database transaction open while the processor decides, and is created with its decision', async () => {
     const session = (await (
-      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+      await t.app.request('/sdk/sessions', {
+        headers: { origin: SHOP },
+        body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' },
+      })
     ).json()) as SdkSession;
     const gate = processor.holdAnswers();
     const calledBefore = processor.authorizations;
-    const paying = app.request(`/sdk/sessions/${session.sessionId}/payments`, {
-      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin, 'idempotency-key': 'widget-slow' },
+    const paying = t.app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(t.app.env.PUBLIC_BASE_URL).origin, 'idempotency-key': 'widget-slow' },
       body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount: 700, currency: 'USD' },
     });
     await processor.authorizationsCalled(calledBefore + 1);
     // Before, the request's transaction (and its Idempotency-Key lock) waited on the processor, idle in transaction.
-    const [waiting] = await database.sql<{ count: number }[]>`
+    const [waiting] = await t.database.sql<{ count: number }[]>`
       select count(*)::int as count from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
     expect(waiting!.count).toBe(0);
     gate.answer();
@@ -378,16 +368,19 @@ describe('a widget payment at a slow processor', () => {
 describe('a commit whose capture is at the processor', () => {
   async function awaitingCommit(amount: number): Promise<Transaction> {
     const session = (await (
-      await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId, methodType: 'manual_capture', mode: 'sandbox' } })
+      await t.app.request('/sdk/sessions', {
+        headers: { origin: SHOP },
+        body: { clientId: t.merchant.clientId, methodType: 'manual_capture', mode: 'sandbox' },
+      })
     ).json()) as SdkSession;
-    const paid = await app.request(`/sdk/sessions/${session.sessionId}/payments`, {
-      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(app.env.PUBLIC_BASE_URL).origin },
+    const paid = await t.app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+      headers: { authorization: `Bearer ${session.sessionToken}`, origin: new URL(t.app.env.PUBLIC_BASE_URL).origin },
       body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' }, amount, currency: 'USD' },
     });
     return (await paid.json()) as Transaction;
   }
   const commit = (transactionNumber: string, body: Record<string, unknown>) =>
-    client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
+    t.client.call<CommitResponse>('POST', `/transactions/${transactionNumber}/commit`, body);
 
   it('refuses a second commit, is not expired by its window meanwhile, and commits on approval', async () => {
     const transaction = await awaitingCommit(2_000);
@@ -401,8 +394,8 @@ describe('a commit whose capture is at the processor', () => {
     expect(second.status).toBe(409);
     expect(codeOf(second.body)).toBe('not_awaiting_commit');
     // The window ends while the capture is at the processor: the sweep leaves the payment to its commit.
-    await client.advanceClock(Number(app.env.COMMIT_WINDOW_S) + 1);
-    expect((await client.get(transaction.TransactionNumber)).body.status).toBe(Status.AwaitingCommit);
+    await t.client.advanceClock(Number(t.app.env.COMMIT_WINDOW_S) + 1);
+    expect((await t.client.get(transaction.TransactionNumber)).body.status).toBe(Status.AwaitingCommit);
 
     processor.released = [];
     gate.answer();
