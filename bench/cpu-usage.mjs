@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 
 export const HARNESS_APPLICATION = 'svc-bench-harness';
 export const REFERENCE_APPLICATION = 'svc-bench-reference';
+/** The reference writing the service's own rows (reference-rows.mjs). */
+export const REFERENCE_ROWS_APPLICATION = 'svc-bench-reference-rows';
 
 let ticksPerSecond;
 function clockTicks() {
@@ -33,7 +35,7 @@ export function processCpuMs(pid) {
 
 /**
  * Samples the CPU of `pid` and of the client backends of the database `sql` is connected to whose
- * application_name is `application` (or, without it, every one but the harness's and the reference's).
+ * application_name is `application` (or, without it, every one but the harness's and the references').
  */
 /** @param {{ pid: number, sql: import('postgres').Sql, application?: string }} options */
 export function cpuSampler({ pid, sql, application }) {
@@ -41,7 +43,7 @@ export function cpuSampler({ pid, sql, application }) {
     const rows = application
       ? await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and application_name = ${application}`
       : await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
-                  and application_name not in (${HARNESS_APPLICATION}, ${REFERENCE_APPLICATION})`;
+                  and application_name not in (${HARNESS_APPLICATION}, ${REFERENCE_APPLICATION}, ${REFERENCE_ROWS_APPLICATION})`;
     return rows.map((r) => r.pid);
   };
   return {

@@ -4,21 +4,34 @@ import { localSocketPath } from '../server/src/db/local-socket.ts';
 import { isRunning, spawnTracked, stopChild } from './children.mjs';
 import { freePort, ROOT } from './server-process.mjs';
 
-/** Started on the transport the service chooses for the same URL: PostgreSQL's Unix socket when it is local (server/src/db/local-socket.ts), else TCP. */
-export async function startReferenceServer(databaseUrl, writesPerStep) {
+/**
+ * Started on the transport the service chooses for the same URL: PostgreSQL's Unix socket when it is local
+ * (server/src/db/local-socket.ts), else TCP. `serviceRowsOf`: a merchant's id, to write the service's own rows for it
+ * instead of `writesPerStep` (reference-rows.mjs).
+ * @param {string} databaseUrl
+ * @param {Record<string, number | number[]>} writesPerStep
+ * @param {{ serviceRowsOf?: string }} [options]
+ */
+export async function startReferenceServer(databaseUrl, writesPerStep, { serviceRowsOf } = {}) {
   const port = await freePort();
   const socket = await localSocketPath(databaseUrl);
-  const child = spawnTracked('reference-server', process.execPath, [path.join(ROOT, 'bench', 'reference-server.mjs')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      REF_DATABASE_URL: databaseUrl,
-      REF_SOCKET_PATH: socket ?? '',
-      REF_PORT: String(port),
-      REF_WRITES: JSON.stringify(writesPerStep),
+  const child = spawnTracked(
+    serviceRowsOf ? 'reference-server-rows' : 'reference-server',
+    process.execPath,
+    [path.join(ROOT, 'bench', 'reference-server.mjs')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        REF_DATABASE_URL: databaseUrl,
+        REF_SOCKET_PATH: socket ?? '',
+        REF_PORT: String(port),
+        REF_WRITES: JSON.stringify(writesPerStep),
+        ...(serviceRowsOf ? { REF_ROWS: 'service', REF_MERCHANT_ID: serviceRowsOf } : {}),
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

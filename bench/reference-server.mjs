@@ -3,9 +3,11 @@
 // the service's request of that step was measured to do (REF_WRITES; a list: that many transactions), and nothing else: no authentication, no
 // validation, no reads before writing, no events or notifications. A step with no writes (the status read) reads
 // its one row by primary key. Started as its own process: REF_DATABASE_URL, REF_SOCKET_PATH (PostgreSQL's Unix socket,
-// when the service uses it for the same URL), REF_PORT, REF_WRITES (JSON).
+// when the service uses it for the same URL), REF_PORT, REF_WRITES (JSON). REF_ROWS=service (with REF_MERCHANT_ID)
+// writes the service's own rows instead: reference-rows.mjs.
 import express from 'express';
 import postgres from 'postgres';
+import { serviceRowsSteps } from './reference-rows.mjs';
 
 const writes = JSON.parse(process.env.REF_WRITES ?? '{}');
 const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
@@ -13,7 +15,7 @@ const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
   max: Number(process.env.REF_POOL_MAX ?? 10),
   onnotice: () => undefined,
   // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).
-  connection: { application_name: 'svc-bench-reference' },
+  connection: { application_name: process.env.REF_ROWS === 'service' ? 'svc-bench-reference-rows' : 'svc-bench-reference' },
 });
 
 await sql.unsafe(`
@@ -71,10 +73,11 @@ async function transaction(name, count, id, payload) {
 const app = express();
 app.use(express.json());
 app.get('/healthz', (_req, res) => res.json({ ok: true }));
+const rows = process.env.REF_ROWS === 'service' ? serviceRowsSteps(sql, process.env.REF_MERCHANT_ID) : null;
 const answer = (name, idOf) => async (req, res) => {
-  const row = await step(name, idOf(req), JSON.stringify(req.body ?? {}));
+  const row = rows ? await rows[name](idOf(req)) : await step(name, idOf(req), JSON.stringify(req.body ?? {}));
   if (!row) return res.status(404).json({ error: 'not found' });
-  res.json(row);
+  res.json(rows ? rows.answerOf(row) : row);
 };
 app.post(
   '/ref/init',

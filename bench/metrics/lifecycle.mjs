@@ -5,7 +5,7 @@ import { LIFECYCLE_STEPS, runLifecycle } from '../lifecycle.mjs';
 import { startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
 import { StepLatencies } from '../latencies.mjs';
 import { measureReferenceWire, measureWritesPerStep } from '../write-count.mjs';
-import { cpuSampler, REFERENCE_APPLICATION } from '../cpu-usage.mjs';
+import { cpuSampler, REFERENCE_APPLICATION, REFERENCE_ROWS_APPLICATION } from '../cpu-usage.mjs';
 
 export const CLIENTS = 8;
 
@@ -69,6 +69,8 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   const referenceWrites = Object.fromEntries(LIFECYCLE_STEPS.map((step) => [step, Math.round(writes[step].rows)]));
   const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
   const reference = await startReferenceServer(server.store.url(), referenceWrites);
+  // The service's own rows, written by minimal code (reference-rows.mjs): what of the gap is the data, what the code.
+  const rowsReference = config.rowsReference ? await startReferenceServer(server.store.url(), {}, { serviceRowsOf: merchant.merchantId }) : null;
   const service = lifecycleTarget(
     server.url,
     (connection, record) => runLifecycle(connection, merchant.apiKey, { record }),
@@ -79,21 +81,29 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     (connection, record) => runReferenceSequence(connection, { record }),
     cpuSampler({ pid: reference.pid, sql, application: REFERENCE_APPLICATION }),
   );
+  const rows =
+    rowsReference &&
+    lifecycleTarget(
+      rowsReference.url,
+      (connection, record) => runReferenceSequence(connection, { record }),
+      cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
+    );
+  const targets = rows ? [service, floor, rows] : [service, floor];
   try {
     log('  warm-up…');
-    await service.round(config.warmupMs, { measure: false });
-    await floor.round(config.warmupMs, { measure: false });
+    for (const target of targets) await target.round(config.warmupMs, { measure: false });
     for (let r = 0; r < config.rounds; r++) {
-      const order = r % 2 === 0 ? [service, floor] : [floor, service];
+      const order = r % 2 === 0 ? targets : [...targets].reverse();
       for (const target of order) await target.round(config.roundMs);
       const s = service.rounds.at(-1);
       const f = floor.rounds.at(-1);
-      log(`  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s`);
+      const w = rows ? `, reference writing the service's rows ${rows.rounds.at(-1).perSecond.toFixed(1)} seq/s` : '';
+      log(`  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s${w}`);
     }
   } finally {
-    service.close();
-    floor.close();
+    for (const target of targets) target.close();
     await reference.stop();
+    await rowsReference?.stop();
   }
   const serviceTotals = service.totals();
   const floorTotals = floor.totals();
@@ -106,6 +116,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     service: { ...serviceTotals, latencies: service.latencies, rounds: service.rounds.map((r) => r.perSecond) },
     reference: { ...floorTotals, latencies: floor.latencies, rounds: floor.rounds.map((r) => r.perSecond) },
     ratio: serviceTotals.perSecond / floorTotals.perSecond,
+    referenceRows: rows ? { ...rows.totals(), latencies: rows.latencies, rounds: rows.rounds.map((r) => r.perSecond) } : null,
     roundRatios: service.rounds.map((s, i) => s.perSecond / floor.rounds[i].perSecond),
   };
 }
