@@ -182,7 +182,7 @@ function lifecycleSection(l) {
     'CPU per sequence is read from /proc (user + system time of the server process and of the PostgreSQL backends serving it) over the measured rounds; ' +
       'the ratio row gives reference ÷ service, comparable with the throughput ratio.' +
       (l.referenceRows
-        ? " The reference writing the service's rows (bench/reference-rows.mjs, full runs only) makes the same four calls with minimal code as the reference does, " +
+        ? " The reference writing the service's rows (bench/reference-rows.mjs) makes the same four calls with minimal code as the reference does, " +
           "but writes the rows the service's requests write, into the service's own tables, in as many transactions as the service commits (the payment steps' processor request committed before the call and done after it; " +
           "events and kept answers of the transaction object's size): what the service spends beyond it is its code, what it spends beyond the reference is the data the service keeps. It is not a goal."
         : ''),

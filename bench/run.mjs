@@ -39,7 +39,7 @@ const out = option('out') ?? (quick ? path.join(os.tmpdir(), 'svc-bench-quick.md
 
 const CONFIG = quick
   ? {
-      lifecycle: { writeSamples: 3, referenceWire: false, rowsReference: false, warmupMs: 300, rounds: 1, roundMs: 1500 },
+      lifecycle: { writeSamples: 3, referenceWire: false, warmupMs: 300, rounds: 1, roundMs: 1500 },
       profile: false,
       capture: { holds: 40, holdsMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
@@ -49,7 +49,7 @@ const CONFIG = quick
       storeGrowth: { startEarly: true, seedCount: 2_000, warmupMs: 300, rounds: 1, roundMs: 1500, explainRepeat: 1 },
     }
   : {
-      lifecycle: { writeSamples: 20, referenceWire: true, rowsReference: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
+      lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
       profile: true,
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },

@@ -1,5 +1,6 @@
 // Metric 1: lifecycle throughput (init → consumer pays → status → capture) at 8 concurrent clients, against the
-// reference server measured in the same run, in alternating rounds so that both see the same machine noise.
+// reference server measured in the same run, in alternating rounds so that all see the same machine noise; beside
+// them, the reference's code writing the service's own rows (reference-rows.mjs), which is not a goal.
 import { createConnection, runClosedLoop } from '../load-client.mjs';
 import { LIFECYCLE_STEPS, runLifecycle } from '../lifecycle.mjs';
 import { startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
@@ -70,7 +71,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
   const reference = await startReferenceServer(server.store.url(), referenceWrites);
   // The service's own rows, written by minimal code (reference-rows.mjs): what of the gap is the data, what the code.
-  const rowsReference = config.rowsReference ? await startReferenceServer(server.store.url(), {}, { serviceRowsOf: merchant.merchantId }) : null;
+  const rowsReference = await startReferenceServer(server.store.url(), {}, { serviceRowsOf: merchant.merchantId });
   const service = lifecycleTarget(
     server.url,
     (connection, record) => runLifecycle(connection, merchant.apiKey, { record }),
@@ -81,14 +82,12 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     (connection, record) => runReferenceSequence(connection, { record }),
     cpuSampler({ pid: reference.pid, sql, application: REFERENCE_APPLICATION }),
   );
-  const rows =
-    rowsReference &&
-    lifecycleTarget(
-      rowsReference.url,
-      (connection, record) => runReferenceSequence(connection, { record }),
-      cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
-    );
-  const targets = rows ? [service, floor, rows] : [service, floor];
+  const rows = lifecycleTarget(
+    rowsReference.url,
+    (connection, record) => runReferenceSequence(connection, { record }),
+    cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
+  );
+  const targets = [service, floor, rows];
   try {
     log('  warm-up…');
     for (const target of targets) await target.round(config.warmupMs, { measure: false });
@@ -97,13 +96,15 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
       for (const target of order) await target.round(config.roundMs);
       const s = service.rounds.at(-1);
       const f = floor.rounds.at(-1);
-      const w = rows ? `, reference writing the service's rows ${rows.rounds.at(-1).perSecond.toFixed(1)} seq/s` : '';
-      log(`  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s${w}`);
+      const w = rows.rounds.at(-1);
+      log(
+        `  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s, reference writing the service's rows ${w.perSecond.toFixed(1)} seq/s`,
+      );
     }
   } finally {
     for (const target of targets) target.close();
     await reference.stop();
-    await rowsReference?.stop();
+    await rowsReference.stop();
   }
   const serviceTotals = service.totals();
   const floorTotals = floor.totals();
@@ -116,7 +117,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     service: { ...serviceTotals, latencies: service.latencies, rounds: service.rounds.map((r) => r.perSecond) },
     reference: { ...floorTotals, latencies: floor.latencies, rounds: floor.rounds.map((r) => r.perSecond) },
     ratio: serviceTotals.perSecond / floorTotals.perSecond,
-    referenceRows: rows ? { ...rows.totals(), latencies: rows.latencies, rounds: rows.rounds.map((r) => r.perSecond) } : null,
+    referenceRows: { ...rows.totals(), latencies: rows.latencies, rounds: rows.rounds.map((r) => r.perSecond) },
     roundRatios: service.rounds.map((s, i) => s.perSecond / floor.rounds[i].perSecond),
   };
 }
