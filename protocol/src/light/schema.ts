@@ -79,8 +79,9 @@ export const boolean: Validator<boolean> = (input, path) => (typeof input === 'b
 
 export const unknown: Validator<unknown> = (input) => input;
 
+/** The input itself when it is `value`, as zod hands it on (-0 stays -0 for the literal 0). */
 export function literal<const T extends string | number | boolean>(value: T): Validator<T> {
-  return (input, path) => (input === value ? value : fail(path, `must be ${JSON.stringify(value)}`));
+  return (input, path) => (input === value ? (input as T) : fail(path, `must be ${JSON.stringify(value)}`));
 }
 
 export function oneOf<const T extends string>(values: readonly T[], message?: string): Validator<T> {
