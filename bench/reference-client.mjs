@@ -36,7 +36,10 @@ export async function startReferenceServer(databaseUrl, writesPerStep, { service
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (!isRunning(child)) throw new Error(`the reference server exited (${child.signalCode ?? child.exitCode})`);
-    if (Date.now() > deadline) throw new Error('the reference server did not answer within 30 s');
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error('the reference server did not answer within 30 s');
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

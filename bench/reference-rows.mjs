@@ -1,110 +1,193 @@
 // The reference's second shape (REF_ROWS=service): the same four calls, each writing the rows the service's request
 // writes, into the service's own tables (with their columns, indexes, constraints and foreign keys), in as many
-// transactions as the service commits, with plain statements and nothing else: no authentication, no validation, no
-// guards beyond the row's id, no views, no notifications. It answers an object of the transaction object's size, and
-// writes payloads of the size the service writes (an event's payload and a request's kept answer, 2.3 KB each). What
-// the service spends beyond this is its code; what this spends beyond the plain reference is the service's data.
-import { randomBytes } from 'node:crypto';
-
-/** The size of the service's event payload and kept answer: the transaction object as JSON (bench/findings.md). */
-const PAYLOAD_CHARS = 2300;
+// transactions as the service commits, one plain statement a row, with the notification each change sends, and
+// nothing else: no authentication, no validation, no guards beyond the row's id, no views. Its payloads are built as
+// the service builds them (the transaction object as JSON: about 1.2 KB at creation, 2.3 KB after a payment, which
+// PostgreSQL compresses to about 1 KB), and each payment request keeps an answer of the size the service keeps (the
+// link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). It writes for a merchant of its own, so the
+// other metrics of a run never meet its rows. One direct implementation of the service's data, not a floor: what the
+// service spends beyond it is its code, what it spends beyond the plain reference is mostly the data it keeps.
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const hex = (bytes) => randomBytes(bytes).toString('hex');
+const digits = () => String(1_000_000_000 + (randomBytes(4).readUInt32BE(0) % 1_000_000_000));
+const NOTICE_CHANNEL = 'svc_bench_reference_rows';
 
-/** An object of the transaction object's shape and size from a row (its keys and a padding of its own). */
-function objectOf(row) {
-  const object = {
-    id: row.id,
-    TransactionNumber: row.transaction_number,
-    date: row.created_at,
-    amount: Number(row.amount_cents) / 100,
-    amountCents: Number(row.amount_cents),
-    currency: row.currency,
-    status: row.status,
-    methodType: row.method_type,
-    timeoutDate: row.timeout_at,
-    paymentMethodData: { PaymentType: row.payment_type, directAppLinks: { qrURL: `http://127.0.0.1/pay/${row.link_id}` } },
-    SMS: row.sms_state,
-    authorization: row.auth_status
-      ? { status: row.auth_status, authorizedCents: Number(row.authorized_cents), capturedCents: Number(row.captured_cents), expiresAt: row.hold_expires_at }
-      : null,
-    confirmation: row.confirmation,
-    sequence: row.sequence,
-    updatedAt: row.updated_at,
-    createdAt: row.created_at,
+/** A card approval as the sandbox processor gives it (the transaction's `confirmation`). */
+function confirmationOf() {
+  const number = digits();
+  const auth = digits().slice(-6);
+  return {
+    paymentType: 'card',
+    confirmationNumber: number,
+    fullConfirmationCode: `ALPHA-${auth}-${number}`,
+    dateApproval: new Date().toISOString(),
+    installments: 1,
+    paymentMethodName: 'Visa',
+    approvedBy: 'alpha',
+    providerId: 'alpha',
+    requestID: number,
+    authNumber: auth,
+    referenceNumber: number,
+    acquirer: 'alpha',
+    voucher: null,
+    lastFourDigits: '4242',
+    serviceReferenceId: number,
   };
-  const text = JSON.stringify(object);
-  return { ...object, notes: 'x'.repeat(Math.max(0, PAYLOAD_CHARS - text.length - 12)) };
 }
 
-/** @param {import('postgres').Sql} sql */
+/**
+ * The transaction object's keys and values from a row (server/src/modules/transactions/transaction-object.ts), with
+ * the token and payments the service reads beside it.
+ * @param {Record<string, any>} row
+ * @param {{ token?: string, payments?: object[] }} [also]
+ */
+function transactionOf(row, { token, payments = [] } = {}) {
+  const iso = (/** @type {Date | null} */ at) => (at ? new Date(at).toISOString() : null);
+  const base = 'http://127.0.0.1:8080';
+  const links = { iOSLink: `svcpay://pay/${row.link_id}`, androidLink: `svcpay://pay/${row.link_id}`, qrURL: `${base}/pay/${row.link_id}` };
+  const cents = Number(row.amount_cents);
+  const authorized = Number(row.authorized_cents);
+  const captured = Number(row.captured_cents);
+  return {
+    id: row.id,
+    TransactionNumber: row.transaction_number,
+    date: iso(row.created_at),
+    amount: cents / 100,
+    amountCents: cents,
+    currency: row.currency,
+    status: row.status,
+    statusName: row.status === 1 ? 'Pending' : row.status === 5 ? 'Authorized' : 'Captured',
+    methodType: row.method_type,
+    pos: row.pos,
+    posReceiptsEndpoint: `${base}/transactions/${row.transaction_number}/receipt`,
+    posData: row.pos_data,
+    businessName: 'Bench rows reference',
+    businessId: 1,
+    timeoutDate: iso(row.timeout_at),
+    paymentMethodData: { PaymentType: row.payment_type, directAppLinks: links },
+    SMS: row.sms_state,
+    paymentCommit: { messsage: 'Commit not required', isPaymentCommitted: true, secondsToCommit: 0, commitLink: null },
+    products: row.products,
+    productSumMismatch: row.product_sum_mismatch,
+    confirmations: row.confirmation ? [row.confirmation] : [],
+    confirmation: row.confirmation,
+    transactionPage: links,
+    balance: (authorized - captured) / 100,
+    paymentDetails: token ? { type: 'authorization', token } : null,
+    authorization: row.auth_status
+      ? {
+          status: row.auth_status,
+          authorizedCents: authorized,
+          capturedCents: captured,
+          releasedCents: Number(row.released_cents),
+          availableCents: authorized - captured - Number(row.released_cents) - Number(row.capture_pending_cents),
+          expiresAt: iso(row.hold_expires_at),
+          processor: row.processor,
+          supportsCloseAuth: row.supports_close_auth,
+        }
+      : null,
+    payments,
+    sequence: row.sequence,
+    updatedAt: iso(row.updated_at),
+    createdAt: iso(row.created_at),
+  };
+}
+
+/**
+ * @param {import('postgres').Sql} sql
+ * @param {string | undefined} merchantId
+ */
 export function serviceRowsSteps(sql, merchantId) {
   if (!/^[0-9a-f-]{36}$/.test(merchantId ?? '')) throw new Error('REF_ROWS=service needs REF_MERCHANT_ID, the id of a merchant in the database');
 
-  const event = (tx, row, type) =>
-    tx`insert into transaction_events (transaction_id, merchant_id, sequence, type, payload, created_at)
-       values (${row.id}, ${row.merchant_id}, ${row.sequence}, ${type}, ${JSON.stringify(objectOf(row))}, now())`;
-  const request = (tx, row, operation, reference) =>
-    tx`insert into processor_requests (request_key, transaction_id, merchant_id, operation, processor_reference, amount_cents, currency, lease_expires_at, created_at)
-       values (${`prq_${hex(16)}`}, ${row.id}, ${row.merchant_id}, ${operation}, ${reference}, ${row.amount_cents}, ${row.currency}, now() + interval '1 minute', now())
+  /** The event with the transaction object as its payload, and its notification, in one statement as the service writes them. */
+  const event = async (tx, row, type, also) => {
+    const transaction = transactionOf(row, also);
+    await tx`with event as (
+        insert into transaction_events (transaction_id, merchant_id, sequence, type, payload, created_at)
+        values (${row.id}, ${row.merchant_id}, ${row.sequence}, ${type}, ${JSON.stringify(transaction)}, now()) returning id
+      )
+      select pg_notify(${NOTICE_CHANNEL}, json_build_object('eventId', event.id, 'transactionId', ${row.id}::uuid, 'transactionNumber', ${row.transaction_number}::text,
+        'merchantId', ${row.merchant_id}::uuid, 'sequence', ${row.sequence}::integer)::text)
+      from event`;
+    return transaction;
+  };
+  const request = (tx, row, operation, reference, details) =>
+    tx`insert into processor_requests (request_key, transaction_id, merchant_id, operation, processor_reference, amount_cents, currency, details, lease_expires_at, created_at)
+       values (${`prq_${hex(16)}`}, ${row.id}, ${row.merchant_id}, ${operation}, ${reference}, ${row.amount_cents}, ${row.currency}, ${sql.json(details)},
+         now() + interval '1 minute', now())
        returning id`;
-  const done = (tx, requestId, row) =>
-    tx`update processor_requests set state = 'done', outcome = 'approved', response_status = 200, response_body = ${JSON.stringify(objectOf(row))}, completed_at = now()
+  const done = (tx, requestId, answer) =>
+    tx`update processor_requests set state = 'done', outcome = 'approved', response_status = 200, response_body = ${JSON.stringify(answer)}, completed_at = now()
        where id = ${requestId}`;
+  /** Two transactions, as the service commits a payment's request before the processor is called and its outcome after. */
+  const twoTransactions = async (claim, record) => {
+    const claimed = await sql.begin(claim);
+    return claimed ? sql.begin((tx) => record(tx, claimed)) : undefined;
+  };
+  const requestDetails = () => ({ requestId: randomUUID() });
 
   return {
-    init: () =>
+    /** @param {string | undefined} _id */
+    init: (_id) =>
       sql.begin(async (tx) => {
         const [row] =
           await tx`insert into transactions (transaction_number, merchant_id, method_type, status, currency, amount_cents, link_id, timeout_at, created_at, updated_at)
-          values (${hex(8)}, ${merchantId}, 'authorize', 1, 'USD', 1000, ${hex(12)}, now() + interval '1 hour', now(), now()) returning *`;
-        await event(tx, row, 'transaction.created');
-        return row;
+          values (${hex(8).toUpperCase()}, ${merchantId}, 'authorize', 1, 'USD', 1000, ${hex(16)}, now() + interval '1 hour', now(), now()) returning *`;
+        return event(tx, row, 'transaction.created');
       }),
-    pay: async (id) => {
-      const claimed = await sql.begin(async (tx) => {
-        const [row] = await tx`update transactions set consumer_payment_since = now() where id = ${id} returning *`;
-        if (!row) return undefined;
-        const [req] = await request(tx, row, 'authorize', null);
-        return { row, requestId: req.id };
-      });
-      if (!claimed) return undefined;
-      return sql.begin(async (tx) => {
-        const [row] = await tx`update transactions set status = 5, payment_type = 'card', auth_status = 'active', authorized_cents = amount_cents,
-            hold_expires_at = now() + interval '7 days', processor = 'sandbox', processor_reference = ${`ref_${hex(8)}`},
-            confirmation = ${sql.json({ confirmationNumber: hex(6), lastFourDigits: '4242' })}, consumer_payment_since = null,
-            sequence = sequence + 1, updated_at = now()
-          where id = ${id} returning *`;
-        await tx`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
-          values (${`auth_${hex(16)}`}, 'authorization', ${row.merchant_id}, ${row.id}, 'sandbox', ${row.processor_reference}, 'card', '4242', now())`;
-        await event(tx, row, 'transaction.updated');
-        await done(tx, claimed.requestId, row);
-        return row;
-      });
-    },
+    /** @param {string} id */
+    pay: (id) =>
+      twoTransactions(
+        async (tx) => {
+          const [row] = await tx`update transactions set consumer_payment_since = now() where id = ${id} returning *`;
+          if (!row) return undefined;
+          const [req] = await request(tx, row, 'authorize', null, { ...requestDetails(), consumerPaymentSince: new Date().toISOString() });
+          return { requestId: req.id };
+        },
+        async (tx, claimed) => {
+          const confirmation = confirmationOf();
+          const [row] = await tx`update transactions set status = 5, payment_type = 'card', auth_status = 'active', authorized_cents = amount_cents,
+              hold_expires_at = now() + interval '7 days', processor = 'alpha', supports_close_auth = true, confirmation = ${sql.json(confirmation)},
+              consumer_payment_since = null, sequence = sequence + 1, updated_at = now()
+            where id = ${id} returning *`;
+          const token = `auth_${hex(16)}`;
+          await tx`insert into payment_tokens (token, type, merchant_id, transaction_id, processor, processor_reference, payment_method, last_four_digits, created_at)
+            values (${token}, 'authorization', ${row.merchant_id}, ${row.id}, 'alpha', ${`sbx_alpha_${hex(12)}`}, 'card', '4242', now())`;
+          const transaction = await event(tx, row, 'transaction.updated', { token });
+          // The link's state, which the consumer's page is answered.
+          const { TransactionNumber, amount, amountCents, currency, businessName, products, methodType, status, statusName, timeoutDate } = transaction;
+          const linkState = { TransactionNumber, amount, amountCents, currency, businessName, products, methodType, status, statusName, timeoutDate };
+          await done(tx, claimed.requestId, { ...linkState, payable: false, lastFourDigits: '4242', confirmationNumber: confirmation.confirmationNumber });
+          return transaction;
+        },
+      ),
+    /** @param {string} id */
     status: async (id) => {
       const [row] = await sql`select * from transactions where id = ${id}`;
-      return row;
+      return row && transactionOf(row);
     },
-    capture: async (id) => {
-      const reserved = await sql.begin(async (tx) => {
-        const [row] = await tx`update transactions set capture_pending_cents = capture_pending_cents + 1000 where id = ${id} returning *`;
-        if (!row) return undefined;
-        const [req] = await request(tx, row, 'capture', row.processor_reference);
-        return { row, requestId: req.id };
-      });
-      if (!reserved) return undefined;
-      return sql.begin(async (tx) => {
-        const [row] = await tx`update transactions set captured_cents = captured_cents + 1000, capture_pending_cents = capture_pending_cents - 1000,
-            status = 7, auth_status = 'captured', sequence = sequence + 1, updated_at = now()
-          where id = ${id} returning *`;
-        await tx`insert into payments (payment_id, transaction_id, merchant_id, kind, amount_cents, status, confirmation_number, created_at)
-          values (${`pay_${hex(12)}`}, ${row.id}, ${row.merchant_id}, 'capture', 1000, 'approved', ${hex(6)}, now())`;
-        await event(tx, row, 'transaction.updated');
-        await done(tx, reserved.requestId, row);
-        return row;
-      });
-    },
-    answerOf: objectOf,
+    /** @param {string} id */
+    capture: (id) =>
+      twoTransactions(
+        async (tx) => {
+          const [row] = await tx`update transactions set capture_pending_cents = capture_pending_cents + 1000 where id = ${id} returning *`;
+          if (!row) return undefined;
+          const [req] = await request(tx, row, 'capture', `sbx_alpha_${hex(12)}`, requestDetails());
+          return { requestId: req.id };
+        },
+        async (tx, reserved) => {
+          const [row] = await tx`update transactions set captured_cents = captured_cents + 1000, capture_pending_cents = capture_pending_cents - 1000,
+              status = 7, auth_status = 'captured', sequence = sequence + 1, updated_at = now()
+            where id = ${id} returning *`;
+          const payment = { paymentId: `pay_${hex(12)}`, amountCents: 1000, status: 'succeeded', date: new Date().toISOString(), confirmationNumber: digits() };
+          await tx`insert into payments (payment_id, transaction_id, merchant_id, kind, amount_cents, status, confirmation_number, created_at)
+            values (${payment.paymentId}, ${row.id}, ${row.merchant_id}, 'capture', 1000, 'succeeded', ${payment.confirmationNumber}, now())`;
+          const transaction = await event(tx, row, 'transaction.updated', { token: `auth_${hex(16)}`, payments: [payment] });
+          await done(tx, reserved.requestId, { payment, transaction });
+          return transaction;
+        },
+      ),
   };
 }

@@ -7,6 +7,7 @@
 // writes the service's own rows instead: reference-rows.mjs.
 import express from 'express';
 import postgres from 'postgres';
+import { REFERENCE_APPLICATION, REFERENCE_ROWS_APPLICATION } from './cpu-usage.mjs';
 import { serviceRowsSteps } from './reference-rows.mjs';
 
 const writes = JSON.parse(process.env.REF_WRITES ?? '{}');
@@ -15,7 +16,7 @@ const sql = postgres(process.env.REF_DATABASE_URL ?? '', {
   max: Number(process.env.REF_POOL_MAX ?? 10),
   onnotice: () => undefined,
   // So that the harness can tell its database backends apart (bench/cpu-usage.mjs).
-  connection: { application_name: process.env.REF_ROWS === 'service' ? 'svc-bench-reference-rows' : 'svc-bench-reference' },
+  connection: { application_name: process.env.REF_ROWS === 'service' ? REFERENCE_ROWS_APPLICATION : REFERENCE_APPLICATION },
 });
 
 await sql.unsafe(`
@@ -74,10 +75,11 @@ const app = express();
 app.use(express.json());
 app.get('/healthz', (_req, res) => res.json({ ok: true }));
 const rows = process.env.REF_ROWS === 'service' ? serviceRowsSteps(sql, process.env.REF_MERCHANT_ID) : null;
+/** @param {'init' | 'pay' | 'status' | 'capture'} name */
 const answer = (name, idOf) => async (req, res) => {
-  const row = rows ? await rows[name](idOf(req)) : await step(name, idOf(req), JSON.stringify(req.body ?? {}));
-  if (!row) return res.status(404).json({ error: 'not found' });
-  res.json(rows ? rows.answerOf(row) : row);
+  const body = rows ? await rows[name](idOf(req)) : await step(name, idOf(req), JSON.stringify(req.body ?? {}));
+  if (!body) return res.status(404).json({ error: 'not found' });
+  res.json(body);
 };
 app.post(
   '/ref/init',

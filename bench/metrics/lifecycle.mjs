@@ -7,6 +7,7 @@ import { startReferenceServer, runReferenceSequence } from '../reference-client.
 import { StepLatencies } from '../latencies.mjs';
 import { measureReferenceWire, measureWritesPerStep } from '../write-count.mjs';
 import { cpuSampler, REFERENCE_APPLICATION, REFERENCE_ROWS_APPLICATION } from '../cpu-usage.mjs';
+import { createMerchant } from '../merchant.mjs';
 
 export const CLIENTS = 8;
 
@@ -69,43 +70,48 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   if (countedServer.server !== server) await countedServer.stop();
   const referenceWrites = Object.fromEntries(LIFECYCLE_STEPS.map((step) => [step, Math.round(writes[step].rows)]));
   const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
-  const reference = await startReferenceServer(server.store.url(), referenceWrites);
-  // The service's own rows, written by minimal code (reference-rows.mjs): what of the gap is the data, what the code.
-  const rowsReference = await startReferenceServer(server.store.url(), {}, { serviceRowsOf: merchant.merchantId });
-  const service = lifecycleTarget(
-    server.url,
-    (connection, record) => runLifecycle(connection, merchant.apiKey, { record }),
-    cpuSampler({ pid: server.pid, sql }),
-  );
-  const floor = lifecycleTarget(
-    reference.url,
-    (connection, record) => runReferenceSequence(connection, { record }),
-    cpuSampler({ pid: reference.pid, sql, application: REFERENCE_APPLICATION }),
-  );
-  const rows = lifecycleTarget(
-    rowsReference.url,
-    (connection, record) => runReferenceSequence(connection, { record }),
-    cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
-  );
-  const targets = [service, floor, rows];
+  // Beside the reference, its code writing the service's own rows (reference-rows.mjs), for a merchant of its own:
+  // what of the gap is the data the service keeps, and what its code. Not a goal.
+  const rowsMerchant = await createMerchant(server, 'Bench rows reference');
+  /** @type {{ url: string, pid: number | undefined, stop(): Promise<unknown> }[]} */
+  const started = [];
+  /** @type {ReturnType<typeof lifecycleTarget>[]} */
+  const targets = [];
   try {
+    const reference = await startReferenceServer(server.store.url(), referenceWrites);
+    started.push(reference);
+    const rowsReference = await startReferenceServer(server.store.url(), {}, { serviceRowsOf: rowsMerchant.merchantId });
+    started.push(rowsReference);
+    const service = lifecycleTarget(
+      server.url,
+      (connection, record) => runLifecycle(connection, merchant.apiKey, { record }),
+      cpuSampler({ pid: server.pid, sql }),
+    );
+    const floor = lifecycleTarget(
+      reference.url,
+      (connection, record) => runReferenceSequence(connection, { record }),
+      cpuSampler({ pid: reference.pid, sql, application: REFERENCE_APPLICATION }),
+    );
+    const rows = lifecycleTarget(
+      rowsReference.url,
+      (connection, record) => runReferenceSequence(connection, { record }),
+      cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
+    );
+    targets.push(service, floor, rows);
     log('  warm-up…');
     for (const target of targets) await target.round(config.warmupMs, { measure: false });
     for (let r = 0; r < config.rounds; r++) {
-      const order = r % 2 === 0 ? targets : [...targets].reverse();
+      // Each round starts with the next server (S F R, F R S, R S F): over three rounds each runs first, second and last once.
+      const order = targets.map((_, i) => targets[(i + r) % targets.length]);
       for (const target of order) await target.round(config.roundMs);
-      const s = service.rounds.at(-1);
-      const f = floor.rounds.at(-1);
-      const w = rows.rounds.at(-1);
-      log(
-        `  round ${r + 1}/${config.rounds}: service ${s.perSecond.toFixed(1)} seq/s, reference ${f.perSecond.toFixed(1)} seq/s, reference writing the service's rows ${w.perSecond.toFixed(1)} seq/s`,
-      );
+      const [s, f, w] = targets.map((target) => target.rounds.at(-1).perSecond.toFixed(1));
+      log(`  round ${r + 1}/${config.rounds}: service ${s} seq/s, reference ${f} seq/s, reference writing the service's rows ${w} seq/s`);
     }
   } finally {
     for (const target of targets) target.close();
-    await reference.stop();
-    await rowsReference.stop();
+    for (const child of started) await child.stop();
   }
+  const [service, floor, rows] = targets;
   const serviceTotals = service.totals();
   const floorTotals = floor.totals();
   return {
