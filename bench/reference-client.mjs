@@ -1,8 +1,51 @@
 // Starting the reference server (reference-server.mjs) and driving its four calls like one lifecycle sequence.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { localSocketPath } from '../server/src/db/local-socket.ts';
+import { applyMigrations } from '../server/src/db/migrate.ts';
 import { isRunning, spawnTracked, stopChild } from './children.mjs';
+import { connect } from './database.mjs';
 import { freePort, ROOT } from './server-process.mjs';
+
+/**
+ * A database of its own for the reference writing the service's rows (reference-rows.mjs), beside the one `databaseUrl`
+ * names, on the same PostgreSQL: the service's schema, migrated as the service migrates it, and a merchant. Its rows,
+ * dead row versions and vacuuming never meet the service's tables. `dispose()` drops it.
+ * @param {string} databaseUrl
+ */
+export async function rowsReferenceDatabase(databaseUrl) {
+  const url = new URL(databaseUrl);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_rows`;
+  const admin = connect(databaseUrl, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 2 });
+  }
+  url.pathname = `/${encodeURIComponent(name)}`;
+  const dispose = async () => {
+    const sql = connect(databaseUrl, 1);
+    try {
+      await sql.unsafe(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await sql.end({ timeout: 2 });
+    }
+  };
+  try {
+    await applyMigrations(url.href);
+    const sql = connect(url.href, 1);
+    try {
+      const [merchant] = await sql`insert into merchants (name, hmac_secret) values ('Bench rows reference', ${randomBytes(32).toString('hex')}) returning id`;
+      return { url: url.href, merchantId: /** @type {string} */ (merchant.id), dispose };
+    } finally {
+      await sql.end({ timeout: 2 });
+    }
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
 
 /**
  * Started on the transport the service chooses for the same URL: PostgreSQL's Unix socket when it is local

@@ -4,9 +4,10 @@
 // nothing else: no authentication, no validation, no guards beyond the row's id, no views. Its payloads are built as
 // the service builds them (the transaction object as JSON: about 1.2 KB at creation, 2.3 KB after a payment, which
 // PostgreSQL compresses to about 1 KB), and each payment request keeps an answer of the size the service keeps (the
-// link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). It writes for a merchant of its own, so the
-// other metrics of a run never meet its rows. One direct implementation of the service's data, not a floor: what the
-// service spends beyond it is its code, what it spends beyond the plain reference is mostly the data it keeps.
+// link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). It writes into a database of its own
+// (reference-client.mjs `rowsReferenceDatabase`), so the service's tables never meet its rows. One direct
+// implementation of the service's data, not a floor: what the service spends beyond it is its code, what it spends
+// beyond the plain reference is mostly the data it keeps.
 import { randomBytes, randomUUID } from 'node:crypto';
 
 const hex = (bytes) => randomBytes(bytes).toString('hex');

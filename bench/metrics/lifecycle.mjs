@@ -3,11 +3,11 @@
 // them, the reference's code writing the service's own rows (reference-rows.mjs), which is not a goal.
 import { createConnection, runClosedLoop } from '../load-client.mjs';
 import { LIFECYCLE_STEPS, runLifecycle } from '../lifecycle.mjs';
-import { startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
+import { rowsReferenceDatabase, startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
 import { StepLatencies } from '../latencies.mjs';
 import { measureReferenceWire, measureWritesPerStep } from '../write-count.mjs';
 import { cpuSampler, REFERENCE_APPLICATION, REFERENCE_ROWS_APPLICATION } from '../cpu-usage.mjs';
-import { createMerchant } from '../merchant.mjs';
+import { connect } from '../database.mjs';
 
 export const CLIENTS = 8;
 
@@ -70,9 +70,10 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   if (countedServer.server !== server) await countedServer.stop();
   const referenceWrites = Object.fromEntries(LIFECYCLE_STEPS.map((step) => [step, Math.round(writes[step].rows)]));
   const referenceWire = config.referenceWire ? await measureReferenceWire(server.store, referenceWrites, config.writeSamples) : null;
-  // Beside the reference, its code writing the service's own rows (reference-rows.mjs), for a merchant of its own:
+  // Beside the reference, its code writing the service's own rows (reference-rows.mjs), in a database of its own:
   // what of the gap is the data the service keeps, and what its code. Not a goal.
-  const rowsMerchant = await createMerchant(server, 'Bench rows reference');
+  const rowsDatabase = await rowsReferenceDatabase(server.store.url());
+  const rowsSql = connect(rowsDatabase.url, 2);
   /** @type {{ url: string, pid: number | undefined, stop(): Promise<unknown> }[]} */
   const started = [];
   /** @type {ReturnType<typeof lifecycleTarget>[]} */
@@ -80,7 +81,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   try {
     const reference = await startReferenceServer(server.store.url(), referenceWrites);
     started.push(reference);
-    const rowsReference = await startReferenceServer(server.store.url(), {}, { serviceRowsOf: rowsMerchant.merchantId });
+    const rowsReference = await startReferenceServer(rowsDatabase.url, {}, { serviceRowsOf: rowsDatabase.merchantId });
     started.push(rowsReference);
     const service = lifecycleTarget(
       server.url,
@@ -95,7 +96,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     const rows = lifecycleTarget(
       rowsReference.url,
       (connection, record) => runReferenceSequence(connection, { record }),
-      cpuSampler({ pid: rowsReference.pid, sql, application: REFERENCE_ROWS_APPLICATION }),
+      cpuSampler({ pid: rowsReference.pid, sql: rowsSql, application: REFERENCE_ROWS_APPLICATION }),
     );
     targets.push(service, floor, rows);
     log('  warm-up…');
@@ -110,6 +111,8 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
   } finally {
     for (const target of targets) target.close();
     for (const child of started) await child.stop();
+    await rowsSql.end({ timeout: 2 });
+    await rowsDatabase.dispose();
   }
   const [service, floor, rows] = targets;
   const serviceTotals = service.totals();
