@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
@@ -14,19 +14,25 @@ const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCe
 /** What ending a hold releases: everything not captured and not being captured. */
 const unreleased = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.capturePendingCents}`;
 
+/**
+ * The token a caller may use, in slots (`token`, `merchantId`, and `branchId` for a branch key): its merchant's, and a
+ * branch key's own branch's only. The one scope of every statement that takes a token from a merchant's request.
+ */
+function tokenInScope(byBranch: boolean): SQL {
+  return and(
+    eq(paymentTokens.token, sql.placeholder('token')),
+    eq(paymentTokens.merchantId, sql.placeholder('merchantId')),
+    byBranch ? eq(paymentTokens.branchId, sql.placeholder('branchId')) : undefined,
+  )!;
+}
+
 function tokenScoped(byBranch: boolean) {
   return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, (db) =>
     db
       .select({ token: paymentTokens, transaction: transactions })
       .from(paymentTokens)
       .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
-      .where(
-        and(
-          eq(paymentTokens.token, sql.placeholder('token')),
-          eq(paymentTokens.merchantId, sql.placeholder('merchantId')),
-          byBranch ? eq(paymentTokens.branchId, sql.placeholder('branchId')) : undefined,
-        ),
-      )
+      .where(tokenInScope(byBranch))
       .limit(1),
   );
 }
@@ -60,7 +66,7 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
 
 /**
  * Reserve a capture against the authorization a token names if it fits, as one guarded statement with the token's
- * lookup: the token must be an authorization the caller may use (scoped as `findTokenForPrincipal` scopes it), the
+ * lookup: the token must be an authorization the caller may use (`tokenInScope`, as `findTokenForPrincipal` scopes it), the
  * currency, when given, the hold's, the hold active and unexpired and `amount` at most what it still holds, captures
  * in flight included. Concurrent captures serialise on the row and each re-checks the guard, so together they never
  * take more than the hold. Nothing the merchant sees moves yet: the reservation becomes a capture when the processor
@@ -91,9 +97,7 @@ function captureReservationByToken(db: Queryable, byBranch: boolean) {
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
   // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
   // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
-  const branch = byBranch ? sql` and ${tok.branchId} = ${p('branchId')}` : sql``;
-  const heldBy = sql`(select ${tok.transactionId} from ${tok}
-    where ${tok.token} = ${p('token')} and ${tok.merchantId} = ${p('merchantId')}${branch} and ${tok.type} = 'authorization')`;
+  const heldBy = sql`(select ${tok.transactionId} from ${tok} where ${tokenInScope(byBranch)} and ${tok.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
       .update(t)
