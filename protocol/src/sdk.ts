@@ -223,3 +223,12 @@ export const WalletAvailabilitySchema = z.object({ canPay: z.boolean(), reason: 
 export type WalletAvailability = z.infer<typeof WalletAvailabilitySchema>;
 export const ExpressReadyDetailSchema = z.object({ paypal: WalletAvailabilitySchema, applepay: WalletAvailabilitySchema, googlepay: WalletAvailabilitySchema });
 export type ExpressReadyDetail = z.infer<typeof ExpressReadyDetailSchema>;
+
+/**
+ * `GET /sdk/manifest.json`: every SDK file the service serves, by name (`elements`, `iframe`, `express`, the frames),
+ * with its address and its Subresource Integrity hash (sha384), for a merchant page's `<script integrity>`.
+ */
+export const SdkManifestSchema = z.object({
+  files: z.record(z.string(), z.object({ url: z.string(), integrity: z.string().regex(/^sha384-[A-Za-z0-9+/]+={0,2}$/) })),
+});
+export type SdkManifest = z.infer<typeof SdkManifestSchema>;

@@ -1,4 +1,4 @@
-import { SDK_METHOD_TYPES, SDK_VERSIONS } from '@svc/protocol';
+import { SDK_METHOD_TYPES, SDK_VERSIONS, SdkManifestSchema, type SdkManifest } from '@svc/protocol';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { CartSchema, priceCart } from '../catalogue';
@@ -8,7 +8,6 @@ import { OrderIdSchema, viewOf } from '../orders';
 
 const SdkSchema = z.enum(['elements', 'iframe', 'express']);
 type SdkName = z.infer<typeof SdkSchema>;
-const ManifestSchema = z.object({ files: z.record(z.string(), z.object({ url: z.string(), integrity: z.string().regex(/^sha384-[A-Za-z0-9+/]+={0,2}$/) })) });
 const OrderBody = z.object({
   items: CartSchema.optional(),
   methodType: z.enum(SDK_METHOD_TYPES).default('manual_capture'),
@@ -27,10 +26,10 @@ export function checkoutRoutes({ config, fetchImpl, service, orders }: DemoDeps)
    * would pin the hash of the SDK version it tested instead of reading it at run time.
    */
   const sdkIntegrity = async (sdk: SdkName): Promise<string> => {
-    let manifest: z.infer<typeof ManifestSchema>;
+    let manifest: SdkManifest;
     try {
       const res = await fetchImpl(`${config.SERVICE_URL}/sdk/manifest.json`, { signal: AbortSignal.timeout(3000) });
-      manifest = ManifestSchema.parse(await res.json());
+      manifest = SdkManifestSchema.parse(await res.json());
     } catch {
       throw new DemoError(503, 'The payment service does not answer with its SDK manifest (/sdk/manifest.json).');
     }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../app';
 import { REPO_ROOT } from '../../env';
 import { ApiError } from '../../errors';
+import { sendTagged } from '../../http/etag';
 import { SdkFileCache } from '../sdk-assets';
 import { PAGE_ASSETS, PAGE_ASSETS_PATH } from './page-shell';
 
@@ -23,12 +24,7 @@ export function consumerAssetsRouter(_deps: AppDeps, root = REPO_ROOT): Router {
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-      res.setHeader('ETag', loaded.etag);
-      if (req.get('if-none-match') === loaded.etag) {
-        res.status(304).end();
-        return;
-      }
-      res.send(loaded.body);
+      sendTagged(req, res, loaded.body, loaded.etag);
     });
   }
   return router;

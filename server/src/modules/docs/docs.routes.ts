@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '@svc/protocol';
 import { Router, type RequestHandler } from 'express';
 import type { Env } from '../../env';
-import { etagOf } from '../../http/etag';
+import { etagOf, sendTagged } from '../../http/etag';
 import { renderApiReference } from './docs-page';
 import { renderErrorReference } from './errors-page';
 
@@ -24,11 +24,11 @@ export function docsRouter({ env }: { env: Env }): Router {
 
   const router = Router();
   const jsonTag = etagOf(json);
-  router.get('/openapi.json', (_req, res) => {
+  router.get('/openapi.json', (req, res) => {
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    res.setHeader('ETag', jsonTag);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.type('application/json').send(json);
+    res.type('application/json');
+    sendTagged(req, res, json, jsonTag);
   });
   router.get('/docs', sendPage(reference));
   router.get('/docs/errors', sendPage(errors));
@@ -37,10 +37,10 @@ export function docsRouter({ env }: { env: Env }): Router {
 
 function sendPage(html: string): RequestHandler {
   const tag = etagOf(html);
-  return (_req, res) => {
+  return (req, res) => {
     res.set(PAGE_SECURITY_HEADERS);
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    res.setHeader('ETag', tag);
-    res.type('html').send(html);
+    res.type('html');
+    sendTagged(req, res, html, tag);
   };
 }

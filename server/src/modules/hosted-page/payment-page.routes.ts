@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../app';
 import { perAddressLimit } from '../../http/address-limit';
-import { etagOf } from '../../http/etag';
+import { sendTagged } from '../../http/etag';
 import { notFoundPage, sendPage } from '../consumer-pages';
 import { findLinkFace } from './hosted-page.queries';
 import { toLinkState } from './link-state';
@@ -41,9 +41,8 @@ export function paymentPageRouter(deps: AppDeps): Router {
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    const svg = qrCodeSvg(paymentPageUrl(deps.env.PUBLIC_BASE_URL, found.row.linkId));
-    res.setHeader('ETag', etagOf(svg));
-    res.type('image/svg+xml').send(svg);
+    res.type('image/svg+xml');
+    sendTagged(req, res, qrCodeSvg(paymentPageUrl(deps.env.PUBLIC_BASE_URL, found.row.linkId)));
   });
 
   return router;

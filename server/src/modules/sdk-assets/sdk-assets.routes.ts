@@ -1,11 +1,10 @@
-import { CARD_FRAME_REFUSED_CSP, cardFrameCsp } from '@svc/protocol';
+import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, type SdkManifest } from '@svc/protocol';
 import { Router, type Response } from 'express';
 import type { Database } from '../../db/client';
-import { etagOf } from '../../http/etag';
+import { sendTagged } from '../../http/etag';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
-import { hashCredential } from '../merchants';
-import { findCredentialByHash } from '../merchants';
+import { findCredentialByHash, hashCredential } from '../merchants';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -25,17 +24,17 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
   const files = new SdkFileCache(root);
   const base = `${deps.env.PUBLIC_BASE_URL}/sdk`;
 
-  router.get('/sdk/manifest.json', async (_req, res) => {
-    const entries: Record<string, { url: string; integrity: string }> = {};
+  router.get('/sdk/manifest.json', async (req, res) => {
+    const manifest: SdkManifest = { files: {} };
     for (const file of SDK_FILES) {
       const loaded = await files.load(file);
-      if (loaded) entries[file.name] = { url: `${base}${file.urlPath}`, integrity: loaded.integrity };
+      if (loaded) manifest.files[file.name] = { url: `${base}${file.urlPath}`, integrity: loaded.integrity };
     }
-    const body = JSON.stringify({ files: entries });
+    const body = JSON.stringify(manifest);
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('ETag', etagOf(body));
-    res.type('application/json').send(body);
+    res.type('application/json');
+    sendTagged(req, res, body);
   });
 
   for (const file of SDK_FILES) {
@@ -51,7 +50,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      send(req.get('if-none-match'), res, loaded);
+      sendTagged(req, res, loaded.body, loaded.etag);
     });
   }
   return router;
@@ -109,13 +108,4 @@ function isExactOrigin(value: string): boolean {
   } catch {
     return false; // not a URL
   }
-}
-
-function send(ifNoneMatch: string | undefined, res: Response, loaded: LoadedFile): void {
-  res.setHeader('ETag', loaded.etag);
-  if (ifNoneMatch === loaded.etag) {
-    res.status(304).end();
-    return;
-  }
-  res.send(loaded.body);
 }

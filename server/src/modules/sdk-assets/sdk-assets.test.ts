@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SdkManifestSchema } from '@svc/protocol';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
@@ -62,7 +63,7 @@ describe('SDK scripts', () => {
   });
 
   it('are listed in manifest.json with their SRI hash; what is not built is absent and answers 404', async () => {
-    const manifest = (await (await fetch(`${base}/sdk/manifest.json`)).json()) as { files: Record<string, { url: string; integrity: string }> };
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
     expect(manifest.files.elements).toEqual({
       url: 'http://localhost:8080/sdk/elements/1.1.1/sdk.js',
       integrity: `sha384-${createHash('sha384').update(SCRIPT).digest('base64')}`,
@@ -97,7 +98,7 @@ describe('the iframe SDK', () => {
     expect(loader.status).toBe(200);
     expect(await loader.text()).toBe(LOADER);
     expect(loader.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const manifest = (await (await fetch(`${base}/sdk/manifest.json`)).json()) as { files: Record<string, { url: string; integrity: string }> };
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
     expect(manifest.files.iframe).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/sdk.js', integrity: sri(LOADER) });
     expect(manifest.files['iframe-widget']).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/widget.js', integrity: sri('startWidget();') });
     expect(manifest.files['iframe-widget-page']).toEqual({ url: 'http://localhost:8080/sdk/iframe/1.0.9/widget.html', integrity: sri(WIDGET_PAGE) });
@@ -147,7 +148,7 @@ describe('the Express script', () => {
     expect(await res.text()).toBe(script);
     expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const manifest = (await (await fetch(`${base}/sdk/manifest.json`)).json()) as { files: Record<string, { url: string; integrity: string }> };
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
     expect(manifest.files.express).toEqual({
       url: 'http://localhost:8080/sdk/express/1.0.0/sdk.js',
       integrity: `sha384-${createHash('sha384').update(script).digest('base64')}`,
