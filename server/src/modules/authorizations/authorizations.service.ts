@@ -8,6 +8,7 @@ import { answerOf, type MutationContext, type MutationResponse, type MutationRes
 import type { ProcessorResult } from '../../processor/processor';
 import {
   answerFromProcessor,
+  askedBy,
   payAfterCommit,
   finishReleases,
   queueProcessorRequest,
@@ -43,11 +44,10 @@ export async function pay(
 ): Promise<MutationResult | ProcessorHandoff> {
   const now = deps.clock.now();
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
-  const { idempotencyKey, idempotencyKeyTakenAt, requestId } = context;
   const request = await queueProcessorRequestWith(
     tx,
     q.reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now),
-    { operation: 'capture', amountCents: input.amount, idempotencyKey, idempotencyKeyTakenAt, details: { requestId } },
+    { operation: 'capture', amountCents: input.amount, ...askedBy(context) },
     now,
   );
   if (request) return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
@@ -63,37 +63,17 @@ export async function pay(
   throw await captureRefusal(tx, holder.id, input.amount, now);
 }
 
-/** The processor request of a call this request asks for, committed with the change that asks (its answer comes back to it). */
-function askProcessor(
+/** A re-authorization's processor request, committed with the change that asks (its answer comes back to it). */
+function askReauthorization(
   tx: Tx,
-  operation: 'capture' | 'reauthorize',
   row: TransactionRow,
   processorReference: string,
   amountCents: number,
   context: MutationContext,
   now: Date,
 ): Promise<ProcessorRequestRow> {
-  return queueProcessorRequest(tx, { ...processorRequestOf(operation, row, processorReference, amountCents, context), transactionId: row.id }, now);
-}
-
-function processorRequestOf(
-  operation: 'capture' | 'reauthorize',
-  row: TransactionRow,
-  processorReference: string,
-  amountCents: number,
-  context: MutationContext,
-) {
-  const { idempotencyKey, idempotencyKeyTakenAt, requestId } = context;
-  return {
-    operation,
-    merchantId: row.merchantId,
-    processorReference,
-    amountCents,
-    currency: row.currency,
-    idempotencyKey,
-    idempotencyKeyTakenAt,
-    details: { requestId },
-  };
+  const asked = { operation: 'reauthorize', merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, ...askedBy(context) } as const;
+  return queueProcessorRequest(tx, { ...asked, transactionId: row.id }, now);
 }
 
 /**
@@ -184,7 +164,7 @@ export async function reauthorize(
   // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
   // put its amount back on top of the new hold. So none is placed until the capture is recorded.
   if (row.capturePendingCents > 0) throw captureInFlight(row);
-  const request = await askProcessor(tx, 'reauthorize', row, found.token.processorReference, input.amount, context, now);
+  const request = await askReauthorization(tx, row, found.token.processorReference, input.amount, context, now);
   return answerFromProcessor(deps, request, recordReauthorization(deps));
 }
 

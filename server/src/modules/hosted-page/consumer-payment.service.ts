@@ -9,8 +9,8 @@ import type { LifecycleDeps } from '../lifecycle';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type PendingDone, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
-import { applyConsumerOutcome, endConsumerPayment, findTransactionByLink, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
-import { isLinkPayable } from './link-payable';
+import { applyConsumerOutcome, endConsumerPayment, findLinkFace, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
+import { isLinkPayable, LINK_PAYABLE_METHOD_TYPES } from './link-payable';
 import { toLinkState } from './link-state';
 
 /**
@@ -47,9 +47,9 @@ export async function payLink(
 
 /** Why a link cannot be paid now, read after its guarded write refused. */
 async function refusal(tx: Tx, linkId: string, now: Date): Promise<ApiError> {
-  const row = await findTransactionByLink(tx, linkId);
+  const row = (await findLinkFace(tx, linkId))?.row;
   if (!row) return new NotFoundError('payment link');
-  if (row.methodType !== 'sale' && row.methodType !== 'authorize') {
+  if (!(LINK_PAYABLE_METHOD_TYPES as readonly string[]).includes(row.methodType)) {
     return new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
   }
   if (row.timeoutAt !== null && row.timeoutAt <= now)
@@ -58,8 +58,11 @@ async function refusal(tx: Tx, linkId: string, now: Date): Promise<ApiError> {
   return new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
 }
 
+/** The processor call a link payment's request makes: its operation, which the guarded write set from the link's method. */
 function paymentOperation(request: ProcessorRequestRow): 'sale' | 'authorize' {
-  return request.operation === 'sale' ? 'sale' : 'authorize';
+  const { operation } = request;
+  if (operation !== 'sale' && operation !== 'authorize') throw new Error(`link payment request ${request.id} has the operation ${operation}`);
+  return operation;
 }
 
 /** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */

@@ -5,15 +5,7 @@ import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
 import type { GuardedWrite } from '../processor-requests';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
-import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
-
-const transactionByLink = reusableQuery('transaction_by_link', (db) =>
-  db
-    .select()
-    .from(transactions)
-    .where(eq(transactions.linkId, sql.placeholder('linkId')))
-    .limit(1),
-);
+import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionView } from '../transactions';
 
 const linkFace = reusableQuery('link_face', (db) =>
   db
@@ -93,12 +85,6 @@ function consumerPaymentMarkWrite(db: Queryable) {
       currency: sql`${cte.currency}`,
     },
   };
-}
-
-/** The transaction behind a payment link, unlocked: what a refused payment is explained with. */
-export async function findTransactionByLink(db: Queryable, linkId: string): Promise<TransactionRow | null> {
-  const [row] = await transactionByLink(db, { linkId });
-  return row ?? null;
 }
 
 /** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */

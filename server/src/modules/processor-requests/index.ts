@@ -1,6 +1,7 @@
 /** The processor outbox's public surface: what other modules and the wiring may use. */
 export {
   answerFromProcessor,
+  askedBy,
   finishProcessorRequest,
   finishReleases,
   originalRequestId,

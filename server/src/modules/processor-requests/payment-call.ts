@@ -3,6 +3,7 @@ import { ApiError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
 import type { ProcessorResult } from '../../processor/processor';
 import {
+  askedBy,
   finishProcessorRequest,
   originalRequestId,
   PROCESSOR_LEASE_MS,
@@ -15,7 +16,14 @@ import {
   type ProcessorCallDeps,
   type UndoPayment,
 } from './processor-call';
-import { claimForReversal, findProcessorRequest, type GuardedWrite, type PaymentOperation, type ProcessorRequestRow } from './processor-requests.queries';
+import {
+  claimForReversal,
+  findProcessorRequest,
+  type FromTheWrite,
+  type GuardedWrite,
+  type PaymentOperation,
+  type ProcessorRequestRow,
+} from './processor-requests.queries';
 
 type Answer = Omit<MutationResponse, 'replayed'>;
 
@@ -40,8 +48,7 @@ export interface Payment {
 }
 
 /** A payment whose transaction a guarded write names, and which may give its operation, merchant, amount and currency. */
-type FromAGuardedWrite = Omit<Payment, 'transactionId' | 'operation' | 'merchantId' | 'amountCents' | 'currency'> &
-  Partial<Pick<Payment, 'operation' | 'merchantId' | 'amountCents' | 'currency'>>;
+type FromAGuardedWrite = Omit<Payment, 'transactionId' | FromTheWrite> & Partial<Pick<Payment, FromTheWrite>>;
 
 /**
  * A payment that only the request itself can make: the card lives in its memory, or its outcome creates the record.
@@ -76,9 +83,7 @@ export async function payAfterCommit(
     processorReference: payment.processorReference ?? null,
     amountCents: payment.amountCents,
     currency: payment.currency,
-    idempotencyKey: context.idempotencyKey,
-    idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
-    details: { ...payment.details, requestId: context.requestId },
+    ...askedBy(context, payment.details),
   };
   const request = guarded ? await queueProcessorRequestWith(tx, guarded, asked, now) : await queueProcessorRequest(tx, unguarded(asked, payment), now);
   if (!request) return null;
@@ -140,15 +145,22 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
 
 /** Without a guarded write, the payment names all that is asked (the overloads of payAfterCommit see to it). */
 function unguarded(
-  asked: Partial<Pick<Payment, 'operation' | 'merchantId' | 'amountCents' | 'currency'>> &
-    Omit<NewProcessorRequest, 'transactionId' | 'operation' | 'merchantId' | 'amountCents' | 'currency'>,
+  asked: Partial<Pick<NewProcessorRequest, FromTheWrite>> & Omit<NewProcessorRequest, 'transactionId' | FromTheWrite>,
   payment: { transactionId?: string | null },
 ): NewProcessorRequest {
   const { operation, merchantId, amountCents, currency } = asked;
   if (operation === undefined || merchantId === undefined || amountCents === undefined || currency === undefined) {
     throw new Error('a payment without a guarded write names its operation, merchant, amount and currency');
   }
-  return { ...asked, operation, merchantId, amountCents, currency, transactionId: payment.transactionId ?? null };
+  return {
+    ...asked,
+    operation,
+    merchantId,
+    amountCents,
+    currency,
+    processorReference: asked.processorReference ?? null,
+    transactionId: payment.transactionId ?? null,
+  };
 }
 
 function beingCancelled(request: ProcessorRequestRow): Answer {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED } from '../../test/harness';
-import { consumerPays, merchantClient, type MerchantClient } from '../../test/merchant-client';
+import { codeOf, consumerPays, type MerchantClient, merchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { processorOutcomeRecorders } from '../lifecycle';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
@@ -46,7 +46,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 const detailOf = (body: unknown) => (body as { detail?: string }).detail ?? '';
 
 async function requestsOf(operation: string) {

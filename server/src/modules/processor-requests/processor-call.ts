@@ -4,7 +4,7 @@ import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
 import { isDatabaseUnavailable } from '../../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../../errors';
-import { answerOf, type ProcessorHandoff } from '../../http/idempotency';
+import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
 import type { Env } from '../../env';
 import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
 import type { Logger } from '../../logger';
@@ -102,6 +102,18 @@ export interface NewProcessorRequest {
   details?: Record<string, unknown>;
 }
 
+/** What every new request takes from the HTTP request that asks for it: its Idempotency-Key, and its id in the details. */
+export function askedBy(
+  context: Pick<MutationContext, 'idempotencyKey' | 'idempotencyKeyTakenAt' | 'requestId'>,
+  details: Record<string, unknown> = {},
+): Pick<NewProcessorRequest, 'idempotencyKey' | 'idempotencyKeyTakenAt' | 'details'> {
+  return {
+    idempotencyKey: context.idempotencyKey,
+    idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
+    details: { ...details, requestId: context.requestId },
+  };
+}
+
 /** A new request, in flight under a lease from `now`; insert it in the transaction of the guarded write it belongs to. */
 export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now: Date): Promise<ProcessorRequestRow> {
   return q.insertProcessorRequest(tx, newRow(request, now));
@@ -121,10 +133,7 @@ export function queueProcessorRequestWith(
   return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
 }
 
-function newRow<T extends Omit<NewProcessorRequest, 'operation' | 'merchantId' | 'amountCents' | 'currency' | 'processorReference'>>(
-  { idempotencyKeyTakenAt, ...request }: T,
-  now: Date,
-) {
+function newRow<T extends Omit<NewProcessorRequest, q.FromTheWrite>>({ idempotencyKeyTakenAt, ...request }: T, now: Date) {
   const keyTakenAt = request.idempotencyKey ? idempotencyKeyTakenAt?.toISOString() : undefined;
   return {
     ...request,
@@ -242,8 +251,10 @@ export function originalRequestId(request: ProcessorRequestRow): string {
 /**
  * Calls the processor for a request committed in flight, then records the outcome in one transaction: the recorder
  * applies it, the answer is kept under its Idempotency-Key (a reversed payment frees the key instead: its request may
- * be made again), and last the request moves to done with the answer, guarded, so it is recorded once however many
- * callers got the answer (a loser rolls back). Returns the answer, whoever recorded it.
+ * be made again), and the request moves to done with the answer, guarded, so it is recorded once however many
+ * callers got the answer (a loser rolls back): inside the recorder's event statement when the recorder passes its
+ * PendingDone to recordChange (a capture's approval, a link payment's decision), else last, by markDone. Returns the
+ * answer, whoever recorded it.
  *
  * A payment's outcome is recorded only under the attempt that called (`attempts`, which a worker's claim raises): a
  * worker that took the request over reverses the payment, so the approval that the request may still be holding must

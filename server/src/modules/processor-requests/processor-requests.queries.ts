@@ -23,7 +23,7 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 }
 
 /** The request's columns that a guarded write may give from the row it changed (a link payment's amount, say). */
-type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
+export type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
 
 /**
  * The guarded write a request belongs to, as SQL built once per `name` (its values in `sql.placeholder` slots, which
@@ -141,6 +141,7 @@ export function doneWrite(db: Queryable, byAttempt: boolean): SQL {
     .getSQL();
 }
 
+/** The values of `doneWrite`'s `done_*` slots for this move to done and the answer it keeps. */
 export function doneSlots(mark: DoneMark, answer: KeptAnswer): Record<string, unknown> {
   return {
     done_id: mark.id,

@@ -1,7 +1,8 @@
 import { Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
-import { consumerPays } from '../../test/merchant-client';
+import { holdBooks } from '../../test/fixtures';
+import { codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { processorOutcomeRecorders } from '../lifecycle';
@@ -22,8 +23,6 @@ const t = useTestApp({
   origins: [SHOP],
 });
 
-const codeOf = (body: unknown) => (body as { code?: string }).code;
-
 /** An active hold of `amountCents` whose updates are called back (the callbacks stay queued: no dispatcher runs here). */
 async function hold(amountCents: number) {
   const created = await t.client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize', callbackURL: 'http://127.0.0.1:9/hooks' });
@@ -32,17 +31,7 @@ async function hold(amountCents: number) {
   return { transactionNumber: created.body.TransactionNumber, token: after.body.paymentDetails!.token };
 }
 
-async function books(transactionNumber: string) {
-  const [row] = await t.database.sql<
-    { captured: number; released: number; pending: number; status: number; payments: number; callbacks: number; requests: number }[]
-  >`
-    select t.captured_cents::int as captured, t.released_cents::int as released, t.capture_pending_cents::int as pending, t.status,
-      (select count(*) from payments p where p.transaction_id = t.id)::int as payments,
-      (select count(*) from callback_deliveries d where d.transaction_id = t.id)::int as callbacks,
-      (select count(*) from processor_requests r where r.transaction_id = t.id and r.state = 'in_flight')::int as requests
-    from transactions t where t.transaction_number = ${transactionNumber}`;
-  return row!;
-}
+const books = (transactionNumber: string) => holdBooks(t.database.sql, transactionNumber);
 
 /** A later start of the service: its worker runs at once, with the clock past every lease taken so far. */
 async function restartWorker(): Promise<void> {

@@ -3,7 +3,7 @@ export { assertCallbackUrlAllowed } from './callback-url';
 export { newConfirmationNumber, newLinkId, newPaymentId, newToken, newTransactionNumber } from './identifiers';
 export { resolveInitAmounts } from './init-amounts';
 export { EVENTS_CHANNEL, recordChange } from './transaction-events';
-export type { DoneWithChange, EventNotice } from './transaction-events';
+export type { EventNotice } from './transaction-events';
 export { toProduct } from './transaction-object';
 export type { StoredProduct } from './transaction-object';
 export { transactionScope } from './transaction-scope.queries';

@@ -93,12 +93,13 @@ export async function recordChange(
     callback,
   };
   const answer = done ? done.answer({ eventId, transaction, view }) : null;
+  const kept = answer && { status: answer.status, body: answer.body };
   await appendEvent(
     tx,
     { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
     also,
-    done && answer ? { mark: done.pending.mark, answer: { status: answer.status, body: answer.body } } : undefined,
+    done ? { mark: done.pending.mark, answer: kept } : undefined,
   );
-  if (done && answer) done.pending.wrote({ status: answer.status, body: answer.body });
+  done?.pending.wrote(kept);
   return { eventId, transaction, view, answer };
 }

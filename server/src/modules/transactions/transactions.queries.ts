@@ -79,8 +79,9 @@ function viewRead(where: SQL): (db: Queryable, values: Record<string, unknown>) 
 const viewById = viewRead(eq(transactions.id, sql.placeholder('transactionId')));
 
 /**
- * The view read from a write's own RETURNING rows: `with "transactions" as (<write> returning *) <view select>`. The
- * CTE takes the table's name, so the view select (merchant, token and payments joined to it) reads the rows as the
+ * The view select: a transaction's row with its merchant, token and payments, mapped by `viewFromColumns`. Plain
+ * reads put a `where` after it (`viewRead`); a write reads it from its own RETURNING rows: `with "transactions" as
+ * (<write> returning *) <view select>` (`viewOfWrite`). The CTE takes the table's name, so the view select (merchant, token and payments joined to it) reads the rows as the
  * write left them, in the write's statement: a change needs no statement of its own to read what it wrote. Rows
  * inserted earlier in the same database transaction (a token, a payment) are seen; ones the caller inserts after
  * the write are not (add them with `withPayment` / `withToken`).
