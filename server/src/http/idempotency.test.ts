@@ -1,13 +1,12 @@
 import type { Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { addBranch, provisionTestMerchant } from '../test/fixtures';
-import { authorizedHold, merchantClient } from '../test/merchant-client';
+import { authorizedHold, codeOf, merchantClient } from '../test/merchant-client';
 import { useTestApp, UNTHROTTLED } from '../test/harness';
 
 const t = useTestApp({ poolMax: 10, env: UNTHROTTLED, merchantName: 'Idempotent Shop' });
 
 const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toString(36).slice(2)}` });
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 async function countTransactions(pos: string): Promise<number> {
   const [row] = await t.database.sql<

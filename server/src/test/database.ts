@@ -12,6 +12,9 @@ export interface TestDatabase extends DatabaseHandle {
   drop(): Promise<void>;
 }
 
+/** The pool size of a test database's handle, and of an app's own pool beside it (harness.ts). */
+export const TEST_POOL_MAX = 10;
+
 /** A fresh, migrated database cloned from the run's template; nothing is shared between test files. */
 export async function createTestDatabase(options: { max?: number } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
@@ -24,7 +27,7 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const handle = openDatabase(url, { max: options.max ?? 10 });
+  const handle = openDatabase(url, { max: options.max ?? TEST_POOL_MAX });
   return {
     ...handle,
     url,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Status, type ProvisionedMerchant } from '@svc/protocol';
 import type { Database } from '../db/client';
+import type { TestDatabase } from './database';
 import { firstBranchAndDevice, insertBranch, insertDevice } from '../modules/merchants/merchants.queries';
 import { issueCredentials, provisionMerchant } from '../modules/merchants/merchants.service';
 import { insertPaymentToken } from '../modules/payments';
@@ -70,4 +71,31 @@ export async function firstDeviceRowId(db: Database, merchantId: string): Promis
   const row = await firstBranchAndDevice(db, merchantId);
   if (!row) throw new Error('merchant without a device');
   return row.deviceId;
+}
+
+/**
+ * A transaction's books as the database holds them: its counters and status, its payments, callback deliveries,
+ * processor requests in flight and capture requests in any state.
+ */
+export async function holdBooks(sql: TestDatabase['sql'], transactionNumber: string) {
+  const [row] = await sql<
+    {
+      captured: number;
+      released: number;
+      pending: number;
+      status: number;
+      payments: number;
+      callbacks: number;
+      requests: number;
+      captureRequests: number;
+    }[]
+  >`
+    select t.captured_cents::int as captured, t.released_cents::int as released, t.capture_pending_cents::int as pending, t.status,
+      (select count(*) from payments p where p.transaction_id = t.id)::int as payments,
+      (select count(*) from callback_deliveries d where d.transaction_id = t.id)::int as callbacks,
+      (select count(*) from processor_requests r where r.transaction_id = t.id and r.state = 'in_flight')::int as requests,
+      (select count(*) from processor_requests r where r.transaction_id = t.id and r.operation = 'capture')::int as "captureRequests"
+    from transactions t where t.transaction_number = ${transactionNumber}`;
+  if (!row) throw new Error(`no transaction ${transactionNumber}`);
+  return row;
 }

@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../db/client';
 import type { Logger } from '../logger';
 import type { PaymentProcessor } from '../processor/processor';
 import { startTestApp, type TestApp } from './app';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, TEST_POOL_MAX, type TestDatabase } from './database';
 import { provisionTestMerchant } from './fixtures';
 import { merchantClient, type MerchantClient } from './merchant-client';
 
@@ -41,7 +41,7 @@ export function useTestApp(
   beforeAll(async () => {
     harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});
     if (options.statementTimeoutMs !== undefined) {
-      appDatabase = openDatabase(harness.database.url, { max: options.poolMax ?? 10, statementTimeoutMs: options.statementTimeoutMs });
+      appDatabase = openDatabase(harness.database.url, { max: options.poolMax ?? TEST_POOL_MAX, statementTimeoutMs: options.statementTimeoutMs });
     }
     const appSide = appDatabase ? { db: appDatabase.db, sql: appDatabase.sql, url: harness.database.url } : harness.database;
     harness.app = await startTestApp(appSide, {

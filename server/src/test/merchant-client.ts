@@ -8,6 +8,10 @@ import {
 } from '@svc/protocol';
 import type { TestApp } from './app';
 
+/** The stable `code` of a problem+json answer's body (undefined for any other body). */
+export const codeOf = (body: unknown): string | undefined =>
+  typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : undefined;
+
 export interface Answer<T> {
   status: number;
   body: T;

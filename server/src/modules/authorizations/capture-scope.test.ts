@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addBranch, insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
-import { authorizedHold, merchantClient } from '../../test/merchant-client';
+import { addBranch, holdBooks, insertTokenizedMethod, provisionTestMerchant } from '../../test/fixtures';
+import { authorizedHold, codeOf, merchantClient } from '../../test/merchant-client';
 import { useTestApp } from '../../test/harness';
 
 const t = useTestApp({ merchantName: 'Capture Scope Shop' });
 
-const codeOf = (body: unknown) => (body as { code: string }).code;
-
-/** The hold's counters and the processor requests it has, as the database holds them. */
-async function booksOf(transactionNumber: string) {
-  const [row] = await t.database.sql<{ capture_pending_cents: number; captured_cents: number; requests: number }[]>`
-    select capture_pending_cents, captured_cents,
-      (select count(*)::int from processor_requests r where r.transaction_id = t.id and r.operation = 'capture') as requests
-    from transactions t where transaction_number = ${transactionNumber}`;
-  return row!;
-}
+const booksOf = (transactionNumber: string) => holdBooks(t.database.sql, transactionNumber);
 
 // A capture is one statement when it can be made (the token's lookup, the reservation and its processor request):
 // the token's scope, type and currency are in that statement's guard, and a refusal is explained afterwards.
@@ -30,12 +21,12 @@ describe('a capture names its authorization by token, within the credential that
       expect(refused.status).toBe(404);
       expect(codeOf(refused.body)).toBe('not_found');
     }
-    expect(await booksOf(hold.transactionNumber)).toEqual({ capture_pending_cents: 0, captured_cents: 0, requests: 0 });
+    expect(await booksOf(hold.transactionNumber)).toMatchObject({ pending: 0, captured: 0, captureRequests: 0 });
 
     // The branch that made it and the merchant's own key may.
     expect((await branchClient.pay({ token: hold.token, amount: 100 })).status).toBe(200);
     expect((await t.client.pay({ token: hold.token, amount: 200 })).status).toBe(200);
-    expect(await booksOf(hold.transactionNumber)).toEqual({ capture_pending_cents: 0, captured_cents: 300, requests: 2 });
+    expect(await booksOf(hold.transactionNumber)).toMatchObject({ pending: 0, captured: 300, captureRequests: 2 });
   });
 
   it('another currency is refused with currency_mismatch, and too much with amount_exceeds_available; nothing is reserved', async () => {
@@ -45,7 +36,7 @@ describe('a capture names its authorization by token, within the credential that
     expect(codeOf(euros.body)).toBe('currency_mismatch');
     const tooMuch = await t.client.pay({ token: hold.token, amount: 1001, currency: 'USD' });
     expect(codeOf(tooMuch.body)).toBe('amount_exceeds_available');
-    expect(await booksOf(hold.transactionNumber)).toEqual({ capture_pending_cents: 0, captured_cents: 0, requests: 0 });
+    expect(await booksOf(hold.transactionNumber)).toMatchObject({ pending: 0, captured: 0, captureRequests: 0 });
   });
 
   it('a tokenized payment method is not a hold: the same endpoint charges it as a new sale', async () => {

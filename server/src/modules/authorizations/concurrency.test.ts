@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { authorizedHold, merchantClient } from '../../test/merchant-client';
+import { authorizedHold, codeOf, merchantClient } from '../../test/merchant-client';
 import { sweepDue } from '../lifecycle/expiry';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
@@ -12,8 +12,6 @@ import { useTestApp, UNTHROTTLED } from '../../test/harness';
  * is a guarded single statement, so racing requests serialise on the row and each re-checks its guard.
  */
 const t = useTestApp({ poolMax: 10, env: UNTHROTTLED, merchantName: 'Concurrent Shop' });
-
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 async function ledger(transactionNumber: string) {
   const [row] = await t.database.sql<{ authorized: number; captured: number; released: number; payments: number; status: number }[]>`

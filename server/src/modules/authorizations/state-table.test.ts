@@ -1,13 +1,12 @@
 import { Status, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { provisionTestMerchant } from '../../test/fixtures';
-import { authorizedHold, BETA_CARD, consumerPays, merchantClient, TEST_CARD } from '../../test/merchant-client';
+import { authorizedHold, BETA_CARD, codeOf, consumerPays, merchantClient, TEST_CARD } from '../../test/merchant-client';
 import { useTestApp } from '../../test/harness';
 
 const t = useTestApp({ merchantName: 'State Table Shop' });
 
 const HOLD_S = 7 * 24 * 3600;
-const codeOf = (body: unknown) => (body as { code: string }).code;
 const detailOf = (body: unknown) => (body as { detail: string }).detail;
 const counters = (t: Transaction) => {
   const a = t.authorization!;

@@ -4,13 +4,12 @@ import type { SandboxClock } from '../sandbox/sandbox-clock';
 import { startTestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { codeOf } from '../../test/merchant-client';
 
 const SHOP = 'https://shop.example.com';
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
 
 const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Widget Shop', origins: [SHOP] });
-
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 async function session(methodType: 'manual_capture' | 'authorize' | 'tokenize', origin = SHOP) {
   const res = await t.app.request('/sdk/sessions', { headers: { origin }, body: { clientId: t.merchant.clientId, methodType, mode: 'sandbox' } });

@@ -1,12 +1,11 @@
 import { Status, type PaymentLinkState } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
-import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
+import { cardNumbered, codeOf, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { passesLuhn } from '../payments/card-validation';
 import { useTestApp } from '../../test/harness';
 
 const t = useTestApp({ merchantName: 'Link Shop' });
 
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 const linkOf = (qrURL: string) => qrURL.split('/pay/')[1]!;
 
 describe('GET /pay/:linkId/state', () => {

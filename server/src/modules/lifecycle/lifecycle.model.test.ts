@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
-import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient } from '../../test/merchant-client';
+import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from '../../test/merchant-client';
 
 const HOLD_S = 604_800;
 
@@ -275,9 +275,6 @@ function differences(expected: unknown, actual: unknown, path = ''): string[] {
 function fail(r: Real, message: string): never {
   throw new Error(`${message}\n  run so far:\n    ${r.trace.join('\n    ')}`);
 }
-
-const codeOf = (body: unknown): string | undefined =>
-  typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : undefined;
 
 const describeOutcome = (o: Outcome) => ('code' in o ? `${o.http} ${o.code}` : `${o.http}`);
 

@@ -1,12 +1,12 @@
 import { Status, type SdkSession, type Transaction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { codeOf } from '../../test/merchant-client';
 
 /** The iframe SDK's widget page starts its session from the service's own origin, naming the page that frames it. */
 const SHOP = 'https://shop.example.com';
 const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Iframe Shop', origins: [SHOP] });
 const serviceOrigin = () => new URL(t.app.env.PUBLIC_BASE_URL).origin;
-const codeOf = (body: unknown) => (body as { code?: string }).code;
 
 function start(origin: string | undefined, embeddingOrigin: string | undefined, clientId = t.merchant.clientId) {
   return t.app.request('/sdk/sessions', {
