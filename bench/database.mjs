@@ -31,6 +31,27 @@ export async function localPostgresAnswers() {
 
 export const runId = randomBytes(4).toString('hex');
 
+/** Creates database `name` through `adminUrl` (a connection that may), dropping one left by an earlier run first. */
+export async function createDatabase(adminUrl, name) {
+  const admin = connect(adminUrl, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 2 });
+  }
+}
+
+/** Drops database `name` through `adminUrl`, its connections ended first. */
+export async function dropDatabase(adminUrl, name) {
+  const admin = connect(adminUrl, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end({ timeout: 2 });
+  }
+}
+
 /**
  * A place for one server's data. `serverEnv` goes into the server's environment; `url()` is the harness's own way
  * in (for the embedded cluster it exists only while the server runs); `dispose()` removes everything.
@@ -41,12 +62,7 @@ export async function createStore(kind, label) {
   await fs.chmod(dataDir, 0o755);
   if (kind === 'local') {
     const name = `svc_bench_${runId}_${label}`;
-    const admin = connect(LOCAL_ADMIN_URL, 1);
-    try {
-      await admin.unsafe(`create database "${name}"`);
-    } finally {
-      await admin.end({ timeout: 2 });
-    }
+    await createDatabase(LOCAL_ADMIN_URL, name);
     const url = `postgres://postgres@127.0.0.1:5432/${name}`;
     return {
       kind,
@@ -55,12 +71,7 @@ export async function createStore(kind, label) {
       serverEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
       url: () => url,
       async dispose() {
-        const sql = connect(LOCAL_ADMIN_URL, 1);
-        try {
-          await sql.unsafe(`drop database if exists "${name}" with (force)`);
-        } finally {
-          await sql.end({ timeout: 2 });
-        }
+        await dropDatabase(LOCAL_ADMIN_URL, name);
         await fs.rm(dataDir, { recursive: true, force: true });
       },
     };

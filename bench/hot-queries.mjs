@@ -1,6 +1,8 @@
 // EXPLAIN ANALYZE of the statements the service runs on every lifecycle request and every second (the expiry
-// sweeps), written as drizzle writes them (read off the PostgreSQL statement log of a lifecycle), with parameters
-// taken from a stored transaction. Each runs inside a transaction that is rolled back, so nothing changes.
+// sweeps): their reads and guarded writes with the conditions and indexes the service's have (read off the PostgreSQL
+// statement log of a lifecycle), without what only adds rows beside them (the processor request a guarded write
+// inserts, the done-write of an event's statement), with parameters taken from a stored transaction. Each runs inside
+// a transaction that is rolled back, so nothing changes.
 
 /** The transaction view: one statement with the payments as a JSON column (server transactions.queries.ts). */
 const VIEW = `select t.*, m.name, m.business_id, pt.token, pt.type, pt.last_four_digits,
@@ -25,7 +27,9 @@ function hotQueries(p, columns) {
       'in-flight mark by link (pay)',
       `update transactions set consumer_payment_since = clock_timestamp()
        where link_id = $1 and method_type in ('sale', 'authorize') and status in (1, 2) and (timeout_at is null or timeout_at > now())
-         and (consumer_payment_since is null or consumer_payment_since <= clock_timestamp() - interval '600 seconds')
+         and (consumer_payment_since is null or consumer_payment_since <= clock_timestamp() - interval '600 seconds'
+           and not exists (select 1 from processor_requests r where r.transaction_id = transactions.id
+             and r.operation in ('sale', 'authorize') and r.state <> 'done'))
        returning id, merchant_id, method_type, amount_cents, currency`,
       [p.linkId],
     ],
@@ -35,10 +39,10 @@ function hotQueries(p, columns) {
       'capture reserved by token, the token looked up in it (capture)',
       `update transactions set capture_pending_cents = capture_pending_cents + 100
        where id = (select transaction_id from payment_tokens where token = $1 and merchant_id = $2 and type = 'authorization')
-         and case when auth_status = 'active' and hold_expires_at > now()
+         and case when ($3::text is null or currency = $3::text) and auth_status = 'active' and hold_expires_at > now()
            and authorized_cents - captured_cents - released_cents - capture_pending_cents >= 100 then true else false end
        returning id, merchant_id, currency`,
-      [p.token, p.merchantId],
+      [p.token, p.merchantId, null],
     ],
     [
       'event, outbox row and notification (every change)',

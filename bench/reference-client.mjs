@@ -4,7 +4,7 @@ import path from 'node:path';
 import { localSocketPath } from '../server/src/db/local-socket.ts';
 import { applyMigrations } from '../server/src/db/migrate.ts';
 import { isRunning, spawnTracked, stopChild } from './children.mjs';
-import { connect } from './database.mjs';
+import { connect, createDatabase, dropDatabase } from './database.mjs';
 import { freePort, ROOT } from './server-process.mjs';
 
 /**
@@ -16,24 +16,13 @@ import { freePort, ROOT } from './server-process.mjs';
 export async function rowsReferenceDatabase(databaseUrl) {
   const url = new URL(databaseUrl);
   const name = `${decodeURIComponent(url.pathname.slice(1))}_rows`;
-  const admin = connect(databaseUrl, 1);
-  try {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.unsafe(`create database "${name}"`);
-  } finally {
-    await admin.end({ timeout: 2 });
-  }
+  await createDatabase(databaseUrl, name);
   url.pathname = `/${encodeURIComponent(name)}`;
-  const dispose = async () => {
-    const sql = connect(databaseUrl, 1);
-    try {
-      await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await sql.end({ timeout: 2 });
-    }
-  };
+  const dispose = () => dropDatabase(databaseUrl, name);
   try {
     await applyMigrations(url.href);
+    // The merchant is a row for the rows' foreign keys, nothing more: the operator CLI (merchant.mjs) would want a
+    // server's configuration for this database, which an embedded store has only inside its running server.
     const sql = connect(url.href, 1);
     try {
       const [merchant] = await sql`insert into merchants (name, hmac_secret) values ('Bench rows reference', ${randomBytes(32).toString('hex')}) returning id`;

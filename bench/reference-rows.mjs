@@ -38,8 +38,9 @@ function confirmationOf() {
 }
 
 /**
- * The transaction object's keys and values from a row (server/src/modules/transactions/transaction-object.ts), with
- * the token and payments the service reads beside it.
+ * The transaction object's keys and values from a row, as server/src/modules/transactions/transaction-object.ts builds
+ * them (this process runs plain JavaScript and cannot import it; its size and shape are what matter here), with the
+ * token and payments the service reads beside it.
  * @param {Record<string, any>} row
  * @param {{ token?: string, payments?: object[] }} [also]
  */
@@ -50,6 +51,7 @@ function transactionOf(row, { token, payments = [] } = {}) {
   const cents = Number(row.amount_cents);
   const authorized = Number(row.authorized_cents);
   const captured = Number(row.captured_cents);
+  const available = authorized - captured - Number(row.released_cents) - Number(row.capture_pending_cents);
   return {
     id: row.id,
     TransactionNumber: row.transaction_number,
@@ -74,7 +76,7 @@ function transactionOf(row, { token, payments = [] } = {}) {
     confirmations: row.confirmation ? [row.confirmation] : [],
     confirmation: row.confirmation,
     transactionPage: links,
-    balance: (authorized - captured) / 100,
+    balance: row.auth_status ? available / 100 : 0,
     paymentDetails: token ? { type: 'authorization', token } : null,
     authorization: row.auth_status
       ? {
@@ -82,7 +84,7 @@ function transactionOf(row, { token, payments = [] } = {}) {
           authorizedCents: authorized,
           capturedCents: captured,
           releasedCents: Number(row.released_cents),
-          availableCents: authorized - captured - Number(row.released_cents) - Number(row.capture_pending_cents),
+          availableCents: available,
           expiresAt: iso(row.hold_expires_at),
           processor: row.processor,
           supportsCloseAuth: row.supports_close_auth,

@@ -110,9 +110,11 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
     }
   } finally {
     for (const target of targets) target.close();
-    for (const child of started) await child.stop();
-    await rowsSql.end({ timeout: 2 });
-    await rowsDatabase.dispose();
+    try {
+      for (const child of started) await child.stop();
+    } finally {
+      await rowsSql.end({ timeout: 2 }).finally(() => rowsDatabase.dispose());
+    }
   }
   const [service, floor, rows] = targets;
   const serviceTotals = service.totals();
