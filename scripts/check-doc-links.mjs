@@ -1,0 +1,88 @@
+// Every relative link in the repository's markdown resolves: the file (or folder) exists, and a `#anchor` into a
+// markdown file names one of its headings (as GitHub makes them). Run by `pnpm lint`; exits 1 listing each broken link.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.data', '.git', 'coverage', 'test-results', 'playwright-report']);
+
+/** The markdown files of the repository, outside what is installed or generated. */
+function markdownFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : markdownFiles(path.join(dir, entry.name));
+    return entry.name.endsWith('.md') ? [path.join(dir, entry.name)] : [];
+  });
+}
+
+/** The text outside fenced code blocks, line by line (numbers kept), with inline code blanked out. */
+function proseLines(text) {
+  let fenced = false;
+  return text.split('\n').map((line) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return '';
+    }
+    return fenced ? '' : line.replace(/`[^`]*`/g, (code) => ' '.repeat(code.length));
+  });
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading) {
+  const text = heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .trim()
+    .toLowerCase();
+  return text.replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+const anchorCache = new Map();
+
+/** The anchors of a markdown file's headings (a repeated heading gets -1, -2, …). */
+function anchorsOf(file) {
+  let anchors = anchorCache.get(file);
+  if (anchors) return anchors;
+  anchors = new Set();
+  const seen = new Map();
+  let fenced = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const base = slug(heading[1]);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  anchorCache.set(file, anchors);
+  return anchors;
+}
+
+/** The problem with one link target of `file`, or null when it resolves. */
+function problemWith(file, target) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null; // http:, https:, mailto: …
+  const [pathPart, anchor] = target.split('#', 2);
+  const resolved = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
+  if (!resolved.startsWith(root)) return `${target} leaves the repository`;
+  if (!existsSync(resolved)) return `${target}: no such file`;
+  if (anchor && statSync(resolved).isFile() && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+    return `${target}: no heading with the anchor #${anchor}`;
+  }
+  return null;
+}
+
+const problems = [];
+for (const file of markdownFiles(root)) {
+  proseLines(readFileSync(file, 'utf8')).forEach((line, i) => {
+    for (const match of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+      const problem = problemWith(file, match[1]);
+      if (problem) problems.push(`${path.relative(root, file)}:${i + 1}: ${problem}`);
+    }
+  });
+}
+
+if (problems.length > 0) {
+  console.error(`Broken links in the documents:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  process.exit(1);
+}
