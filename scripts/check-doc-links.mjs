@@ -1,5 +1,6 @@
 // Every relative link in the repository's markdown resolves: the file (or folder) exists, and a `#anchor` into a
-// markdown file names one of its headings (as GitHub makes them). Run by `pnpm lint`; exits 1 listing each broken link.
+// markdown file names one of its headings (as GitHub makes them). So does every document a source file names from the
+// repository's root (`docs/integrating.md#idempotency` in a comment). Run by `pnpm lint`; exits 1 listing each broken link.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.data', '.git', 'coverage', 'test-results', 'playwright-report']);
 
-/** The markdown files of the repository, outside what is installed or generated. */
-function markdownFiles(dir) {
+/** The repository's files whose names end with one of `extensions`, outside what is installed or generated. */
+function filesEndingWith(extensions, dir = root) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : markdownFiles(path.join(dir, entry.name));
-    return entry.name.endsWith('.md') ? [path.join(dir, entry.name)] : [];
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : filesEndingWith(extensions, path.join(dir, entry.name));
+    return extensions.some((extension) => entry.name.endsWith(extension)) ? [path.join(dir, entry.name)] : [];
   });
 }
 
@@ -60,10 +61,10 @@ function anchorsOf(file) {
 }
 
 /** The problem with one link target of `file`, or null when it resolves. */
-function problemWith(file, target) {
+function problemWith(file, target, from = path.dirname(file)) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null; // http:, https:, mailto: …
   const [pathPart, anchor] = target.split('#', 2);
-  const resolved = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
+  const resolved = pathPart ? path.resolve(from, decodeURIComponent(pathPart)) : file;
   if (!resolved.startsWith(root)) return `${target} leaves the repository`;
   if (!existsSync(resolved)) return `${target}: no such file`;
   if (anchor && statSync(resolved).isFile() && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
@@ -73,13 +74,25 @@ function problemWith(file, target) {
 }
 
 const problems = [];
-for (const file of markdownFiles(root)) {
+for (const file of filesEndingWith(['.md'])) {
   proseLines(readFileSync(file, 'utf8')).forEach((line, i) => {
     for (const match of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
       const problem = problemWith(file, match[1]);
       if (problem) problems.push(`${path.relative(root, file)}:${i + 1}: ${problem}`);
     }
   });
+}
+/** A document named from the root in source text: `docs/….md`, `<package>/README.md`, `CONTRIBUTING.md`, with an anchor. */
+const NAMED_DOCUMENT = /(?<![\w./-])((?:docs\/[\w./-]+|[\w-]+\/README|README|CONTRIBUTING|BENCHMARKS)\.md(?:#[\w-]+)?)/g;
+for (const file of filesEndingWith(['.ts', '.js', '.mjs', '.cjs'])) {
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      for (const match of line.matchAll(NAMED_DOCUMENT)) {
+        const problem = problemWith(file, match[1], root);
+        if (problem) problems.push(`${path.relative(root, file)}:${i + 1}: ${problem}`);
+      }
+    });
 }
 
 if (problems.length > 0) {
