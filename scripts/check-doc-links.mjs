@@ -1,6 +1,7 @@
 // Every relative link in the repository's markdown resolves: the file (or folder) exists, and a `#anchor` into a
 // markdown file names one of its headings (as GitHub makes them). So does every document a source file names from the
-// repository's root (`docs/integrating.md#idempotency` in a comment). Run by `pnpm lint`; exits 1 listing each broken link.
+// repository's root (`docs/integrating.md#idempotency` in a comment). And README.md stays under 150 lines and links every
+// other document. Run by `pnpm lint`; exits 1 listing each problem.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,7 +96,18 @@ for (const file of filesEndingWith(['.ts', '.js', '.mjs', '.cjs'])) {
     });
 }
 
+// The README is the front door: short, and a way to every other document.
+const readme = path.join(root, 'README.md');
+const readmeLines = readFileSync(readme, 'utf8').trimEnd().split('\n');
+if (readmeLines.length > 150) problems.push(`README.md: ${readmeLines.length} lines, over 150: move the detail to a document under docs/`);
+const linked = new Set(
+  readmeLines.flatMap((line) => [...line.matchAll(/\]\(\s*<?([^)\s>#]+)/g)].map((match) => path.resolve(root, decodeURIComponent(match[1])))),
+);
+for (const document of filesEndingWith(['.md'])) {
+  if (document !== readme && !linked.has(document)) problems.push(`README.md: no link to ${path.relative(root, document)}`);
+}
+
 if (problems.length > 0) {
-  console.error(`Broken links in the documents:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  console.error(`Problems in the documents:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exit(1);
 }
