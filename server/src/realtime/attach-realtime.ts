@@ -42,7 +42,7 @@ export interface Realtime {
 }
 
 /**
- * The websocket endpoint of CONTRACT §11 on `server`: upgrades of `{base_url}/ws` are authenticated and
+ * The websocket endpoint (docs/integrating.md#websocket) on `server`: upgrades of `{base_url}/ws` are authenticated and
  * become connections; every other upgrade is answered 404. Resolves once this instance listens for events,
  * so an update committed after it resolves reaches the subscribers here.
  */

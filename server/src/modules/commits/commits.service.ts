@@ -56,7 +56,7 @@ const BEING_COMMITTED =
   'This payment is being committed: its capture is at the processor. The commit that asked for it gets the outcome (retry it with its Idempotency-Key).';
 
 /**
- * The commit rules of CONTRACT §7 and §12: only AwaitingCommit, only inside the window (after it, the
+ * The commit rules (docs/integrating.md#lifecycle-rules): only AwaitingCommit, only inside the window (after it, the
  * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
  * the consumer approved, in the transaction's currency. A manual_capture commit's capture is asked of the processor
  * after its intent commits (`startCommitCapture` and a processor request), and `recordCommitCapture` records the outcome.

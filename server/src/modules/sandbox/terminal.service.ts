@@ -13,7 +13,7 @@ import { cancelTransaction } from '../transactions';
 import { findTransactionRowForPrincipal } from '../transactions';
 
 /**
- * The sandbox terminal simulator's actions (CONTRACT §10), for its page and for headless tests. A device credential
+ * The sandbox terminal simulator's actions (docs/integrating.md#sandbox), for its page and for headless tests. A device credential
  * acts on its own transactions only; a tap pays exactly as the hosted page does (`payLink`), a cancel moves Pending
  * to Cancelled as the merchant's cancel does.
  */
