@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { perAddressLimit } from '../../http/address-limit';
 import { sendTagged } from '../../http/etag';
 import { notFoundPage, sendPage } from '../consumer-pages';

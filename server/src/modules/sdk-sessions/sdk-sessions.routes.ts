@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -18,7 +18,7 @@ import { createSession, submitSdkPayment } from './sdk-sessions.service';
 const SessionIdParam = z.uuid('is not a session id');
 
 /** What the widget session routes use: the database, the per-address limiter and the lifecycle services' dependencies. */
-export type SdkSessionsRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+export type SdkSessionsRouterDeps = ServiceDeps & { db: Database; limiter: RateLimiter };
 
 /** The widget's endpoints (docs/integrating.md#browser-sdks): a client ID + Origin starts a session; the session token pays. */
 export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {

@@ -1,7 +1,7 @@
 import type { StickerNext } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { paymentPageUrl } from '../transactions';

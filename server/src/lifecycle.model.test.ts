@@ -10,10 +10,10 @@
 import { Status, type ConsumerPayRequest, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
-import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from '../../test/merchant-client';
+import { startTestApp, type TestApp } from './test/app';
+import { createTestDatabase, type TestDatabase } from './test/database';
+import { provisionTestMerchant } from './test/fixtures';
+import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from './test/merchant-client';
 
 const HOLD_S = 604_800;
 
