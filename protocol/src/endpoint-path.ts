@@ -1,4 +1,5 @@
-import { ENDPOINTS, type EndpointDescription } from './endpoints';
+import { endpointPath, type OperationId } from './endpoint-paths';
+import { ENDPOINT } from './endpoints';
 
 /**
  * The method and path of an endpoint, from the endpoint table (the one place paths are written): `{name}` slots are
@@ -6,12 +7,7 @@ import { ENDPOINTS, type EndpointDescription } from './endpoints';
  * cannot call a path the table does not list.
  */
 export function endpointRequest(operationId: string, params: Record<string, string> = {}): { method: 'GET' | 'POST'; path: string } {
-  const endpoint: EndpointDescription | undefined = ENDPOINTS.find((e) => e.operationId === operationId);
+  const endpoint = (ENDPOINT as Record<string, { method: 'get' | 'post' } | undefined>)[operationId];
   if (!endpoint) throw new Error(`no endpoint ${operationId} in the endpoint table`);
-  const path = endpoint.path.replace(/\{(\w+)\}/g, (_slot, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${operationId} needs the path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-  return { method: endpoint.method === 'get' ? 'GET' : 'POST', path };
+  return { method: endpoint.method === 'get' ? 'GET' : 'POST', path: endpointPath(operationId as OperationId, params) };
 }

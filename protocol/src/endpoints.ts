@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiErrorCode } from './error-codes';
+import { ENDPOINT_PATHS } from './endpoint-paths';
 import { InitTransactionRequestSchema } from './init-request';
 import {
   AuthorizeRequestSchema,
@@ -44,11 +45,11 @@ export interface EndpointDescription {
   summary: string;
   description: string;
   /** Who may call: merchant (API or branch key), device, or nobody in particular (the id in the path is the secret). */
-  auth: EndpointAuth[];
+  auth: readonly EndpointAuth[];
   request?: z.ZodType;
   /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
   response: { status: number; description: string; schema: z.ZodType; contentType?: 'text/html' | 'image/svg+xml' };
-  errors: ApiErrorCode[];
+  errors: readonly ApiErrorCode[];
   /** Accepts Idempotency-Key (every mutating POST). */
   idempotent: boolean;
   sandboxOnly?: boolean;
@@ -62,11 +63,16 @@ const IDEMPOTENCY_ERRORS: ApiErrorCode[] = ['idempotency_key_in_use', 'idempoten
 const withInternalError = (endpoints: EndpointDescription[]): EndpointDescription[] =>
   endpoints.map((e) => ({ ...e, errors: [...new Set<ApiErrorCode>([...e.errors, 'internal_error', 'database_unavailable'])] }));
 
-export const ENDPOINTS: EndpointDescription[] = withInternalError([
-  {
+/**
+ * The endpoint table, keyed by operation: the server mounts each entry (method, path, who may call, body schema,
+ * idempotency) with a handler of its own (server/src/http/endpoint-router.ts), so a path is written here and nowhere
+ * else. An entry keeps its own request schema's type, so a handler's body is typed from the table.
+ */
+const TABLE = {
+  initTransaction: {
     operationId: 'initTransaction',
     method: 'post',
-    path: '/transactions/init',
+    path: ENDPOINT_PATHS.initTransaction,
     tag: 'Transactions',
     summary: 'Create a transaction',
     description:
@@ -80,10 +86,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'callback_url_not_allowed'],
     idempotent: true,
   },
-  {
+  getTransaction: {
     operationId: 'getTransaction',
     method: 'get',
-    path: '/transactions/{transactionNumber}',
+    path: ENDPOINT_PATHS.getTransaction,
     tag: 'Transactions',
     summary: 'Transaction status',
     description: "The transaction object, the same shape a callback carries. Another merchant's or branch's transaction answers 404.",
@@ -92,10 +98,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_AUTH_ERRORS, 'not_found'],
     idempotent: false,
   },
-  {
+  cancelTransaction: {
     operationId: 'cancelTransaction',
     method: 'post',
-    path: '/transactions/{transactionNumber}/cancel',
+    path: ENDPOINT_PATHS.cancelTransaction,
     tag: 'Transactions',
     summary: 'Cancel a pending transaction',
     description: 'Moves a Pending (1) transaction to Cancelled (4). Anything else is refused.',
@@ -105,10 +111,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_cancellable'],
     idempotent: true,
   },
-  {
+  pay: {
     operationId: 'pay',
     method: 'post',
-    path: '/transactions/pay',
+    path: ENDPOINT_PATHS.pay,
     tag: 'Authorizations',
     summary: 'Capture against a token',
     description:
@@ -131,10 +137,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  void: {
     operationId: 'void',
     method: 'post',
-    path: '/transactions/void',
+    path: ENDPOINT_PATHS.void,
     tag: 'Authorizations',
     summary: 'Void an authorization',
     description: 'Releases what the hold still holds (status 8). Captures already made are not refunded.',
@@ -144,10 +150,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'authorization_not_active', 'not_an_authorization'],
     idempotent: true,
   },
-  {
+  authorize: {
     operationId: 'authorize',
     method: 'post',
-    path: '/transactions/authorize',
+    path: ENDPOINT_PATHS.authorize,
     tag: 'Authorizations',
     summary: 'Re-authorize',
     description:
@@ -167,10 +173,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  closeAuthorization: {
     operationId: 'closeAuthorization',
     method: 'post',
-    path: '/transactions/{transactionNumber}/closeAuth',
+    path: ENDPOINT_PATHS.closeAuthorization,
     tag: 'Authorizations',
     summary: 'Close an authorization',
     description:
@@ -192,10 +198,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  getPaymentLinkState: {
     operationId: 'getPaymentLinkState',
     method: 'get',
-    path: '/pay/{linkId}/state',
+    path: ENDPOINT_PATHS.getPaymentLinkState,
     tag: 'Consumer',
     summary: 'Hosted payment page state',
     description: "What the consumer's payment page shows: amount, currency, business, products and status. The link id is the only credential.",
@@ -204,10 +210,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found'],
     idempotent: false,
   },
-  {
+  payPaymentLink: {
     operationId: 'payPaymentLink',
     method: 'post',
-    path: '/pay/{linkId}',
+    path: ENDPOINT_PATHS.payPaymentLink,
     tag: 'Consumer',
     summary: 'Pay a transaction as the consumer',
     description:
@@ -229,10 +235,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  getPaymentPage: {
     operationId: 'getPaymentPage',
     method: 'get',
-    path: '/pay/{linkId}',
+    path: ENDPOINT_PATHS.getPaymentPage,
     tag: 'Consumer',
     summary: 'Hosted payment page',
     description:
@@ -244,10 +250,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found', 'rate_limited'],
     idempotent: false,
   },
-  {
+  getPaymentQrCode: {
     operationId: 'getPaymentQrCode',
     method: 'get',
-    path: '/pay/{linkId}/qr.svg',
+    path: ENDPOINT_PATHS.getPaymentQrCode,
     tag: 'Consumer',
     summary: 'QR code of a payment link',
     description: "An SVG QR code of the transaction's `qrURL`, for a POS screen or a printed invoice.",
@@ -256,10 +262,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found', 'rate_limited'],
     idempotent: false,
   },
-  {
+  openSticker: {
     operationId: 'openSticker',
     method: 'get',
-    path: '/s/{stickerCode}',
+    path: ENDPOINT_PATHS.openSticker,
     tag: 'Consumer',
     summary: "A device's sticker",
     description:
@@ -271,10 +277,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found', 'rate_limited'],
     idempotent: false,
   },
-  {
+  nextStickerPayment: {
     operationId: 'nextStickerPayment',
     method: 'get',
-    path: '/s/{stickerCode}/next',
+    path: ENDPOINT_PATHS.nextStickerPayment,
     tag: 'Consumer',
     summary: 'What a sticker opens now',
     description: "The payment page the sticker would open now, or `waiting`. The sticker's waiting page asks this every 2 seconds.",
@@ -283,10 +289,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found', 'rate_limited'],
     idempotent: false,
   },
-  {
+  saveReceipt: {
     operationId: 'saveReceipt',
     method: 'post',
-    path: '/transactions/{transactionNumber}/receipt',
+    path: ENDPOINT_PATHS.saveReceipt,
     tag: 'Transactions',
     summary: 'Save the POS receipt',
     description:
@@ -298,10 +304,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found'],
     idempotent: true,
   },
-  {
+  getReceipt: {
     operationId: 'getReceipt',
     method: 'get',
-    path: '/transactions/{transactionNumber}/receipt',
+    path: ENDPOINT_PATHS.getReceipt,
     tag: 'Transactions',
     summary: 'Read the POS receipt',
     description: 'The receipt saved last, and when. 404 before one is saved.',
@@ -310,10 +316,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_AUTH_ERRORS, 'not_found'],
     idempotent: false,
   },
-  {
+  commit: {
     operationId: 'commit',
     method: 'post',
-    path: '/transactions/{transactionNumber}/commit',
+    path: ENDPOINT_PATHS.commit,
     tag: 'Transactions',
     summary: 'Commit a widget payment',
     description:
@@ -337,10 +343,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  commitByLink: {
     operationId: 'commitByLink',
     method: 'get',
-    path: '/transactions/commitPayment/{commitId}',
+    path: ENDPOINT_PATHS.commitByLink,
     tag: 'Transactions',
     summary: 'Commit through the commitLink',
     description: 'The `paymentCommit.commitLink` of a widget payment: commits the amount the consumer approved. The id is the secret; no credentials.',
@@ -349,10 +355,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['not_found', 'not_awaiting_commit', 'commit_window_expired', 'processor_failure', 'validation_failed'],
     idempotent: false,
   },
-  {
+  listCallbacks: {
     operationId: 'listCallbacks',
     method: 'get',
-    path: '/transactions/{transactionNumber}/callbacks',
+    path: ENDPOINT_PATHS.listCallbacks,
     tag: 'Transactions',
     summary: 'Callback delivery log',
     description: 'Every callback delivery of the transaction with its attempts: when, the HTTP status or the error, and how long it took.',
@@ -361,10 +367,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_AUTH_ERRORS, 'not_found'],
     idempotent: false,
   },
-  {
+  redeliverCallback: {
     operationId: 'redeliverCallback',
     method: 'post',
-    path: '/callbacks/{deliveryId}/redeliver',
+    path: ENDPOINT_PATHS.redeliverCallback,
     tag: 'Transactions',
     summary: 'Send a callback again',
     description:
@@ -375,10 +381,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_AUTH_ERRORS, 'not_found', 'validation_failed'],
     idempotent: false,
   },
-  {
+  createSdkSession: {
     operationId: 'createSdkSession',
     method: 'post',
-    path: '/sdk/sessions',
+    path: ENDPOINT_PATHS.createSdkSession,
     tag: 'Consumer',
     summary: 'Start a widget session',
     description: "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins.",
@@ -388,10 +394,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: [...COMMON_BODY_ERRORS, 'unauthorized', 'origin_not_allowed', 'rate_limited', ...IDEMPOTENCY_ERRORS],
     idempotent: true,
   },
-  {
+  submitSdkPayment: {
     operationId: 'submitSdkPayment',
     method: 'post',
-    path: '/sdk/sessions/{sessionId}/payments',
+    path: ENDPOINT_PATHS.submitSdkPayment,
     tag: 'Consumer',
     summary: "Submit the consumer's payment method",
     description:
@@ -413,10 +419,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     ],
     idempotent: true,
   },
-  {
+  getSandboxClock: {
     operationId: 'getSandboxClock',
     method: 'get',
-    path: '/sandbox/clock',
+    path: ENDPOINT_PATHS.getSandboxClock,
     tag: 'Sandbox',
     summary: 'Read the test clock',
     description: 'The sandbox time that time-outs, commit windows, hold expiry and callback retries follow, on every instance.',
@@ -426,10 +432,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: false,
     sandboxOnly: true,
   },
-  {
+  advanceSandboxClock: {
     operationId: 'advanceSandboxClock',
     method: 'post',
-    path: '/sandbox/clock/advance',
+    path: ENDPOINT_PATHS.advanceSandboxClock,
     tag: 'Sandbox',
     summary: 'Move the test clock forward',
     description: 'Moves the sandbox clock forward by `seconds` and applies every time-out and expiry that is now due before answering.',
@@ -440,10 +446,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: true,
     sandboxOnly: true,
   },
-  {
+  listSandboxMessages: {
     operationId: 'listSandboxMessages',
     method: 'get',
-    path: '/sandbox/messages',
+    path: ENDPOINT_PATHS.listSandboxMessages,
     tag: 'Sandbox',
     summary: 'Messages the sandbox "sent"',
     description: 'The SMS and e-mails with payment links that init sent for `phone` and `email`, newest first, for this merchant.',
@@ -453,10 +459,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: false,
     sandboxOnly: true,
   },
-  {
+  terminalSimulator: {
     operationId: 'terminalSimulator',
     method: 'get',
-    path: '/sandbox/terminal',
+    path: ENDPOINT_PATHS.terminalSimulator,
     tag: 'Sandbox',
     summary: 'Terminal simulator',
     description:
@@ -468,10 +474,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: false,
     sandboxOnly: true,
   },
-  {
+  terminalCurrent: {
     operationId: 'terminalCurrent',
     method: 'get',
-    path: '/sandbox/terminal/current',
+    path: ENDPOINT_PATHS.terminalCurrent,
     tag: 'Sandbox',
     summary: "The terminal's pending transaction",
     description: "What the device's screen shows: its newest pending transaction (not timed out), or null.",
@@ -481,10 +487,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: false,
     sandboxOnly: true,
   },
-  {
+  terminalTap: {
     operationId: 'terminalTap',
     method: 'post',
-    path: '/sandbox/terminal/tap',
+    path: ENDPOINT_PATHS.terminalTap,
     tag: 'Sandbox',
     summary: 'Tap a test card or wallet on the terminal',
     description:
@@ -507,10 +513,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: true,
     sandboxOnly: true,
   },
-  {
+  terminalCancel: {
     operationId: 'terminalCancel',
     method: 'post',
-    path: '/sandbox/terminal/cancel',
+    path: ENDPOINT_PATHS.terminalCancel,
     tag: 'Sandbox',
     summary: 'The consumer cancels on the terminal',
     description: "Cancels one of the device's pending transactions (status 4), as a consumer pressing Cancel on the terminal.",
@@ -521,10 +527,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     idempotent: true,
     sandboxOnly: true,
   },
-  {
+  health: {
     operationId: 'health',
     method: 'get',
-    path: '/healthz',
+    path: ENDPOINT_PATHS.health,
     tag: 'Service',
     summary: 'Health',
     description: '200 when the service and its database answer; 503 otherwise.',
@@ -533,4 +539,10 @@ export const ENDPOINTS: EndpointDescription[] = withInternalError([
     errors: ['database_unavailable'],
     idempotent: false,
   },
-]);
+} as const satisfies Record<string, EndpointDescription>;
+
+/** One endpoint of the table by its operation id, with its request schema's own type. */
+export const ENDPOINT = TABLE;
+
+/** Every endpoint, in the table's order; each may also fail on our side or meet a database outage. */
+export const ENDPOINTS: EndpointDescription[] = withInternalError(Object.values(TABLE));

@@ -12,6 +12,7 @@ export * from './sandbox';
 export * from './channels';
 export * from './endpoints';
 export * from './endpoint-path';
+export * from './endpoint-paths';
 export * from './openapi';
 export * from './signing';
 export * from './websocket';

@@ -1,5 +1,6 @@
 import { ENDPOINTS } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
+import type { Express } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
@@ -10,6 +11,27 @@ import { useTestApp } from './test/harness';
 
 const t = useTestApp();
 
+const appBase = () => ({ db: t.database.db, sql: t.database.sql, logger: t.app.logger, processor: new SandboxProcessor(), clock: systemClock });
+const fixedTestClock: TestClock = {
+  offsetMs: 3_600_000,
+  now: () => new Date('2030-01-01T01:00:00.000Z'),
+  refresh: async () => undefined,
+  advance: async () => ({ now: new Date('2030-01-01T01:00:00.000Z'), offsetMs: 3_600_000 }),
+};
+
+type Layer = { handle: { operationIds?: string[]; stack?: Layer[] }; route?: { path: string } };
+
+/** The operation ids the app's endpoint routers serve (a repeat shows twice), and the paths its other routers serve. */
+function mountedRoutes(app: Express): { served: string[]; others: string[] } {
+  const served: string[] = [];
+  const others: string[] = [];
+  for (const layer of (app as unknown as { router: { stack: Layer[] } }).router.stack) {
+    if (layer.handle.operationIds) served.push(...layer.handle.operationIds);
+    else for (const inner of layer.handle.stack ?? []) if (inner.route) others.push(inner.route.path);
+  }
+  return { served, others };
+}
+
 describe('the app serves every endpoint the protocol describes', () => {
   it.each(ENDPOINTS.map((e) => [e.method.toUpperCase(), e.path] as const))('%s %s is routed', async (method, path) => {
     const concrete = path.replace(/\{[^}]+\}/g, 'AAAAAAAAAAAAAAAAAAAAAAAA');
@@ -17,6 +39,25 @@ describe('the app serves every endpoint the protocol describes', () => {
     // Pages and images (an unknown link's 404 page included) are routed; the generic 404 is problem+json.
     const body = (/json/.test(res.headers.get('content-type') ?? '') ? await res.json() : {}) as { detail?: string };
     expect(body.detail ?? '').not.toMatch(/^There is no endpoint/);
+  });
+
+  it('serves each endpoint of the table with exactly one handler, and nothing of the API outside it', () => {
+    const app = createApp({ ...appBase(), env: loadEnv({ DATABASE_URL: t.database.url }), testClock: fixedTestClock });
+    const { served, others } = mountedRoutes(app);
+    expect([...served].sort()).toEqual(ENDPOINTS.map((e) => e.operationId).sort());
+    // What other routers serve is not the API: the reference, the SDK files and the pages' assets.
+    expect(others.length).toBeGreaterThan(0);
+    for (const path of others) expect(path, path).toMatch(/^\/(docs|openapi\.json|sdk\/|pay-assets\/)/);
+  });
+
+  it('production serves the table less its sandbox-only endpoints', () => {
+    const env = loadEnv({ DATABASE_URL: t.database.url, SVC_MODE: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' });
+    const { served } = mountedRoutes(createApp({ ...appBase(), env }));
+    expect([...served].sort()).toEqual(
+      ENDPOINTS.filter((e) => !e.sandboxOnly)
+        .map((e) => e.operationId)
+        .sort(),
+    );
   });
 
   it('/openapi.json lists the same operations', async () => {
@@ -48,13 +89,7 @@ describe('ETags', () => {
 });
 
 describe('sandbox features reach the core only through their ports', () => {
-  const base = () => ({ db: t.database.db, sql: t.database.sql, logger: t.app.logger, processor: new SandboxProcessor(), clock: systemClock });
-  const fixedTestClock: TestClock = {
-    offsetMs: 3_600_000,
-    now: () => new Date('2030-01-01T01:00:00.000Z'),
-    refresh: async () => undefined,
-    advance: async () => ({ now: new Date('2030-01-01T01:00:00.000Z'), offsetMs: 3_600_000 }),
-  };
+  const base = appBase;
 
   it('any test clock behind the port serves /sandbox/clock in sandbox mode', async () => {
     const server = http.createServer(createApp({ ...base(), env: loadEnv({ DATABASE_URL: t.database.url }), testClock: fixedTestClock }));

@@ -10,22 +10,23 @@ import { DatabaseHealth } from './db/database-health';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { endpointRouter, type EndpointRoute } from './http/endpoint-router';
 import { docsRouter } from './modules/docs/docs.routes';
-import { healthRouter } from './modules/health/health.routes';
-import { authorizationsRouter } from './modules/authorizations/authorizations.routes';
-import { callbacksRouter } from './modules/callbacks/callbacks.routes';
-import { commitsRouter } from './modules/commits/commits.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { authorizationsRoutes } from './modules/authorizations/authorizations.routes';
+import { callbacksRoutes } from './modules/callbacks/callbacks.routes';
+import { commitsRoutes } from './modules/commits/commits.routes';
 import { sdkAssetsRouter } from './modules/sdk-assets/sdk-assets.routes';
-import { sdkSessionsRouter } from './modules/sdk-sessions/sdk-sessions.routes';
-import { hostedPageRouter } from './modules/hosted-page/hosted-page.routes';
-import { receiptsRouter } from './modules/receipts/receipts.routes';
-import { paymentPageRouter } from './modules/hosted-page/payment-page.routes';
+import { sdkSessionsRoutes } from './modules/sdk-sessions/sdk-sessions.routes';
+import { hostedPageRoutes } from './modules/hosted-page/hosted-page.routes';
+import { receiptsRoutes } from './modules/receipts/receipts.routes';
+import { paymentPageRoutes } from './modules/hosted-page/payment-page.routes';
 import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
-import { stickersRouter } from './modules/stickers/stickers.routes';
+import { stickersRoutes } from './modules/stickers/stickers.routes';
 import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
-import { sandboxRouter } from './modules/sandbox/sandbox.routes';
-import { terminalRouter } from './modules/sandbox/terminal.routes';
-import { transactionsRouter } from './modules/transactions/transactions.routes';
+import { sandboxRoutes } from './modules/sandbox/sandbox.routes';
+import { terminalRoutes } from './modules/sandbox/terminal.routes';
+import { transactionsRoutes } from './modules/transactions/transactions.routes';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -49,24 +50,28 @@ export function createApp(input: AppDepsInput): Express {
   app.use(accessLog(deps.logger));
   app.use(docsRouter(deps));
   app.use(databaseGate(deps.databaseHealth));
-  app.use(healthRouter(deps));
+  app.use(endpointRouter(deps, healthRoutes(deps)));
   app.use(jsonBody);
-  app.use(transactionsRouter(deps));
-  app.use(authorizationsRouter(deps));
-  app.use(hostedPageRouter(deps));
-  app.use(paymentPageRouter(deps));
-  app.use(receiptsRouter(deps));
-  app.use(stickersRouter(deps));
+  app.use(endpointRouter(deps, apiRoutes(deps)));
   app.use(consumerAssetsRouter(deps));
-  app.use(callbacksRouter(deps));
-  app.use(commitsRouter(deps));
-  app.use(sdkSessionsRouter(deps));
   app.use(sdkAssetsRouter(deps));
-  if (deps.env.SVC_MODE === 'sandbox') {
-    if (deps.testClock) app.use(sandboxRouter(deps, deps.testClock));
-    app.use(terminalRouter(deps));
-  }
   app.use(notFoundHandler);
   app.use(problemHandler(deps.logger, deps.databaseHealth));
   return app;
+}
+
+/** Every endpoint of the protocol's table with its handler: the API, the consumer pages and, in sandbox, its tools. */
+export function apiRoutes(deps: AppDeps): EndpointRoute[] {
+  return [
+    ...transactionsRoutes(deps),
+    ...authorizationsRoutes(deps),
+    ...hostedPageRoutes(deps),
+    ...paymentPageRoutes(deps),
+    ...receiptsRoutes(deps),
+    ...stickersRoutes(deps),
+    ...callbacksRoutes(deps),
+    ...commitsRoutes(deps),
+    ...sdkSessionsRoutes(deps),
+    ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),
+  ];
 }

@@ -3,7 +3,7 @@
  * the card frame, on the service's own origin; the card never leaves this request.
  */
 import type { BillingAddress, Transaction } from '@svc/protocol';
-import { TransactionWire } from '@svc/protocol/light';
+import { endpointPath, TransactionWire } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError } from '../shared/sdk-errors';
 import type { CardInput } from './card-form';
@@ -33,7 +33,7 @@ export function payWithCard(session: FrameSession, request: CardPaymentRequest):
     ...(request.currency === undefined ? {} : { currency: request.currency }),
     ...(request.billingAddress === undefined ? {} : { billingAddress: request.billingAddress }),
   };
-  return postJson(`${session.apiBase}/sdk/sessions/${encodeURIComponent(session.sessionId)}/payments`, body, {
+  return postJson(`${session.apiBase}${endpointPath('submitSdkPayment', { sessionId: session.sessionId })}`, body, {
     token: session.sessionToken,
     what: 'The card payment',
     validator: TransactionWire,

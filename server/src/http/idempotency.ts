@@ -45,7 +45,7 @@ export interface MutationContext {
   afterCommit(work: () => Promise<void>): void;
 }
 
-type Effect = (tx: Tx, context: MutationContext) => Promise<MutationResult | ProcessorHandoff>;
+export type Effect = (tx: Tx, context: MutationContext) => Promise<MutationResult | ProcessorHandoff>;
 type Settled = { response: Omit<MutationResponse, 'replayed'>; handoff: null } | { response: null; handoff: ProcessorHandoff };
 
 /** Runs the effect; a `RefusalAfterChange` becomes its answer and what the effect wrote stays (the caller commits). */

@@ -2,3 +2,22 @@ import { z } from 'zod';
 
 /** `:transactionNumber` in a path, checked before it reaches a query. */
 export const TransactionNumberParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a transaction number');
+
+/** A payment link's id: the hosted page's only credential. */
+export const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment link');
+
+/** A device's sticker code (public: it names nothing). */
+export const StickerCodeParam = z.string().regex(/^[a-z0-9]{16,64}$/, 'is not a sticker code');
+
+/**
+ * Every path parameter of the endpoint table by its name, checked before a handler sees it (endpoint-router.ts):
+ * a parameter the table names and this list does not is a programming error, found by the app's test.
+ */
+export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
+  transactionNumber: TransactionNumberParam,
+  linkId: LinkIdParam,
+  sessionId: z.uuid('is not a session id'),
+  commitId: z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id'),
+  deliveryId: z.uuid('is not a delivery id'),
+  stickerCode: StickerCodeParam,
+};

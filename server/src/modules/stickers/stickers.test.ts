@@ -81,15 +81,19 @@ describe('stickers', () => {
     expect(await next()).toEqual({ type: 'waiting' });
   });
 
-  it('an unknown or malformed sticker: a 404 page, and 404 problem JSON for /next', async () => {
-    for (const path of ['/s/0123456789abcdef0123456789abcdef', '/s/NOT-A-CODE']) {
+  it('an unknown or malformed sticker: a 404 page; /next answers 404 problem JSON, or 400 naming the malformed code', async () => {
+    for (const [path, status] of [
+      ['/s/0123456789abcdef0123456789abcdef', 404],
+      ['/s/NOT-A-CODE', 400],
+    ] as const) {
       const { res, html } = await open(path);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(html).toContain('<h1>Sticker not found</h1>');
       const json = await t.app.request(`${path}/next`);
-      expect(json.status).toBe(404);
+      expect(json.status).toBe(status);
       expect(json.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      if (status === 400) expect(((await json.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe('stickerCode');
     }
   });
 });

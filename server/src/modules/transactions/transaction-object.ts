@@ -1,5 +1,6 @@
 import {
   centsToMajor,
+  endpointPath,
   statusName,
   type Authorization,
   type Confirmation,
@@ -74,7 +75,7 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
 
 /** The hosted payment page of a link (the `qrURL`). */
 export function paymentPageUrl(baseUrl: string, linkId: string): string {
-  return `${baseUrl}/pay/${linkId}`;
+  return `${baseUrl}${endpointPath('getPaymentPage', { linkId })}`;
 }
 
 /** The spec's paymentCommit: widget payments wait for the merchant's commit; everything else needs none. */

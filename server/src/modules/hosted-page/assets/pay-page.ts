@@ -5,7 +5,7 @@
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state.
  */
-import { PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
+import { endpointPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
@@ -94,7 +94,7 @@ async function pay(): Promise<void> {
   say('status', 'Processing your payment…');
   try {
     const refusal: { problem?: ProblemInfo } = {};
-    const result = await postJson(`/pay/${encodeURIComponent(linkId)}`, body, {
+    const result = await postJson(endpointPath('payPaymentLink', { linkId }), body, {
       headers: { 'idempotency-key': attemptKey() },
       what: 'The payment',
       validator: PaymentLinkStateWire,

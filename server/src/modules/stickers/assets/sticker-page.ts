@@ -3,7 +3,7 @@
  * soon as the cashier has created one. Polling, not a websocket: the answer is one small public JSON and reveals
  * nothing about the device, and a sticker page needs no credential of any kind.
  */
-import { parseWith, StickerNextWire } from '@svc/protocol/light';
+import { endpointPath, parseWith, StickerNextWire } from '@svc/protocol/light';
 
 const main = document.getElementById('page');
 const code = main?.dataset['sticker'];
@@ -12,7 +12,7 @@ const status = document.getElementById('sticker-status');
 
 async function poll(): Promise<void> {
   try {
-    const response = await fetch(`/s/${encodeURIComponent(code!)}/next`, { cache: 'no-store', credentials: 'omit' });
+    const response = await fetch(endpointPath('nextStickerPayment', { stickerCode: code! }), { cache: 'no-store', credentials: 'omit' });
     if (response.status === 404) {
       if (status) status.textContent = 'This sticker is no longer in use. Ask the cashier.';
       return;
