@@ -277,7 +277,11 @@ export async function finishProcessorRequest(
   } catch (error) {
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
     // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
-    const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
+    // A database that cannot say is an outage, whatever failed first: the request stays in flight for the worker.
+    const settled = await q.findProcessorRequest(deps.db, request.id).catch((unread: unknown) => {
+      if (isDatabaseUnavailable(unread)) throw unread;
+      return null;
+    });
     if (settled?.state !== 'done') throw error;
     return recordedAnswer(settled);
   }
