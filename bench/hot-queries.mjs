@@ -60,7 +60,7 @@ function hotQueries(p, columns) {
     ],
     [
       'expiry sweep: hold expiries (every second)',
-      `select id from transactions where auth_status = 'active' and hold_expires_at <= now() order by hold_expires_at limit 200 for update skip locked`,
+      `select id from transactions where auth_status = 'active' and hold_expires_at <= now() and capture_pending_cents = 0 order by hold_expires_at limit 200 for update skip locked`,
       [],
     ],
     [

@@ -10,10 +10,11 @@ import { provisionTestMerchant } from './test/fixtures';
 import { finished, spawnNode, waitForHealthy } from './test/process';
 import { TcpProxy } from './test/tcp-proxy';
 
-// The service as a process, on real PostgreSQL reached through a proxy the test controls, under lifecycle and callback
-// load while the database loses its backends, has its connections reset and is black-holed, ten rounds each: the
-// process never exits, every request is answered (2xx, or 503 with Retry-After), nothing committed is lost, every
-// update still produces its callback, and service resumes once the database is back, without a restart.
+// The service as a process, on real PostgreSQL reached through a proxy the test controls, under lifecycle, payment and
+// callback load while the database loses its backends, has its connections reset and is black-holed, ten rounds each:
+// the process never exits, every request is answered (2xx, or 503 with Retry-After: a payment the processor approved
+// is never answered 502 for the database's fault), nothing committed is lost, every update still produces its
+// callback, and service resumes once the database is back, without a restart.
 const ROUNDS = 10;
 /**
  * How long the test waits for service after the database is back. Alone it resumes within about a second (the probe
@@ -109,6 +110,30 @@ async function lifecycle(name: string): Promise<Outcome> {
   return outcome;
 }
 
+interface LinkPayment {
+  transactionNumber?: string;
+  /** The consumer's payment's answer (null when there was none, or no link to pay). */
+  status: number | null;
+}
+
+/**
+ * A sale link created (retried with its key while the answer is 503) and paid once by the consumer. A 503 is not
+ * retried: its payment may be in flight for the worker, under the key, and is then settled later.
+ */
+async function linkPayment(name: string): Promise<LinkPayment> {
+  let created: Record<string, unknown> | undefined;
+  for (let attempt = 0; attempt < 40 && !created; attempt++) {
+    const answer = await call('POST', '/transactions/init', { amount: 2, currency: 'USD', callbackURL: `${receiver.url}/cb` }, `${name}-init`);
+    if (answer?.status === 200) created = answer.body;
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!created) return { status: null };
+  const linkId = (created.transactionPage as { qrURL: string }).qrURL.split('/pay/')[1]!;
+  const card = { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' } };
+  const paid = await call('POST', `/pay/${linkId}`, card, `${name}-pay`);
+  return { transactionNumber: created.TransactionNumber as string, status: paid?.status ?? null };
+}
+
 async function backendPids(): Promise<number[]> {
   const rows = await database.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database.name} and pid <> pg_backend_pid()`;
   return rows.map((row) => row.pid);
@@ -135,12 +160,14 @@ const faults = {
 describe('chaos: the database misbehaves under load', () => {
   it('the process lives, every request is answered, nothing committed is lost, every update is called back', { timeout: 120_000 }, async () => {
     const outcomes: Promise<Outcome>[] = [];
+    const payments: Promise<LinkPayment>[] = [];
     const resumeTimes: number[] = [];
     let n = 0;
     for (const [fault, inflict] of Object.entries(faults)) {
       for (let round = 0; round < ROUNDS; round++) {
         const load = Array.from({ length: 4 }, () => lifecycle(`chaos-${n++}`));
         outcomes.push(...load);
+        payments.push(...Array.from({ length: 2 }, () => linkPayment(`chaos-${n++}`)));
         await inflict();
         await proxy.setMode('forward');
         const took = await resumed().catch((error: Error) => {
@@ -153,6 +180,7 @@ describe('chaos: the database misbehaves under load', () => {
       }
     }
     const done = await Promise.all(outcomes);
+    const paid = await Promise.all(payments);
     console.info(
       `resumed after the database's return: median ${Math.round(resumeTimes.sort((a, b) => a - b)[Math.floor(resumeTimes.length / 2)]!)} ms, max ${Math.round(resumeTimes.at(-1)!)} ms`,
     );
@@ -168,6 +196,14 @@ describe('chaos: the database misbehaves under load', () => {
       select transaction_number as "transactionNumber", status from transactions where transaction_number = any(${cancelled})`;
     expect(stored).toHaveLength(cancelled.length);
     expect(stored.every((row) => row.status === Status.Cancelled)).toBe(true);
+    // Every payment answered 200 is stored paid, once.
+    const approved = paid.filter((p) => p.status === 200).map((p) => p.transactionNumber!);
+    expect(approved.length).toBeGreaterThan(0);
+    const storedPaid = await database.sql<{ status: number; payments: number }[]>`
+      select t.status, (select count(*) from payments p where p.transaction_id = t.id and p.status = 'succeeded')::int as payments
+      from transactions t where t.transaction_number = any(${approved})`;
+    expect(storedPaid).toHaveLength(approved.length);
+    expect(storedPaid.every((row) => row.status === Status.Approved && row.payments === 1)).toBe(true);
     // Every update has its callback delivered: the receiver saw each transaction cancelled.
     await vi.waitFor(
       () => {

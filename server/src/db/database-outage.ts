@@ -18,6 +18,19 @@ export function outageCode(error: unknown): string | null {
   return null;
 }
 
+/**
+ * Whether `error` says the connection a statement ran on was lost (closed, reset, its backend terminated, as on a
+ * database restart or failover), rather than that the database did not answer in time or cannot be reached: work
+ * that may be done again is worth another try on a fresh connection before the loss is taken for an outage.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = outageCode(error);
+  return code !== null && (CONNECTION_LOST_CODES.has(code) || code.startsWith('08'));
+}
+
+/** The driver's closed connections, a reset or broken socket, a backend terminated (57P01 admin, 57P02 crash shutdown). */
+const CONNECTION_LOST_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'ECONNRESET', 'EPIPE', '57P01', '57P02']);
+
 /** postgres.js: the connection closed, ended or was destroyed, or could not be opened in time; ours: no answer. */
 const DRIVER_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'DATABASE_ANSWER_TIMEOUT']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

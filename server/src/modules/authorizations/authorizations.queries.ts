@@ -121,8 +121,9 @@ function captureReservationByToken(db: Queryable, byBranch: boolean) {
 
 /**
  * The processor approved a reserved capture: the reservation becomes captured money. On a hold still active,
- * PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is; a hold ended while
- * the capture was in flight (voided, closed, expired: they released only what was not reserved) keeps its status.
+ * PartiallyCaptured while something is left, Captured (and the hold `captured`) when nothing is. No hold ends while a
+ * capture is in flight (void, closeAuth and the expiry wait for it); one that did (a row from before that rule) keeps
+ * its status.
  */
 export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
   const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
@@ -173,7 +174,11 @@ export async function dropCapture(
   return row ? { row, released: row.authStatus !== 'active' } : null;
 }
 
-/** Releases what an active, unexpired hold still holds and ends it with `status`/`authStatus` (void, closeAuth). */
+/**
+ * Releases what an active, unexpired hold still holds and ends it with `status`/`authStatus` (void, closeAuth), never
+ * while a capture is in flight: that capture either wins entirely (recorded first, the hold ended after it, or used
+ * up) or is refused, so a hold is never ended under a capture that is then recorded. The caller words the refusal.
+ */
 async function endHold(
   db: Queryable,
   transactionId: string,
@@ -184,7 +189,7 @@ async function endHold(
   const [row] = await db
     .update(t)
     .set({ releasedCents: unreleased, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
-    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), extraGuard))
+    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), eq(t.capturePendingCents, 0), extraGuard))
     .returning();
   return row ?? null;
 }
@@ -205,6 +210,33 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
 }
 
 /**
+ * A re-authorization's intent, before the processor is asked for the new hold: the authorization is locked (so a void
+ * or a capture reservation being made is waited for) and must then be re-authorizable with no capture in flight. Its
+ * processor request goes in with it in one statement, or nothing does; the caller then reads why.
+ */
+export function reauthorizationIntent(transactionId: string): GuardedWrite {
+  return { name: 'reauthorization_intent', build: reauthorizationIntentLock, values: { transactionId } };
+}
+
+function reauthorizationIntentLock(db: Queryable) {
+  const cte = db.$with('guarded').as(
+    db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.id, sql.placeholder('transactionId')), reauthorizable))
+      .for('update'),
+  );
+  return { cte };
+}
+
+/** What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, and no capture in flight. */
+const reauthorizable = and(
+  inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
+  or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
+  eq(t.capturePendingCents, 0),
+)!;
+
+/**
  * Re-authorization: releases what the current hold still holds and adds a new hold of `amount`, expiring at
  * `expiresAt`. Allowed from Authorized, PartiallyCaptured and Expired, and never while a capture is in flight (a
  * declined capture puts its reservation back on the hold, which would then be more than the new hold).
@@ -221,14 +253,7 @@ export async function reauthorizeHold(db: Queryable, transactionId: string, amou
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(
-      and(
-        eq(t.id, transactionId),
-        inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
-        or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
-        eq(t.capturePendingCents, 0),
-      ),
-    )
+    .where(and(eq(t.id, transactionId), reauthorizable))
     .returning();
   return row ?? null;
 }

@@ -63,7 +63,10 @@ export async function pay(
   throw await captureRefusal(tx, holder.id, input.amount, now);
 }
 
-/** A re-authorization's processor request, committed with the change that asks (its answer comes back to it). */
+/**
+ * A re-authorization's processor request, committed with its guarded intent (its answer comes back to it): null, and
+ * nothing written, when the authorization cannot be re-authorized now.
+ */
 function askReauthorization(
   tx: Tx,
   row: TransactionRow,
@@ -71,9 +74,9 @@ function askReauthorization(
   amountCents: number,
   context: MutationContext,
   now: Date,
-): Promise<ProcessorRequestRow> {
+): Promise<ProcessorRequestRow | null> {
   const asked = { operation: 'reauthorize', merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, ...askedBy(context) } as const;
-  return queueProcessorRequest(tx, { ...asked, transactionId: row.id }, now);
+  return queueProcessorRequestWith(tx, q.reauthorizationIntent(row.id), asked, now);
 }
 
 /**
@@ -123,7 +126,11 @@ export function recordCaptureOutcome(deps: Pick<ServiceDeps, 'env'>): RecordOutc
   };
 }
 
-/** `POST /transactions/void`: releases what the hold still holds; captures already made (or in flight) stay. */
+/**
+ * `POST /transactions/void`: releases what the hold still holds; captures already made stay. Refused while a capture
+ * is at the processor (409 capture_in_flight): that capture wins entirely or is refused, and a void retried after it
+ * ends the hold, or finds it captured.
+ */
 export async function voidAuthorization(
   tx: Tx,
   deps: ServiceDeps,
@@ -136,15 +143,17 @@ export async function voidAuthorization(
   // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
   const row = await q.lockTransaction(tx, found.id);
   const voided = await q.voidHold(tx, row.id, now);
-  if (!voided) throw notActive(row, now, 'void');
+  if (!voided) throw holdEndRefusal(row, now, 'void') ?? notActive(row, now, 'void');
   await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
 
 /**
  * `POST /transactions/authorize`: a new hold with the original authorization's token. The request for it commits
- * first; the processor places the hold outside any lock, and `recordReauthorization` adds it to the books if the
- * authorization can still take it (else the new hold is released at once).
+ * first, with a guarded intent that refuses (before the processor is asked) an authorization that cannot be
+ * re-authorized: voided, closed, captured, or with a capture in flight, including a void or a capture reservation being
+ * made, which it waits for. The processor places the hold outside any lock, and `recordReauthorization` adds it to the
+ * books if the authorization can still take it (else the new hold is released at once).
  */
 export async function reauthorize(
   tx: Tx,
@@ -159,12 +168,13 @@ export async function reauthorize(
   if (found.token.type !== 'authorization') {
     throw new ApiError('not_an_authorization', 'This is a tokenized payment method, not an authorization; charge it with /transactions/pay.');
   }
-  const row = found.transaction;
-  if (!isReauthorizable(row)) throw reauthorizationRefusal(row);
   // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
-  // put its amount back on top of the new hold. So none is placed until the capture is recorded.
-  if (row.capturePendingCents > 0) throw captureInFlight(row);
-  const request = await askReauthorization(tx, row, found.token.processorReference, input.amount, context, now);
+  // put its amount back on top of the new hold. So none is asked for until the capture is recorded.
+  const request = await askReauthorization(tx, found.transaction, found.token.processorReference, input.amount, context, now);
+  if (!request) {
+    const row = await q.readTransaction(tx, found.transaction.id);
+    throw row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row, 're-authorize') : reauthorizationRefusal(row);
+  }
   return answerFromProcessor(deps, request, recordReauthorization(deps));
 }
 
@@ -182,7 +192,10 @@ export function recordReauthorization(deps: Pick<ServiceDeps, 'env'>): RecordOut
       // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
       // merchant told why.
       releases.push(await queueRelease(tx, before, request.processorReference, request.amountCents, now));
-      return answerOf(before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before) : reauthorizationRefusal(before), requestId);
+      return answerOf(
+        before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before, 're-authorize') : reauthorizationRefusal(before),
+        requestId,
+      );
     }
     // The hold it replaces is given back at the processor too (an expired one was, by the sweep): so is the earlier of
     // two concurrent re-authorizations, replaced by the later.
@@ -198,10 +211,11 @@ function isReauthorizable(row: TransactionRow): boolean {
   return REAUTHORIZABLE.includes(row.status) && (row.authStatus === 'active' || row.authStatus === 'expired');
 }
 
-function captureInFlight(row: TransactionRow): ApiError {
+/** A move refused while a capture is at the processor: it names the amount and says to retry once the capture is recorded. */
+function captureInFlight(row: TransactionRow, verb: string): ApiError {
   return new ApiError(
     'capture_in_flight',
-    `A capture of ${row.capturePendingCents} cents is still waiting for the processor; re-authorize once it is recorded (its callback follows).`,
+    `A capture of ${row.capturePendingCents} cents is still waiting for the processor; retry to ${verb} once it is recorded (its callback follows).`,
   );
 }
 
@@ -226,7 +240,7 @@ export async function closeAuthorization(
   // Locked first, so the amount the processor is told to release is what the hold held when it was closed.
   const row = await q.lockTransaction(tx, found.id);
   const closed = await q.closeHold(tx, row.id, now);
-  if (!closed) throw await closeAuthRefusal(tx, row.id, now);
+  if (!closed) throw closeAuthRefusal(row, now);
   await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
 }
@@ -346,13 +360,13 @@ async function captureRefusal(tx: Tx, transactionId: string, amount: number, now
   return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization${inFlight}; ${amount} were asked for.`);
 }
 
-/** closeAuth's refusals, in the order of the spec's preconditions. */
-async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promise<ApiError> {
-  const row = await q.readTransaction(tx, transactionId);
+/** closeAuth's refusals, in the order of the spec's preconditions (`row` as locked before its guarded write). */
+function closeAuthRefusal(row: TransactionRow, now: Date): ApiError {
   if (row.methodType !== 'authorize')
     return new ApiError('not_an_authorization', 'This transaction is not an authorization; only authorizations can be closed.');
   if (row.status === Status.Captured) return new ApiError('nothing_to_release', 'The authorization is fully captured; nothing is left to release.');
-  if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'close');
+  const ended = holdEndRefusal(row, now, 'close');
+  if (ended) return ended;
   if (row.capturedCents === 0) {
     return new ApiError(
       'no_successful_payment',
@@ -365,6 +379,16 @@ async function closeAuthRefusal(tx: Tx, transactionId: string, now: Date): Promi
     'close_auth_unsupported',
     `The ${row.processor ?? 'unknown'} processor does not support closing an authorization; use /transactions/void instead.`,
   );
+}
+
+/**
+ * Why a void or closeAuth could not end the hold, from the row as locked before its guarded write: not active, or a
+ * capture at the processor. Null when neither (closeAuth then has preconditions of its own).
+ */
+function holdEndRefusal(row: TransactionRow, now: Date, verb: string): ApiError | null {
+  if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, verb);
+  if (row.capturePendingCents > 0) return captureInFlight(row, verb);
+  return null;
 }
 
 function notActive(row: TransactionRow, now: Date, verb: string): ApiError {

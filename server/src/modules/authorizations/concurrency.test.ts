@@ -61,79 +61,118 @@ describe('concurrent captures against one hold', () => {
   });
 });
 
-describe('a capture racing a void, a closeAuth or an expiry: one outcome, never both', () => {
-  const TRIALS = 15;
+/** The expiry sweep as a worker runs it, at `at` (past the hold's expiry). */
+function sweepAt(at: Date) {
+  return sweepDue(
+    { db: t.database.db, processor: new SandboxProcessor(), env: t.app.env, baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger },
+    at,
+  );
+}
 
-  it('capture vs void', async () => {
+/**
+ * Nothing moved on the hold after it ended: the event that ended it (the first with `ending`) is the last one, and it
+ * already shows every capture made. A capture recorded after a void (the void answered while it was at the processor)
+ * would come after it.
+ */
+async function expectEndedLast(transactionNumber: string, ending: number, captured: number): Promise<void> {
+  const seen = await history(transactionNumber);
+  const ended = seen.findIndex((e) => e.status === ending);
+  expect(ended, `the event ending the hold (status ${ending}) is the last of ${seen.length}`).toBe(seen.length - 1);
+  expect(seen[ended]!.authorization!.capturedCents).toBe(captured);
+}
+
+describe('a capture racing a void, a closeAuth or an expiry: one wins entirely, the other is refused', () => {
+  const TRIALS = 50;
+
+  it('a full capture vs void: Captured with the void refused, or Voided with nothing captured; never both answered 200', async () => {
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
-      const [capture, voided] = await Promise.all([t.client.pay({ token: hold.token, amount: 600 }), t.client.void({ token: hold.token })]);
-      expect(voided.status).toBe(200);
+      const [capture, voided] = await Promise.all([t.client.pay({ token: hold.token, amount: 1000 }), t.client.void({ token: hold.token })]);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(Status.Voided);
       if (capture.status === 200) {
-        expect(books).toMatchObject({ captured: 600, released: 400, payments: 600 });
+        // Refused while the capture was at the processor, or after it was recorded.
+        expect(voided.status).toBe(409);
+        expect(['capture_in_flight', 'authorization_not_active']).toContain(codeOf(voided.body));
+        expect(books).toMatchObject({ status: Status.Captured, captured: 1000, released: 0, payments: 1000 });
       } else {
         expect(codeOf(capture.body)).toBe('authorization_not_active');
-        expect(books).toMatchObject({ captured: 0, released: 1000, payments: 0 });
+        expect(voided.status).toBe(200);
+        expect(books).toMatchObject({ status: Status.Voided, captured: 0, released: 1000, payments: 0 });
+        await expectEndedLast(hold.transactionNumber, Status.Voided, 0);
       }
-      // Never a capture after the void: the void's event is the last one, and it already shows every capture.
-      const seen = await history(hold.transactionNumber);
-      expect(seen.at(-1)!.status).toBe(Status.Voided);
-      expect(seen.at(-1)!.authorization!.capturedCents).toBe(books.captured);
     }
   });
 
-  it('capture vs closeAuth', async () => {
+  it('a partial capture vs void: the void refused while the capture is at the processor; a void that wins comes after every capture', async () => {
+    for (let i = 0; i < TRIALS; i++) {
+      const hold = await authorizedHold(t.app, t.client, 1000);
+      const [capture, voided] = await Promise.all([t.client.pay({ token: hold.token, amount: 600 }), t.client.void({ token: hold.token })]);
+      const books = await ledger(hold.transactionNumber);
+      expect(books.payments).toBe(books.captured);
+      if (voided.status === 200) {
+        // First (the capture then refused), or after the capture was recorded (which stands).
+        if (capture.status !== 200) expect(codeOf(capture.body)).toBe('authorization_not_active');
+        const captured = capture.status === 200 ? 600 : 0;
+        expect(books).toMatchObject({ status: Status.Voided, captured, released: 1000 - captured });
+        await expectEndedLast(hold.transactionNumber, Status.Voided, captured);
+      } else {
+        expect(codeOf(voided.body)).toBe('capture_in_flight');
+        expect(capture.status).toBe(200);
+        expect(books).toMatchObject({ status: Status.PartiallyCaptured, captured: 600, released: 0 });
+      }
+    }
+  });
+
+  it('capture vs closeAuth: closeAuth refused while the capture is at the processor; one that wins comes after every capture', async () => {
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
       await t.client.pay({ token: hold.token, amount: 100 });
       const [capture, closed] = await Promise.all([t.client.pay({ token: hold.token, amount: 500 }), t.client.closeAuth(hold.transactionNumber)]);
-      expect(closed.status).toBe(200);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(Status.AuthorizationClosed);
-      expect(books.captured + books.released).toBe(1000);
-      expect(books.captured).toBe(capture.status === 200 ? 600 : 100);
       expect(books.payments).toBe(books.captured);
-      expect((await history(hold.transactionNumber)).at(-1)!.status).toBe(Status.AuthorizationClosed);
+      if (closed.status === 200) {
+        if (capture.status !== 200) expect(codeOf(capture.body)).toBe('authorization_not_active');
+        const captured = capture.status === 200 ? 600 : 100;
+        expect(books).toMatchObject({ status: Status.AuthorizationClosed, captured, released: 1000 - captured });
+        await expectEndedLast(hold.transactionNumber, Status.AuthorizationClosed, captured);
+      } else {
+        expect(codeOf(closed.body)).toBe('capture_in_flight');
+        expect(capture.status).toBe(200);
+        expect(books).toMatchObject({ status: Status.PartiallyCaptured, captured: 600, released: 0 });
+      }
     }
   });
 
-  it('capture vs the expiry sweep: whichever takes the row first, the books balance and the last event shows it', async () => {
-    const outcomes = new Set<number>();
+  it('a full capture vs the expiry sweep: the sweep waits for the capture, so a captured hold never reads Expired', async () => {
     for (let i = 0; i < TRIALS; i++) {
       const hold = await authorizedHold(t.app, t.client, 1000);
       const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
-      const [capture] = await Promise.all([
-        t.client.pay({ token: hold.token, amount: 700 }),
-        sweepDue(
-          {
-            db: t.database.db,
-            processor: new SandboxProcessor(),
-            env: t.app.env,
-            baseUrl: t.app.env.PUBLIC_BASE_URL,
-            clock: t.app.clock,
-            logger: t.app.logger,
-          },
-          afterExpiry,
-        ),
-      ]);
-      outcomes.add(capture.status);
-      // The sweep skips a row another transaction holds (SKIP LOCKED); its next tick takes it.
-      await sweepDue(
-        { db: t.database.db, processor: new SandboxProcessor(), env: t.app.env, baseUrl: t.app.env.PUBLIC_BASE_URL, clock: t.app.clock, logger: t.app.logger },
-        afterExpiry,
-      );
+      const [capture] = await Promise.all([t.client.pay({ token: hold.token, amount: 1000 }), sweepAt(afterExpiry)]);
+      // The sweep skips a row another transaction holds, or a capture in flight; its next tick takes what is left.
+      await sweepAt(afterExpiry);
       const books = await ledger(hold.transactionNumber);
-      expect(books.status).toBe(Status.Expired);
-      expect(books.captured + books.released).toBe(1000);
-      expect(books.captured).toBe(capture.status === 200 ? 700 : 0);
-      expect(books.payments).toBe(books.captured);
-      const last = (await history(hold.transactionNumber)).at(-1)!;
-      expect(last.status).toBe(Status.Expired);
-      expect(last.authorization!.capturedCents).toBe(books.captured);
+      if (capture.status === 200) {
+        expect(books).toMatchObject({ status: Status.Captured, captured: 1000, released: 0, payments: 1000 });
+      } else {
+        expect(codeOf(capture.body)).toBe('authorization_not_active');
+        expect(books).toMatchObject({ status: Status.Expired, captured: 0, released: 1000, payments: 0 });
+        await expectEndedLast(hold.transactionNumber, Status.Expired, 0);
+      }
     }
-    expect([...outcomes].every((s) => s === 200 || s === 409)).toBe(true);
+  });
+
+  it('a partial capture vs the expiry sweep: the hold expires after the capture is recorded, with what it left', async () => {
+    for (let i = 0; i < TRIALS; i++) {
+      const hold = await authorizedHold(t.app, t.client, 1000);
+      const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
+      const [capture] = await Promise.all([t.client.pay({ token: hold.token, amount: 700 }), sweepAt(afterExpiry)]);
+      await sweepAt(afterExpiry);
+      const books = await ledger(hold.transactionNumber);
+      const captured = capture.status === 200 ? 700 : 0;
+      if (capture.status !== 200) expect(codeOf(capture.body)).toBe('authorization_not_active');
+      expect(books).toMatchObject({ status: Status.Expired, captured, released: 1000 - captured, payments: captured });
+      await expectEndedLast(hold.transactionNumber, Status.Expired, captured);
+    }
   });
 
   it('void vs closeAuth vs re-authorization: exactly one ending, the books always balance', async () => {
@@ -167,8 +206,72 @@ describe('a capture racing a void, a closeAuth or an expiry: one outcome, never 
         processor.released = [];
         await Promise.all([client.pay({ token: hold.token, amount: 300 }), client.void({ token: hold.token })]);
         const books = await ledger(hold.transactionNumber);
-        expect(processor.released.map((r) => r.amountCents)).toEqual([books.released]);
+        // A void refused while the capture was at the processor released nothing.
+        expect(processor.released.map((r) => r.amountCents)).toEqual(books.released > 0 ? [books.released] : []);
       }
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
+describe("while a capture's processor call is unanswered", () => {
+  it('void and closeAuth answer 409 capture_in_flight naming the amount, and the expiry waits for the outcome', async () => {
+    const processor = new RecordingProcessor();
+    const recorded = await startTestApp(t.database, { env: UNTHROTTLED, processor });
+    try {
+      const client = merchantClient(recorded, t.merchant);
+      const hold = await authorizedHold(recorded, client, 1000);
+      expect((await client.pay({ token: hold.token, amount: 200 })).status).toBe(200);
+      const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
+      const gate = processor.holdAnswers();
+      const capturing = client.pay({ token: hold.token, amount: 500 });
+      await processor.capturesCalled(2);
+
+      for (const refused of [
+        await client.void({ token: hold.token }),
+        await client.void({ transactionNumber: hold.transactionNumber }),
+        await client.closeAuth(hold.transactionNumber),
+      ]) {
+        expect(refused.status).toBe(409);
+        expect(codeOf(refused.body)).toBe('capture_in_flight');
+        expect((refused.body as unknown as { detail: string }).detail).toMatch(/500 cents.*retry/i);
+      }
+      await sweepAt(afterExpiry);
+      expect(await ledger(hold.transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 200, released: 0 });
+      expect(processor.released).toEqual([]);
+
+      gate.answer();
+      expect((await capturing).status).toBe(200);
+      expect(await ledger(hold.transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 700, released: 0 });
+      // Once the capture is recorded, the expiry takes what it left.
+      await sweepAt(afterExpiry);
+      expect(await ledger(hold.transactionNumber)).toMatchObject({ status: Status.Expired, captured: 700, released: 300, payments: 700 });
+      await expectEndedLast(hold.transactionNumber, Status.Expired, 700);
+    } finally {
+      await recorded.close();
+    }
+  });
+
+  it('a full capture at the processor: void refused and the expiry waits; the hold reads Captured, never Voided or Expired', async () => {
+    const processor = new RecordingProcessor();
+    const recorded = await startTestApp(t.database, { env: UNTHROTTLED, processor });
+    try {
+      const client = merchantClient(recorded, t.merchant);
+      const hold = await authorizedHold(recorded, client, 1000);
+      const afterExpiry = new Date(Date.parse(hold.transaction.authorization!.expiresAt!) + 1000);
+      const gate = processor.holdAnswers();
+      const capturing = client.pay({ token: hold.token, amount: 1000 });
+      await processor.capturesCalled(1);
+      const voided = await client.void({ token: hold.token });
+      expect(voided.status).toBe(409);
+      expect(codeOf(voided.body)).toBe('capture_in_flight');
+      await sweepAt(afterExpiry);
+      gate.answer();
+      expect((await capturing).status).toBe(200);
+      await sweepAt(afterExpiry);
+      expect(await ledger(hold.transactionNumber)).toMatchObject({ status: Status.Captured, captured: 1000, released: 0, payments: 1000 });
+      expect((await history(hold.transactionNumber)).map((e) => e.status)).not.toContain(Status.Voided);
     } finally {
       await recorded.close();
     }

@@ -25,7 +25,7 @@ function lockDue(db: Queryable, condition: SQL | undefined, deadline: PgColumn):
       id: transactions.id,
       merchantId: transactions.merchantId,
       currency: transactions.currency,
-      // Captures at the processor stay reserved; the hold's end releases the rest (and the outcome of each, its share).
+      // What is neither captured nor released (no capture is in flight on a hold the sweep ends).
       left: sql<number>`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`.mapWith(
         Number,
       ),
@@ -44,8 +44,14 @@ export function lockPendingPastTimeout(db: Queryable, now: Date): Promise<DueRow
   return lockDue(db, and(eq(transactions.status, Status.Pending), lte(transactions.timeoutAt, now), noConsumerPaymentInFlight()), transactions.timeoutAt);
 }
 
+const noCaptureInFlight = eq(transactions.capturePendingCents, 0);
+
+/**
+ * Active holds past their expiry, unless a capture of theirs is at the processor: the expiry waits for its outcome
+ * (a capture that uses the hold up leaves nothing to expire), so a captured hold never reads Expired.
+ */
 export function lockActiveHoldsPastExpiry(db: Queryable, now: Date): Promise<DueRow[]> {
-  return lockDue(db, and(eq(transactions.authStatus, 'active'), lte(transactions.holdExpiresAt, now)), transactions.holdExpiresAt);
+  return lockDue(db, and(eq(transactions.authStatus, 'active'), lte(transactions.holdExpiresAt, now), noCaptureInFlight), transactions.holdExpiresAt);
 }
 
 export function lockCommitWindowsPastDeadline(db: Queryable, now: Date): Promise<DueRow[]> {
@@ -66,7 +72,7 @@ export function expireCommits(db: Queryable, transactionIds: string[], now: Date
   return moveStatus(db, transactionIds, Status.AwaitingCommit, Status.Expired, now);
 }
 
-/** Active holds → Expired, what each still held released; guarded on the hold still being active. */
+/** Active holds → Expired, what each still held released; guarded on the hold still being active with no capture in flight. */
 export async function expireHolds(db: Queryable, transactionIds: string[], now: Date): Promise<{ id: string }[]> {
   if (transactionIds.length === 0) return [];
   return db
@@ -78,7 +84,7 @@ export async function expireHolds(db: Queryable, transactionIds: string[], now: 
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(inArray(transactions.id, transactionIds), eq(transactions.authStatus, 'active')))
+    .where(and(inArray(transactions.id, transactionIds), eq(transactions.authStatus, 'active'), noCaptureInFlight))
     .returning({ id: transactions.id });
 }
 

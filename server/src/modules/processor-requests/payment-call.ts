@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client';
-import { ApiError } from '../../errors';
+import { isDatabaseUnavailable } from '../../db/database-outage';
+import { ApiError, DatabaseUnavailableError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
 import type { ProcessorResult } from '../../processor/processor';
 import {
@@ -57,8 +58,9 @@ type FromAGuardedWrite = Omit<Payment, 'transactionId' | FromTheWrite> & Partial
  * transaction of its own, which marks the row done and fills in the answer under the key. When the processor does not
  * answer (PROCESSOR_TIMEOUT_MS), or its decision cannot be recorded, the payment is reversed at the processor by its
  * key, and the key freed: the caller is told nothing was charged and may try again. Should the reversal not be
- * answered either, the row stays in flight and the worker reverses it when its lease ends (a retry with the key gets
- * 409 until then). Either way no payment stays charged that the books do not show.
+ * answered either, or the database be gone while the decision is recorded (503: not the processor's fault), the row
+ * stays in flight and the worker reverses it when its lease ends (a retry with the key gets 409 until then). Either
+ * way no payment stays charged that the books do not show.
  */
 export function payAfterCommit(tx: Tx, deps: ProcessorCallDeps, context: MutationContext, payment: Payment): Promise<ProcessorHandoff>;
 /** The same, for the transaction a guarded write changes (a link marked in flight), in one statement with it: null when its guard refused. */
@@ -99,10 +101,24 @@ export async function payAfterCommit(
         };
         return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
       } catch (error) {
+        if (!(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error)) throw unrecordedForTheDatabase();
         return reverseUnrecorded(deps, request, undo, error);
       }
     },
   };
+}
+
+/**
+ * The processor decided, but the database could not take the decision, on fresh connections too (finishProcessorRequest
+ * retries a lost one): the database is at fault, not the processor (503, never 502). The request cannot reverse the
+ * payment now, since claiming it for the reversal needs the database too: it stays in flight, and the worker, once its
+ * lease ends and the database answers, reverses it by its key (the decision lived only in this request's memory), the
+ * Idempotency-Key freed and a link payable again.
+ */
+function unrecordedForTheDatabase(): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(
+    'The processor answered, but the database became unavailable while the payment was being recorded. The payment stays in flight and is cancelled at the processor automatically once the database is back, so nothing stays charged; pay again after that (a retry with the same Idempotency-Key, or of the same payment link, answers 409 until then).',
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from '../../random-bytes';
 import { PROBLEM_CONTENT_TYPE, type Currency } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
-import { isDatabaseUnavailable } from '../../db/database-outage';
+import { isConnectionLost, isDatabaseUnavailable } from '../../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../../errors';
 import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
 import type { Env } from '../../env';
@@ -270,43 +270,81 @@ export async function finishProcessorRequest(
   const releases: ProcessorRequestRow[] = [];
   let recorded: RecordedAnswer | null;
   try {
-    recorded = await deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
-      // A redoable call answers the same to every attempt, so any attempt may record it; a payment only the one that called.
-      const done = new PendingDone({ id: request.id, outcome: outcomeOf(answer), now, attempt: isPayment(request.operation) ? request.attempts : null });
-      let result: RecordedAnswer | null = null;
-      if (answer.outcome === 'reversed') {
-        await payment?.undo?.(tx, request);
-        const key = idempotencyKeyOf(request);
-        if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
-      } else {
-        result = payment
-          ? await decide(payment, request, answer, tx, done)
-          : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases, done });
-        const key = idempotencyKeyOf(request);
-        if (result && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, result);
-      }
-      const kept = done.kept;
-      if (kept) {
-        // The event's statement made it: with the answer the recorder gives, or the two would differ.
-        if ((kept.answer?.status ?? null) !== (result?.status ?? null) || (kept.answer?.body ?? null) !== (result?.body ?? null)) {
-          throw new Error(`processor request ${request.id} was moved to done with another answer than its recorder gave`);
-        }
-      } else if (!(await q.markDone(tx, done.mark, result))) {
-        // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
-        throw new RecordedElsewhere(request.id);
-      }
-      return result;
+    recorded = await onFreshConnections(() => {
+      releases.length = 0; // what an attempt rolled back queued was never committed
+      return recordAnswer(deps, request, how, answer, releases);
     });
   } catch (error) {
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
     // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
-    const settled = await q.findProcessorRequest(deps.db, request.id).catch(() => null);
+    // A database that cannot say is an outage, whatever failed first: the request stays in flight for the worker.
+    const settled = await q.findProcessorRequest(deps.db, request.id).catch((unread: unknown) => {
+      if (isDatabaseUnavailable(unread)) throw unread;
+      return null;
+    });
     if (settled?.state !== 'done') throw error;
     return recordedAnswer(settled);
   }
   await finishReleases(deps, releases);
   return recorded;
+}
+
+/** The recording of `answer` in one transaction of its own: the recorder's change, the key's answer, the move to done. */
+function recordAnswer(
+  deps: ProcessorCallDeps,
+  request: ProcessorRequestRow,
+  how: RecordOutcome | PaymentFinish,
+  answer: ProcessorAnswer,
+  releases: ProcessorRequestRow[],
+): Promise<RecordedAnswer | null> {
+  const payment = typeof how === 'function' ? null : how;
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    // A redoable call answers the same to every attempt, so any attempt may record it; a payment only the one that called.
+    const done = new PendingDone({ id: request.id, outcome: outcomeOf(answer), now, attempt: isPayment(request.operation) ? request.attempts : null });
+    let result: RecordedAnswer | null = null;
+    if (answer.outcome === 'reversed') {
+      await payment?.undo?.(tx, request);
+      const key = idempotencyKeyOf(request);
+      if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
+    } else {
+      result = payment
+        ? await decide(payment, request, answer, tx, done)
+        : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases, done });
+      const key = idempotencyKeyOf(request);
+      if (result && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, result);
+    }
+    const kept = done.kept;
+    if (kept) {
+      // The event's statement made it: with the answer the recorder gives, or the two would differ.
+      if ((kept.answer?.status ?? null) !== (result?.status ?? null) || (kept.answer?.body ?? null) !== (result?.body ?? null)) {
+        throw new Error(`processor request ${request.id} was moved to done with another answer than its recorder gave`);
+      }
+    } else if (!(await q.markDone(tx, done.mark, result))) {
+      // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+      throw new RecordedElsewhere(request.id);
+    }
+    return result;
+  });
+}
+
+/** How many more times a recording whose database connection was lost is made, on a fresh connection, before it is given up. */
+const RECORDING_RETRIES = 2;
+
+/**
+ * Records a processor's answer, again on a fresh connection (the pool opens one) when the connection it ran on was
+ * lost: the answer is still in hand, so a dropped connection is no reason to give it up. A recording whose commit was
+ * made but not acknowledged is safe to make again: its guarded move to done refuses the second, which rolls back, and
+ * the caller finds the request done. Any other error, or a loss that outlasts the retries, is the caller's.
+ */
+async function onFreshConnections<T>(record: () => Promise<T>): Promise<T> {
+  for (let retries = RECORDING_RETRIES; ; retries--) {
+    try {
+      return await record();
+    } catch (error) {
+      if (retries === 0 || !isConnectionLost(error)) throw error;
+    }
+  }
 }
 
 /** The Idempotency-Key the request took, as it took it (when it was taken is unknown for a request queued before that was kept). */

@@ -60,8 +60,39 @@ function firstSettled<T>(promises: Promise<T>[], count: number): Promise<T[]> {
   });
 }
 
+/** Holds the transaction's row locked until `release()`, as a change being made on it (not yet committed) does. */
+async function holdRow(transactionNumber: string): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const lockedNow = new Promise<void>((resolve) => (locked = resolve));
+  const done = t.database.sql.begin(async (sql) => {
+    await sql`select id from transactions where transaction_number = ${transactionNumber} for update`;
+    locked();
+    await released;
+  });
+  await lockedNow;
+  return {
+    release: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
+/** Resolves once `count` statements wait for a row lock in this database, or sooner once `instead()` holds. */
+async function lockWaiters(count: number, instead: () => boolean = () => false): Promise<void> {
+  for (;;) {
+    if (instead()) return;
+    const [waiting] = await t.database.sql<{ count: number }[]>`
+      select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    if (waiting!.count >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('captures at a slow processor', () => {
-  it('hold no lock on the transaction: the row can be locked and voided while the call is in flight', async () => {
+  it('hold no lock on the transaction: the row can be locked while the call is in flight, and a void is told to wait for it', async () => {
     const { transactionNumber, token } = await hold(1_000);
     const gate = processor.holdAnswers();
     const calledBefore = processor.captures;
@@ -70,16 +101,23 @@ describe('captures at a slow processor', () => {
 
     // Refused at once (55P03) if the capture's transaction still held the row while waiting for the processor.
     await t.database.sql.begin((sql) => sql`select id from transactions where transaction_number = ${transactionNumber} for update nowait`);
-    const voided = await t.client.void({ token });
-    expect(voided.status).toBe(200);
-    expect(voided.body).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 0, releasedCents: 700, availableCents: 0 } });
+    // The void is refused, not answered 200 under a capture recorded after it.
+    const refused = await t.client.void({ token });
+    expect(refused.status).toBe(409);
+    expect(codeOf(refused.body)).toBe('capture_in_flight');
 
     gate.answer();
     const captured = await capture;
     expect(captured.status).toBe(200);
     expect(captured.body.payment.amountCents).toBe(300);
-    // The capture asked before the void stands; the void released only what was not being captured.
-    expect(captured.body.transaction).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 300, releasedCents: 700, availableCents: 0 } });
+    expect(captured.body.transaction).toMatchObject({
+      status: Status.PartiallyCaptured,
+      authorization: { capturedCents: 300, releasedCents: 0, availableCents: 700 },
+    });
+    // Retried once the capture is recorded, the void releases what it left.
+    const voided = await t.client.void({ token });
+    expect(voided.status).toBe(200);
+    expect(voided.body).toMatchObject({ status: Status.Voided, authorization: { capturedCents: 300, releasedCents: 700, availableCents: 0 } });
     expect(await books(transactionNumber)).toMatchObject({ captured: 300, released: 700, pending: 0, payments: 1, requests: 0 });
     expect(processor.released.at(-1)!.amountCents).toBe(700);
   });
@@ -158,6 +196,53 @@ describe('a re-authorization at a slow processor', () => {
     expect((await capturing).status).toBe(200);
     expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 800, released: 0, pending: 0 });
     expect((await t.client.authorize({ token, amount: 500 })).status).toBe(200);
+  });
+
+  it('racing a void being made: waits for it and is refused before the processor is asked, so no new hold is placed', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const row = await holdRow(transactionNumber);
+    const reauthorizationsBefore = processor.reauthorizations;
+    const voiding = t.client.void({ token });
+    await lockWaiters(1);
+    const renewing = t.client.authorize({ token, amount: 500 });
+    // Behind the void for the row (or, had it not checked first, already at the processor).
+    await lockWaiters(2, () => processor.reauthorizations > reauthorizationsBefore);
+    processor.released = [];
+    await row.release();
+    expect((await voiding).status).toBe(200);
+    const renewed = await renewing;
+    expect(renewed.status).toBe(409);
+    expect(codeOf(renewed.body)).toBe('authorization_not_active');
+    expect(processor.reauthorizations).toBe(reauthorizationsBefore);
+    expect(processor.released.map((r) => r.amountCents)).toEqual([1_000]);
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.Voided, released: 1_000, requests: 0 });
+  });
+
+  it('racing a capture being reserved: waits for it and is refused (capture_in_flight) before the processor is asked', async () => {
+    const { transactionNumber, token } = await hold(1_000);
+    const row = await holdRow(transactionNumber);
+    const gate = processor.holdAnswers();
+    try {
+      const capturesBefore = processor.captures;
+      const reauthorizationsBefore = processor.reauthorizations;
+      const capturing = t.client.pay({ token, amount: 800 });
+      await lockWaiters(1);
+      const renewing = t.client.authorize({ token, amount: 500 });
+      await lockWaiters(2, () => processor.reauthorizations > reauthorizationsBefore);
+      await row.release();
+      await processor.capturesCalled(capturesBefore + 1);
+      // Answered while the capture is still at the processor (or, had it not checked first, at the processor itself).
+      await Promise.race([renewing, processor.reauthorizationsCalled(reauthorizationsBefore + 1)]);
+      expect(processor.reauthorizations).toBe(reauthorizationsBefore);
+      const renewed = await renewing;
+      expect(renewed.status).toBe(409);
+      expect(codeOf(renewed.body)).toBe('capture_in_flight');
+      gate.answer();
+      expect((await capturing).status).toBe(200);
+      expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyCaptured, captured: 800, released: 0, pending: 0, requests: 0 });
+    } finally {
+      gate.answer();
+    }
   });
 
   it('whose outcome meets a capture started meanwhile does not join the books', async () => {
