@@ -28,7 +28,7 @@ import {
   TerminalTapRequestSchema,
 } from './channels';
 import { CommitResponseSchema, CommitRequestSchema, CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from './sdk';
-import { TransactionSchema } from './transaction';
+import { BrowserTransactionSchema, TransactionSchema } from './transaction';
 
 export type EndpointAuth = 'merchant' | 'device' | 'client' | 'session' | 'none';
 
@@ -359,7 +359,9 @@ const TABLE = {
     path: ENDPOINT_PATHS.commitByLink,
     tag: 'Transactions',
     summary: 'Commit through the commitLink',
-    description: 'The `paymentCommit.commitLink` of a widget payment: commits the amount the consumer approved. The id is the secret; no credentials.',
+    description:
+      'The `paymentCommit.commitLink` of a widget payment: commits the amount the consumer approved. The id is the secret; no credentials. ' +
+      "Only the merchant's backend has it (status query, callbacks, its websocket); a browser never receives it.",
     auth: ['none'],
     response: { status: 200, description: 'The committed payment', schema: CommitResponseSchema },
     errors: ['not_found', 'not_awaiting_commit', 'commit_window_expired', 'processor_failure', 'validation_failed'],
@@ -415,7 +417,12 @@ const TABLE = {
       "The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend's commit.",
     auth: ['session'],
     request: SdkPaymentRequestSchema,
-    response: { status: 200, description: 'The transaction, status 10, with paymentCommit', schema: TransactionSchema },
+    response: {
+      status: 200,
+      description:
+        "The transaction, status 10, with paymentCommit, as a browser sees it: no commitLink, token or POS data (the merchant's backend reads those)",
+      schema: BrowserTransactionSchema,
+    },
     errors: [
       ...COMMON_BODY_ERRORS,
       'unauthorized',

@@ -21,8 +21,8 @@ const LOADER = z.literal(IFRAME_MESSAGE_SOURCES.loader);
 const WIDGET = z.literal(IFRAME_MESSAGE_SOURCES.widget);
 const instanceId = InstanceIdSchema;
 /**
- * The transaction of a `result`: the widget parsed it (TransactionSchema) when the service answered, so the loader, whose
- * size budget has no room for that validator, checks that it is a plain object.
+ * The transaction of a `result`: the widget parsed it (BrowserTransactionSchema: no commitLink, token or POS data) when the
+ * service answered, so the loader, whose size budget has no room for that validator, checks that it is a plain object.
  */
 const RelayedTransactionSchema = z.record(z.string(), z.unknown()).transform((value) => value as Transaction);
 

@@ -12,7 +12,7 @@ import {
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, ProductInputSchema } from './init-request';
-import { ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
+import { BrowserTransactionSchema, ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
 import { TransactionStatusCodeSchema } from './status';
 
 export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
@@ -189,7 +189,7 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
       type: z.literal('result'),
       requestId: z.string(),
       ok: z.literal(true),
-      transaction: TransactionSchema,
+      transaction: BrowserTransactionSchema,
     }),
     z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
   ]),

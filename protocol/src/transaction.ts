@@ -110,3 +110,26 @@ export const TransactionSchema = z.object({
   createdAt: z.iso.datetime(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
+
+/**
+ * The transaction as a consumer's browser may see it: an SDK payment's answer, the card frame's and the iframe widget's
+ * result, the updates of a link (`?link=`) or SDK session (`?session=`) websocket. Three things are the merchant's
+ * backend's alone and read null here:
+ * - `paymentCommit.commitLink`: a credential-less GET of it commits the payment at the amount the consumer approved,
+ *   skipping the merchant's own commit (and, for authorize and tokenize, answers the token);
+ * - `paymentDetails`: the token that captures an authorization or charges a saved card;
+ * - `posData`: the merchant's own point-of-sale data.
+ * Nulled, not left out: every field keeps the shape of the full object, so a browser reads it as it reads any transaction.
+ * The merchant gets them through the status query, callbacks and its own websocket.
+ */
+export const BrowserTransactionSchema = TransactionSchema.extend({
+  posData: z.null(),
+  paymentCommit: PaymentCommitSchema.extend({ commitLink: z.null() }),
+  paymentDetails: z.null(),
+});
+export type BrowserTransaction = z.infer<typeof BrowserTransactionSchema>;
+
+/** The browser view of a transaction (BrowserTransactionSchema): the whole object with the merchant's three things nulled. */
+export function toBrowserTransaction(transaction: Transaction): BrowserTransaction {
+  return { ...transaction, posData: null, paymentCommit: { ...transaction.paymentCommit, commitLink: null }, paymentDetails: null };
+}

@@ -107,7 +107,11 @@ export type WsClientMessage = z.infer<typeof WsClientMessageSchema>;
 
 // ——— server → client ———
 
-/** A state change of a transaction: `transaction` is the transaction object as it was at `sequence` (the callback's body). */
+/**
+ * A state change of a transaction: `transaction` is the transaction object as it was at `sequence` (the callback's body).
+ * Browser sockets (`?link=`, `?session=`) get its browser view (BrowserTransactionSchema: no commitLink, token or POS data);
+ * the merchant's and a device's sockets the whole object.
+ */
 export const WsTransactionUpdatedSchema = z.object({
   type: z.literal('transaction.updated'),
   eventId: z.string().describe("The event id; the same as the callback's webhook-id"),

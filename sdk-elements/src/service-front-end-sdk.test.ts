@@ -131,6 +131,9 @@ describe('ServiceFrontEndSDK', () => {
       const transaction = await new Promise<Transaction>((resolve) => sdk.pay(resolve, { amount: 1050, currency: 'USD' }));
       expect(transaction).to.include({ status: 10, statusName: 'AwaitingCommit' });
       expect(transaction.paymentCommit.isPaymentCommitted).to.equal(false);
+      // The browser view: only the merchant's backend gets what commits the payment, its token and its POS data.
+      expect(transaction.paymentCommit.commitLink).to.equal(null);
+      expect(transaction).to.include({ paymentDetails: null, posData: null });
       const names = seen.map((entry) => entry.name);
       expect(seen.find((entry) => entry.name === 'paymentSelected')!.payload).to.deep.equal({ paymentMethod: 'card' });
       expect(seen.filter((entry) => entry.name === 'paying').map((entry) => entry.payload)).to.deep.equal([{ isPaying: true }, { isPaying: false }]);

@@ -6,7 +6,7 @@ import { CARD_FIELDS, POST_MESSAGE_SOURCES } from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, string, union, url } from './schema';
 import { BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
-import { TransactionWire } from './transaction';
+import { BrowserTransactionWire } from './transaction';
 
 const instanceId = InstanceId;
 const host = literal(POST_MESSAGE_SOURCES.host);
@@ -47,6 +47,6 @@ export const FrameToHostMessageWire = union('type', [
     },
     strict,
   ),
-  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: TransactionWire }, strict),
+  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: BrowserTransactionWire }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
 ]);

@@ -10,7 +10,7 @@ export { BillingAddressWire, Cents, Currency, InstanceId, SdkConfigWire, SdkPayO
 export { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
-export { ProductWire, TransactionWire } from './transaction';
+export { BrowserTransactionWire, ProductWire, TransactionWire } from './transaction';
 export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { LoaderToWidgetMessageWire } from './loader-messages';
 export { WidgetToLoaderMessageWire } from './widget-messages';

@@ -17,7 +17,7 @@ import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
 import { BillingAddressWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
-import { TransactionWire } from './transaction';
+import { BrowserTransactionWire, TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 import { LoaderToWidgetMessageWire } from './loader-messages';
 import { WidgetToLoaderMessageWire } from './widget-messages';
@@ -30,6 +30,7 @@ interface WireTypes {
   SdkSession: protocol.SdkSession;
   SdkError: protocol.SdkError;
   Transaction: protocol.Transaction;
+  BrowserTransaction: protocol.BrowserTransaction;
   HostToFrameMessage: protocol.HostToFrameMessage;
   FrameToHostMessage: protocol.FrameToHostMessage;
   ExpressPayData: protocol.ExpressPayData;
@@ -45,6 +46,7 @@ const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   SdkSession: SdkSessionWire,
   SdkError: SdkErrorWire,
   Transaction: TransactionWire,
+  BrowserTransaction: BrowserTransactionWire,
   HostToFrameMessage: HostToFrameMessageWire,
   FrameToHostMessage: FrameToHostMessageWire,
   ExpressPayData: ExpressPayDataWire,
@@ -185,32 +187,36 @@ const instanceId = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), fc.const
 const host = light.POST_MESSAGE_SOURCES.host;
 const frame = light.POST_MESSAGE_SOURCES.frame;
 
-/** A valid transaction with a few fields replaced by near misses or junk. */
-const transaction = fc
-  .array(
-    fc.tuple(
-      fc.constantFrom(
-        ...(Object.keys(makeTransaction()) as (keyof protocol.Transaction)[]),
-        'paymentCommit.messsage',
-        'confirmation',
-        'payments',
-        'authorization',
-        'posData',
-        'products',
+/** `base` with a few fields replaced by near misses or junk. */
+const nearMissesOf = (base: () => protocol.Transaction, alsoChange: string[] = []) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom(
+          ...(Object.keys(base()) as (keyof protocol.Transaction)[]),
+          'paymentCommit.messsage',
+          'confirmation',
+          'payments',
+          'authorization',
+          'posData',
+          'products',
+          ...alsoChange,
+        ),
+        fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10, 13, 'AwaitingCommit', -1, 1.5, [], {}, [{}])),
       ),
-      fc.oneof(fc.anything(), fc.constantFrom(null, undefined, 10, 13, 'AwaitingCommit', -1, 1.5, [], {}, [{}])),
-    ),
-    { maxLength: 2 },
-  )
-  .map((changes) => {
-    const value = makeTransaction() as unknown as Record<string, unknown>;
-    for (const [path, replacement] of changes) {
-      const [head, tail] = path.split('.');
-      if (tail) value[head!] = { ...(value[head!] as object), [tail]: replacement };
-      else value[head!] = replacement;
-    }
-    return value;
-  });
+      { maxLength: 2 },
+    )
+    .map((changes) => {
+      const value = base() as unknown as Record<string, unknown>;
+      for (const [path, replacement] of changes) {
+        const [head, tail] = path.split('.');
+        if (tail) value[head!] = { ...(value[head!] as object), [tail]: replacement };
+        else value[head!] = replacement;
+      }
+      return value;
+    });
+/** A valid transaction with a few fields replaced by near misses or junk. */
+const transaction = nearMissesOf(makeTransaction);
 const goodTransaction = fc.constantFrom(
   makeTransaction(),
   makeTransaction({
@@ -230,6 +236,18 @@ const goodTransaction = fc.constantFrom(
     payments: [{ paymentId: 'p1', amountCents: 1, status: 'succeeded', date: '2024-01-01T00:00:00Z', confirmationNumber: null }],
     products: [{ name: 'x', quantity: 1, amount: 1, vat: null, discount: null, posIdentifier: null }],
   }),
+);
+
+/** Browser views of valid transactions, with near misses: among them the commitLink, a token or POS data put back. */
+const goodBrowserTransaction = goodTransaction.map((value) => protocol.toBrowserTransaction(value));
+const browserTransaction = fc.oneof(
+  goodBrowserTransaction,
+  nearMissesOf(() => protocol.toBrowserTransaction(makeTransaction()), ['paymentCommit.commitLink', 'paymentDetails']),
+  goodTransaction,
+  fc.constantFrom(
+    { ...protocol.toBrowserTransaction(makeTransaction()), paymentDetails: { type: 'authorization', token: 'auth_1' } },
+    { ...protocol.toBrowserTransaction(makeTransaction()), posData: {} },
+  ),
 );
 
 describe('light mirrors agree with the protocol', () => {
@@ -291,6 +309,13 @@ describe('light mirrors agree with the protocol', () => {
     check('Transaction', TransactionWire, protocol.TransactionSchema, fc.oneof(goodTransaction, transaction));
     // JSON.parse('-0') is -0, which equals the status 0; zod hands it on as given, and so must the mirror.
     expect(agree('Transaction', TransactionWire, protocol.TransactionSchema, makeTransaction({ status: -0 as protocol.Transaction['status'] }))).toBe(true);
+  });
+
+  it('BrowserTransaction', () => {
+    check('BrowserTransaction', BrowserTransactionWire, protocol.BrowserTransactionSchema, browserTransaction);
+    // What the service holds is refused: a browser view never carries the commitLink.
+    expect(agree('BrowserTransaction', BrowserTransactionWire, protocol.BrowserTransactionSchema, makeTransaction())).toBe(false);
+    expect(agree('BrowserTransaction', BrowserTransactionWire, protocol.BrowserTransactionSchema, protocol.toBrowserTransaction(makeTransaction()))).toBe(true);
   });
 
   it('HostToFrameMessage', () => {

@@ -79,8 +79,8 @@ export const boolean: Validator<boolean> = (input, path) => (typeof input === 'b
 
 export const unknown: Validator<unknown> = (input) => input;
 
-/** The input itself when it is `value`, as zod hands it on (-0 stays -0 for the literal 0). */
-export function literal<const T extends string | number | boolean>(value: T): Validator<T> {
+/** The input itself when it is `value`, as zod hands it on (-0 stays -0 for the literal 0); `literal(null)` is zod's `z.null()`. */
+export function literal<const T extends string | number | boolean | null>(value: T): Validator<T> {
   return (input, path) => (input === value ? (input as T) : fail(path, `must be ${JSON.stringify(value)}`));
 }
 

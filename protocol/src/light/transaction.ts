@@ -1,4 +1,4 @@
-/** Mirror of protocol `TransactionSchema` (docs/integrating.md#the-transaction-object, `../transaction.ts`); checked against it in light.test.ts. */
+/** Mirrors of protocol `TransactionSchema` and `BrowserTransactionSchema` (docs/integrating.md#the-transaction-object, `../transaction.ts`); checked against them in light.test.ts. */
 import { CURRENCIES, METHOD_TYPES, SMS_STATES } from '../constants';
 import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union } from './schema';
@@ -61,7 +61,9 @@ const statusCode = union(
   TRANSACTION_STATUS_CODES.map((code) => literal(code)),
 );
 
-export const TransactionWire = object({
+const paymentCommit = { messsage: str, isPaymentCommitted: boolean, secondsToCommit: int, commitLink: nullable(str) };
+
+const transaction = {
   TransactionNumber: str,
   date: isoDatetime,
   amount: nullable(num),
@@ -78,7 +80,7 @@ export const TransactionWire = object({
   timeoutDate: nullable(isoDatetime),
   paymentMethodData: object({ PaymentType: nullable(str), directAppLinks }),
   SMS: oneOf(SMS_STATES),
-  paymentCommit: object({ messsage: str, isPaymentCommitted: boolean, secondsToCommit: int, commitLink: nullable(str) }),
+  paymentCommit: object(paymentCommit),
   products: array(ProductWire),
   productSumMismatch: boolean,
   confirmations: array(confirmation),
@@ -91,4 +93,14 @@ export const TransactionWire = object({
   sequence: number({ int: true, min: 1 }),
   updatedAt: isoDatetime,
   createdAt: isoDatetime,
+};
+
+export const TransactionWire = object(transaction);
+
+/** The transaction as a browser receives it: the commitLink, the token and the POS data are always null. */
+export const BrowserTransactionWire = object({
+  ...transaction,
+  posData: literal(null),
+  paymentCommit: object({ ...paymentCommit, commitLink: literal(null) }),
+  paymentDetails: literal(null),
 });

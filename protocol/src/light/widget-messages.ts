@@ -13,7 +13,7 @@ const widget = literal(IFRAME_MESSAGE_SOURCES.widget);
 const instanceId = InstanceId;
 const strict = { strict: true };
 const nonNegative = number({ min: 0 });
-/** The widget checked the transaction with TransactionWire when the service answered; the loader takes it as an object. */
+/** The widget checked the transaction with BrowserTransactionWire when the service answered; the loader takes it as an object. */
 const relayedTransaction = record as Validator<Infer<typeof TransactionWire>>;
 
 const facadeConfig = object({ clientId: string(), debug: boolean, visualizer: boolean, payButtonId: nullable(string()) }, strict);

@@ -20,6 +20,7 @@ import {
 import { ProblemDetailsSchema, ProblemFieldErrorSchema } from '../problem';
 import {
   AuthorizationSchema,
+  BrowserTransactionSchema,
   ConfirmationSchema,
   DirectAppLinksSchema,
   PaymentCommitSchema,
@@ -43,6 +44,7 @@ export function schemaRef(name: string): { $ref: string } {
  */
 const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [TransactionSchema, 'Transaction'],
+  [BrowserTransactionSchema, 'BrowserTransaction'],
   [ProductSchema, 'Product'],
   [ConfirmationSchema, 'Confirmation'],
   [PaymentCommitSchema, 'PaymentCommit'],

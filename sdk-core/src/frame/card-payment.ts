@@ -1,9 +1,10 @@
 /**
  * Sends the card to the service: `POST {apiBase}/sdk/sessions/{sessionId}/payments` with the session token. Runs only in
- * the card frame, on the service's own origin; the card never leaves this request.
+ * the card frame, on the service's own origin; the card never leaves this request. The answer is the browser view of
+ * the transaction (no commitLink, token or POS data: those are the merchant backend's).
  */
-import type { BillingAddress, Transaction } from '@svc/protocol';
-import { endpointPath, TransactionWire } from '@svc/protocol/light';
+import type { BillingAddress, BrowserTransaction } from '@svc/protocol';
+import { BrowserTransactionWire, endpointPath } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError } from '../shared/sdk-errors';
 import type { CardInput } from './card-form';
@@ -23,7 +24,7 @@ export interface CardPaymentRequest {
 }
 
 /** A refusal carries the problem's `errors[].path`s (e.g. `card.number`) for the form to show on its fields. */
-export type CardPaymentOutcome = ApiResult<Transaction>;
+export type CardPaymentOutcome = ApiResult<BrowserTransaction>;
 
 export function payWithCard(session: FrameSession, request: CardPaymentRequest): Promise<CardPaymentOutcome> {
   const body = {
@@ -36,7 +37,7 @@ export function payWithCard(session: FrameSession, request: CardPaymentRequest):
   return postJson(`${session.apiBase}${endpointPath('submitSdkPayment', { sessionId: session.sessionId })}`, body, {
     token: session.sessionToken,
     what: 'The card payment',
-    validator: TransactionWire,
+    validator: BrowserTransactionWire,
     onProblem: paymentError,
   });
 }

@@ -3,11 +3,11 @@
  * the first invalid field focused when the card is incomplete, the fields read-only while the payment runs, emptied
  * once it is accepted (the card is not kept), and the service's field errors shown at their fields when refused.
  */
-import type { BillingAddress, SdkError, Transaction } from '@svc/protocol';
+import type { BillingAddress, BrowserTransaction, SdkError } from '@svc/protocol';
 import type { CardForm } from './card-form';
 import { payWithCard, type FrameSession } from './card-payment';
 
-export type CardSubmitOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
+export type CardSubmitOutcome = { ok: true; transaction: BrowserTransaction } | { ok: false; error: SdkError };
 
 export interface CardSubmitPayment {
   amount?: number | undefined;
@@ -25,7 +25,7 @@ export async function submitCardForm(
   session: FrameSession,
   payment: CardSubmitPayment,
   log: (...details: unknown[]) => void = () => undefined,
-  onAccepted: (transaction: Transaction) => void = () => undefined,
+  onAccepted: (transaction: BrowserTransaction) => void = () => undefined,
 ): Promise<CardSubmitOutcome> {
   form.showAllErrors();
   const card = form.cardInput();

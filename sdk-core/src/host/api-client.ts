@@ -2,8 +2,8 @@
  * The two calls the merchant page makes itself: start a session (`POST /sdk/sessions`, checked against the page's
  * Origin) and pay with a wallet (`POST /sdk/sessions/:id/payments`). Card payments are sent by the card frame only.
  */
-import type { BillingAddress, PartyInformation, CreateSdkSessionRequest, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
-import { endpointPath, SdkSessionWire, TransactionWire, type Validator } from '@svc/protocol/light';
+import type { BillingAddress, BrowserTransaction, PartyInformation, CreateSdkSessionRequest, SdkSession, WalletMethod } from '@svc/protocol';
+import { BrowserTransactionWire, endpointPath, SdkSessionWire, type Validator } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError, sessionError } from '../shared/sdk-errors';
 
@@ -28,8 +28,9 @@ export interface WalletPayment {
   shippingInformation?: PartyInformation | undefined;
 }
 
-export function payWithWallet(apiBase: string, session: SdkSession, payment: WalletPayment, signal: AbortSignal): Promise<ApiResult<Transaction>> {
-  return submitWalletPayment(apiBase, session, payment, signal, TransactionWire);
+/** The answer is the browser view of the transaction: no commitLink, token or POS data (those are the merchant backend's). */
+export function payWithWallet(apiBase: string, session: SdkSession, payment: WalletPayment, signal: AbortSignal): Promise<ApiResult<BrowserTransaction>> {
+  return submitWalletPayment(apiBase, session, payment, signal, BrowserTransactionWire);
 }
 
 /**

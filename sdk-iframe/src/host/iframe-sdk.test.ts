@@ -138,6 +138,9 @@ describe('iframe SDK', () => {
     const transaction = await pay({ amount: 1050, currency: 'USD', billingAddress: BILLING });
     expect(transaction).to.include({ status: 10, statusName: 'AwaitingCommit', amountCents: 1050 });
     expect(transaction.paymentCommit.isPaymentCommitted).to.equal(false);
+    // The browser view: only the merchant's backend gets what commits the payment, its token and its POS data.
+    expect(transaction.paymentCommit.commitLink).to.equal(null);
+    expect(transaction).to.include({ paymentDetails: null, posData: null });
     expect(seen.paying).to.deep.equal([true, false]);
     const payment = calls.find((call) => call.url.endsWith('/payments'))!;
     expect(payment.body).to.deep.include({ method: 'card', amount: 1050, currency: 'USD', billingAddress: BILLING });

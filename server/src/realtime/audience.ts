@@ -25,12 +25,19 @@ export function scopeFilterFor(audience: Audience, scope: WsScope): ScopeFilter 
   return null;
 }
 
-/** Which form of the transaction object an audience receives. */
-export type TransactionView = 'full' | 'consumer';
+/** Which form of the transaction object an audience receives: the whole object, or protocol's browser view of it. */
+export type TransactionView = 'full' | 'browser';
 
-/** Browsers get the consumer's view: no payment token, no merchant POS data (as the hosted page's own state). */
+/**
+ * Browsers (a payment link's page, an SDK session's widget) get the browser view (`toBrowserTransaction`): no
+ * commitLink, which would let the consumer commit their own payment at the amount they chose; no payment token; no
+ * POS data. Credentials get the whole object, as their status query does. That includes devices: a device is the
+ * merchant's own terminal, which sends the POS data itself and may commit its transactions, so it keeps them; it
+ * sees only transactions created with its device ID, never an SDK payment, so it never gets a widget payment's
+ * commitLink.
+ */
 export function viewFor(audience: Audience): TransactionView {
-  return audience.kind === 'credential' ? 'full' : 'consumer';
+  return audience.kind === 'credential' ? 'full' : 'browser';
 }
 
 /** For logs: what kind of client this is, never its credential. */

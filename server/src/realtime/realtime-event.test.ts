@@ -23,10 +23,20 @@ describe('RealtimeEvent.frame', () => {
   });
 
   it('frames each view once, with the view its message shows', () => {
-    const payload = JSON.stringify({ TransactionNumber: 'T-2', paymentDetails: { type: 'authorization', token: 'auth_x' }, posData: { till: 4 } });
+    const payload = JSON.stringify({
+      TransactionNumber: 'T-2',
+      paymentCommit: {
+        messsage: 'Payment committed',
+        isPaymentCommitted: true,
+        secondsToCommit: 600,
+        commitLink: 'http://localhost/transactions/commitPayment/cmt_x',
+      },
+      paymentDetails: { type: 'authorization', token: 'auth_x' },
+      posData: { till: 4 },
+    });
     const event = new RealtimeEvent('6f7a7c56-0000-4000-8000-000000000002', 'T-2', 2, payload);
-    const consumer = JSON.parse(readFrame(event.frame('consumer')).payload) as { transaction: Record<string, unknown> };
-    expect(consumer.transaction).toMatchObject({ paymentDetails: null, posData: null });
+    const browser = JSON.parse(readFrame(event.frame('browser')).payload) as { transaction: Record<string, unknown> };
+    expect(browser.transaction).toMatchObject({ paymentCommit: { isPaymentCommitted: true, commitLink: null }, paymentDetails: null, posData: null });
     expect(readFrame(event.frame('full')).payload).toBe(event.message('full'));
   });
 });

@@ -1,4 +1,4 @@
-import type { Transaction } from '@svc/protocol';
+import { toBrowserTransaction, type Transaction } from '@svc/protocol';
 import * as ws from 'ws';
 import type { TransactionView } from './audience';
 
@@ -10,7 +10,7 @@ const TEXT_OPCODE = 1;
 
 /**
  * One transaction event on its way to sockets. The message text is built once per view and shared by every
- * subscriber: the full view splices the stored payload in as it is; the consumer view parses it once. So is its
+ * subscriber: the full view splices the stored payload in as it is; the browser view parses it once. So is its
  * websocket frame: encoded and framed once, the same bytes are written to every subscriber's socket.
  */
 export class RealtimeEvent {
@@ -27,7 +27,7 @@ export class RealtimeEvent {
   message(view: TransactionView): string {
     let text = this.#messages.get(view);
     if (text === undefined) {
-      const transaction = view === 'full' ? this.payload : JSON.stringify(consumerView(JSON.parse(this.payload) as Transaction));
+      const transaction = view === 'full' ? this.payload : JSON.stringify(toBrowserTransaction(JSON.parse(this.payload) as Transaction));
       text = `{"type":"transaction.updated","eventId":${JSON.stringify(this.eventId)},"sequence":${this.sequence},"transaction":${transaction}}`;
       this.#messages.set(view, text);
     }
@@ -43,9 +43,4 @@ export class RealtimeEvent {
     }
     return frame;
   }
-}
-
-/** What a consumer's browser may see of the transaction object: the payment token and the merchant's POS data are not theirs. */
-function consumerView(transaction: Transaction): Transaction {
-  return { ...transaction, paymentDetails: null, posData: null };
 }

@@ -1,5 +1,5 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
-import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status } from '@svc/protocol';
+import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status, toBrowserTransaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
@@ -59,7 +59,9 @@ export async function createSession(
  * `POST /sdk/sessions/:sessionId/payments`: the consumer approves a payment in the widget. The method is
  * authorised for the amount (verified, for tokenize), and the transaction waits in AwaitingCommit for the
  * merchant backend's commit within COMMIT_WINDOW_S. A decline ends it Declined and answers 402. The processor is
- * called outside any database transaction; the transaction is created with its decision.
+ * called outside any database transaction; the transaction is created with its decision. The answer goes to the
+ * consumer's browser, so it is the browser view: its commitLink would let the consumer commit the payment themselves,
+ * at the amount they chose; the merchant's backend reads it with its status query, callbacks and websocket.
  */
 export async function submitSdkPayment(
   tx: Tx,
@@ -91,7 +93,9 @@ export async function submitSdkPayment(
     record: async (tx, result) => {
       const decidedAt = deps.clock.now();
       const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
-      return result.outcome === 'approved' ? answerOf({ body: transaction }, context.requestId) : answerOf(processorError(result), context.requestId);
+      return result.outcome === 'approved'
+        ? answerOf({ body: toBrowserTransaction(transaction) }, context.requestId)
+        : answerOf(processorError(result), context.requestId);
     },
   });
 }
