@@ -4,7 +4,7 @@ import { holdBooks } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold, codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../lifecycle';
+import { processorOutcomeRecorders } from '../../processor-outcomes';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**
