@@ -159,7 +159,7 @@ async function recordDecision(
     pending: done,
     answer: ({ view }) =>
       result.outcome !== 'approved'
-        ? answerOf(processorError(result), requestId)
+        ? answerOf(processorError(result, 'final'), requestId)
         : answerOf(
             { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
             requestId,

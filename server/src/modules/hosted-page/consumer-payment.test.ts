@@ -109,6 +109,15 @@ describe('POST /pay/:linkId', () => {
     expect(tokens!.n).toBe(0);
   });
 
+  it('a processor failure tells the consumer the payment is over, not to retry with the same Idempotency-Key', async () => {
+    const created = await t.client.init({ amount: 9, currency: 'USD' });
+    const failed = await consumerPays(t.app, created.body, cardNumbered('4000000000000119'));
+    expect(failed.status).toBe(502);
+    const detail = (failed.body as unknown as { detail: string }).detail;
+    expect(detail).not.toMatch(/retry|Idempotency-Key/i);
+    expect(detail).toMatch(/new payment link/);
+  });
+
   it('two consumers paying one link at once: one payment, one refusal', async () => {
     const created = await t.client.init({ amount: 9, currency: 'USD' });
     const both = await Promise.all([consumerPays(t.app, created.body, TEST_CARD), consumerPays(t.app, created.body, { method: 'paypal' })]);
