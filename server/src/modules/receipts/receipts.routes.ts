@@ -15,10 +15,13 @@ export function receiptsRouter(deps: AppDeps): Router {
 
   router.post('/transactions/:transactionNumber/receipt', merchantOrDevice, async (req, res) => {
     const number = parseInput(TransactionNumberParam, req.params.transactionNumber, ['transactionNumber']);
-    const body = parseInput(SaveReceiptRequestSchema, req.body);
+    parseInput(SaveReceiptRequestSchema, req.body);
+    // The receipt is kept as sent: the object the JSON parser made, now checked. The schema's parsed copy is built by
+    // assigning key after key, so a `__proto__` key would set the copy's prototype instead of being kept.
+    const receipt = (req.body as { receipt: Record<string, unknown> }).receipt;
     const principal = principalOf(res);
     const response = await runMutation(deps.db, deps.clock, mutationScope(req, res, principal), async (tx) => {
-      await saveReceipt(tx, deps.clock, principal, number, body.receipt);
+      await saveReceipt(tx, deps.clock, principal, number, receipt);
       return { body: { saved: true } satisfies SaveReceiptResponse };
     });
     sendMutation(res, response);
