@@ -38,7 +38,7 @@ beforeAll(async () => {
   const adminUrl = inject('adminDatabaseUrl');
   name = `svc_test_${inject('templateDatabase').slice(8)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(`create database ${name} template template0`);
   await admin.end();
   url = withDatabase(adminUrl, name);
   const folder = await migrationsUpTo(BEFORE);
