@@ -113,8 +113,10 @@ function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
   // Pending, or Declined (the consumer tries another card); never past the time-out.
   if ((t.status !== Status.Pending && t.status !== Status.Declined) || (t.timeoutAt !== null && t.timeoutAt <= m.now))
     return refused('transaction_not_payable');
+  // An authorization created without an amount has nothing for the consumer to approve: its page shows no form.
+  if (t.amountCents === null) return refused('transaction_not_payable');
   t.sequence += 1;
-  const amount = t.amountCents ?? 0;
+  const amount = t.amountCents;
   if (method === 'declined' || method === 'insufficient' || method === 'failure') {
     t.status = method === 'failure' ? Status.Failed : Status.Declined;
     if (t.methodType === 'sale') t.payments.push({ amountCents: amount, status: 'failed' });

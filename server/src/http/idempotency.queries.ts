@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 
@@ -59,4 +59,24 @@ export async function forgetInFlightKey(db: Queryable, merchantId: string, key: 
 function inFlightKeyOf(merchantId: string, key: string, takenAt: Date | null) {
   const k = idempotencyKeys;
   return and(eq(k.merchantId, merchantId), eq(k.key, key), isNull(k.responseStatus), takenAt ? eq(k.createdAt, takenAt) : undefined);
+}
+
+/**
+ * Deletes up to `limit` keys that expired by `now`, oldest first (through the index on expires_at), and answers how
+ * many. Rows another transaction holds (a request replacing an expired key) are skipped, never waited on.
+ */
+export async function deleteExpiredKeys(db: Queryable, now: Date, limit: number): Promise<number> {
+  const k = idempotencyKeys;
+  const due = db
+    .select({ merchantId: k.merchantId, key: k.key })
+    .from(k)
+    .where(lte(k.expiresAt, now))
+    .orderBy(k.expiresAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const deleted = await db
+    .delete(k)
+    .where(sql`(${k.merchantId}, ${k.key}) in (${due})`)
+    .returning({ key: k.key });
+  return deleted.length;
 }

@@ -1,15 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { PROBLEM_CONTENT_TYPE } from '@svc/protocol';
+import { PROBLEM_CONTENT_TYPE, type ApiErrorCode } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
 import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
-import { findStoredResponse, storeResponse, tryAdvisoryXactLock } from './idempotency.queries';
+import { deleteExpiredKeys, findStoredResponse, storeResponse, tryAdvisoryXactLock } from './idempotency.queries';
 import { renderProblem } from './problem';
 import { AnswerSeal } from './sealed-answer';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MAX_KEY_LENGTH = 255;
+
+/**
+ * Refusals of the input itself, which are answered but not stored: the corrected request may take the same key. An
+ * unusable card is one of them, since the fingerprint does not see the card (see fingerprint).
+ */
+const NOT_STORED: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>(['validation_failed', 'invalid_card']);
 
 /** What a mutation answers: the status and the exact body text, so a replay is byte-identical. */
 export interface MutationResponse {
@@ -102,7 +108,9 @@ export interface IdempotencyScope {
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
  * (an advisory lock tried, never waited on). The stored answer is read before the lock is tried, so any number of
  * concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
- * validation failures, which are not: the effect runs in a savepoint so a refusal leaves nothing behind but its answer.
+ * refusals of the input (NOT_STORED), which are not: the effect runs in a savepoint so a refusal leaves nothing behind
+ * but its answer. The fingerprint kept beside the answer is taken without the card (see fingerprint), and both are
+ * deleted once they expire (forgetExpiredKeys).
  */
 export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, effect: Effect): Promise<MutationResponse> {
   const afterCommit: (() => Promise<void>)[] = [];
@@ -128,7 +136,7 @@ async function runInTransaction(
   const seal = scope.sealWith === undefined ? null : new AnswerSeal(scope.sealWith, scope.key);
   const ownKey = seal ? AnswerSeal.storedKey(scope.key) : scope.key;
   const key = 'space' in scope.caller ? `${scope.caller.space} ${ownKey}` : ownKey;
-  const requestHash = hashRequest(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
+  const requestHash = fingerprint(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
   return db.transaction(async (tx) => {
     const now = clock.now();
     const find = () => storedAnswer(tx, scope.merchantId, key, requestHash, now, seal);
@@ -147,7 +155,7 @@ async function runInTransaction(
       settled = await tx.transaction((savepoint) => settle(savepoint, effect, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued));
       afterCommit.push(...queued);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'validation_failed') throw error;
+      if (!(error instanceof ApiError) || error.status >= 500 || NOT_STORED.has(error.code)) throw error;
       settled = { response: problemResponse(error, scope.requestId), handoff: null };
     }
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
@@ -161,6 +169,22 @@ async function runInTransaction(
     await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: settled.response.status, responseBody, createdAt: now, expiresAt });
     return settled;
   });
+}
+
+/** How many expired keys one statement deletes. */
+export const EXPIRED_KEYS_BATCH = 500;
+
+/**
+ * Deletes every key (its answer and its fingerprint) that expired by `now`, in bounded batches, and answers how many.
+ * An expired key already answers nothing (a request under it runs anew); the expiry worker calls this on every tick.
+ */
+export async function forgetExpiredKeys(db: Database, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteExpiredKeys(db, now, EXPIRED_KEYS_BATCH);
+    total += deleted;
+    if (deleted < EXPIRED_KEYS_BATCH) return total;
+  }
 }
 
 function keyInUse(): ApiError {
@@ -178,7 +202,8 @@ async function storedAnswer(
 ): Promise<MutationResponse | null> {
   const stored = await findStoredResponse(tx, merchantId, key);
   if (!stored || stored.expiresAt <= now) return null;
-  if (!stored.requestHash.equals(requestHash)) {
+  // A fingerprint deleted because it was taken over a card (see the schema) matches any request under the key.
+  if (stored.requestHash !== null && !stored.requestHash.equals(requestHash)) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
   // Its processor call is still in flight (its outcome, recorded by the request or the worker, fills in the answer).
@@ -188,19 +213,44 @@ async function storedAnswer(
   return { status: stored.responseStatus, body, contentType, replayed: true };
 }
 
-/** Caller, method, path and the body with keys sorted: the same request however its JSON was laid out. */
-function hashRequest(req: Request, caller: string): Buffer {
+/**
+ * The request's fingerprint, which tells a replay from another request under the same key: caller, method, path and
+ * the body with keys sorted (the same request however its JSON was laid out), with the consumer's card and personal
+ * details left out.
+ *
+ * Why they are left out: the fingerprint is kept for a day beside the key, and a hash of a body holding a card can
+ * be searched. With the link (or session) and the last four digits the answer shows, what is left to guess of a card
+ * is a few billion numbers that pass Luhn, an expiry and a CVC: an unsalted hash falls in seconds, and a keyed hash
+ * only moves the secret somewhere else. So no function of the card is kept at all: each card field (at any depth) is
+ * replaced by one constant before hashing, and the fingerprint is the same whatever card was sent. Billing and
+ * shipping details are left out the same way: personal data, also guessable, that the service does not keep.
+ *
+ * What that means for a request under a key already used: the same body but another card counts as the same request
+ * and gets the first answer, replayed (another card is never charged under it). A key names one attempt (the hosted
+ * page and the terminal simulator send a new one with every attempt), so a second card is a new attempt with a new
+ * key; telling the cards apart for a 422 would take exactly what must not be kept. A card refused before it
+ * reached the processor (400 `invalid_card`) is not stored (see NOT_STORED), so the corrected card may take the same
+ * key. Any other difference in the body is still another request: 422 `idempotency_key_reused`.
+ */
+function fingerprint(req: Request, caller: string): Buffer {
   return createHash('sha256')
     .update(`${caller}\n${req.method} ${req.path}\n`)
     .update(canonicalJson(req.body ?? {}))
     .digest();
 }
 
+/**
+ * Fields whose value never enters a fingerprint: a card (`card` of the hosted page and the SDK payments, with its number,
+ * expiry and CVC; `cardNumber` of a terminal tap) and the consumer's billing and shipping details.
+ */
+const LEFT_OUT = new Set(['card', 'cardNumber', 'billingAddress', 'billingInformation', 'shippingInformation']);
+const LEFT_OUT_VALUE = '"(left out)"';
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${LEFT_OUT.has(k) ? LEFT_OUT_VALUE : canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
+import { forgetExpiredKeys } from '../../http/idempotency';
 import type { Logger } from '../../logger';
 import { sweepDue, type SweepDeps } from './expiry';
 
@@ -7,7 +8,10 @@ export interface ExpiryWorker {
   stop(): Promise<void>;
 }
 
-/** Sweeps time-outs and hold expiries every `intervalMs`, following the clock (the sandbox clock included). */
+/**
+ * Sweeps time-outs and hold expiries every `intervalMs`, following the clock (the sandbox clock included), and deletes
+ * the Idempotency-Keys that expired (their answers and request fingerprints are kept no longer than they serve).
+ */
 export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logger; intervalMs?: number }): ExpiryWorker {
   const intervalMs = deps.intervalMs ?? 1000;
   let stopped = false;
@@ -19,8 +23,11 @@ export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logg
   const tick = async () => {
     try {
       await deps.clock.refresh?.();
-      const swept = await sweepDue(deps, deps.clock.now());
+      const now = deps.clock.now();
+      const swept = await sweepDue(deps, now);
       if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
+      const forgotten = await forgetExpiredKeys(deps.db, now);
+      if (forgotten > 0) deps.logger.debug({ forgotten }, 'expired idempotency keys deleted');
       outage.recovered();
     } catch (error) {
       if (isDatabaseUnavailable(error)) outage.failed(error);

@@ -1,4 +1,4 @@
-import type { ConsumerPayRequest, Currency } from '@svc/protocol';
+import type { ConsumerPayRequest, Currency, TransactionStatusCode } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
@@ -10,7 +10,7 @@ import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type PendingDone, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
 import { applyConsumerOutcome, endConsumerPayment, findLinkFace, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
-import { isLinkPayable, LINK_PAYABLE_METHOD_TYPES } from './link-payable';
+import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { toLinkState } from './link-state';
 
 /**
@@ -54,7 +54,9 @@ async function refusal(tx: Tx, linkId: string, now: Date): Promise<ApiError> {
   }
   if (row.timeoutAt !== null && row.timeoutAt <= now)
     return new ApiError('transaction_not_payable', 'This payment link has timed out; ask the merchant for a new one.');
-  if (!isLinkPayable(row, now)) return new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  if (!LINK_PAYABLE_STATUSES.includes(row.status as TransactionStatusCode))
+    return new ApiError('transaction_not_payable', `This payment is no longer open (status ${row.status}).`);
+  if (row.amountCents === null) return new ApiError('transaction_not_payable', 'The merchant has not set the amount of this payment yet.');
   return new ApiError('transaction_not_payable', 'A payment of this link is being processed; wait for its outcome.');
 }
 
@@ -157,7 +159,7 @@ async function recordDecision(
     pending: done,
     answer: ({ view }) =>
       result.outcome !== 'approved'
-        ? answerOf(processorError(result), requestId)
+        ? answerOf(processorError(result, 'final'), requestId)
         : answerOf(
             { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
             requestId,

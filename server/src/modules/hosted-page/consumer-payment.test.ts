@@ -90,6 +90,34 @@ describe('POST /pay/:linkId', () => {
     expect(codeOf((await consumerPays(t.app, cancelled.body, TEST_CARD)).body)).toBe('transaction_not_payable');
   });
 
+  it('refuses to pay an authorization created without an amount, as its page shows no form', async () => {
+    const created = await t.client.init({ currency: 'EUR', methodType: 'authorize' });
+    const link = linkOf(created.body.transactionPage.qrURL);
+    const state = (await (await t.app.request(`/pay/${link}/state`)).json()) as PaymentLinkState;
+    expect(state).toMatchObject({ amountCents: null, status: Status.Pending, payable: false });
+    expect(await (await t.app.request(`/pay/${link}`)).text()).not.toContain('id="pay-button"');
+    for (const body of [TEST_CARD, { method: 'paypal' as const }]) {
+      const paid = await consumerPays(t.app, created.body, body);
+      expect(paid.status).toBe(409);
+      expect(codeOf(paid.body)).toBe('transaction_not_payable');
+      expect((paid.body as unknown as { detail: string }).detail).toMatch(/amount/);
+    }
+    const after = (await t.client.get(created.body.TransactionNumber)).body;
+    expect(after).toMatchObject({ status: Status.Pending, sequence: 1, paymentDetails: null, payments: [] });
+    const [tokens] = await t.database.sql<{ n: number }[]>`
+      select count(*)::int as n from payment_tokens p join transactions x on x.id = p.transaction_id where x.transaction_number = ${created.body.TransactionNumber}`;
+    expect(tokens!.n).toBe(0);
+  });
+
+  it('a processor failure tells the consumer the payment is over, not to retry with the same Idempotency-Key', async () => {
+    const created = await t.client.init({ amount: 9, currency: 'USD' });
+    const failed = await consumerPays(t.app, created.body, cardNumbered('4000000000000119'));
+    expect(failed.status).toBe(502);
+    const detail = (failed.body as unknown as { detail: string }).detail;
+    expect(detail).not.toMatch(/retry|Idempotency-Key/i);
+    expect(detail).toMatch(/new payment link/);
+  });
+
   it('two consumers paying one link at once: one payment, one refusal', async () => {
     const created = await t.client.init({ amount: 9, currency: 'USD' });
     const both = await Promise.all([consumerPays(t.app, created.body, TEST_CARD), consumerPays(t.app, created.body, { method: 'paypal' })]);

@@ -1,5 +1,5 @@
 import { Status } from '@svc/protocol';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
@@ -61,6 +61,7 @@ function consumerPaymentMarkWrite(db: Queryable) {
           inArray(t.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
           inArray(t.status, [...LINK_PAYABLE_STATUSES]),
           or(isNull(t.timeoutAt), sql`${t.timeoutAt} > ${sql.placeholder('now')}::timestamptz`),
+          isNotNull(t.amountCents),
           noConsumerPaymentInFlight(),
         ),
       )
@@ -81,7 +82,7 @@ function consumerPaymentMarkWrite(db: Queryable) {
     columns: {
       merchantId: sql`${cte.merchantId}`,
       operation: sql`case when ${cte.methodType} = 'sale' then 'sale' else 'authorize' end`,
-      amountCents: sql`coalesce(${cte.amountCents}, 0)`,
+      amountCents: sql`${cte.amountCents}`,
       currency: sql`${cte.currency}`,
     },
   };

@@ -10,10 +10,16 @@ export const LINK_PAYABLE_METHOD_TYPES = ['sale', 'authorize'] as const;
  */
 export const LINK_PAYABLE_STATUSES: readonly TransactionStatusCode[] = [Status.Pending, Status.Declined];
 
-export function isLinkPayable(row: Pick<TransactionRow, 'status' | 'methodType' | 'timeoutAt'>, now: Date): boolean {
+/**
+ * Whether the link takes a payment now: a sale or an authorization, in a payable status, before its time-out, and
+ * with an amount (an authorization created without one has nothing for the consumer to approve: the page shows no
+ * form, and a payment is refused the same way).
+ */
+export function isLinkPayable(row: Pick<TransactionRow, 'status' | 'methodType' | 'timeoutAt' | 'amountCents'>, now: Date): boolean {
   return (
     LINK_PAYABLE_STATUSES.includes(row.status as TransactionStatusCode) &&
     (LINK_PAYABLE_METHOD_TYPES as readonly string[]).includes(row.methodType) &&
-    (row.timeoutAt === null || row.timeoutAt > now)
+    (row.timeoutAt === null || row.timeoutAt > now) &&
+    row.amountCents !== null
   );
 }

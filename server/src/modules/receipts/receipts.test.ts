@@ -37,6 +37,21 @@ describe('POS receipts', () => {
     expect(((await (await read(number)).json()) as { receipt: unknown }).receipt).toEqual({ reprint: true });
   });
 
+  it('keeps `__proto__`, `constructor` and `prototype` keys as sent, at the top and deeper, and reads them back exactly', async () => {
+    const number = (await t.client.init({ amount: 5, currency: 'USD' })).body.TransactionNumber;
+    // JSON.parse makes each of these an own property, as the POS's JSON text has it (an object literal would not).
+    const text = '{"__proto__":{"admin":true},"constructor":{"name":"till 3"},"prototype":[1,2],"lines":[{"__proto__":"x","name":"Tea"}],"footer":"Thanks"}';
+    const receipt = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(receipt)).toContain('__proto__');
+    const saved = await save(number, { receipt });
+    expect(saved.status).toBe(200);
+    const back = JSON.parse(await (await read(number)).text()) as { receipt: Record<string, unknown> };
+    expect(Object.keys(back.receipt).sort()).toEqual(Object.keys(receipt).sort());
+    expect(back.receipt).toEqual(receipt);
+    expect(Object.getOwnPropertyDescriptor(back.receipt, '__proto__')?.value).toEqual({ admin: true });
+    expect(Object.getOwnPropertyDescriptor((back.receipt.lines as object[])[0], '__proto__')?.value).toBe('x');
+  });
+
   it('takes a receipt of exactly 64 KB, refuses a larger one with 413 and keeps the saved one', async () => {
     const number = (await t.client.init({ amount: 5, currency: 'USD' })).body.TransactionNumber;
     const largest = receiptOfSize(MAX_RECEIPT_BYTES);
