@@ -9,6 +9,7 @@ import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
+import { isFreshDecline, limitDeclines } from '../card-testing';
 import { payLink } from './consumer-payment.service';
 import { findLinkFace } from './hosted-page.queries';
 import { toLinkState } from './link-state';
@@ -45,7 +46,10 @@ export function hostedPageRouter(deps: HostedPageRouterDeps): Router {
     }
     const scope = { merchantId, caller: { space: `link:${linkId}` }, key, request: req, requestId: requestIdOf(res) };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx, context) => payLink(tx, deps, linkId, body, context)));
+    // Card testing: the link's and the address's recent declines are counted before the processor is asked.
+    const attempt = { subject: `link:${linkId}`, clientAddress: req.ip ?? 'unknown' };
+    const pay = () => runMutation(deps.db, deps.clock, scope, (tx, context) => payLink(tx, deps, linkId, body, context));
+    sendMutation(res, await limitDeclines(deps, attempt, pay, isFreshDecline));
   });
 
   return router;

@@ -9,6 +9,7 @@ import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
 import { requestIdOf } from '../../http/request-id';
+import { isFreshDecline, limitDeclines } from '../card-testing';
 import { hashCredential } from '../merchants';
 import { findCredentialByHash } from '../merchants';
 import { sdkCors } from './sdk-cors';
@@ -76,7 +77,10 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
       requestId: requestIdOf(res),
     };
     res.setHeader('Cache-Control', 'no-store');
-    sendMutation(res, await runMutation(deps.db, deps.clock, scope, (tx, context) => submitSdkPayment(tx, deps, session, body, context)));
+    // Card testing: the session's and the address's recent declines are counted before the processor is asked.
+    const attempt = { subject: `session:${session.id}`, clientAddress: req.ip ?? 'unknown' };
+    const pay = () => runMutation(deps.db, deps.clock, scope, (tx, context) => submitSdkPayment(tx, deps, session, body, context));
+    sendMutation(res, await limitDeclines(deps, attempt, pay, isFreshDecline));
   });
 
   return router;
