@@ -37,6 +37,7 @@ export const API_ERRORS = {
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with a different request' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  too_many_declines: { status: 429, title: 'Too many declined payment attempts' },
   internal_error: { status: 500, title: 'Internal error' },
   processor_failure: { status: 502, title: 'The payment processor failed' },
   service_unavailable: { status: 503, title: 'The service is unavailable' },

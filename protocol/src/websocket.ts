@@ -47,6 +47,8 @@ export const WS_ERROR_CODES = [
   'forbidden_origin',
   /** Upgrade refused with 429. */
   'rate_limited',
+  /** Upgrade refused with 429: a browser socket's link, SDK session or client address already holds as many sockets as it may. */
+  'too_many_sockets',
   /** The message is not JSON or not a known client message; the connection is closed (1008, or 1003 for binary). */
   'malformed_message',
   /** No such transaction for this credential (another merchant's or branch's answers the same). */

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { AppDeps, AppDepsInput } from './app-deps';
 import { checkConnection } from './db/client';
 import { accessLog } from './http/access-log';
+import { clientAddress, proxyTrust } from './http/client-address';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
 import { noSniff } from './http/no-sniff';
@@ -40,7 +41,16 @@ export function createApp(input: AppDepsInput): Express {
   };
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.env.TRUST_PROXY);
+  // The client's address (`req.ip`, which every per-address limit counts) is clientAddress's, the websocket
+  // upgrade's too; Express takes the same trust for the protocol and host a proxy forwards.
+  const trust = proxyTrust(deps.env.TRUST_PROXY);
+  app.set('trust proxy', trust);
+  Object.defineProperty(app.request, 'ip', {
+    configurable: true,
+    get(this: express.Request) {
+      return clientAddress(this, trust);
+    },
+  });
   app.set('json spaces', 0);
   // No ETag from express: it would hash every API answer for one. The GETs a client revalidates set their own
   // (http/etag.ts: docs, the SDK manifest and files, the consumer pages' assets, a link's QR code).

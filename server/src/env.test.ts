@@ -69,6 +69,6 @@ describe('loadEnv', () => {
 
   it('rejects a port out of range and a boolean that is not one', () => {
     expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT /);
-    expect(problemsOf({ TRUST_PROXY: 'maybe' })[0]).toBe('TRUST_PROXY must be true or false');
+    expect(problemsOf({ CALLBACK_ALLOW_PRIVATE_NETWORKS: 'maybe' })[0]).toBe('CALLBACK_ALLOW_PRIVATE_NETWORKS must be true or false');
   });
 });

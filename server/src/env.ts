@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -24,6 +25,46 @@ const secondsList = z
   .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds')
   .transform((v) => v.split(',').map(Number));
 
+/**
+ * Which proxies in front of the service may say who the client is (in X-Forwarded-For): the number of them (each
+ * appends the address it saw, so the client's is the n-th entry from the right), or their addresses and subnets.
+ */
+export type TrustedProxies = { hops: number } | { addresses: string[] };
+
+const trustedProxies = z.string().transform((value, ctx): TrustedProxies => {
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === 'no') return { hops: 0 };
+  if (text === 'true' || text === 'yes') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'no longer takes true: it trusted the left-most X-Forwarded-For entry, which the client writes. Give the number of proxies in front of ' +
+        'the service (TRUST_PROXY=1 for one) or their addresses (TRUST_PROXY=10.0.0.5,10.1.0.0/16)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops <= 16) return { hops };
+  }
+  const addresses = text.split(',').map((entry) => entry.trim());
+  if (!addresses.every(isAddressOrSubnet)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be the number of proxies in front of the service (0 to 16) or a comma-separated list of their addresses or subnets',
+    });
+    return z.NEVER;
+  }
+  return { addresses };
+});
+
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = '', prefix, ...more] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || more.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
 const EnvSchema = z
   .object({
     SVC_MODE: z.enum(['sandbox', 'production']).default('sandbox'),
@@ -47,7 +88,12 @@ const EnvSchema = z
     /** Seconds a live credential is kept in memory; changes reach every instance at once by NOTIFY. 0: off. */
     CREDENTIAL_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
-    TRUST_PROXY: booleanText.default(false),
+    /**
+     * The proxies in front of the service, whose X-Forwarded-For says the client's address (http/client-address.ts):
+     * `0` (none: the peer is the client), their number (`1` behind one load balancer), or their addresses and
+     * subnets (`10.0.0.5,10.1.0.0/16`). Every per-address limit counts that address.
+     */
+    TRUST_PROXY: trustedProxies.default({ hops: 0 }),
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
     CALLBACK_RETRY_SCHEDULE_S: secondsList.default([15, 60, 120, 600, 2000, 32000]),
     CALLBACK_GIVE_UP_AFTER_S: positiveInt.default(3 * 24 * 3600),
@@ -62,6 +108,12 @@ const EnvSchema = z
     /** A processor request still unfinished this long after it was asked is set aside as `needs_review` (logged as an error). */
     PROCESSOR_REQUEST_GIVE_UP_S: positiveInt.min(600).default(24 * 3600),
     AUTHORIZATION_HOLD_S: positiveInt.default(7 * 24 * 3600),
+    /**
+     * Card testing: declined card attempts one client address may make in an hour, across payment links and SDK
+     * sessions; the next attempt answers 429 too_many_declines until the oldest of them is an hour old. (A link or a
+     * session takes 5 declines in 30 minutes of its own.)
+     */
+    DECLINES_PER_ADDRESS_PER_HOUR: positiveInt.max(10_000).default(20),
   })
   .superRefine((env, ctx) => {
     if (env.SVC_MODE !== 'production') return;

@@ -69,6 +69,8 @@ interface ModelTx {
   hasToken: boolean;
   payments: { amountCents: number; status: 'succeeded' | 'failed' }[];
   sequence: number;
+  /** Model seconds of the consumer's declines: a link takes 5 in 30 minutes (card testing). */
+  declinedAt: number[];
 }
 
 interface Model {
@@ -110,6 +112,8 @@ const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
 
 /** Consumer pays (POST /pay/:linkId). Mutates `t` when something changes. */
 function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
+  // Card testing is counted first, whatever the link's state.
+  if (t.declinedAt.filter((at) => at > m.now - 1800).length >= 5) return refused('too_many_declines', 429);
   // Pending, or Declined (the consumer tries another card); never past the time-out.
   if ((t.status !== Status.Pending && t.status !== Status.Declined) || (t.timeoutAt !== null && t.timeoutAt <= m.now))
     return refused('transaction_not_payable');
@@ -121,6 +125,7 @@ function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
     t.status = method === 'failure' ? Status.Failed : Status.Declined;
     if (t.methodType === 'sale') t.payments.push({ amountCents: amount, status: 'failed' });
     if (method === 'failure') return refused('processor_failure', 502);
+    t.declinedAt.push(m.now);
     return refused(method === 'declined' ? 'card_declined' : 'insufficient_funds', 402);
   }
   if (t.methodType === 'sale') {
@@ -370,6 +375,7 @@ class Init implements Cmd {
       hasToken: false,
       payments: [],
       sequence: 1,
+      declinedAt: [],
     });
     r.txs.push({ number: answer.body.TransactionNumber, created: answer.body, token: null });
     r.trace[r.trace.length - 1] += ` ${answer.body.TransactionNumber}`;
@@ -584,7 +590,8 @@ const commandArbitraries: fc.Arbitrary<Cmd>[] = [
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startTestApp(database, { env: { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } });
+  // One test address pays every link of every run: its hourly decline limit would stop the runs, not the model.
+  app = await startTestApp(database, { env: { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000', DECLINES_PER_ADDRESS_PER_HOUR: '10000' } });
 });
 afterAll(async () => {
   await app?.close();

@@ -5,9 +5,11 @@ import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../app-deps';
 import type { Listener } from '../db/resilient-listener';
 import type { Audience } from './audience';
+import { BROWSER_SOCKET_LIMITS, BrowserSocketCounts, type BrowserSocketLimits } from './browser-socket-caps';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
 import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-cache';
+import { proxyTrust } from '../http/client-address';
 import { Hub } from './hub';
 import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
 import { resolveSessionToken, type SessionTokenResolver } from './session-token';
@@ -24,8 +26,13 @@ export interface RealtimeOptions {
   replayPageSize?: number;
   /** How long `close()` waits for clients to answer the close frame before dropping them. Default 2 s. */
   closeTimeoutMs?: number;
-  /** Open sockets this instance holds; upgrades beyond it are answered 503 with Retry-After. Default 10,000. */
+  /**
+   * Merchants' and devices' sockets this instance holds; upgrades beyond it are answered 503 with Retry-After.
+   * Browser sockets are capped apart (browserSockets), so they never take these places. Default 10,000.
+   */
   maxConnections?: number;
+  /** Browser sockets per link or session, per client address and in all; beyond them an upgrade answers 429. Default BROWSER_SOCKET_LIMITS. */
+  browserSockets?: BrowserSocketLimits;
 }
 
 export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter' | 'clock'> & {
@@ -53,6 +60,10 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   const maxConnections = options.maxConnections ?? 10_000;
   const hub = new Hub();
   const connections = new Set<Connection>();
+  // The merchants' and devices' sockets, which maxConnections caps; browser sockets are counted in `browserSockets`.
+  let credentialSockets = 0;
+  const browserSockets = new BrowserSocketCounts(options.browserSockets ?? BROWSER_SOCKET_LIMITS);
+  const trust = proxyTrust(env.TRUST_PROXY);
   const listener = deps.listener ?? deps.sql;
   const bridge = await startEventsBridge({ sql: listener, db, hub, logger, clock: deps.clock });
   // A revoked or deleted credential loses its open sockets too, not only its next request.
@@ -83,12 +94,16 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   };
 
   const accept = async (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => {
-    const verdict = await authenticateUpgrade(req, url, { db, env, limiter, resolveSessionToken: deps.resolveSessionToken ?? resolveSessionToken }).catch(
-      (error: unknown) => {
-        logger.error({ err: error }, 'websocket: authenticating an upgrade failed');
-        return { ok: false as const, status: 500, reason: 'internal_error' };
-      },
-    );
+    const verdict = await authenticateUpgrade(req, url, {
+      db,
+      env,
+      trust,
+      limiter,
+      resolveSessionToken: deps.resolveSessionToken ?? resolveSessionToken,
+    }).catch((error: unknown) => {
+      logger.error({ err: error }, 'websocket: authenticating an upgrade failed');
+      return { ok: false as const, status: 500, reason: 'internal_error' };
+    });
     if (socket.destroyed) return;
     if (closing) return refuseUpgrade(socket, 503);
     if (!verdict.ok) {
@@ -99,16 +114,42 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
         'retryAfterS' in verdict && verdict.retryAfterS !== undefined ? { 'Retry-After': String(verdict.retryAfterS) } : {},
       );
     }
-    // Checked after authentication, right before the (synchronous) hand-over, so the count is current.
-    if (connections.size >= maxConnections) {
-      // Every socket costs memory and a share of each fan-out: past the cap, clients go to another instance or retry.
-      logger.warn({ connections: connections.size, maxConnections }, 'websocket: connection cap reached, upgrade refused');
-      return refuseUpgrade(socket, 503, { 'Retry-After': '5' });
+    // Checked after authentication, right before the (synchronous) hand-over, so the counts are current.
+    let place: () => void;
+    if (verdict.browserSubject !== null) {
+      // A browser's socket takes a place of its link or session and of its address, never one of the merchants' and devices'.
+      const taken = browserSockets.take(verdict.browserSubject, verdict.clientAddress);
+      if (!taken) {
+        logger.info({ status: 429, reason: 'too_many_sockets' }, 'websocket: upgrade refused');
+        return refuseUpgrade(socket, 429, { 'Retry-After': '5' });
+      }
+      place = taken;
+    } else {
+      if (credentialSockets >= maxConnections) {
+        // Every socket costs memory and a share of each fan-out: past the cap, clients go to another instance or retry.
+        logger.warn({ connections: credentialSockets, maxConnections }, 'websocket: connection cap reached, upgrade refused');
+        return refuseUpgrade(socket, 503, { 'Retry-After': '5' });
+      }
+      credentialSockets += 1;
+      place = () => {
+        credentialSockets -= 1;
+      };
     }
+    // Given back once, when the connection ends, or when the socket goes without becoming one (a failed handshake).
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      place();
+    };
+    socket.once('close', release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, socket, verdict.audience, context);
       connections.add(connection);
-      void connection.closed.then(() => connections.delete(connection));
+      void connection.closed.then(() => {
+        connections.delete(connection);
+        release();
+      });
     });
   };
 

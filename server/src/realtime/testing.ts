@@ -20,10 +20,17 @@ export interface RealtimeTestApp extends TestApp {
 /** The real app with the websocket endpoint attached, as main.ts wires them. */
 export async function startRealtimeApp(
   database: Pick<DatabaseHandle, 'db' | 'sql'> & { url: string },
-  options: { realtime?: RealtimeOptions; limiter?: RateLimiter; logger?: Logger; resolveSessionToken?: RealtimeDeps['resolveSessionToken'] } = {},
+  options: {
+    realtime?: RealtimeOptions;
+    limiter?: RateLimiter;
+    logger?: Logger;
+    resolveSessionToken?: RealtimeDeps['resolveSessionToken'];
+    env?: Record<string, string>;
+  } = {},
 ): Promise<RealtimeTestApp> {
   const app = await startTestApp(database, {
     realtime: options.realtime ?? true,
+    ...(options.env ? { env: options.env } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.resolveSessionToken ? { resolveSessionToken: options.resolveSessionToken } : {}),

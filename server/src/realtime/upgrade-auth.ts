@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { principalFromCredential } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
+import { clientAddress, type ProxyTrust } from '../http/client-address';
 import type { RateLimiter } from '../http/rate-limit';
 import { hashCredential, hashesEqual } from '../modules/merchants';
 import { findCredentialByHash } from '../modules/merchants';
@@ -9,11 +10,19 @@ import type { Audience } from './audience';
 import { findLinkTransaction } from './realtime.queries';
 import type { SessionTokenResolver } from './session-token';
 
-export type UpgradeVerdict = { ok: true; audience: Audience } | { ok: false; status: 400 | 401 | 403 | 429; reason: string; retryAfterS?: number };
+/**
+ * An accepted upgrade names its audience and, for a browser's socket (`?link=`, `?session=`), what it is capped by:
+ * the link or session (`browserSubject`) and the client's address.
+ */
+export type UpgradeVerdict =
+  | { ok: true; audience: Audience; clientAddress: string; browserSubject: string | null }
+  | { ok: false; status: 400 | 401 | 403 | 429; reason: string; retryAfterS?: number };
 
 export interface UpgradeAuthDeps {
   db: Database;
-  env: Pick<Env, 'PUBLIC_BASE_URL' | 'TRUST_PROXY'>;
+  env: Pick<Env, 'PUBLIC_BASE_URL'>;
+  /** The proxies trusted to name the client (TRUST_PROXY), as HTTP's `req.ip` takes them. */
+  trust: ProxyTrust;
   limiter: RateLimiter;
   resolveSessionToken: SessionTokenResolver;
 }
@@ -30,7 +39,8 @@ const CREDENTIAL_PARAMS = ['deviceId', 'link', 'session'] as const;
  */
 export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: UpgradeAuthDeps): Promise<UpgradeVerdict> {
   const { db, env, limiter } = deps;
-  const addressKey = `addr:${clientAddress(req, env.TRUST_PROXY)}`;
+  const address = clientAddress(req, deps.trust);
+  const addressKey = `addr:${address}`;
   if (!limiter.peek(addressKey)) return rateLimited(limiter, addressKey);
   const unknown = (): UpgradeVerdict => {
     limiter.take(addressKey);
@@ -45,6 +55,7 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
 
   let audience: Audience;
   let rateKey: string;
+  let browserSubject: string | null = null;
   switch (presented.kind) {
     case 'bearer':
     case 'deviceId': {
@@ -64,6 +75,7 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
       if (!link) return unknown();
       audience = { kind: 'single_transaction', via: 'link', ...link };
       rateKey = `link:${link.transactionId}`;
+      browserSubject = rateKey;
       break;
     }
     case 'session': {
@@ -79,12 +91,13 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
         transactionNumber: grant.transactionNumber,
       };
       rateKey = `session:${hashCredential(presented.value).toString('hex')}`;
+      browserSubject = rateKey;
       break;
     }
   }
   const verdict = limiter.take(rateKey);
   if (!verdict.allowed) return { ok: false, status: 429, reason: 'rate_limited', retryAfterS: verdict.retryAfterS };
-  return { ok: true, audience };
+  return { ok: true, audience, clientAddress: address, browserSubject };
 }
 
 type Presented = { kind: 'bearer' | (typeof CREDENTIAL_PARAMS)[number]; value: string };
@@ -105,16 +118,6 @@ function presentedCredential(req: IncomingMessage, url: URL): Presented | 'ambig
   if (found.length > 1) return 'ambiguous';
   const [only] = found;
   return only && only.value.length > 0 && only.value.length <= MAX_CREDENTIAL_LENGTH ? only : null;
-}
-
-/** The caller's address as Express's `req.ip` has it: behind a trusted proxy, the first X-Forwarded-For hop. */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
 }
 
 function forbiddenOrigin(): UpgradeVerdict {

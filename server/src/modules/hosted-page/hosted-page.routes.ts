@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
+import { isFreshDecline, limitDeclines } from '../card-testing';
 import { payLink } from './consumer-payment.service';
 import { findLinkFace } from './hosted-page.queries';
 import { toLinkState } from './link-state';
@@ -25,7 +26,7 @@ export function hostedPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): 
     ),
     route(
       ENDPOINT.payPaymentLink,
-      async ({ params, body, req, res, mutate }) => {
+      async ({ params, body, req, res, run, send }) => {
         const { linkId } = params;
         // The merchant is needed only to file an Idempotency-Key; without one, payLink finds the link (or answers 404).
         let merchantId = '';
@@ -35,7 +36,10 @@ export function hostedPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): 
           merchantId = face.row.merchantId;
         }
         res.setHeader('Cache-Control', 'no-store');
-        await mutate((tx, context) => payLink(tx, deps, linkId, body, context), { merchantId, caller: { space: `link:${linkId}` } });
+        // Card testing: the link's and the address's recent declines are counted before the processor is asked.
+        const attempt = { subject: `link:${linkId}`, clientAddress: req.ip ?? 'unknown' };
+        const pay = () => run((tx, context) => payLink(tx, deps, linkId, body, context), { merchantId, caller: { space: `link:${linkId}` } });
+        send(await limitDeclines(deps, attempt, pay, isFreshDecline));
       },
       perAddress,
     ),

@@ -5,6 +5,7 @@ import type { ServiceDeps } from '../../service-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
+import { isFreshDecline, limitDeclines } from '../card-testing';
 import { hashCredential } from '../merchants';
 import { findCredentialByHash } from '../merchants';
 import { sdkCors } from './sdk-cors';
@@ -34,7 +35,7 @@ export function sdkSessionsRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
     ),
     route(
       ENDPOINT.submitSdkPayment,
-      async ({ params, body, req, res, mutate }) => {
+      async ({ params, body, req, res, run, send }) => {
         const token = bearerToken(req);
         const session = token ? await findLiveSession(deps.db, params.sessionId, hashCredential(token), deps.clock.now()) : null;
         if (!session) throw new UnauthorizedError();
@@ -51,10 +52,11 @@ export function sdkSessionsRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
           );
         }
         res.setHeader('Cache-Control', 'no-store');
-        await mutate((tx, context) => submitSdkPayment(tx, deps, session, body, context), {
-          merchantId: session.merchantId,
-          caller: { space: `session:${session.id}` },
-        });
+        // Card testing: the session's and the address's recent declines are counted before the processor is asked.
+        const attempt = { subject: `session:${session.id}`, clientAddress: req.ip ?? 'unknown' };
+        const space = { merchantId: session.merchantId, caller: { space: `session:${session.id}` } };
+        const pay = () => run((tx, context) => submitSdkPayment(tx, deps, session, body, context), space);
+        send(await limitDeclines(deps, attempt, pay, isFreshDecline));
       },
       browserCall,
     ),

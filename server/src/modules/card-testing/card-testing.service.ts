@@ -1,0 +1,94 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import type { Env } from '../../env';
+import { ApiError } from '../../errors';
+import type { Logger } from '../../logger';
+import { deleteAttempt, insertPendingAttempt, lockAttemptsOf, markAttemptDeclined, pruneAttemptsBefore, recentAttemptTimes } from './card-testing.queries';
+
+/** Declined attempts a payment link, or an SDK session, takes in SUBJECT_WINDOW_S. */
+export const DECLINES_PER_SUBJECT = 5;
+export const SUBJECT_WINDOW_S = 30 * 60;
+/** The window of DECLINES_PER_ADDRESS_PER_HOUR. */
+export const ADDRESS_WINDOW_S = 3600;
+
+export interface CardTestingDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  env: Pick<Env, 'DECLINES_PER_ADDRESS_PER_HOUR'>;
+}
+
+/** What a consumer's payment attempt is counted against: what it pays (`link:<linkId>`, `session:<sessionId>`) and where it comes from. */
+export interface CardAttempt {
+  subject: string;
+  clientAddress: string;
+}
+
+/**
+ * Card testing: runs a consumer's payment attempt (`run`, which may ask the processor) unless its link or session
+ * already holds DECLINES_PER_SUBJECT declines in the last 30 minutes, or its address DECLINES_PER_ADDRESS_PER_HOUR in
+ * the last hour; then it throws 429 too_many_declines with Retry-After, and the processor is not asked.
+ *
+ * The attempt is written, pending, before `run`, in a transaction that holds the subject's and the address's locks
+ * while it counts: attempts still waiting on the processor count as declines, so attempts sent all at once, to any
+ * instance on the database, cannot pass the limit together. Once `run` is over the attempt is kept as declined
+ * (`isDecline` of its result) or deleted: an approval, a failure, a refusal before the processor or a replay does not
+ * count. An attempt whose settling fails (or whose process dies) stays pending, and counts as a decline until it
+ * leaves the windows. Nothing of the card is kept; the address is kept only while a window may count it.
+ */
+export async function limitDeclines<T>(deps: CardTestingDeps, attempt: CardAttempt, run: () => Promise<T>, isDecline: (result: T) => boolean): Promise<T> {
+  const id = await reserveAttempt(deps, attempt);
+  let declined = false;
+  try {
+    const result = await run();
+    declined = isDecline(result);
+    return result;
+  } finally {
+    await settle(deps, id, declined);
+  }
+}
+
+/** A mutation's answer that is a decline the processor just gave (402: card_declined, insufficient_funds), not a replay of one. */
+export function isFreshDecline(answer: { status: number; replayed: boolean }): boolean {
+  return answer.status === 402 && !answer.replayed;
+}
+
+async function reserveAttempt(deps: CardTestingDeps, attempt: CardAttempt): Promise<string> {
+  const now = deps.clock.now();
+  const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+  return deps.db.transaction(async (tx) => {
+    // Always the subject's lock first, then the address's: two attempts never wait on each other the other way round.
+    await lockAttemptsOf(tx, attempt.subject);
+    await lockAttemptsOf(tx, attempt.clientAddress);
+    const bySubject = await recentAttemptTimes(tx, { subject: attempt.subject }, ago(SUBJECT_WINDOW_S), DECLINES_PER_SUBJECT);
+    const perAddress = deps.env.DECLINES_PER_ADDRESS_PER_HOUR;
+    const byAddress = await recentAttemptTimes(tx, { clientAddress: attempt.clientAddress }, ago(ADDRESS_WINDOW_S), perAddress);
+    // Free again once the oldest of the newest `limit` attempts leaves its window.
+    const freeAt = Math.max(
+      bySubject.length >= DECLINES_PER_SUBJECT ? bySubject.at(-1)!.getTime() + SUBJECT_WINDOW_S * 1000 : 0,
+      byAddress.length >= perAddress ? byAddress.at(-1)!.getTime() + ADDRESS_WINDOW_S * 1000 : 0,
+    );
+    if (freeAt > now.getTime()) throw tooManyDeclines(Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)));
+    await pruneAttemptsBefore(tx, ago(Math.max(SUBJECT_WINDOW_S, ADDRESS_WINDOW_S)));
+    return insertPendingAttempt(tx, { ...attempt, attemptedAt: now });
+  });
+}
+
+async function settle(deps: CardTestingDeps, id: string, declined: boolean): Promise<void> {
+  try {
+    if (declined) await markAttemptDeclined(deps.db, id);
+    else await deleteAttempt(deps.db, id);
+  } catch (error) {
+    // The attempt's answer stands; the row stays pending and counts as a decline until it leaves the windows.
+    deps.logger.warn({ err: error, code: 'card_attempt_unsettled' }, 'card attempt not settled; it counts as a decline until its window ends');
+  }
+}
+
+function tooManyDeclines(retryAfterS: number): ApiError {
+  const minutes = Math.ceil(retryAfterS / 60);
+  return new ApiError(
+    'too_many_declines',
+    `Too many declined payment attempts: no more are taken for ${minutes} minute${minutes === 1 ? '' : 's'} (Retry-After gives the seconds).`,
+    { headers: { 'Retry-After': String(retryAfterS) } },
+  );
+}
