@@ -73,6 +73,9 @@ const EnvSchema = z
     }
     if (!env.PUBLIC_BASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production (links and callbacks name it)' });
+    } else if (new URL(env.PUBLIC_BASE_URL).protocol !== 'https:') {
+      // The hosted page, the card frame and every link a consumer opens are on it: never in the clear.
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https URL in production (http is for sandbox only)' });
     }
   });
 
