@@ -73,6 +73,25 @@ describe('svc merchant create', () => {
   });
 });
 
+describe('svc merchant create and the public base URL', () => {
+  it("prints the sticker URL on the base URL the running service recorded, unless the CLI's own PUBLIC_BASE_URL names one", async () => {
+    // What a service started with PUBLIC_BASE_URL=https://pay.example.com records on its database.
+    await t.database.sql`insert into service_settings (id, public_base_url, updated_at) values (1, 'https://pay.example.com', now())`;
+    try {
+      const told = await svc('merchant', 'create', '--name', 'Told', '--json');
+      expect(told.code).toBe(0);
+      expect(ProvisionedMerchantSchema.parse(JSON.parse(told.stdout)).stickerUrl).toMatch(/^https:\/\/pay\.example\.com\/s\/[0-9a-f]{32}$/);
+      const own = await runNode(['bin/svc.mjs', 'merchant', 'create', '--name', 'Own', '--json'], {
+        DATABASE_URL: t.database.url,
+        PUBLIC_BASE_URL: 'https://other.example.com/',
+      });
+      expect(ProvisionedMerchantSchema.parse(JSON.parse(own.stdout)).stickerUrl).toMatch(/^https:\/\/other\.example\.com\/s\/[0-9a-f]{32}$/);
+    } finally {
+      await t.database.sql`delete from service_settings`;
+    }
+  });
+});
+
 describe('parseCommand', () => {
   it('normalises and de-duplicates origins', () => {
     expect(parseCommand(['merchant', 'create', '--name', ' A ', '--origin', 'https://a.example', '--origin', 'https://a.example/'])).toEqual({

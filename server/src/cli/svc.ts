@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { openStorage } from '../db/storage';
 import { EnvError, loadEnv, type Env } from '../env';
 import { createLogger } from '../logger';
-import { provisionMerchant } from '../modules/merchants';
+import { provisionMerchant, recordedPublicBaseUrl } from '../modules/merchants';
 import { listNeedingReview, retryNeedingReview } from '../modules/processor-requests';
 import { SandboxClock } from '../modules/sandbox';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
@@ -32,7 +32,10 @@ async function run(argv: string[]): Promise<number> {
 }
 
 async function createMerchant(db: Database, env: Env, command: CreateMerchantCommand): Promise<number> {
-  const created = await provisionMerchant(db, { name: command.name, origins: command.origins, publicBaseUrl: env.PUBLIC_BASE_URL });
+  // The sticker URL is on the base URL the service answers on: the CLI's own PUBLIC_BASE_URL when it names one, else the
+  // one the service recorded when it started on this database (the CLI's default, localhost, is rarely it).
+  const publicBaseUrl = env.PUBLIC_BASE_URL_SET ? env.PUBLIC_BASE_URL : ((await recordedPublicBaseUrl(db)) ?? env.PUBLIC_BASE_URL);
+  const created = await provisionMerchant(db, { name: command.name, origins: command.origins, publicBaseUrl });
   if (command.json) {
     process.stdout.write(`${JSON.stringify(created)}\n`);
   } else {

@@ -9,3 +9,4 @@ export * from './callbacks';
 export * from './sdk-sessions';
 export * from './receipts';
 export * from './processor-requests';
+export * from './service-settings';
