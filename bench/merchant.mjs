@@ -1,4 +1,4 @@
-// A merchant for the benchmark, provisioned with the operator CLI exactly as the README says.
+// A merchant for the benchmark, provisioned with the operator CLI exactly as docs/operating.md#the-cli says.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';

@@ -25,7 +25,7 @@ export function serverBuilt() {
   return built;
 }
 
-/** The environment every benchmarked server gets (README "Configuration"), on top of the store's. */
+/** The environment every benchmarked server gets (docs/operating.md#configuration), on top of the store's. */
 export function serverEnvironment(store, port, overrides = {}) {
   const env = {
     ...process.env,

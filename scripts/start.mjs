@@ -11,7 +11,7 @@ const port = process.env.PORT || '8080';
 const demoPort = process.env.DEMO_PORT || '3000';
 const serviceUrl = `http://localhost:${port}`;
 
-/** Sandbox conveniences of CONTRACT §9: local callback receivers are allowed when started this way. */
+/** Sandbox conveniences (docs/operating.md#configuration, CALLBACK_ALLOW_PRIVATE_NETWORKS): local callback receivers are allowed when started this way. */
 const sandboxEnv = process.env.SVC_MODE === 'production' ? {} : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' };
 
 // The service serves the browser SDKs from their packages' dist/ folders: build them first (esbuild, seconds).

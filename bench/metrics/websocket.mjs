@@ -1,4 +1,4 @@
-// Metric 5: websocket fan-out (CONTRACT §11). `subscribers` merchant connections each subscribe to one
+// Metric 5: websocket fan-out (docs/design/realtime.md). `subscribers` merchant connections each subscribe to one
 // authorization; `updates` partial captures are made one after another; for every (update, subscriber) the
 // latency is receipt time − the update's `updatedAt`. Receipt is timestamped before anything else is done with
 // the frame, and only the two fields needed are read, so the load client's own work stays small. To tell the

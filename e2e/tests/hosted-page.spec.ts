@@ -3,8 +3,8 @@ import jsQR from 'jsqr';
 import { expect, expectAxeClean, readOutbox, test } from '../fixtures';
 
 /**
- * The hosted payment page (CONTRACT §10) as a consumer uses it: the link from the SMS, the card form, the wallets,
- * live updates and the QR code. Locators by role and accessible name only (CONTRACT §13).
+ * The hosted payment page (docs/integrating.md#the-hosted-payment-page) as a consumer uses it: the link from the SMS, the card form, the wallets,
+ * live updates and the QR code. Locators by role and accessible name only (docs/integrating.md#accessible-names).
  */
 const PHONE = { width: 360, height: 780 };
 

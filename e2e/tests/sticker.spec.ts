@@ -2,7 +2,7 @@ import { createMerchantClient } from '@svc/protocol';
 import { expect, expectAxeClean, provisionMerchant, test } from '../fixtures';
 
 /**
- * A device's sticker (CONTRACT §10): scanned before the cashier has started a payment, it waits on "No payment is
+ * A device's sticker (docs/integrating.md#terminals-and-stickers): scanned before the cashier has started a payment, it waits on "No payment is
  * waiting" and moves on by itself to the payment page of the transaction the cashier then creates.
  */
 test('a sticker opens the transaction the cashier creates on its device', async ({ page, stack }) => {

@@ -2,7 +2,7 @@ import { createMerchantClient } from '@svc/protocol';
 import { expect, expectAxeClean, provisionMerchant, test } from '../fixtures';
 
 /**
- * The sandbox terminal simulator (CONTRACT §10, §13): it shows the device's pending transaction live and taps test
+ * The sandbox terminal simulator (docs/integrating.md#sandbox, #accessible-names): it shows the device's pending transaction live and taps test
  * cards; the consumer's page of the same transaction, open in another page, follows the payment live.
  */
 test('a terminal simulator in a second page approves a device transaction', async ({ page, context, stack }) => {

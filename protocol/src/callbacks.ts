@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A delivery log entry (CONTRACT §9): one per transaction update sent to the callbackURL. */
+/** A delivery log entry (docs/integrating.md#delivery-and-retries): one per transaction update sent to the callbackURL. */
 export const CallbackDeliverySchema = z.object({
   deliveryId: z.string(),
   eventId: z.string().describe('The webhook-id header of every attempt'),

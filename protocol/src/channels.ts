@@ -5,7 +5,7 @@ import { ApiKeyFieldSchema, PaymentLinkStateSchema, WalletMethodSchema } from '.
 const DeviceIdFieldSchema = z.string().max(200);
 
 /**
- * The consumer channels of CONTRACT §10 beyond the payment link itself: stickers, receipts and the sandbox
+ * The consumer channels (docs/integrating.md#paying-as-a-consumer) beyond the payment link itself: stickers, receipts and the sandbox
  * terminal simulator's API.
  */
 
@@ -44,7 +44,7 @@ export const StickerNextSchema = z.discriminatedUnion('type', [
 ]);
 export type StickerNext = z.infer<typeof StickerNextSchema>;
 
-/** The test card numbers the terminal simulator taps (CONTRACT §10). */
+/** The test card numbers the terminal simulator taps (docs/integrating.md#sandbox). */
 export const TerminalCardNumberSchema = z.enum(SANDBOX_TEST_CARDS.map((card) => card.number) as [string, ...string[]]);
 
 /** `POST /sandbox/terminal/tap`: the consumer taps a test card or a wallet on the device's transaction. */

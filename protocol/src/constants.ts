@@ -14,7 +14,7 @@ export const METHOD_TYPES = ['sale', 'authorize', 'manual_capture', 'tokenize'] 
 export const SMS_STATES = ['Not requested', 'Sent', 'Failed'] as const;
 export const WALLET_METHODS = ['paypal', 'applepay', 'googlepay'] as const;
 
-/** The status table of CONTRACT §5. `status` is the number on the wire, `statusName` the name. */
+/** The status table (docs/integrating.md#statuses). `status` is the number on the wire, `statusName` the name. */
 export const TRANSACTION_STATUSES = [
   { status: 0, statusName: 'Approved', meaning: 'paid: a sale approved, an SDK payment committed and captured, or a card tokenized' },
   { status: 1, statusName: 'Pending', meaning: 'created, waiting for the consumer' },
@@ -36,7 +36,7 @@ export const SDK_MODES = ['sandbox', 'production'] as const;
 /** The card frame's fields, as validation errors name them. */
 export const CARD_FIELDS = ['number', 'expiry', 'cvc'] as const;
 
-/** Script versions served under {sdk_url} (CONTRACT §12). */
+/** Script versions served under {sdk_url} (docs/integrating.md#browser-sdks). */
 export const SDK_VERSIONS = { elements: '1.1.1', iframe: '1.0.9', express: '1.0.0' } as const;
 export const SDK_METHOD_TYPES = ['manual_capture', 'tokenize', 'authorize'] as const;
 export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;
@@ -58,7 +58,7 @@ export const SDK_ERROR_CODES = [
   'network_error',
   'frame_unavailable',
   'internal_error',
-  // Express (CONTRACT §12): an `amount` prop that is not decimal text of a positive amount with at most two decimals,
+  // Express (sdk-express/README.md): an `amount` prop that is not decimal text of a positive amount with at most two decimals,
   // a wallet sheet the consumer closed, a `cssUrl` that did not load (the buttons keep working).
   'invalid_amount',
   'payment_cancelled',
@@ -81,11 +81,11 @@ export const IFRAME_MESSAGE_SOURCES = { loader: 'svc-iframe-loader', widget: 'sv
 export const SDK_CALLBACK_NAMES = ['frameDimensions', 'paymentSelected', 'paying', 'paymentMethodValidationStatus', 'error'] as const;
 /** The elements of the merchant page the SDK may be told to use and find missing (config's visualizer, payButtonId). */
 export const SDK_PAGE_ELEMENTS = ['visualizer', 'payButton'] as const;
-/** The console warnings of an integration mistake that is not an error (README, "Warnings"). */
+/** The console warnings of an integration mistake that is not an error (sdk-elements/README.md#warnings-debug-mode). */
 export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback'] as const;
 
 /**
- * The prefix of every credential and secret the service issues (CONTRACT §3): the one place they are spelled. The
+ * The prefix of every credential and secret the service issues (docs/integrating.md#credentials): the one place they are spelled. The
  * server issues them with these, the schemas check them, the documents name them.
  */
 export const CREDENTIAL_PREFIXES = {

@@ -14,7 +14,7 @@ export const ProvisionedMerchantSchema = z.object({
   clientId: z.string().startsWith(CREDENTIAL_PREFIXES.client),
   deviceId: z.string().startsWith(CREDENTIAL_PREFIXES.device),
   hmacSecret: z.string().startsWith(CREDENTIAL_PREFIXES.signing_secret),
-  /** The public page of the device's sticker, `{base_url}/s/<stickerCode>` (CONTRACT §10): not a credential. */
+  /** The public page of the device's sticker, `{base_url}/s/<stickerCode>` (docs/integrating.md#terminals-and-stickers): not a credential. */
   stickerUrl: z.string(),
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;

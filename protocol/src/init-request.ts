@@ -52,7 +52,7 @@ const caseInsensitive = <T extends readonly [string, ...string[]]>(values: T, la
     .transform((v) => v.toLowerCase())
     .pipe(z.enum(values.map((v) => v.toLowerCase()) as unknown as T, { error: `${label} must be one of ${values.join(', ')}` }));
 
-/** Body of `POST /transactions/init` (the spec's fields plus CONTRACT §7's optional ones). */
+/** Body of `POST /transactions/init` (the spec's fields plus the optional ones of docs/integrating.md#endpoints). */
 export const InitTransactionRequestSchema = z
   .strictObject({
     amount: z

@@ -3,7 +3,7 @@ import { CurrencySchema } from './currency';
 import { MAX_AMOUNT_CENTS, WALLET_METHODS } from './constants';
 import { PaymentSchema, TransactionSchema } from './transaction';
 
-/** `pay`, `authorize` and `commit` amounts: always integer cents greater than 0 (CONTRACT §4). */
+/** `pay`, `authorize` and `commit` amounts: always integer cents greater than 0 (docs/integrating.md#amounts). */
 export const CentsSchema = z
   .number({ error: 'must be a number of cents' })
   .int('must be a whole number of cents (100 = one unit of currency)')
@@ -103,7 +103,7 @@ export const PaymentLinkStateSchema = z.object({
 });
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 
-/** The sandbox test clock (CONTRACT §10). */
+/** The sandbox test clock (docs/integrating.md#sandbox). */
 export const ClockAdvanceRequestSchema = z.strictObject({
   seconds: z
     .number()

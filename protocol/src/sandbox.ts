@@ -1,4 +1,4 @@
-/** The sandbox processor's test cards (CONTRACT §10). Any future expiry and any 3-digit CVC. */
+/** The sandbox processor's test cards (docs/integrating.md#sandbox). Any future expiry and any 3-digit CVC. */
 export const SANDBOX_TEST_CARDS = [
   { number: '4242424242424242', outcome: 'approved', processor: 'alpha', supportsCloseAuth: true },
   { number: '5555555555554444', outcome: 'approved', processor: 'beta', supportsCloseAuth: false },

@@ -6,7 +6,7 @@ import { TRANSACTION_STATUSES } from './constants';
 import { Status, statusName } from './status';
 
 describe('status table', () => {
-  it('has the thirteen statuses of CONTRACT §5, numbered 0 to 12', () => {
+  it('has the thirteen statuses of docs/integrating.md#statuses, numbered 0 to 12', () => {
     expect(TRANSACTION_STATUSES.map((s) => s.status)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(Status.Approved).toBe(0);
     expect(Status.AwaitingCommit).toBe(10);

@@ -1,5 +1,5 @@
 /**
- * Callback signatures (CONTRACT §9), with WebCrypto so the same code runs in Node and in browsers.
+ * Callback signatures (docs/integrating.md#verifying-a-callback), with WebCrypto so the same code runs in Node and in browsers.
  *
  * - The spec's scheme: `HMAC-Authorization` = lowercase hex of HMAC-SHA256, keyed with the whole secret string
  *   (its UTF-8 bytes, `whsec_` included), over `HMAC-Random-Key` + the raw body (empty for GET callbacks).

@@ -74,7 +74,7 @@ export const PaymentSchema = z.object({
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
-/** The transaction object (CONTRACT §6): every field of the spec always present, null where unknown. */
+/** The transaction object (docs/integrating.md#the-transaction-object): every field of the spec always present, null where unknown. */
 export const TransactionSchema = z.object({
   TransactionNumber: z.string().describe('Identifier of the transaction; the path parameter transactionNumber'),
   date: z.iso.datetime().describe('ISO 8601 creation time'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TransactionSchema } from './transaction';
 
 /**
- * The websocket at `{base_url}/ws` (CONTRACT §11). Every frame is one JSON text message, a union on `type`.
+ * The websocket at `{base_url}/ws` (docs/integrating.md#websocket). Every frame is one JSON text message, a union on `type`.
  *
  * Authentication happens on the upgrade request, never in a message: a merchant backend sends
  * `Authorization: Bearer sk_…|bk_…`; a terminal `?deviceId=dev_…`; the hosted payment page `?link=<linkId>`

@@ -1,8 +1,6 @@
 import express, { type Express } from 'express';
-import type postgres from 'postgres';
-import type { Clock, TestClock } from './clock';
-import { checkConnection, type Database } from './db/client';
-import type { Env } from './env';
+import type { AppDeps, AppDepsInput } from './app-deps';
+import { checkConnection } from './db/client';
 import { accessLog } from './http/access-log';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
@@ -12,9 +10,6 @@ import { DatabaseHealth } from './db/database-health';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
-import type { Logger } from './logger';
-import type { MessageOutbox } from './messages/message-outbox';
-import type { PaymentProcessor } from './processor/processor';
 import { docsRouter } from './modules/docs/docs.routes';
 import { healthRouter } from './modules/health/health.routes';
 import { authorizationsRouter } from './modules/authorizations/authorizations.routes';
@@ -31,32 +26,6 @@ import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRouter } from './modules/sandbox/sandbox.routes';
 import { terminalRouter } from './modules/sandbox/terminal.routes';
 import { transactionsRouter } from './modules/transactions/transactions.routes';
-
-export interface AppDeps {
-  env: Env;
-  db: Database;
-  sql: postgres.Sql;
-  logger: Logger;
-  clock: Clock;
-  /** Sandbox only: the shared test clock behind /sandbox/clock (it is also `clock`). Production refuses one. */
-  testClock?: TestClock;
-  limiter: RateLimiter;
-  /** Required: production must never get the sandbox processor by default (see processorForMode). */
-  processor: PaymentProcessor;
-  /** Consumer messages (payment links by SMS or e-mail); the sandbox outbox records them in the database. */
-  messages: MessageOutbox;
-  /** Live credentials by key hash (authenticate); main.ts makes it forget changed ones as they are announced. */
-  credentials: CredentialCache;
-  /** Whether the database is reachable: requests answer 503 database_unavailable at once while it is not. */
-  databaseHealth: DatabaseHealth;
-}
-
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth'> & {
-  databaseHealth?: DatabaseHealth;
-  limiter?: RateLimiter;
-  credentials?: CredentialCache;
-  messages?: MessageOutbox;
-};
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {

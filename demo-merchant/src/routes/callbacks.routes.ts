@@ -6,7 +6,7 @@ import type { DemoDeps } from '../deps';
 const HEARTBEAT_MS = 15_000;
 
 /**
- * The shop's callback endpoint (verified on the raw body, as the service's README shows), the list of what arrived,
+ * The shop's callback endpoint (verified on the raw body, as docs/integrating.md#verifying-a-callback shows), the list of what arrived,
  * the back office's switch that makes the endpoint refuse (to watch retries), and the live stream the pages follow.
  */
 export function callbackRoutes({ service, orders, inbox, live }: DemoDeps): Router {

@@ -1,5 +1,5 @@
 /**
- * Reading the service's problem+json answers (CONTRACT §7, `ProblemDetailsSchema` in `../problem.ts`) in the browser
+ * Reading the service's problem+json answers (docs/integrating.md#errors, `ProblemDetailsSchema` in `../problem.ts`) in the browser
  * bundles, leniently: whatever a proxy or an older service sends, the fields that are there are kept and the rest left
  * null. What the SDKs tell the integrator about a problem is their own business; light.test.ts checks that every
  * problem the service builds is read whole.

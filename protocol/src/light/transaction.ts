@@ -1,4 +1,4 @@
-/** Mirror of protocol `TransactionSchema` (CONTRACT §6, `../transaction.ts`); checked against it in light.test.ts. */
+/** Mirror of protocol `TransactionSchema` (docs/integrating.md#the-transaction-object, `../transaction.ts`); checked against it in light.test.ts. */
 import { CURRENCIES, METHOD_TYPES, SMS_STATES } from '../constants';
 import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union } from './schema';

@@ -1,5 +1,5 @@
 /**
- * The card form's markup: the one source of its labels, ids, autocomplete tokens and accessible names (CONTRACT §13).
+ * The card form's markup: the one source of its labels, ids, autocomplete tokens and accessible names (docs/integrating.md#accessible-names).
  * The Elements card frame page is built with it (sdk-elements/build.mjs puts it into card-frame.html), a server-rendered
  * page (the hosted page) writes it into its HTML, and a page built in the browser calls `renderCardForm`. The DOM is
  * touched only when renderCardForm is called: the server can import this module.

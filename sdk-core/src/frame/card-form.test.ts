@@ -1,6 +1,6 @@
 /**
  * The card form mounted in a page, as a server-rendered page (the hosted page) or a page built in the browser uses it:
- * the markup's accessible names (CONTRACT §13), formatting as typed, validation reported without card data, errors as
+ * the markup's accessible names (docs/integrating.md#accessible-names), formatting as typed, validation reported without card data, errors as
  * accessible descriptions once shown, and the card handed out only when every field is valid.
  */
 import { expect } from '@open-wc/testing';

@@ -1,5 +1,5 @@
 /**
- * The core of `ServiceFrontEndSDK` (CONTRACT §12): everything the SDK decides, over one widget that an adapter mounts
+ * The core of `ServiceFrontEndSDK` (docs/integrating.md#browser-sdks): everything the SDK decides, over one widget that an adapter mounts
  * (adapter.ts). It checks `config()`'s options and tells the facade what the page needs of them, refuses `init` after a
  * failed config, starts payments on the widget and reports their outcome, turns the widget's events into the facade's,
  * and writes the debug log's and visualizer's lines. Every mistake becomes an `error` event with a code from

@@ -1,5 +1,5 @@
 /**
- * The line between the two halves of `ServiceFrontEndSDK` (CONTRACT §12). The facade (service-front-end-sdk.ts) is what
+ * The line between the two halves of `ServiceFrontEndSDK` (docs/integrating.md#browser-sdks). The facade (service-front-end-sdk.ts) is what
  * must live in the merchant page: the global's methods, the merchant's callbacks, the container, the pay button, the
  * visualizer's list. The core (sdk-core.ts) is the rest: the option checks, the messages, the payments over the widget,
  * the debug log's lines. They talk in the iframe SDK's postMessage messages (protocol/src/iframe-messages.ts) without

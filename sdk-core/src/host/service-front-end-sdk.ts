@@ -1,5 +1,5 @@
 /**
- * `window.ServiceFrontEndSDK` (CONTRACT §12): the facade, what must live in the merchant page. It keeps the merchant's
+ * `window.ServiceFrontEndSDK` (docs/integrating.md#browser-sdks): the facade, what must live in the merchant page. It keeps the merchant's
  * callbacks, finds the container, hooks up the pay button, draws the visualizer's list and writes the debug log, and
  * hands every call to the SDK's core (sdk-core.ts) through a link (sdk-link.ts): Elements runs the core in the page,
  * the iframe SDK in its widget page. The core checks the options and says what went wrong; the facade only reports

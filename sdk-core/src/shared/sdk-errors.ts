@@ -1,5 +1,5 @@
 /**
- * From the service's problem+json answers (CONTRACT §7, read by `readProblem` of `@svc/protocol/light`) to the SDK error
+ * From the service's problem+json answers (docs/integrating.md#errors, read by `readProblem` of `@svc/protocol/light`) to the SDK error
  * codes of `SDK_ERROR_CODES`, with messages that tell the integrator what to do. Shared by the host (sessions, wallet
  * payments) and the card frame (card payments), so a declined card reads the same whichever side sent the payment.
  */

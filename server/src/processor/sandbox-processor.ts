@@ -11,7 +11,7 @@ type Kept = ProcessorResult | 'released';
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
 
 /**
- * The sandbox processor of CONTRACT §10: outcomes follow the test cards; any other Luhn-valid card and every
+ * The sandbox processor (docs/integrating.md#sandbox): outcomes follow the test cards; any other Luhn-valid card and every
  * wallet approve on processor alpha. References encode the processor and the behaviour, so later operations on
  * a token behave like the method it stands for.
  */

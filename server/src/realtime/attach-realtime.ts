@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WEBSOCKET_PATH, WS_CLOSE_CODES, WS_MAX_MESSAGE_BYTES, WS_MAX_SUBSCRIPTIONS } from '@svc/protocol';
 import { WebSocketServer } from 'ws';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../app-deps';
 import type { Listener } from '../db/resilient-listener';
 import type { Audience } from './audience';
 import { Connection, type ConnectionContext } from './connection';
@@ -42,7 +42,7 @@ export interface Realtime {
 }
 
 /**
- * The websocket endpoint of CONTRACT §11 on `server`: upgrades of `{base_url}/ws` are authenticated and
+ * The websocket endpoint (docs/integrating.md#websocket) on `server`: upgrades of `{base_url}/ws` are authenticated and
  * become connections; every other upgrade is answered 404. Resolves once this instance listens for events,
  * so an update committed after it resolves reaches the subscribers here.
  */

@@ -3,13 +3,17 @@ import type { Queryable } from '../db/client';
 import { transactionEvents, transactions } from '../db/schema';
 import { transactionScope } from '../modules/transactions';
 import type { Audience, ScopeFilter } from './audience';
-import type { ScopedEvent } from './scope-subscription';
 
 /** An event as the websocket sends it: the stored payload text is spliced into the message, never re-serialised. */
 export interface StoredEvent {
   eventId: string;
   sequence: number;
   payload: string;
+}
+
+/** An event of some transaction in a scope, as the catch-up reads it. */
+export interface ScopedEvent extends StoredEvent {
+  transactionNumber: string;
 }
 
 /** The transaction behind a payment link (the hosted page's only credential). */

@@ -1,13 +1,8 @@
 import type { Logger } from '../logger';
 import type { ScopeFilter } from './audience';
 import { RealtimeEvent } from './realtime-event';
-import type { StoredEvent } from './realtime.queries';
+import type { ScopedEvent } from './realtime.queries';
 import type { SubscriptionSink } from './transaction-subscription';
-
-/** An event of some transaction in a scope, as the catch-up reads it. */
-export interface ScopedEvent extends StoredEvent {
-  transactionNumber: string;
-}
 
 export interface ScopeEventStore {
   /** The events in the scope created at or after `since`, oldest first, at most `limit`. */

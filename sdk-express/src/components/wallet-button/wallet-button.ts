@@ -1,6 +1,6 @@
 /**
  * One wallet button: `<button class="payment-btn" part="<method>">` with `.payment-logo` and `.payment-label`, named
- * `Pay with <wallet>` (CONTRACT §13: "Pay with " is in the label, visually hidden, so the name is the label's text). It is a template, not an element of its own, so its classes and part sit in the
+ * `Pay with <wallet>` (docs/integrating.md#accessible-names: "Pay with " is in the label, visually hidden, so the name is the label's text). It is a template, not an element of its own, so its classes and part sit in the
  * Express element's shadow root, where `cssUrl` and `::part()` reach them. State attributes: `data-can-pay`,
  * `data-processing` (the pressed button, with `aria-busy`) and `data-other-processing` (the others, disabled). A button
  * that cannot pay is hidden, which also takes it out of the tab order.

@@ -2,7 +2,7 @@ import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-co
 import { bytea, merchantIdColumn } from './merchants';
 
 /**
- * Responses stored under an Idempotency-Key, scoped per merchant (CONTRACT §8). Written in the same database
+ * Responses stored under an Idempotency-Key, scoped per merchant (docs/integrating.md#idempotency). Written in the same database
  * transaction as the effect. The body is text, not jsonb, so a replay is byte-identical. A request whose outcome
  * waits on a processor call (processor_requests) leaves the key here with no response yet: a retry meanwhile is
  * told the request is still running, and the outcome's recording fills in the answer.

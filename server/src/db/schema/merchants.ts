@@ -40,7 +40,7 @@ export const devices = pgTable(
       .references(() => branches.id),
     name: text('name').notNull(),
     /**
-     * The public code of the device's sticker (`/s/<stickerCode>`, CONTRACT §10): 122 random bits from PostgreSQL's
+     * The public code of the device's sticker (`/s/<stickerCode>`, docs/integrating.md#terminals-and-stickers): 122 random bits from PostgreSQL's
      * strong generator, unrelated to the device ID. Not a credential: it can only open a payment page.
      */
     stickerCode: text('sticker_code')

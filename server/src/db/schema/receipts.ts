@@ -2,7 +2,7 @@ import { jsonb, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { merchantIdColumn } from './merchants';
 import { transactions } from './transactions';
 
-/** The POS receipt of a transaction (CONTRACT §10): one per transaction, the last save wins. */
+/** The POS receipt of a transaction (docs/integrating.md#receipts): one per transaction, the last save wins. */
 export const receipts = pgTable('receipts', {
   transactionId: uuid('transaction_id')
     .primaryKey()

@@ -13,7 +13,7 @@ export const sandboxClock = pgTable(
   (t) => [check('sandbox_clock_single_row', sql`${t.id} = 1`), check('sandbox_clock_forward_only', sql`${t.offsetMs} >= 0`)],
 );
 
-/** Payment links "sent" by SMS or e-mail (CONTRACT §10). In the sandbox they are only recorded here. */
+/** Payment links "sent" by SMS or e-mail (docs/integrating.md#links-by-sms-and-e-mail). In the sandbox they are only recorded here. */
 export const messages = pgTable(
   'messages',
   {

@@ -62,7 +62,7 @@ export const transactions = pgTable(
     processor: text('processor'),
     supportsCloseAuth: boolean('supports_close_auth').notNull().default(false),
     /**
-     * SDK payments (CONTRACT §12): the consumer approved `approved_cents` in the widget; the merchant's backend
+     * SDK payments (docs/integrating.md#browser-sdks): the consumer approved `approved_cents` in the widget; the merchant's backend
      * commits up to that before `commit_deadline`. The processor reference waits here until the commit issues a
      * token for it.
      */

@@ -1,6 +1,6 @@
 import { AuthorizeRequestSchema, EmptyRequestSchema, PayRequestSchema, VoidRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
@@ -9,7 +9,7 @@ import { TransactionNumberParam } from '../../http/path-params';
 import { closeAuthorization, pay, reauthorize, voidAuthorization } from './authorizations.service';
 
 /** What the authorization routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
-export type AuthorizationsRouterDeps = AuthenticateDeps & LifecycleDeps;
+export type AuthorizationsRouterDeps = AuthenticateDeps & ServiceDeps;
 
 /** pay, void, authorize and closeAuth: the merchant's moves on an authorization (API or branch key). */
 export function authorizationsRouter(deps: AuthorizationsRouterDeps): Router {

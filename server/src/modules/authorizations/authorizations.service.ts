@@ -17,7 +17,7 @@ import {
   type ProcessorRequestRow,
   type RecordOutcome,
 } from '../processor-requests';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange, withPayment } from '../transactions';
 import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
@@ -37,7 +37,7 @@ export interface PayResult {
  */
 export async function pay(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   input: { token: string; amount: number; currency?: Currency },
   context: MutationContext,
@@ -80,7 +80,7 @@ function askReauthorization(
  * A capture's outcome: approved, the reservation becomes a capture with its payment row, event and callback; refused,
  * it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
  */
-export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+export function recordCaptureOutcome(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
   return async (tx, request, answer, { now, releases, done }) => {
     if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
     const requestId = originalRequestId(request);
@@ -126,7 +126,7 @@ export function recordCaptureOutcome(deps: Pick<LifecycleDeps, 'env'>): RecordOu
 /** `POST /transactions/void`: releases what the hold still holds; captures already made (or in flight) stay. */
 export async function voidAuthorization(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   target: { token?: string; transactionNumber?: string },
   context: MutationContext,
@@ -148,7 +148,7 @@ export async function voidAuthorization(
  */
 export async function reauthorize(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   input: { token: string; amount: number },
   context: MutationContext,
@@ -169,7 +169,7 @@ export async function reauthorize(
 }
 
 /** A re-authorization's outcome: approved, the new hold joins the books (guarded); refused, the answer is the refusal. */
-export function recordReauthorization(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+export function recordReauthorization(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
   return async (tx, request, answer, { now, releases }) => {
     if (answer.outcome === 'released') throw new Error(`re-authorization ${request.id} was answered as a release`);
     const requestId = originalRequestId(request);
@@ -215,7 +215,7 @@ function reauthorizationRefusal(row: TransactionRow): ApiError {
 /** `POST /transactions/:transactionNumber/closeAuth`: releases the remainder after at least one capture. */
 export async function closeAuthorization(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   transactionNumber: string,
   context: MutationContext,
@@ -234,7 +234,7 @@ export async function closeAuthorization(
 /** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
 function chargeTokenizedMethod(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency?: Currency },
@@ -258,7 +258,7 @@ function chargeTokenizedMethod(
 
 async function recordTokenCharge(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   token: { paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency: Currency },
@@ -321,7 +321,7 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
 }
 
 /** Queues the release of what the hold held when it ended (`row`, read locked before), and calls it once committed. */
-async function releaseAtProcessor(tx: Tx, deps: LifecycleDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
+async function releaseAtProcessor(tx: Tx, deps: ServiceDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
   const token = await q.findTokenOfTransaction(tx, row.id);
   const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
   if (!token || left <= 0) return;

@@ -4,7 +4,7 @@ import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { startTestApp } from '../../test/app';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { authorizedHold, codeOf, merchantClient } from '../../test/merchant-client';
-import { sweepDue } from '../lifecycle/expiry';
+import { sweepDue } from '../expiry/expiry';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
 /**

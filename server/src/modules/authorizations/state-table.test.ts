@@ -144,7 +144,7 @@ describe("the spec's state table", () => {
   });
 });
 
-describe('refusals (CONTRACT §7)', () => {
+describe('refusals (docs/integrating.md#lifecycle-rules)', () => {
   it('closeAuth without a successful payment: no_successful_payment, and the detail says to use void', async () => {
     const hold = await authorizedHold(t.app, t.client, 500);
     const refused = await t.client.closeAuth(hold.transactionNumber);

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 
 /**
- * The SSRF guard of CONTRACT §9: callbacks may not reach loopback, private, link-local (metadata), CGNAT,
+ * The SSRF guard (docs/design/callback-delivery.md#the-address-guard): callbacks may not reach loopback, private, link-local (metadata), CGNAT,
  * multicast, unspecified, reserved or documentation addresses, in IPv4 or IPv6. IPv6 transition ranges (IPv4-mapped
  * and -translated, NAT64, 6to4, Teredo) are refused whole: they reach IPv4 through a translator or tunnel that may sit
  * inside a private network, whatever IPv4 address they seem to carry, and no callback server needs one. Odd IPv4 literals (2130706433, 0x7f.1, 017700000001) are normalised by the URL parser before the

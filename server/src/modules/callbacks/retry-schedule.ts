@@ -8,7 +8,7 @@ export interface RetryPolicy {
 export type AfterAttempt = { state: 'succeeded' } | { state: 'failed'; reason: string } | { state: 'pending'; nextAttemptAt: Date; schedulePosition: number };
 
 /**
- * What follows an attempt (CONTRACT §9): a 2xx succeeds; 410 stops; otherwise the next wait of the schedule;
+ * What follows an attempt (docs/integrating.md#delivery-and-retries): a 2xx succeeds; 410 stops; otherwise the next wait of the schedule;
  * once the schedule is spent, communication errors go on at its last interval until the window closes.
  */
 export function afterAttempt(

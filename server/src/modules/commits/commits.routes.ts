@@ -1,7 +1,7 @@
 import { CommitRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -15,7 +15,7 @@ import { commitByLink, commitByMerchant } from './commits.service';
 const CommitIdParam = z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id');
 
 /** What the commit routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
-export type CommitsRouterDeps = AuthenticateDeps & LifecycleDeps;
+export type CommitsRouterDeps = AuthenticateDeps & ServiceDeps;
 
 /** The merchant backend's commit of a widget payment, and the commitLink. */
 export function commitsRouter(deps: CommitsRouterDeps): Router {

@@ -5,7 +5,7 @@ import { ApiError, NotFoundError, RefusalAfterChange, ValidationError } from '..
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
@@ -34,7 +34,7 @@ export interface CommitInput {
 /** `POST /transactions/:transactionNumber/commit`: the merchant backend confirms a widget payment. */
 export async function commitByMerchant(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   transactionNumber: string,
   input: CommitInput,
@@ -46,7 +46,7 @@ export async function commitByMerchant(
 }
 
 /** `GET /transactions/commitPayment/:commitId`: the commitLink commits what the consumer approved. */
-export async function commitByLink(tx: Tx, deps: LifecycleDeps, commitId: string, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
+export async function commitByLink(tx: Tx, deps: ServiceDeps, commitId: string, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
   const row = await findByCommitId(tx, commitId);
   if (!row) throw new NotFoundError('commit');
   return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency }, context);
@@ -56,14 +56,14 @@ const BEING_COMMITTED =
   'This payment is being committed: its capture is at the processor. The commit that asked for it gets the outcome (retry it with its Idempotency-Key).';
 
 /**
- * The commit rules of CONTRACT §7 and §12: only AwaitingCommit, only inside the window (after it, the
+ * The commit rules (docs/integrating.md#lifecycle-rules): only AwaitingCommit, only inside the window (after it, the
  * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
  * the consumer approved, in the transaction's currency. A manual_capture commit's capture is asked of the processor
  * after its intent commits (`startCommitCapture` and a processor request), and `recordCommitCapture` records the outcome.
  */
 async function commit(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   row: TransactionRow,
   input: CommitInput,
   context: MutationContext,
@@ -160,7 +160,7 @@ type CommitExtras = Parameters<typeof applyCommit>[3];
  * consumer approved beyond the committed amount is released, and the event and callback follow; refused, the payment
  * awaits its commit again and the answer is the refusal.
  */
-export function recordCommitCapture(deps: Pick<LifecycleDeps, 'env'>): RecordOutcome {
+export function recordCommitCapture(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
   return async (tx, request, answer, { now, releases }) => {
     if (answer.outcome === 'released') throw new Error(`commit capture ${request.id} was answered as a release`);
     const requestId = originalRequestId(request);
@@ -199,7 +199,7 @@ function commitResponse(transaction: Transaction): CommitResponse {
 }
 
 /** A missed commit window releases what the consumer approved, at the processor once the expiry commits. */
-async function releaseApproval(tx: Tx, deps: LifecycleDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
+async function releaseApproval(tx: Tx, deps: ServiceDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
   if (!row.processorReference || (row.approvedCents ?? 0) <= 0) return;
   const release = await queueRelease(tx, row, row.approvedCents!, now);
   context.afterCommit(() => finishReleases(deps, [release]));

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { REPO_ROOT } from '../../env';
 import { ApiError } from '../../errors';
 import { sendTagged } from '../../http/etag';

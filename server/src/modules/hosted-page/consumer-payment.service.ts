@@ -5,7 +5,7 @@ import { answerOf, type MutationContext, type MutationResponse, type ProcessorHa
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow } from '../payments';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type PendingDone, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
@@ -24,7 +24,7 @@ import { toLinkState } from './link-state';
  */
 export async function payLink(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   linkId: string,
   input: ConsumerPayRequest & { method: string },
   context: MutationContext,
@@ -82,7 +82,7 @@ export const endReversedConsumerPayment: UndoPayment = async (tx, request) => {
 
 async function recordDecision(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   request: ProcessorRequestRow,
   method: PaymentMethodInput,
   result: ProcessorResult,

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -16,7 +16,7 @@ import { toLinkState } from './link-state';
 const LinkIdParam = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a payment link');
 
 /** What the consumer's page uses: the database, the per-address limiter and the lifecycle services' dependencies. */
-export type HostedPageRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+export type HostedPageRouterDeps = ServiceDeps & { db: Database; limiter: RateLimiter };
 
 /** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
 export function hostedPageRouter(deps: HostedPageRouterDeps): Router {

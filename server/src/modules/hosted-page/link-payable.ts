@@ -6,7 +6,7 @@ export const LINK_PAYABLE_METHOD_TYPES = ['sale', 'authorize'] as const;
 
 /**
  * Statuses a payment link takes a payment in: Pending, and Declined, so that a consumer whose card was declined can
- * try again with another card or a wallet (CONTRACT §10). A processor failure, a cancel or a time-out is final.
+ * try again with another card or a wallet (docs/integrating.md#the-hosted-payment-page). A processor failure, a cancel or a time-out is final.
  */
 export const LINK_PAYABLE_STATUSES: readonly TransactionStatusCode[] = [Status.Pending, Status.Declined];
 

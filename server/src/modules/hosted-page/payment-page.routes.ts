@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { perAddressLimit } from '../../http/address-limit';
 import { sendTagged } from '../../http/etag';
 import { notFoundPage, sendPage } from '../consumer-pages';
@@ -12,7 +12,7 @@ import { qrCodeSvg } from './qr-code';
 const LINK_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
- * The consumer's page of a payment link, `GET /pay/:linkId` (CONTRACT §10), and its QR code. An unknown or
+ * The consumer's page of a payment link, `GET /pay/:linkId` (docs/integrating.md#the-hosted-payment-page), and its QR code. An unknown or
  * malformed link is a 404 page: a person opened it in a browser. Nothing secret is rendered (no posData, token or
  * credential: the page is drawn from the link's public state).
  */

@@ -6,7 +6,7 @@ import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-clien
 import { SandboxClock } from '../sandbox/sandbox-clock';
 
 const t = useTestApp({ merchantName: 'Café <Lumière>' });
-/** The default authorization hold (env AUTHORIZATION_HOLD_S, CONTRACT §10): 7 days. */
+/** The default authorization hold (env AUTHORIZATION_HOLD_S, docs/operating.md#configuration): 7 days. */
 const AUTHORIZATION_HOLD_S = 7 * 24 * 3600;
 
 const pathOf = (transaction: Pick<Transaction, 'transactionPage'>) => new URL(transaction.transactionPage.qrURL).pathname;

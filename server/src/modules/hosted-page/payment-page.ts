@@ -3,7 +3,7 @@ import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { formatDuration } from './assets/duration';
 
-/** What the consumer's page shows, from the transaction's state (CONTRACT §10, §13). */
+/** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
 export type PageView = 'pay' | 'declined' | 'approved' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
 
 export function viewOf(state: PaymentLinkState, now: Date): PageView {
@@ -34,7 +34,7 @@ export function viewOf(state: PaymentLinkState, now: Date): PageView {
   }
 }
 
-/** The headings QA relies on (CONTRACT §13) and what each page says under it. */
+/** The headings QA relies on (docs/integrating.md#accessible-names) and what each page says under it. */
 const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: string; text: string }> = {
   declined: { heading: 'Payment declined', text: 'The payment was declined and nothing was charged. You can try again with another card or a wallet.' },
   approved: { heading: 'Payment approved', text: 'Thank you. Keep the confirmation number for your records.' },

@@ -3,7 +3,7 @@ import { randomBytes } from '../../random-bytes';
 import { CREDENTIAL_PREFIXES } from '@svc/protocol';
 import type { CredentialKind } from '../../db/schema';
 
-/** Wire prefixes of CONTRACT §3, by credential kind (from protocol). */
+/** Wire prefixes (docs/integrating.md#credentials), by credential kind (from protocol). */
 export const CREDENTIAL_PREFIX = {
   merchant_key: CREDENTIAL_PREFIXES.merchant_key,
   branch_key: CREDENTIAL_PREFIXES.branch_key,

@@ -13,7 +13,7 @@ export interface ProvisionMerchantInput {
   publicBaseUrl: string;
 }
 
-/** The public page of a device's sticker (CONTRACT §10). */
+/** The public page of a device's sticker (docs/integrating.md#terminals-and-stickers). */
 export function stickerUrlOf(publicBaseUrl: string, stickerCode: string): string {
   return `${publicBaseUrl}/s/${stickerCode}`;
 }

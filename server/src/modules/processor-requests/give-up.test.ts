@@ -8,7 +8,7 @@ import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold } from '../../test/merchant-client';
 import { runNode } from '../../test/process';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../lifecycle';
+import { processorOutcomeRecorders } from '../../processor-outcomes';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**

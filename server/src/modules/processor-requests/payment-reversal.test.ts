@@ -6,7 +6,7 @@ import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixture
 import { UNTHROTTLED } from '../../test/harness';
 import { codeOf, consumerPays, type MerchantClient, merchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../lifecycle';
+import { processorOutcomeRecorders } from '../../processor-outcomes';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 

@@ -5,7 +5,7 @@ import { holdBooks } from '../../test/fixtures';
 import { codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
-import { processorOutcomeRecorders } from '../lifecycle';
+import { processorOutcomeRecorders } from '../../processor-outcomes';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
 

@@ -1,6 +1,6 @@
 import { SaveReceiptRequestSchema, type SaveReceiptResponse } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';

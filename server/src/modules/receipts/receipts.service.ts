@@ -7,7 +7,7 @@ import { findTransactionRowForPrincipal } from '../transactions';
 import { findReceipt, upsertReceipt } from './receipts.queries';
 
 /**
- * `POST /transactions/:transactionNumber/receipt` (CONTRACT §10): the POS keeps its receipt with the transaction.
+ * `POST /transactions/:transactionNumber/receipt` (docs/integrating.md#receipts): the POS keeps its receipt with the transaction.
  * The size is measured on the receipt's own JSON text; one over MAX_RECEIPT_BYTES is refused (413) before anything
  * is written, so the saved one stays.
  */

@@ -35,7 +35,7 @@ const CredentialsFileSchema = ProvisionedMerchantSchema.extend({
 type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 /**
- * CONTRACT §2: on an empty sandbox database, provision the demo merchant and write its credentials (mode 0600)
+ * docs/operating.md#running-it: on an empty sandbox database, provision the demo merchant and write its credentials (mode 0600)
  * for the demo site. When the demo merchant exists but the file is gone or stale (keys are stored only as
  * hashes, so they cannot be read back), its credentials are reissued and the file written again. The file names the
  * database it belongs to, and a server never overwrites another database's file: a second server on another database

@@ -5,7 +5,7 @@ import { advanceClockOffset, readClockOffsetMs } from './sandbox-clock.queries';
 export { SANDBOX_CLOCK_CHANNEL } from './sandbox-clock.queries';
 
 /**
- * The sandbox test clock (CONTRACT §10): real time plus an offset stored in the database, so every instance
+ * The sandbox test clock (docs/integrating.md#sandbox): real time plus an offset stored in the database, so every instance
  * shares it. `now()` is synchronous and reads a cached offset; `advance` updates the row and notifies the other
  * instances, which `refresh` on the notification (and on every expiry sweep, as a fallback).
  */

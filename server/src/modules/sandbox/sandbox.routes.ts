@@ -1,16 +1,16 @@
 import { ClockAdvanceRequestSchema, type ClockState, type SandboxMessages } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { parseInput } from '../../http/parse';
-import { sweepDue } from '../lifecycle';
+import { sweepDue } from '../expiry';
 import { mutationScope } from '../../http/mutation-scope';
 import { listMessages } from './messages.queries';
 import type { TestClock } from '../../clock';
 
 /** What the sandbox routes use: credentials to authenticate with, and what a sweep needs. */
-export type SandboxRouterDeps = AuthenticateDeps & Pick<LifecycleDeps, 'env' | 'clock' | 'processor' | 'logger'>;
+export type SandboxRouterDeps = AuthenticateDeps & Pick<ServiceDeps, 'env' | 'clock' | 'processor' | 'logger'>;
 
 /** Sandbox-only endpoints: the shared test clock and the message outbox. Mounted only in sandbox mode. */
 export function sandboxRouter(deps: SandboxRouterDeps, clock: TestClock): Router {

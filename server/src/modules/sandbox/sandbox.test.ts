@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
 import { startTestApp } from '../../test/app';
 import { createLogger } from '../../logger';
-import { startExpiryWorker } from '../lifecycle/expiry-worker';
+import { startExpiryWorker } from '../expiry/expiry-worker';
 import { SandboxClock } from './sandbox-clock';
 import { useTestApp } from '../../test/harness';
 import { Status } from '@svc/protocol';

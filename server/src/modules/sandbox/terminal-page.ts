@@ -1,7 +1,7 @@
 import { SANDBOX_TEST_CARDS } from '@svc/protocol';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 
-/** `4242424242424242` → `4242 4242 4242 4242`, as the buttons name the cards (CONTRACT §13). */
+/** `4242424242424242` → `4242 4242 4242 4242`, as the buttons name the cards (docs/integrating.md#accessible-names). */
 export const spacedCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 const WALLET_BUTTONS = [

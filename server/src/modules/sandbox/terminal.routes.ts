@@ -1,6 +1,6 @@
 import { TerminalCancelRequestSchema, TerminalTapRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { authenticate, principalOf } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
 import { mutationScope } from '../../http/mutation-scope';
@@ -10,7 +10,7 @@ import { renderTerminalPage } from './terminal-page';
 import { cancelOnTerminal, tapOnTerminal, terminalCurrent } from './terminal.service';
 
 /**
- * The sandbox terminal simulator (CONTRACT §10): its page, and the same actions as an API for headless tests, with
+ * The sandbox terminal simulator (docs/integrating.md#sandbox): its page, and the same actions as an API for headless tests, with
  * the device ID as `Authorization: Bearer`. Mounted only in sandbox mode (404 in production).
  */
 export function terminalRouter(deps: AppDeps): Router {

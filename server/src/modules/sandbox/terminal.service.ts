@@ -7,13 +7,13 @@ import { payLink } from '../hosted-page';
 import { findLinkFace } from '../hosted-page';
 import { LINK_PAYABLE_STATUSES } from '../hosted-page';
 import { toLinkState } from '../hosted-page';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { newestPayableLinkOfDevice } from '../stickers';
 import { cancelTransaction } from '../transactions';
 import { findTransactionRowForPrincipal } from '../transactions';
 
 /**
- * The sandbox terminal simulator's actions (CONTRACT §10), for its page and for headless tests. A device credential
+ * The sandbox terminal simulator's actions (docs/integrating.md#sandbox), for its page and for headless tests. A device credential
  * acts on its own transactions only; a tap pays exactly as the hosted page does (`payLink`), a cancel moves Pending
  * to Cancelled as the merchant's cancel does.
  */
@@ -36,7 +36,7 @@ export async function terminalCurrent(db: Queryable, principal: Principal, now: 
 /** A test card (with a future expiry and a CVC, as a tap carries them) or a wallet, paid on one of the device's transactions. */
 export async function tapOnTerminal(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   principal: Principal,
   body: TerminalTapRequest,
   context: MutationContext,
@@ -50,7 +50,7 @@ export async function tapOnTerminal(
 }
 
 /** The consumer presses Cancel on the terminal. */
-export async function cancelOnTerminal(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<PaymentLinkState> {
+export async function cancelOnTerminal(tx: Tx, deps: ServiceDeps, principal: Principal, transactionNumber: string): Promise<PaymentLinkState> {
   const cancelled = await cancelTransaction(tx, deps, principal, transactionNumber);
   const row = await findTransactionRowForPrincipal(tx, principal, cancelled.TransactionNumber);
   return stateOfLink(tx, row!.linkId, deps.clock.now());

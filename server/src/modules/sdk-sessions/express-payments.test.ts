@@ -2,7 +2,7 @@ import { Status, type CommitResponse, type SdkSession, type Transaction } from '
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 
-/** What the Express component sends (CONTRACT §12): a wallet, the amount, and the sheet's billing and shipping details. */
+/** What the Express component sends (sdk-express/README.md): a wallet, the amount, and the sheet's billing and shipping details. */
 const SHOP = 'https://shop.example.com';
 const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Express Shop', origins: [SHOP] });
 const PARTY = {

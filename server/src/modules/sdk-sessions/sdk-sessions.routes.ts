@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -18,9 +18,9 @@ import { createSession, submitSdkPayment } from './sdk-sessions.service';
 const SessionIdParam = z.uuid('is not a session id');
 
 /** What the widget session routes use: the database, the per-address limiter and the lifecycle services' dependencies. */
-export type SdkSessionsRouterDeps = LifecycleDeps & { db: Database; limiter: RateLimiter };
+export type SdkSessionsRouterDeps = ServiceDeps & { db: Database; limiter: RateLimiter };
 
-/** The widget's endpoints (CONTRACT §12): a client ID + Origin starts a session; the session token pays. */
+/** The widget's endpoints (docs/integrating.md#browser-sdks): a client ID + Origin starts a session; the session token pays. */
 export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
   const router = Router();
   const serviceOrigin = new URL(deps.env.PUBLIC_BASE_URL).origin;
@@ -61,7 +61,7 @@ export function sdkSessionsRouter(deps: SdkSessionsRouterDeps): Router {
       throw new ApiError('origin_not_allowed', `Payments of this session may come from ${session.origin} or the card frame only.`);
     }
     const body = parseInput(SdkPaymentRequestSchema, req.body);
-    // Card numbers are typed in the card frame and sent by it alone: never from the merchant's page (CONTRACT §12).
+    // Card numbers are typed in the card frame and sent by it alone: never from the merchant's page (docs/integrating.md#browser-sdks).
     if (body.method === 'card' && origin !== serviceOrigin) {
       throw new ApiError(
         'origin_not_allowed',

@@ -6,7 +6,7 @@ import { answerOf, type MutationContext, type ProcessorHandoff } from '../../htt
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { payAfterCommit } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
 import { findCredentialByHash } from '../merchants';
@@ -24,7 +24,7 @@ export const SDK_SESSION_TTL_S = 30 * 60;
  */
 export async function createSession(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   input: { clientId: string; methodType: SdkSessionRow['methodType']; mode: SdkSessionRow['mode']; origin: string | undefined },
 ): Promise<SdkSession> {
   const client = await findCredentialByHash(tx, hashCredential(input.clientId));
@@ -64,7 +64,7 @@ export async function createSession(
  */
 export async function submitSdkPayment(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   session: SdkSessionRow,
   input: SdkPaymentRequest,
   context: MutationContext,
@@ -99,7 +99,7 @@ export async function submitSdkPayment(
 
 async function recordSdkPayment(
   tx: Tx,
-  deps: LifecycleDeps,
+  deps: ServiceDeps,
   session: SdkSessionRow,
   asked: { method: PaymentMethodInput; currency: Currency; amount: number | undefined; approvedCents: number },
   result: ProcessorResult,

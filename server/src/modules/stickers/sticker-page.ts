@@ -2,7 +2,7 @@ import { STICKER_POLL_INTERVAL_MS } from '@svc/protocol';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 
 /**
- * "No payment is waiting" (CONTRACT §10): the sticker's page while the cashier has not created a transaction. Its
+ * "No payment is waiting" (docs/integrating.md#terminals-and-stickers): the sticker's page while the cashier has not created a transaction. Its
  * script asks `/s/<code>/next` every STICKER_POLL_INTERVAL_MS and opens the payment page once there is one.
  */
 export function renderWaitingPage(stickerCode: string): string {

@@ -1,7 +1,7 @@
 import type { StickerNext } from '@svc/protocol';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { paymentPageUrl } from '../transactions';
@@ -12,7 +12,7 @@ import { findStickerDevice, newestPayableLinkOfDevice } from './stickers.queries
 const StickerCode = z.string().regex(/^[a-z0-9]{16,64}$/);
 
 /**
- * A device's sticker, `GET /s/:stickerCode` (CONTRACT §10): 303 to the hosted page of the device's newest payable
+ * A device's sticker, `GET /s/:stickerCode` (docs/integrating.md#terminals-and-stickers): 303 to the hosted page of the device's newest payable
  * transaction, or the "No payment is waiting" page, whose script polls `GET /s/:stickerCode/next`. The code is
  * public; nothing here names the device or its ID.
  */

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors';
 import { callbackHostProblem } from '../callbacks';
 
 /**
- * The init-time check of a callback URL (CONTRACT §9): https in production (http allowed in the sandbox), no
+ * The init-time check of a callback URL (docs/integrating.md#delivery-and-retries): https in production (http allowed in the sandbox), no
  * credentials in it, and no literal private, loopback or metadata address. Names are checked again on their
  * resolved addresses at every connect, by the dispatcher.
  */

@@ -9,7 +9,7 @@ export interface InitAmounts {
 }
 
 /**
- * CONTRACT §4: amounts to cents in the unit `isCent` says; products summed as Σ (amount + vat − discount) × quantity.
+ * docs/integrating.md#amounts: amounts to cents in the unit `isCent` says; products summed as Σ (amount + vat − discount) × quantity.
  * No amount but products: the amount is the sum. Both and different: accepted, flagged. No amount at all: only an
  * authorization may leave it for later.
  */

@@ -1,6 +1,6 @@
 import { formatCents } from '@svc/protocol';
 
-/** One SMS segment in GSM-7 (CONTRACT §10: the link SMS fits one for ordinary business names). */
+/** One SMS segment in GSM-7 (docs/integrating.md#links-by-sms-and-e-mail: the link SMS fits one for ordinary business names). */
 export const SMS_SEGMENT_CHARACTERS = 160;
 
 export interface LinkMessageFacts {

@@ -4,7 +4,7 @@ import { linkEmailText, linkSmsText, type LinkMessageFacts } from './link-messag
 import type { TransactionRow } from './transactions.queries';
 
 /**
- * CONTRACT §10: init with `phone` or `email` sends the payment link through the message outbox, one message per
+ * docs/integrating.md#links-by-sms-and-e-mail: init with `phone` or `email` sends the payment link through the message outbox, one message per
  * channel asked for. Returns whether each was delivered (the SMS's becomes the transaction's `SMS` field).
  */
 export async function sendLinkMessages(

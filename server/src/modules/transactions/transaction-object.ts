@@ -28,7 +28,7 @@ const COMMIT_NOT_REQUIRED = {
   commitLink: null,
 } as const;
 
-/** The transaction object of CONTRACT §6, built from its view: every spec field present, null where unknown. */
+/** The transaction object (docs/integrating.md#the-transaction-object), built from its view: every spec field present, null where unknown. */
 export function toTransactionObject({ row, merchant, token, payments }: TransactionView, baseUrl: string): Transaction {
   const links = {
     iOSLink: `svcpay://pay/${row.linkId}`,

@@ -1,6 +1,6 @@
 import { EmptyRequestSchema, InitTransactionRequestSchema } from '@svc/protocol';
 import { Router } from 'express';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
 import { authenticate, principalOf, type AuthenticateDeps } from '../../http/authenticate';
 import { runMutation, sendMutation } from '../../http/idempotency';
@@ -12,7 +12,7 @@ import { findTransactionViewForPrincipal } from './transactions.queries';
 import { cancelTransaction, initTransaction } from './transactions.service';
 
 /** What the transactions routes use: credentials to authenticate with, and the lifecycle services' dependencies. */
-export type TransactionsRouterDeps = AuthenticateDeps & LifecycleDeps;
+export type TransactionsRouterDeps = AuthenticateDeps & ServiceDeps;
 
 export function transactionsRouter(deps: TransactionsRouterDeps): Router {
   const router = Router();

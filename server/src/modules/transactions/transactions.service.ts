@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { findCredentialByHash, findMerchant, hashCredential } from '../merchants';
-import type { LifecycleDeps } from '../lifecycle';
+import type { ServiceDeps } from '../../service-deps';
 import { assertCallbackUrlAllowed } from './callback-url';
 import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
@@ -14,7 +14,7 @@ import { recordChange } from './transaction-events';
 import { cancelPending, findTransactionRowForPrincipal, insertTransactionView, setSmsState, type TransactionView } from './transactions.queries';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
-export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
+export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
   const now = deps.clock.now();
   const methodType = body.methodType ?? 'sale';
   const amounts = resolveInitAmounts(body, methodType);
@@ -74,7 +74,7 @@ export async function initTransaction(tx: Tx, deps: LifecycleDeps, principal: Pr
 }
 
 /** `POST /transactions/:transactionNumber/cancel`: Pending → Cancelled, nothing else. */
-export async function cancelTransaction(tx: Tx, deps: LifecycleDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
+export async function cancelTransaction(tx: Tx, deps: ServiceDeps, principal: Principal, transactionNumber: string): Promise<Transaction> {
   const now = deps.clock.now();
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');

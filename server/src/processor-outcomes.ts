@@ -1,11 +1,11 @@
-import { recordCaptureOutcome, recordReauthorization } from '../authorizations';
-import { recordCommitCapture } from '../commits';
-import { endReversedConsumerPayment } from '../hosted-page';
-import { recordRelease, type OutcomeRecorders } from '../processor-requests';
-import type { LifecycleDeps } from './lifecycle-deps';
+import { recordCaptureOutcome, recordReauthorization } from './modules/authorizations';
+import { recordCommitCapture } from './modules/commits';
+import { endReversedConsumerPayment } from './modules/hosted-page';
+import { recordRelease, type OutcomeRecorders } from './modules/processor-requests';
+import type { ServiceDeps } from './service-deps';
 
 /** How each kind of processor request records its outcome: what the worker uses to finish any request left in flight. */
-export function processorOutcomeRecorders(deps: Pick<LifecycleDeps, 'env'>): OutcomeRecorders {
+export function processorOutcomeRecorders(deps: Pick<ServiceDeps, 'env'>): OutcomeRecorders {
   return {
     capture: recordCaptureOutcome(deps),
     commit_capture: recordCommitCapture(deps),

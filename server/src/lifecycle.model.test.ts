@@ -1,5 +1,5 @@
 /**
- * Model-based test of the transaction lifecycle (CONTRACT §5, §7, §10): random sequences of init, consumer pays,
+ * Model-based test of the transaction lifecycle (docs/integrating.md#statuses, #lifecycle-rules): random sequences of init, consumer pays,
  * capture, void, re-authorization, closeAuth, cancel and sandbox clock advances run against the real server over
  * HTTP and against a small in-memory model of the rules; after every command every transaction of the run is read
  * back and must match the model.
@@ -10,14 +10,14 @@
 import { Status, type ConsumerPayRequest, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
-import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from '../../test/merchant-client';
+import { startTestApp, type TestApp } from './test/app';
+import { createTestDatabase, type TestDatabase } from './test/database';
+import { provisionTestMerchant } from './test/fixtures';
+import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from './test/merchant-client';
 
 const HOLD_S = 604_800;
 
-/** CONTRACT §5, written out here so the test does not take the server's (or protocol's) word for it. */
+/** The status moves of docs/integrating.md#statuses, written out here so the test does not take the server's (or protocol's) word for it. */
 const STATUS_NAMES: Record<number, string> = {
   0: 'Approved',
   1: 'Pending',
@@ -33,7 +33,7 @@ const STATUS_NAMES: Record<number, string> = {
   11: 'Expired',
   12: 'Failed',
 };
-/** `authorization.status` (CONTRACT §6) for a transaction that has had a hold. */
+/** `authorization.status` (docs/integrating.md#the-transaction-object) for a transaction that has had a hold. */
 const HOLD_STATE: Record<number, string> = {
   [Status.Authorized]: 'active',
   [Status.PartiallyCaptured]: 'active',
