@@ -14,7 +14,7 @@ const SQL_DRIVERS = ['drizzle-orm', 'postgres'].map((name) => ({ name, allowType
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/', '**/dist/', '**/.data/', '**/coverage/', '**/test-results/', '**/playwright-report/'],
+    ignores: ['**/node_modules/', '**/dist/', '**/.data/', '**/coverage/', '**/test-results/', '**/playwright-report/', 'reports/', '.stryker-tmp/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -31,45 +31,32 @@ if (spawnSync(process.execPath, ['build-pages.mjs'], { cwd: path.join(root, 'ser
   process.exit(1);
 }
 
-function run(name, cwd, script, env) {
+function run(name, cwd, script, env, { ipc = false } = {}) {
   // detached: each child has its own process group, so a terminal's Ctrl+C reaches only this script, which
   // then signals each child once (a second signal would force the server's exit).
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: path.join(root, cwd),
     env: { ...process.env, ...env },
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', ...(ipc ? ['ipc'] : [])],
     detached: true,
   });
   child.name = name;
   return child;
 }
 
-const children = [
-  run('server', 'server', 'src/main.ts', { PORT: port, ...sandboxEnv }),
-  run('demo-merchant', 'demo-merchant', 'src/main.ts', { DEMO_PORT: demoPort, SERVICE_URL: serviceUrl }),
-];
-
+const children = [];
 let stopping = false;
 let exitCode = 0;
+let running = 0;
 function stopAll(signal) {
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (stopping) {
-      stopAll('SIGKILL');
-      process.exit(1);
-    }
-    stopping = true;
-    stopAll('SIGTERM');
-  });
-}
-
-let running = children.length;
-for (const child of children) {
+function watch(child) {
+  children.push(child);
+  running += 1;
   child.on('exit', (code, signal) => {
     running -= 1;
     if (!stopping) {
@@ -80,22 +67,44 @@ for (const child of children) {
     }
     if (running === 0) process.exit(exitCode);
   });
+  return child;
 }
 
-// Tell the person at the terminal where everything is once the service answers.
-const deadline = Date.now() + 120_000;
-while (!stopping && Date.now() < deadline) {
-  try {
-    if ((await fetch(`${serviceUrl}/healthz`)).ok) {
-      process.stdout.write(
-        `\n  Payment service  ${serviceUrl}\n` +
-          `  Demo merchant    http://localhost:${demoPort}\n` +
-          `  Credentials      ${path.join(root, '.data', 'sandbox-credentials.json')}\n\n`,
-      );
-      break;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (stopping) {
+      stopAll('SIGKILL');
+      process.exit(1);
     }
-  } catch {
-    // not up yet
-  }
-  await new Promise((resolve) => setTimeout(resolve, 250));
+    stopping = true;
+    stopAll('SIGTERM');
+    if (running === 0) process.exit(exitCode);
+  });
+}
+
+// The service tells, once it answers, where it is and which credentials file is its own (the one in its DATA_DIR, or
+// its own beside another database's): the demo shop is started on exactly that file, never another service's.
+const server = watch(run('server', 'server', 'src/main.ts', { PORT: port, ...sandboxEnv }, { ipc: true }));
+const ready = await new Promise((resolve) => {
+  server.on('message', (message) => {
+    if (message?.type === 'svc:ready') resolve(message);
+  });
+  server.once('exit', () => resolve(null));
+});
+if (ready && !stopping) {
+  const credentialsFile = ready.sandboxCredentialsFile;
+  watch(
+    run('demo-merchant', 'demo-merchant', 'src/main.ts', {
+      DEMO_PORT: demoPort,
+      SERVICE_URL: serviceUrl,
+      // An explicit DEMO_CREDENTIALS_FILE still wins.
+      ...(credentialsFile && !process.env.DEMO_CREDENTIALS_FILE ? { DEMO_CREDENTIALS_FILE: credentialsFile } : {}),
+    }),
+  );
+  process.stdout.write(
+    `\n  Payment service  ${ready.url}\n` +
+      `  Demo merchant    http://localhost:${demoPort}\n` +
+      (credentialsFile ? `  Credentials      ${process.env.DEMO_CREDENTIALS_FILE || credentialsFile}\n` : '') +
+      '\n',
+  );
 }

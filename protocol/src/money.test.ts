@@ -19,6 +19,13 @@ describe('majorToCents', () => {
     [Number.NaN, null],
     [Number.POSITIVE_INFINITY, null],
     ['-3.10', -310],
+    [' 12.34\n', 1234],
+    ['12.34.5', null],
+    [1e-7, null], // printed "1e-7"
+    [1e20, null], // 10^22 cents: past whole-cent precision
+    ['90071992547409.93', null], // 2^53 + 1 cents
+    ['90071992547409.91', 9_007_199_254_740_991],
+    [Number.NEGATIVE_INFINITY, null],
   ])('%s → %s', (input, expected) => {
     expect(majorToCents(input)).toBe(expected);
   });

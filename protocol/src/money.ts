@@ -5,7 +5,9 @@ import { MINOR_UNITS_PER_MAJOR } from './constants';
  * floating-point drift. Returns null when the value has more than two decimals or is not a finite number.
  */
 export function majorToCents(value: number | string): number | null {
-  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  // A number as JavaScript prints it, its shortest round trip: 10.005 stays "10.005" and is refused below. Only numbers
+  // below 1e-6 or from 1e21 print with an exponent, and none of them is an amount of at most two decimals in safe cents.
+  const text = typeof value === 'number' ? String(value) : value.trim();
   const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return null;
   const [, sign, whole, fraction = ''] = match;
@@ -24,12 +26,4 @@ export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
   return `${sign}${Math.trunc(abs / MINOR_UNITS_PER_MAJOR)}.${String(abs % MINOR_UNITS_PER_MAJOR).padStart(2, '0')}`;
-}
-
-function numberToPlainString(value: number): string {
-  if (!Number.isFinite(value)) return 'NaN';
-  // Shortest round-trip representation; 10.005 stays "10.005" and is rejected above.
-  const text = String(value);
-  if (!/e/i.test(text)) return text;
-  return value.toFixed(20).replace(/\.?0+$/, '');
 }

@@ -96,4 +96,23 @@ describe('verifyCallback and the test helper', () => {
     const { 'webhook-id': _i, 'webhook-timestamp': _t, 'webhook-signature': _s, ...specOnly } = fresh;
     expect(await verifyCallback(secret, headerOf(specOnly), body)).toBe(true);
   });
+
+  it('refuse a callback signed more than 5 minutes ahead of the clock, as one signed more than 5 minutes ago', async () => {
+    const now = 1_700_000_000;
+    const at = async (offsetS: number, options: { toleranceS?: number } = {}) =>
+      verifyCallback(secret, headerOf({ ...(await generateTestCallbackHeaders(secret, body, { timestampS: now + offsetS })) }), body, {
+        nowS: now,
+        ...options,
+      });
+    // Signed at that time, so only the timestamp can make it fail.
+    expect(await at(0)).toBe(true);
+    expect(await at(300)).toBe(true);
+    expect(await at(-300)).toBe(true);
+    expect(await at(301)).toBe(false);
+    expect(await at(-301)).toBe(false);
+    expect(await at(7 * 24 * 3600)).toBe(false);
+    expect(await at(30, { toleranceS: 30 })).toBe(true);
+    expect(await at(31, { toleranceS: 30 })).toBe(false);
+    expect(await at(-31, { toleranceS: 30 })).toBe(false);
+  });
 });

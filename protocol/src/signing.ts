@@ -39,13 +39,16 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Imported keys by scheme, usage and secret: a sender signs every attempt of a merchant with the same secret. */
+/**
+ * Imported keys by usage and key bytes: a sender signs every attempt of a merchant with the same secret. The same
+ * bytes are the same HMAC key whichever scheme derived them.
+ */
 const importedKeys = new Map<string, Promise<CryptoKey>>();
 const MAX_IMPORTED_KEYS = 256;
 
-/** The HMAC-SHA256 key of `raw`, imported once per scheme, usage and secret (the oldest forgotten past 256). */
-function hmacKey(scheme: 'spec' | 'whsec', secret: string, raw: Uint8Array, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  const id = `${scheme}:${usage}:${secret}`;
+/** The HMAC-SHA256 key of `raw`, imported once per usage and key (the oldest forgotten past 256). */
+function hmacKey(raw: Uint8Array, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+  const id = `${usage}:${toHex(raw)}`;
   let key = importedKeys.get(id);
   if (!key) {
     key = crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
@@ -57,14 +60,14 @@ function hmacKey(scheme: 'spec' | 'whsec', secret: string, raw: Uint8Array, usag
   return key;
 }
 
-function toHex(bytes: ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function fromHex(hex: string): Uint8Array | null {
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) return null;
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  out.forEach((_, i) => (out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)));
   return out;
 }
 
@@ -75,12 +78,13 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 function fromBase64(text: string): Uint8Array | null {
+  let raw: string;
   try {
-    const raw = atob(text);
-    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+    raw = atob(text);
   } catch {
     return null;
   }
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
 /** The key bytes of a `whsec_` secret for Standard Webhooks (the base64 after the prefix). */
@@ -92,25 +96,26 @@ export function standardWebhookKey(secret: string): Uint8Array | null {
 export function newRandomKey(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return toHex(bytes.buffer);
+  return toHex(bytes);
 }
 
 export async function signSpecHmac(secret: string, randomKey: string, body: Body): Promise<string> {
-  const key = await hmacKey('spec', secret, encoder.encode(secret), 'sign');
-  return toHex(await crypto.subtle.sign('HMAC', key, concat(encoder.encode(randomKey), bytesOf(body)) as BufferSource));
+  const key = await hmacKey(encoder.encode(secret), 'sign');
+  return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', key, concat(encoder.encode(randomKey), bytesOf(body)) as BufferSource)));
 }
 
 export async function verifySpecHmac(secret: string, randomKey: string, signature: string, body: Body): Promise<boolean> {
   const expected = fromHex(signature.trim());
-  if (!expected || expected.length !== 32 || !/^[0-9a-f]{32}$/.test(randomKey)) return false;
-  const key = await hmacKey('spec', secret, encoder.encode(secret), 'verify');
+  // crypto.subtle.verify answers false for a signature of the wrong length.
+  if (!expected || !/^[0-9a-f]{32}$/.test(randomKey)) return false;
+  const key = await hmacKey(encoder.encode(secret), 'verify');
   return crypto.subtle.verify('HMAC', key, expected as BufferSource, concat(encoder.encode(randomKey), bytesOf(body)) as BufferSource);
 }
 
 export async function signStandardWebhook(secret: string, id: string, timestampS: number, body: Body): Promise<string> {
   const raw = standardWebhookKey(secret);
   if (!raw) throw new Error('the secret is not whsec_ followed by base64');
-  const key = await hmacKey('whsec', secret, raw, 'sign');
+  const key = await hmacKey(raw, 'sign');
   const signed = concat(encoder.encode(`${id}.${timestampS}.`), bytesOf(body));
   return `v1,${toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed as BufferSource)))}`;
 }
@@ -129,13 +134,14 @@ export async function verifyStandardWebhook(
   if (!/^\d+$/.test(headers.timestamp) || Math.abs(nowS - timestamp) > toleranceS) return false;
   const raw = standardWebhookKey(secret);
   if (!raw) return false;
-  const key = await hmacKey('whsec', secret, raw, 'verify');
+  const key = await hmacKey(raw, 'verify');
   const signed = concat(encoder.encode(`${headers.id}.${headers.timestamp}.`), bytesOf(body));
   for (const entry of headers.signature.split(' ')) {
     const [version, value] = entry.split(',', 2);
     if (version !== 'v1' || !value) continue;
     const candidate = fromBase64(value);
-    if (candidate && candidate.length === 32 && (await crypto.subtle.verify('HMAC', key, candidate as BufferSource, signed as BufferSource))) return true;
+    // crypto.subtle.verify answers false for a signature of the wrong length.
+    if (candidate && (await crypto.subtle.verify('HMAC', key, candidate as BufferSource, signed as BufferSource))) return true;
   }
   return false;
 }

@@ -62,6 +62,15 @@ describe('loadEnv', () => {
     );
   });
 
+  it('refuses an http PUBLIC_BASE_URL in production (links, QR codes and the card frame would travel in the clear), not in sandbox', () => {
+    const production = { SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@db:5432/svc' };
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: 'http://pay.example.com' })).toEqual([
+      'PUBLIC_BASE_URL must be an https URL in production (http is for sandbox only)',
+    ]);
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: 'HTTP://pay.example.com' })).toHaveLength(1);
+    expect(loadEnv({ PUBLIC_BASE_URL: 'http://pay.example.com' }).PUBLIC_BASE_URL).toBe('http://pay.example.com');
+  });
+
   it('accepts a complete production configuration and listens on all interfaces there', () => {
     const env = loadEnv({ SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@db:5432/svc', PUBLIC_BASE_URL: 'https://pay.example.com' });
     expect(env.HOST).toBe('0.0.0.0');

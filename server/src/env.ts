@@ -125,11 +125,19 @@ const EnvSchema = z
     }
     if (!env.PUBLIC_BASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production (links and callbacks name it)' });
+    } else if (new URL(env.PUBLIC_BASE_URL).protocol !== 'https:') {
+      // The hosted page, the card frame and every link a consumer opens are on it: never in the clear.
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https URL in production (http is for sandbox only)' });
     }
   });
 
 type ParsedEnv = z.output<typeof EnvSchema>;
-export type Env = Omit<ParsedEnv, 'HOST' | 'PUBLIC_BASE_URL'> & { HOST: string; PUBLIC_BASE_URL: string };
+export type Env = Omit<ParsedEnv, 'HOST' | 'PUBLIC_BASE_URL'> & {
+  HOST: string;
+  PUBLIC_BASE_URL: string;
+  /** Whether the environment named PUBLIC_BASE_URL (else it is the default, http://localhost:$PORT). */
+  PUBLIC_BASE_URL_SET: boolean;
+};
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -148,7 +156,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const env = result.data;
   const host = env.HOST ?? (env.SVC_MODE === 'production' ? '0.0.0.0' : '127.0.0.1');
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  return { ...env, HOST: host, PUBLIC_BASE_URL: publicBaseUrl };
+  return { ...env, HOST: host, PUBLIC_BASE_URL: publicBaseUrl, PUBLIC_BASE_URL_SET: env.PUBLIC_BASE_URL !== undefined };
 }
 
 /** This process's environment plus `extra`, for a child process (the embedded PostgreSQL) that needs PATH and locale. */

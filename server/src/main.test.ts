@@ -5,6 +5,8 @@ import path from 'node:path';
 import { ProvisionedMerchantSchema } from '@svc/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './db/embedded';
+import { createTestDatabase } from './test/database';
+import { provisionTestMerchant } from './test/fixtures';
 import { finished, runNode, spawnNode, waitForHealthy } from './test/process';
 
 const dirs: string[] = [];
@@ -58,6 +60,52 @@ describe('start-up failures', () => {
     expect(result.stderr).toMatch(/DATABASE_URL is required in production/);
   });
 });
+
+describe('what the service tells the tools beside it', { timeout: 120_000 }, () => {
+  it("names its demo credentials file to the process that started it (another database's file in its data directory is not it), and records its public base URL for the CLI", async () => {
+    const database = await createTestDatabase();
+    const dataDir = await tempDataDir();
+    // The file of a service on another database, in the same data directory.
+    const othersFile = path.join(dataDir, 'sandbox-credentials.json');
+    const othersText = `${JSON.stringify({ ...(await provisionElsewhere()), database: 'another database' })}\n`;
+    await fs.writeFile(othersFile, othersText, { mode: 0o600 });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = spawnNode(['src/main.ts'], { DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base }, { ipc: true });
+    const messages: unknown[] = [];
+    server.on('message', (message) => messages.push(message));
+    try {
+      await waitForHealthy(`${base}/healthz`, server);
+    } finally {
+      server.kill('SIGTERM');
+      expect((await finished(server, 20_000)).code).toBe(0);
+    }
+    try {
+      expect(messages).toEqual([{ type: 'svc:ready', url: base, sandboxCredentialsFile: expect.any(String) }]);
+      const { sandboxCredentialsFile } = messages[0] as { sandboxCredentialsFile: string };
+      expect(path.dirname(sandboxCredentialsFile)).toBe(dataDir);
+      expect(sandboxCredentialsFile).not.toBe(othersFile);
+      expect(readFileSync(othersFile, 'utf8')).toBe(othersText);
+      // The named file holds this database's demo merchant.
+      const named = ProvisionedMerchantSchema.parse(JSON.parse(readFileSync(sandboxCredentialsFile, 'utf8')));
+      const [demo] = await database.sql<{ id: string }[]>`select id from merchants where is_sandbox_demo`;
+      expect(named.merchantId).toBe(demo!.id);
+      expect(await database.sql`select public_base_url from service_settings`).toEqual([{ public_base_url: base }]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+/** Credentials of a merchant that exists in no database this test uses. */
+async function provisionElsewhere() {
+  const elsewhere = await createTestDatabase();
+  try {
+    return await provisionTestMerchant(elsewhere.db, 'Elsewhere');
+  } finally {
+    await elsewhere.drop();
+  }
+}
 
 // Each test starts (and restarts) a whole embedded PostgreSQL cluster: initdb alone can take 20 s on a loaded machine.
 describe('embedded database across restarts', { timeout: 120_000 }, () => {

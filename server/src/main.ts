@@ -16,11 +16,19 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/expiry';
+import { recordPublicBaseUrl } from './modules/merchants';
 import { processorOutcomeRecorders } from './processor-outcomes';
 import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
 import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
+
+/** The message `pnpm start` (scripts/start.mjs) waits for before it starts the demo shop. */
+interface ServiceReadyMessage {
+  type: 'svc:ready';
+  url: string;
+  sandboxCredentialsFile: string | null;
+}
 
 async function main(): Promise<void> {
   let env: Env;
@@ -43,9 +51,14 @@ async function main(): Promise<void> {
   const notifications = new ResilientListener(() => postgres(storage.url, { max: 1, connect_timeout: 10, onnotice: () => undefined }), logger);
   await notifications.start();
 
+  // The CLI, sharing this database, prints links on the base URL this service answers on.
+  await recordPublicBaseUrl(storage.db, env.PUBLIC_BASE_URL, systemClock.now()).catch((error: Error) => fail(logger, error));
+
   let clock: Clock = systemClock;
   let testClock: TestClock | undefined;
   let dispatcher: ReturnType<typeof createCallbackDispatcher> | undefined;
+  /** This service's demo merchant credentials (sandbox): `sandbox-credentials.json`, or its own file beside another database's. */
+  let sandboxCredentialsFile: string | null = null;
   if (env.SVC_MODE === 'sandbox') {
     const sandboxClock = new SandboxClock(storage.db);
     await sandboxClock.refresh();
@@ -61,9 +74,14 @@ async function main(): Promise<void> {
     );
     clock = testClock = sandboxClock;
     const embeddedDataDir = storage.embedded ? path.join(env.DATA_DIR, 'postgres') : null;
-    await bootstrapSandbox(storage.db, { dataDir: env.DATA_DIR, clock, logger, embeddedDataDir, publicBaseUrl: env.PUBLIC_BASE_URL }).catch((error: Error) =>
-      fail(logger, error),
-    );
+    const bootstrapped = await bootstrapSandbox(storage.db, {
+      dataDir: env.DATA_DIR,
+      clock,
+      logger,
+      embeddedDataDir,
+      publicBaseUrl: env.PUBLIC_BASE_URL,
+    }).catch((error: Error) => fail(logger, error));
+    sandboxCredentialsFile = bootstrapped.path;
   }
 
   // One limiter for HTTP and websocket upgrades: a credential's budget is the same whichever way it calls.
@@ -116,6 +134,10 @@ async function main(): Promise<void> {
     server.listen(env.PORT, env.HOST, resolve);
   }).catch((error: Error) => fail(logger, new Error(`cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)));
   logger.info({ url: env.PUBLIC_BASE_URL, host: env.HOST, port: env.PORT, mode: env.SVC_MODE }, `listening on ${env.PUBLIC_BASE_URL}`);
+  // Started by `pnpm start` (with a message channel): tell it where this service answers and which credentials file is
+  // its own, so the demo shop it starts next reads exactly those, whatever DATA_DIR or database this service has.
+  process.send?.({ type: 'svc:ready', url: env.PUBLIC_BASE_URL, sandboxCredentialsFile } satisfies ServiceReadyMessage);
+  process.channel?.unref();
 
   let stopping = false;
   // While stopping, a connection ends with the response it carries, so the HTTP server closes as soon as the

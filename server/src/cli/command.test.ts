@@ -73,6 +73,25 @@ describe('svc merchant create', () => {
   });
 });
 
+describe('svc merchant create and the public base URL', () => {
+  it("prints the sticker URL on the base URL the running service recorded, unless the CLI's own PUBLIC_BASE_URL names one", async () => {
+    // What a service started with PUBLIC_BASE_URL=https://pay.example.com records on its database.
+    await t.database.sql`insert into service_settings (id, public_base_url, updated_at) values (1, 'https://pay.example.com', now())`;
+    try {
+      const told = await svc('merchant', 'create', '--name', 'Told', '--json');
+      expect(told.code).toBe(0);
+      expect(ProvisionedMerchantSchema.parse(JSON.parse(told.stdout)).stickerUrl).toMatch(/^https:\/\/pay\.example\.com\/s\/[0-9a-f]{32}$/);
+      const own = await runNode(['bin/svc.mjs', 'merchant', 'create', '--name', 'Own', '--json'], {
+        DATABASE_URL: t.database.url,
+        PUBLIC_BASE_URL: 'https://other.example.com/',
+      });
+      expect(ProvisionedMerchantSchema.parse(JSON.parse(own.stdout)).stickerUrl).toMatch(/^https:\/\/other\.example\.com\/s\/[0-9a-f]{32}$/);
+    } finally {
+      await t.database.sql`delete from service_settings`;
+    }
+  });
+});
+
 describe('parseCommand', () => {
   it('normalises and de-duplicates origins', () => {
     expect(parseCommand(['merchant', 'create', '--name', ' A ', '--origin', 'https://a.example', '--origin', 'https://a.example/'])).toEqual({
@@ -95,5 +114,31 @@ describe('parseCommand', () => {
     expect(() => parseCommand(['processor-requests', 'retry', 'prq_1'])).toThrow(/not a processor request id/);
     expect(() => parseCommand(['processor-requests', 'retry', id, id])).toThrow(UsageError);
     expect(() => parseCommand(['processor-requests', '--name', 'x'])).toThrow(/merchant create/);
+  });
+});
+
+/** The control characters in `text` other than the newlines that end its lines. */
+const controlsIn = (text: string) => [...text].filter((char) => char !== '\n' && (char < ' ' || (char >= '\u007f' && char <= '\u009f')));
+
+describe('svc processor-requests', () => {
+  it('prints stored text with its control characters escaped, never as terminal escape sequences', async () => {
+    // An error message as a processor might return it: colours, a screen clear, a C1 control sequence introducer, a bell.
+    const lastError = 'timeout \u001b[31mred\u001b[0m \u001b[2J\u009b31m\u0007\r\nnext line\u007f';
+    const [row] = await t.database.sql<{ id: string }[]>`
+      insert into processor_requests (request_key, merchant_id, operation, amount_cents, currency, state, attempts, last_error, lease_expires_at, created_at)
+      values (${'prq_key\u001b]0;title\u0007'}, ${t.merchant.merchantId}, 'sale', 500, 'USD', 'needs_review', 3, ${lastError}, now(), now())
+      returning id`;
+    const listed = await svc('processor-requests');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(row!.id);
+    expect(controlsIn(listed.stdout)).toEqual([]);
+    expect(listed.stdout).toContain('last error: timeout \\u001b[31mred\\u001b[0m \\u001b[2J\\u009b31m\\u0007\\r\\nnext line\\u007f');
+    expect(listed.stdout).toContain('request key prq_key\\u001b]0;title\\u0007');
+
+    const json = await svc('processor-requests', '--json');
+    expect(controlsIn(json.stdout)).toEqual([]);
+    const [parsed] = JSON.parse(json.stdout) as { lastError: string }[];
+    expect(parsed!.lastError).toBe(lastError);
+    await t.database.sql`delete from processor_requests where id = ${row!.id}`;
   });
 });

@@ -4,10 +4,11 @@ import type { Database } from '../db/client';
 import { openStorage } from '../db/storage';
 import { EnvError, loadEnv, type Env } from '../env';
 import { createLogger } from '../logger';
-import { provisionMerchant } from '../modules/merchants';
+import { provisionMerchant, recordedPublicBaseUrl } from '../modules/merchants';
 import { listNeedingReview, retryNeedingReview } from '../modules/processor-requests';
 import { SandboxClock } from '../modules/sandbox';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
+import { printable, printableJson } from './printable';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */
 async function run(argv: string[]): Promise<number> {
@@ -31,7 +32,10 @@ async function run(argv: string[]): Promise<number> {
 }
 
 async function createMerchant(db: Database, env: Env, command: CreateMerchantCommand): Promise<number> {
-  const created = await provisionMerchant(db, { name: command.name, origins: command.origins, publicBaseUrl: env.PUBLIC_BASE_URL });
+  // The sticker URL is on the base URL the service answers on: the CLI's own PUBLIC_BASE_URL when it names one, else the
+  // one the service recorded when it started on this database (the CLI's default, localhost, is rarely it).
+  const publicBaseUrl = env.PUBLIC_BASE_URL_SET ? env.PUBLIC_BASE_URL : ((await recordedPublicBaseUrl(db)) ?? env.PUBLIC_BASE_URL);
+  const created = await provisionMerchant(db, { name: command.name, origins: command.origins, publicBaseUrl });
   if (command.json) {
     process.stdout.write(`${JSON.stringify(created)}\n`);
   } else {
@@ -65,19 +69,21 @@ async function processorRequests(db: Database, env: Env, command: ProcessorReque
   }
   const requests = await listNeedingReview(db);
   if (command.json) {
-    process.stdout.write(`${JSON.stringify(requests)}\n`);
+    process.stdout.write(`${printableJson(requests)}\n`);
     return 0;
   }
   if (requests.length === 0) {
     process.stdout.write('No processor request needs review.\n');
     return 0;
   }
+  // Stored text is printed with its control characters escaped: a processor's error message cannot drive the terminal.
   for (const request of requests) {
+    const on = request.transactionNumber ? ` on transaction ${printable(request.transactionNumber)}` : '';
     process.stdout.write(
       [
-        `${request.id}  ${request.operation} of ${request.amountCents} cents ${request.currency}${request.transactionNumber ? ` on transaction ${request.transactionNumber}` : ''}`,
-        `  request key ${request.requestKey}, asked ${request.createdAt.toISOString()}, ${request.attempts} attempts`,
-        `  last error: ${request.lastError ?? '(none recorded)'}`,
+        `${request.id}  ${printable(request.operation)} of ${request.amountCents} cents ${printable(request.currency)}${on}`,
+        `  request key ${printable(request.requestKey)}, asked ${request.createdAt.toISOString()}, ${request.attempts} attempts`,
+        `  last error: ${request.lastError === null ? '(none recorded)' : printable(request.lastError)}`,
         '',
       ].join('\n'),
     );

@@ -22,8 +22,13 @@ export function runNode(args: string[], env: Record<string, string>, timeoutMs =
   return finished(spawnNode(args, env), timeoutMs);
 }
 
-export function spawnNode(args: string[], env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** `ipc`: with a message channel, as `pnpm start` runs the service (it tells its parent where things are). */
+export function spawnNode(args: string[], env: Record<string, string>, { ipc = false } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const stdio: ('ignore' | 'pipe' | 'ipc')[] = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio }) as ChildProcess & {
+    stdout: NonNullable<ChildProcess['stdout']>;
+    stderr: NonNullable<ChildProcess['stderr']>;
+  };
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));

@@ -10,3 +10,4 @@ export * from './sdk-sessions';
 export * from './receipts';
 export * from './processor-requests';
 export * from './card-attempts';
+export * from './service-settings';

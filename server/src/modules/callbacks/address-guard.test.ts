@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callbackHostProblem, isPublicAddress } from './address-guard';
+import type dns from 'node:dns';
+import { AddressNotAllowedError, callbackHostProblem, guardedLookup, guardLookup, isPublicAddress } from './address-guard';
 
 const hostOf = (url: string) => callbackHostProblem(new URL(url));
 
@@ -86,4 +87,78 @@ describe('callbackHostProblem (the init-time check)', () => {
       expect(hostOf(url)).toBeNull();
     },
   );
+});
+
+describe('isPublicAddress of what is not an address', () => {
+  it.each(['', 'shop.example.com', '1.2.3', '[::1]', '::g'])('%j is not public', (text) => {
+    expect(isPublicAddress(text)).toBe(false);
+  });
+});
+
+describe('callbackHostProblem says why', () => {
+  it('names the address or the loopback name', () => {
+    expect(hostOf('http://10.0.0.5/cb')).toBe('10.0.0.5 is not a public address');
+    expect(hostOf('http://[::1]/cb')).toBe('::1 is not a public address');
+    expect(hostOf('http://Shop.LOCALHOST./cb')).toBe('shop.localhost is a loopback name');
+    expect(hostOf('http://localhost/cb')).toBe('localhost is a loopback name');
+    expect(hostOf('http://notlocalhost/cb')).toBeNull();
+  });
+});
+
+describe('guardLookup (the check at connect)', () => {
+  type Answer = { error: NodeJS.ErrnoException | null; address: string | dns.LookupAddress[]; family?: number };
+  /** Looks `hostname` up through the guard around a resolver that answers `addresses` (or `error`), as a socket would. */
+  function lookUp(addresses: dns.LookupAddress[], options: dns.LookupOptions = {}, error: NodeJS.ErrnoException | null = null) {
+    const asked: { hostname: string; options: dns.LookupAllOptions }[] = [];
+    const lookup = guardLookup((hostname, allOptions, callback) => {
+      asked.push({ hostname, options: allOptions });
+      callback(error, error ? [] : addresses);
+    });
+    return new Promise<Answer & { asked: typeof asked }>((resolve) =>
+      lookup('shop.example.com', options, (e, address, family) => resolve({ error: e, address, family, asked })),
+    );
+  }
+
+  it('hands back the first address (all of them when asked for all) when every one is public, asking for all, unsorted', async () => {
+    const addresses = [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:4700:4700::1111', family: 6 },
+    ];
+    const one = await lookUp(addresses, { family: 0 });
+    expect(one).toMatchObject({ error: null, address: '93.184.216.34', family: 4 });
+    expect(one.asked).toEqual([{ hostname: 'shop.example.com', options: { family: 0, all: true, verbatim: true } }]);
+    const all = await lookUp(addresses, { all: true });
+    expect(all).toMatchObject({ error: null, address: addresses });
+  });
+
+  it('refuses the name when any address is not public, or when there is none', async () => {
+    const mixed = await lookUp([
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.1', family: 4 },
+    ]);
+    expect(mixed.error).toBeInstanceOf(AddressNotAllowedError);
+    expect(mixed.error).toMatchObject({
+      name: 'AddressNotAllowedError',
+      code: 'EADDRNOTALLOWED',
+      message: 'shop.example.com resolves to 10.0.0.1, which callbacks may not reach',
+    });
+    expect(mixed.address).toEqual([]);
+    const none = await lookUp([]);
+    expect(none.error).toMatchObject({ code: 'EADDRNOTALLOWED', message: 'shop.example.com resolves to nothing, which callbacks may not reach' });
+  });
+
+  it('passes a resolver error on as it is', async () => {
+    const failure = Object.assign(new Error('getaddrinfo ENOTFOUND shop.example.com'), { code: 'ENOTFOUND' });
+    const failed = await lookUp([{ address: '93.184.216.34', family: 4 }], {}, failure);
+    expect(failed.error).toBe(failure);
+    expect(failed.address).toEqual([]);
+  });
+});
+
+describe('guardedLookup (the guard around the system resolver)', () => {
+  it('refuses a name the system resolves to loopback', async () => {
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    expect(error).toBeInstanceOf(AddressNotAllowedError);
+    expect(error?.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), which callbacks may not reach$/);
+  });
 });

@@ -10,3 +10,4 @@ export {
   revokeCredentials,
 } from './merchants.queries';
 export { createMerchantRecords, issueCredentials, provisionMerchant, stickerUrlOf } from './merchants.service';
+export { recordedPublicBaseUrl, recordPublicBaseUrl } from './service-settings.queries';

@@ -5,6 +5,7 @@ import { sendTagged } from '../../http/etag';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
 import { findCredentialByHash, hashCredential } from '../merchants';
+import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -68,7 +69,7 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  if (!client || client.kind !== 'client' || !client.allowedOrigins.includes(origin)) {
+  if (!client || client.kind !== 'client' || !originAllowed(client.allowedOrigins, origin)) {
     if (isWidget && isExactOrigin(origin)) {
       sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown');
       return;

@@ -87,6 +87,21 @@ describe('the card frame page', () => {
       expect(refused.status).toBe(403);
     }
   });
+
+  it('is refused to an origin that only looks like an allowed one', async () => {
+    const lookAlikes = [
+      'https://shop.example.com.evil.net',
+      'https://evilshop.example.com',
+      'https://example.com',
+      'https://shop.example.com:8443',
+      'http://shop.example.com',
+    ];
+    for (const origin of lookAlikes) {
+      const refused = await fetch(`${base}/sdk/elements/1.1.1/card-frame.html?clientId=${clientId}&origin=${encodeURIComponent(origin)}`);
+      expect(refused.status, origin).toBe(403);
+      expect(refused.headers.get('content-security-policy'), origin).not.toContain(origin);
+    }
+  });
 });
 
 describe('the iframe SDK', () => {

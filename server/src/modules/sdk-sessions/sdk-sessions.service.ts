@@ -13,6 +13,7 @@ import { findCredentialByHash } from '../merchants';
 import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
 import { insertTransaction } from '../transactions';
+import { originAllowed } from './origin-check';
 import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
 
 export const SDK_SESSION_TTL_S = 30 * 60;
@@ -28,7 +29,7 @@ export async function createSession(
 ): Promise<SdkSession> {
   const client = await findCredentialByHash(tx, hashCredential(input.clientId));
   if (!client || client.kind !== 'client') throw new UnauthorizedError();
-  if (!input.origin || !client.allowedOrigins.includes(input.origin)) {
+  if (!originAllowed(client.allowedOrigins, input.origin)) {
     throw new ApiError(
       'origin_not_allowed',
       `The origin ${input.origin ?? '(none)'} is not allowed for this client ID; add it with the client ID's allowed origins.`,

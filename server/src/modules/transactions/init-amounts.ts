@@ -15,8 +15,9 @@ export interface InitAmounts {
  */
 export function resolveInitAmounts(body: ParsedInitTransactionRequest, methodType: 'sale' | 'authorize'): InitAmounts {
   const isCent = body.isCent === true;
+  // Blank text is no amount either: amountInputToCents gives null for it.
   const toCents = (value: number | string | undefined | null): number | null =>
-    value === undefined || value === null || value === '' ? null : amountInputToCents(value, isCent);
+    value === undefined || value === null ? null : amountInputToCents(value, isCent);
 
   // The schemas have checked every amount (protocol checkProductAmounts); a product without one is still refused here
   // rather than counted as 0.
