@@ -84,18 +84,14 @@ export async function watchBrowserFiles(root, spec) {
           },
         }),
       );
+      // Until the first build is written or has failed (Vite prints a build's error itself, this time and later).
       await new Promise((resolve) => {
         const firstBuild = (event) => {
-          if (event.code === 'ERROR') console.error(`${name}: ${file.file}: ${event.error.message}`);
           if (event.code !== 'END' && event.code !== 'ERROR') return;
           watcher.off('event', firstBuild);
           resolve();
         };
         watcher.on('event', firstBuild);
-      });
-      watcher.on('event', (event) => {
-        if (event.code === 'ERROR') console.error(`${name}: ${file.file}: ${event.error.message}`);
-        event.result?.close?.();
       });
       return watcher;
     }),
@@ -215,7 +211,7 @@ async function gzipSizes(dist, names) {
   return sizes;
 }
 
-export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Prints `<label> <size> gzip (budget …)` for each budget and returns a problem for each one over its limit. */
 function checkBudgets(budgets, sizes, print) {
