@@ -1,98 +1,225 @@
 // What every build of browser files does the same way (`@svc/sdk-core/build`: the SDK packages' build.mjs and the
-// server's build-pages.mjs): one esbuild setup for the browser bundles (minified IIFE, ES2022, a metafile to check), the
-// card form's markup for a page that carries the form, the check that no bundle contains zod, gzip sizes against
-// budgets, and one way to report problems and fail.
-import { build } from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+// server's build-pages.mjs): Vite in library mode (one minified IIFE per entry, ES2022, terser), a style sheet through
+// Vite's CSS pipeline, the card form's markup for a page that carries the form, and the checks every build runs: no
+// bundle contains zod, each bundle's own rule of what it may import, gzip sizes against budgets. `node build.mjs`
+// builds once and fails on any problem; `node build.mjs --watch` rebuilds on every change and reports problems without
+// stopping (what `pnpm dev` runs).
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { minify } from 'terser';
+import { build, runnerImport } from 'vite';
 
 /**
- * Empties `<root>/<dir>` (`dist` unless told) and builds each `{ entry, file }` into it; resolves with the esbuild
- * results, in order. esbuild bundles and minifies; terser then compresses what esbuild leaves (about 5 % smaller
- * gzip on these bundles: it inlines single-use functions and constants and joins statements across them).
+ * @typedef {object} BrowserFile One file built from one entry.
+ * @property {string} entry The source, from the package root: a script (bundled into an IIFE) or a `.css` file.
+ * @property {string} file The built file's name in the output folder.
+ * @property {{ template: string, file: string }} [page] An HTML page written beside it: the template with the card
+ *   form's markup in place of `<!-- card form -->` (see `pageWithCardForm`).
+ * @property {(input: string) => string | undefined} [refuse] Why a source file may not be in this bundle (undefined
+ *   when it may); `input` is relative to the package root (`src/…`, `../sdk-core/src/…`, `../node_modules/…`).
+ *
+ * @typedef {object} Budget A gzip size printed after the build, and a limit when `bytes` is given.
+ * @property {string} label
+ * @property {string[]} files Files in the output folder, their gzip sizes summed.
+ * @property {number} [bytes]
+ *
+ * @typedef {object} BrowserBuild
+ * @property {BrowserFile[]} files
+ * @property {Budget[]} budgets
+ * @property {string} [dir] The output folder, from the package root (`dist` unless told); emptied first.
  */
-export async function bundle(root, outputs, { dir = 'dist' } = {}) {
-  const dist = join(root, dir);
-  await rm(dist, { recursive: true, force: true });
-  await mkdir(dist, { recursive: true });
-  return Promise.all(
-    outputs.map(async ({ entry, file }) => {
-      const result = await build({ ...browserBundle(root), entryPoints: [entry], outfile: join(dist, file), write: false });
-      for (const output of result.outputFiles) {
-        await writeFile(output.path, output.path.endsWith('.js') ? (await minify(output.text, TERSER)).code : output.contents);
-      }
-      return result;
-    }),
-  );
+
+/** Safe transforms only (no `unsafe*`): the output must behave as the source does. */
+const TERSER = { ecma: 2020, toplevel: true, compress: { passes: 2 }, format: { comments: false } };
+const CARD_FORM_MARKUP = new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname;
+
+/** What the build of one package found wrong; the message lists every problem, one a line. */
+export class BuildProblems extends Error {
+  constructor(problems) {
+    super(problems.join('\n'));
+    this.problems = problems;
+  }
 }
 
-/** Safe transforms only (no `unsafe*`): the output must behave as esbuild's does. */
-const TERSER = { ecma: 2020, toplevel: true, compress: { passes: 2 }, format: { comments: false } };
+/**
+ * Empties the output folder and builds every file of `spec` into it, then checks the budgets. Resolves with the gzip
+ * size of every file written (name → bytes); rejects with BuildProblems listing everything wrong, after printing the
+ * sizes (unless `quiet`).
+ * @param {string} root the package folder
+ * @param {BrowserBuild} spec
+ */
+export async function buildBrowserFiles(root, spec, { quiet = false } = {}) {
+  const dist = await emptyOutput(root, spec);
+  const problems = [];
+  await Promise.all(spec.files.map((file) => build(viteConfig(root, dist, file, { watch: false, report: (found) => problems.push(...found) }))));
+  const sizes = await gzipSizes(dist, namesOf(spec.files));
+  problems.push(...checkBudgets(spec.budgets, sizes, quiet ? () => {} : console.log));
+  if (problems.length) throw new BuildProblems(problems);
+  return sizes;
+}
 
-function browserBundle(root) {
+/**
+ * Builds every file of `spec` and rebuilds it whenever one of its sources changes, printing its sizes and problems
+ * (nothing stops on a problem). Resolves once every file has been built the first time, with `close()`.
+ * @param {string} root
+ * @param {BrowserBuild} spec
+ */
+export async function watchBrowserFiles(root, spec) {
+  const dist = await emptyOutput(root, spec);
+  const name = relative(join(root, '..'), root);
+  const print = (line) => console.log(`${name}: ${line}`);
+  const watchers = await Promise.all(
+    spec.files.map(async (file) => {
+      const written = namesOf([file]);
+      const watcher = await build(
+        viteConfig(root, dist, file, {
+          watch: true,
+          report: async (found) => {
+            const problems = [...found];
+            for (const budget of spec.budgets.filter((b) => b.files.some((f) => written.includes(f)))) {
+              const sizes = await gzipSizes(dist, budget.files).catch(() => null); // a file another watcher has not written yet
+              if (sizes) problems.push(...checkBudgets([budget], sizes, print));
+            }
+            for (const problem of problems) console.error(`${name}: build: ${problem}`);
+          },
+        }),
+      );
+      // Until the first build is written or has failed (Vite prints a build's error itself, this time and later).
+      await new Promise((resolve) => {
+        const firstBuild = (event) => {
+          if (event.code !== 'END' && event.code !== 'ERROR') return;
+          watcher.off('event', firstBuild);
+          resolve();
+        };
+        watcher.on('event', firstBuild);
+      });
+      return watcher;
+    }),
+  );
+  return { close: () => Promise.all(watchers.map((watcher) => watcher.close())) };
+}
+
+/**
+ * A package's `build.mjs`: builds `spec` once, or with `--watch` keeps rebuilding it (and tells a parent process
+ * started with an IPC channel, such as `pnpm dev`, `{ built: true }` once the first build is done). A failed build
+ * prints every problem and exits 1.
+ * @param {string} root
+ * @param {BrowserBuild} spec
+ */
+export async function runBuild(root, spec, argv = process.argv.slice(2)) {
+  if (argv.includes('--watch')) {
+    await watchBrowserFiles(root, spec);
+    process.send?.({ built: true });
+    return;
+  }
+  try {
+    await buildBrowserFiles(root, spec);
+  } catch (error) {
+    for (const problem of error instanceof BuildProblems ? error.problems : [error.message]) console.error(`build: ${problem}`);
+    process.exit(1);
+  }
+}
+
+/** The Vite build of one file, with the checks plugin; `watch` makes `build()` resolve with a Rollup watcher. */
+function viteConfig(root, dist, file, { watch, report }) {
+  const css = file.entry.endsWith('.css');
   return {
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: ['es2022'],
-    platform: 'browser',
-    legalComments: 'none',
-    metafile: true,
-    write: true,
-    logLevel: 'warning',
-    absWorkingDir: root,
+    configFile: false,
+    envFile: false,
+    root,
+    mode: 'production',
+    logLevel: 'warn',
+    clearScreen: false,
+    publicDir: false,
+    plugins: [checks(root, file, report)],
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      target: 'es2022',
+      minify: css ? 'esbuild' : 'terser',
+      terserOptions: TERSER,
+      watch: watch ? {} : null,
+      // A style sheet goes through Vite's CSS pipeline (esbuild minifies it), one file under its own name.
+      ...(css
+        ? { cssCodeSplit: true, rollupOptions: { input: join(root, file.entry), output: { assetFileNames: file.file } } }
+        : { lib: { entry: file.entry, formats: ['iife'], name: 'svc', fileName: () => file.file } }),
+    },
   };
 }
 
 /**
- * Writes `<root>/dist/<file>` from the page template `<root>/<template>` with sdk-core's card form markup (its one
- * source, frame/card-form-markup.ts) in place of `<!-- card form -->`, whitespace between lines removed.
+ * The checks of one bundle, after each (re)build: every source file the bundle's module graph loaded (what it imports,
+ * used or not) is checked against zod and the file's own `refuse` rule; `report` gets the problems (an empty list when
+ * there are none). A file with a `page` emits that page too.
  */
-export async function writePageWithCardForm(root, template, file) {
-  const markup = await build({
-    ...browserBundle(root),
-    entryPoints: [new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname],
-    format: 'esm',
-    write: false,
-    metafile: false,
-  });
-  const { CARD_FORM_HTML } = await import(`data:text/javascript;base64,${Buffer.from(markup.outputFiles[0].text).toString('base64')}`);
-  const page = (await readFile(join(root, template), 'utf8')).replace('<!-- card form -->', () => CARD_FORM_HTML);
-  await writeFile(join(root, 'dist', file), page.replace(/\n\s*/g, '\n'));
+function checks(root, file, report) {
+  let inputs = [];
+  let page = null;
+  return {
+    name: 'svc-browser-file-checks',
+    async buildStart() {
+      if (!file.page) return;
+      this.addWatchFile(join(root, file.page.template));
+      this.addWatchFile(CARD_FORM_MARKUP);
+      page = await pageWithCardForm(root, file.page.template);
+    },
+    buildEnd() {
+      inputs = [...this.getModuleIds()].filter((id) => !id.startsWith('\0')).map((id) => relative(root, id.split('?')[0]));
+    },
+    generateBundle() {
+      if (page !== null) this.emitFile({ type: 'asset', fileName: file.page.file, source: page });
+    },
+    async writeBundle() {
+      const problems = inputs
+        .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
+        .map((input) => `${file.file} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`);
+      for (const input of inputs) {
+        const reason = file.refuse?.(input);
+        if (reason) problems.push(`${file.file} ${reason}: ${input}`);
+      }
+      await report(problems);
+    },
+  };
 }
 
-/** The files a bundle was made of, relative to `root` (`src/…`, `../sdk-core/src/…`, `../node_modules/…`). */
-export function inputsOf(root, result) {
-  return Object.keys(result.metafile.inputs).map((path) => relative(root, join(root, path)));
+/**
+ * The page template `<root>/<template>` with sdk-core's card form markup (its one source, frame/card-form-markup.ts,
+ * loaded through Vite's module runner) in place of `<!-- card form -->`, whitespace between lines removed.
+ */
+export async function pageWithCardForm(root, template) {
+  const { module } = await runnerImport(CARD_FORM_MARKUP, { configFile: false, envFile: false, logLevel: 'warn' });
+  const page = (await readFile(join(root, template), 'utf8')).replace('<!-- card form -->', () => module.CARD_FORM_HTML);
+  return page.replace(/\n\s*/g, '\n');
 }
 
-/** Problems for every zod file in a bundle: the browser validates with `@svc/protocol/light`. */
-export function zodProblems(root, name, result) {
-  return inputsOf(root, result)
-    .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
-    .map((input) => `${name} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`);
+async function emptyOutput(root, spec) {
+  const dist = join(root, spec.dir ?? 'dist');
+  await rm(dist, { recursive: true, force: true });
+  await mkdir(dist, { recursive: true });
+  return dist;
 }
 
-export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+/** The names of the files and pages `files` builds. */
+const namesOf = (files) => files.flatMap((file) => (file.page ? [file.file, file.page.file] : [file.file]));
 
-/** The gzip size (level 9) of `<root>/dist/<file>` for each file (a path below dist/), summed. */
-export async function gzipSize(root, ...files) {
-  let total = 0;
-  for (const file of files) total += gzipSync(await readFile(join(root, 'dist', file)), { level: 9 }).length;
-  return total;
+/** The gzip size (level 9) of each named file in `dist`, by name. */
+async function gzipSizes(dist, names) {
+  const sizes = {};
+  for (const name of names) sizes[name] = gzipSync(await readFile(join(dist, name)), { level: 9 }).length;
+  return sizes;
 }
 
-/** Prints `<label> <size> gzip (budget …)` and returns a problem when the size is over the budget. */
-export function checkBudget(label, size, budget) {
-  console.log(`${label.padEnd(31)}${kb(size)} gzip (budget ${kb(budget)})`);
-  return size > budget ? [`${label} is ${kb(size)} gzip (${size} bytes), over its ${kb(budget)} budget (${budget} bytes)`] : [];
-}
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Prints every problem and exits 1 when there is any. */
-export function failOn(problems) {
-  if (!problems.length) return;
-  for (const problem of problems) console.error(`build: ${problem}`);
-  process.exit(1);
+/** Prints `<label> <size> gzip (budget …)` for each budget and returns a problem for each one over its limit. */
+function checkBudgets(budgets, sizes, print) {
+  const problems = [];
+  for (const { label, files, bytes } of budgets) {
+    const size = files.reduce((sum, name) => sum + sizes[name], 0);
+    print(`${label.padEnd(31)}${kb(size)} gzip${bytes === undefined ? '' : ` (budget ${kb(bytes)})`}`);
+    if (bytes !== undefined && size > bytes) problems.push(`${label} is ${kb(size)} gzip (${size} bytes), over its ${kb(bytes)} budget (${bytes} bytes)`);
+  }
+  return problems;
 }

@@ -23,6 +23,7 @@ describe('loadEnv', () => {
       RATE_LIMIT_PER_S: 100,
       RATE_LIMIT_BURST: 200,
       CALLBACK_ALLOW_PRIVATE_NETWORKS: false,
+      SDK_FILES_REVALIDATE: false,
       CALLBACK_RETRY_SCHEDULE_S: [15, 60, 120, 600, 2000, 32000],
       CALLBACK_GIVE_UP_AFTER_S: 259200,
       COMMIT_WINDOW_S: 600,
@@ -52,11 +53,12 @@ describe('loadEnv', () => {
   });
 
   it('refuses production without a database, a public URL, or with sandbox-only settings', () => {
-    const problems = problemsOf({ SVC_MODE: 'production', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    const problems = problemsOf({ SVC_MODE: 'production', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', SDK_FILES_REVALIDATE: 'true' });
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^DATABASE_URL is required in production/),
         expect.stringMatching(/^CALLBACK_ALLOW_PRIVATE_NETWORKS is a sandbox-only setting/),
+        expect.stringMatching(/^SDK_FILES_REVALIDATE is a sandbox-only setting/),
         expect.stringMatching(/^PUBLIC_BASE_URL is required in production/),
       ]),
     );

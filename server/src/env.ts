@@ -95,6 +95,8 @@ const EnvSchema = z
      */
     TRUST_PROXY: trustedProxies.default({ hops: 0 }),
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
+    /** Sandbox only (`pnpm dev`, which rebuilds the SDKs while the service runs): browsers revalidate the SDK scripts on every use. */
+    SDK_FILES_REVALIDATE: booleanText.default(false),
     CALLBACK_RETRY_SCHEDULE_S: secondsList.default([15, 60, 120, 600, 2000, 32000]),
     CALLBACK_GIVE_UP_AFTER_S: positiveInt.default(3 * 24 * 3600),
     CALLBACK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
@@ -122,6 +124,9 @@ const EnvSchema = z
     }
     if (env.CALLBACK_ALLOW_PRIVATE_NETWORKS) {
       ctx.addIssue({ code: 'custom', path: ['CALLBACK_ALLOW_PRIVATE_NETWORKS'], message: 'is a sandbox-only setting and must be false in production' });
+    }
+    if (env.SDK_FILES_REVALIDATE) {
+      ctx.addIssue({ code: 'custom', path: ['SDK_FILES_REVALIDATE'], message: 'is a sandbox-only setting and must be false in production' });
     }
     if (!env.PUBLIC_BASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production (links and callbacks name it)' });

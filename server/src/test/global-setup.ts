@@ -21,7 +21,7 @@ declare module 'vitest' {
  * embedded cluster. The migrations run once into a template database; each test file clones it.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The consumer pages' script and style, which the page tests fetch (esbuild: well under a second).
+  // The consumer pages' script and style, which the page tests fetch (Vite: a few seconds).
   execFileSync(process.execPath, ['build-pages.mjs'], { cwd: path.join(REPO_ROOT, 'server'), stdio: 'ignore' });
   let embedded: EmbeddedPostgres | null = null;
   let adminUrl = testHarnessEnvironment().databaseUrl;

@@ -9,6 +9,8 @@ import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
+const REVALIDATE = 'no-cache';
 
 /** What the SDK asset routes use: the database (client IDs' allowed origins) and the public base URL. */
 export interface SdkAssetsRouterDeps {
@@ -17,7 +19,8 @@ export interface SdkAssetsRouterDeps {
 }
 
 /**
- * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned), their SRI hashes in
+ * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned; with SDK_FILES_REVALIDATE,
+ * revalidated on every use instead, so a rebuild shows on the next reload), their SRI hashes in
  * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
  */
 export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Router {
@@ -47,7 +50,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
         return;
       }
       res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-      res.setHeader('Cache-Control', IMMUTABLE);
+      res.setHeader('Cache-Control', deps.env.SDK_FILES_REVALIDATE ? REVALIDATE : IMMUTABLE);
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -14,6 +14,7 @@ import { createLogger } from '../../logger';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { sdkAssetsRouter } from './sdk-assets.routes';
+import { SdkFileCache } from './sdk-files';
 
 let database: TestDatabase;
 let root: string;
@@ -23,6 +24,18 @@ let clientId: string;
 const SCRIPT = 'window.ServiceFrontEndSDK = {};';
 const LOADER = 'window.ServiceFrontEndSDK = { iframe: true };';
 const WIDGET_PAGE = '<!doctype html><title>Payment form</title><script src="widget.js" defer></script><form></form>';
+
+/** An app serving the SDK files of `root` with the given environment; resolves with its base URL. */
+async function serveSdkFiles(env: Record<string, string>): Promise<{ url: string; server: http.Server }> {
+  const logger = createLogger({ level: 'silent' });
+  const app = express();
+  app.use(requestId);
+  app.use(sdkAssetsRouter({ env: loadEnv({ LOG_LEVEL: 'silent', ...env }), db: database.db }, root));
+  app.use(problemHandler(logger));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -35,15 +48,7 @@ beforeAll(async () => {
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/sdk.js'), LOADER);
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.js'), 'startWidget();');
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.html'), WIDGET_PAGE);
-  const env = loadEnv({ LOG_LEVEL: 'silent' });
-  const logger = createLogger({ level: 'silent' });
-  const app = express();
-  app.use(requestId);
-  app.use(sdkAssetsRouter({ env, db: database.db }, root));
-  app.use(problemHandler(logger));
-  server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ url: base, server } = await serveSdkFiles({}));
 });
 afterAll(async () => {
   server.close();
@@ -70,6 +75,36 @@ describe('SDK scripts', () => {
     });
     expect(manifest.files.express).toBeUndefined();
     expect((await fetch(`${base}/sdk/express/1.0.0/sdk.js`)).status).toBe(404);
+  });
+});
+
+describe('a rebuild while the service runs (pnpm dev)', () => {
+  it('is served from the next request on, even when the file keeps its modification time', async () => {
+    const file = { dist: 'rebuilt/sdk.js' };
+    await fs.mkdir(path.join(root, 'rebuilt'), { recursive: true });
+    const full = path.join(root, file.dist);
+    const mtime = new Date('2026-11-24T10:00:00Z');
+    await fs.writeFile(full, 'first();');
+    await fs.utimes(full, mtime, mtime);
+    const files = new SdkFileCache(root);
+    expect((await files.load(file))?.body.toString()).toBe('first();');
+    // A file read while the build was still writing it carries the same time (the file system's clock is coarse).
+    await fs.writeFile(full, 'second build();');
+    await fs.utimes(full, mtime, mtime);
+    expect((await files.load(file))?.body.toString()).toBe('second build();');
+  });
+
+  it('with SDK_FILES_REVALIDATE, the scripts are revalidated on every use instead of kept for a year', async () => {
+    const revalidating = await serveSdkFiles({ SDK_FILES_REVALIDATE: 'true' });
+    try {
+      const res = await fetch(`${revalidating.url}/sdk/elements/1.1.1/sdk.js`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const again = await fetch(`${revalidating.url}/sdk/elements/1.1.1/sdk.js`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    } finally {
+      revalidating.server.close();
+    }
   });
 });
 

@@ -24,8 +24,10 @@ export interface LoadedFile {
 }
 
 /**
- * Reads built files on demand and keeps them until they change on disk (a rebuild while the service runs is
- * picked up). The SRI hash is sha384, as browsers check it.
+ * Reads built files on demand and keeps them until they change on disk (a rebuild while the service runs, as under
+ * `pnpm dev`, is picked up by the next request). A change is a new modification time or a new size: the file system's
+ * clock is coarse, so a file read while a build was writing it can carry the finished file's time. The SRI hash is
+ * sha384, as browsers check it.
  */
 export class SdkFileCache {
   readonly #cache = new Map<string, LoadedFile>();
@@ -41,7 +43,7 @@ export class SdkFileCache {
       return null;
     }
     const cached = this.#cache.get(full);
-    if (cached && cached.mtimeMs === info.mtimeMs) return cached;
+    if (cached && cached.mtimeMs === info.mtimeMs && cached.body.length === info.size) return cached;
     const body = await readFile(full);
     const loaded: LoadedFile = {
       body,
