@@ -125,6 +125,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
       case 'validation':
         return relay('paymentMethodValidationStatus', { isValid: event.isValid, errors: event.errors });
       case 'dimensions':
+        // Real sizes only: a widget not drawn yet (the iframe SDK's iframe before its page said how tall it is) is 0 px.
+        if (!event.height || !event.width) return;
         lastDimensions = { height: event.height, width: event.width };
         return relay('frameDimensions', { ...lastDimensions }, 'frameDimensions');
       case 'result':

@@ -3,8 +3,7 @@
  * the status and alert live regions and the retry button. It shows a state; the widget (widget-app.ts) decides it.
  */
 import type { PaymentMethodName } from '@svc/protocol';
-
-export type WidgetPhase = 'loading' | 'ready' | 'paying' | 'success' | 'error';
+import type { WidgetPhase } from '@svc/sdk-core/host';
 
 export interface WidgetViewState {
   phase: WidgetPhase;
