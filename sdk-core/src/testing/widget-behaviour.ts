@@ -152,14 +152,40 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
       it('already paying comes first: a second pay() while one runs gets payment_in_progress, even with bad options', async () => {
         await start();
         await validCard();
+        // The service answers the first payment only once the second pay() was refused.
+        let answer = (): void => undefined;
+        const answered = new Promise<void>((resolve) => (answer = resolve));
+        worker.use(http.post('*/sdk/sessions/:sessionId/payments', () => answered.then(() => undefined), { once: true }));
         const first = pay();
         await waitFor(() => seen.paying.length === 1, 'paying');
         expect(await refused({ amount: 10.5, currency: 'USD' })).to.equal('payment_in_progress');
+        answer();
         expect((await first).status).to.equal(10);
         expect(payments()).to.have.length(1);
         // A completed widget does not pay again either.
         expect(await refused()).to.equal('payment_in_progress');
         expect(seen.paying).to.deep.equal([true, false]);
+      });
+
+      it('the pay button and pay() together: a click whose own handler calls pay() is one payment, refused once while the card is not complete', async () => {
+        const button = Object.assign(document.createElement('button'), { id: 'widget-behaviour-pay', textContent: 'Pay' });
+        document.body.append(button);
+        try {
+          await start({ payButtonId: button.id });
+          button.addEventListener('click', () => sdk.pay(() => seen.order.push('paid'), AMOUNT));
+          button.click();
+          await waitFor(() => seen.errors.length > 0, 'the refusal');
+          // A round trip through the widget: whatever the click started has answered by now.
+          await driver.choose(container, 'paypal');
+          await waitFor(() => seen.selected.includes('paypal'), 'paypal chosen');
+          expect(seen.errors.map((error) => error.code)).to.deep.equal(['fields_incomplete']);
+          button.click();
+          await waitFor(() => seen.order.includes('paid'), 'the payment');
+          expect(payments()).to.have.length(1);
+          expect(seen.errors).to.have.length(1);
+        } finally {
+          button.remove();
+        }
       });
 
       it('then the options: bad amounts are refused before anything starts', async () => {

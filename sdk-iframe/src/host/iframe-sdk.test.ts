@@ -179,16 +179,6 @@ describe('iframe SDK', () => {
     expect((await pay()).status).to.equal(10);
   });
 
-  it('pay twice at once: the second gets payment_in_progress, the first completes', async () => {
-    const doc = await start();
-    fillCard(doc, '4242 4242 4242 4242');
-    const first = pay();
-    sdk.pay(() => expect.fail('second'), { amount: 1050, currency: 'USD' });
-    expect((await first).status).to.equal(10);
-    expect(seen.errors.map((error) => error.code)).to.deep.equal(['payment_in_progress']);
-    expect(calls.filter((call) => call.url.endsWith('/payments'))).to.have.length(1);
-  });
-
   it('init before config, bad pay options, pay before init, an invalid card, the network down: each an error code, nothing thrown', async () => {
     expect(() => sdk.init()).to.not.throw();
     expect(container.querySelector('iframe')).to.equal(null);
