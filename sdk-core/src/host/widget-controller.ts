@@ -30,6 +30,15 @@ import { SessionController, type SessionParams, type SessionState } from './sess
 
 export type WidgetPhase = 'loading' | 'ready' | 'paying' | 'success' | 'error';
 
+/** What a widget's status line (its polite live region) says in each phase. */
+export const PHASE_STATUS_TEXT: Readonly<Record<WidgetPhase, string>> = {
+  loading: 'Loading payment methods…',
+  ready: '',
+  paying: 'Processing the payment…',
+  success: 'Payment accepted. The merchant will confirm your order.',
+  error: '',
+};
+
 export type PaymentOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
 
 export interface FieldsStatus {

@@ -2,21 +2,13 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { PHASE_STATUS_TEXT, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
 import { issueWarning } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
 export type WidgetState = WidgetPhase;
-
-const STATUS_TEXT: Record<WidgetState, string> = {
-  loading: 'Loading payment methods…',
-  ready: '',
-  paying: 'Processing the payment…',
-  success: 'Payment accepted. The merchant will confirm your order.',
-  error: '',
-};
 
 const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
 
@@ -288,7 +280,7 @@ export class SvcEcomSdkElements extends LitElement {
           : nothing
       }
       ${state === 'success' ? html`<p part="success" class="success">Payment accepted.</p>` : nothing}
-      <p part="status" class="status" role="status">${STATUS_TEXT[state]}</p>
+      <p part="status" class="status" role="status">${PHASE_STATUS_TEXT[state]}</p>
       <p part="error" class="error" role="alert">${this.#widget.error?.message ?? ''}</p>
       ${
         state === 'error' && !this.#configError
