@@ -51,6 +51,8 @@ export const SDK_ERROR_CODES = [
   'origin_not_allowed',
   'session_expired',
   'invalid_card',
+  // pay() before the shopper filled in the card fields (or while the widget still loads): nothing was sent.
+  'fields_incomplete',
   'card_declined',
   'insufficient_funds',
   'processor_failure',

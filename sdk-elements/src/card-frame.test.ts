@@ -203,7 +203,7 @@ describe('card frame', () => {
     init();
     await type('number', '4242');
     const result = await submit({ amount: 1050, currency: 'USD' });
-    expect(result.ok === false && result.error.code).to.equal('invalid_card');
+    expect(result.ok === false && result.error.code, 'not a card the service refused: one not complete yet').to.equal('fields_incomplete');
     expect(['number', 'expiry', 'cvc'].map((id) => input(id).getAttribute('aria-invalid'))).to.deep.equal(['true', 'true', 'true']);
     expect(frameDoc().getElementById('cvc-error')!.textContent).to.equal('Enter the security code.');
     expect(frameDoc().activeElement?.id).to.equal('number');

@@ -35,7 +35,8 @@ export async function submitCardForm(
       'submit refused: invalid fields',
       errors.map((error) => error.field),
     );
-    return { ok: false, error: { code: 'invalid_card', message: `The card details are not complete: ${errors[0]?.message ?? 'check the card'}` } };
+    // Nothing was sent: the fields are not valid yet (invalid_card is the service refusing a card it was sent).
+    return { ok: false, error: { code: 'fields_incomplete', message: `The card details are not complete yet: ${errors[0]?.message ?? 'check the card'}` } };
   }
   form.setBusy(true);
   log('submit');

@@ -8,5 +8,14 @@ export { createSdkCore, localCore, type SdkCore, type SdkCoreOptions } from './s
 export { type Connect, type CoreCall, type CoreEvent, type SdkLink } from './sdk-link';
 export { createSession, payWithWallet, submitWalletPayment, type ApiResult, type WalletPayment } from './api-client';
 export { payOptionsFrom, type PaymentFields } from './pay-options';
+export {
+  PHASE_STATUS_TEXT,
+  WidgetController,
+  type FieldsStatus,
+  type PaymentOutcome,
+  type WidgetControllerOptions,
+  type WidgetHost,
+  type WidgetPhase,
+} from './widget-controller';
 export { SessionController, type ControllerHost, type SessionParams, type SessionState } from './session-controller';
 export { apiBaseOfRunningScript, detectApiBase, isFirstCopy } from './api-base';

@@ -74,6 +74,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
   let lastDimensions: { height: number; width: number } | null = null;
   /** The callback of the last pay(): a click on the pay button gives its transaction to it. */
   let lastCallback: Callback<Transaction> | undefined;
+  /** pay() was called in this task: a click on the pay button whose own handler called pay() is that one payment. */
+  let payCalledNow = false;
   let requests = 0;
   /**
    * Payments started, by request id, with the callback their transaction goes to. A removed widget's are forgotten:
@@ -125,6 +127,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
       case 'validation':
         return relay('paymentMethodValidationStatus', { isValid: event.isValid, errors: event.errors });
       case 'dimensions':
+        // Real sizes only: a widget not drawn yet (the iframe SDK's iframe before its page said how tall it is) is 0 px.
+        if (!event.height || !event.width) return;
         lastDimensions = { height: event.height, width: event.width };
         return relay('frameDimensions', { ...lastDimensions }, 'frameDimensions');
       case 'result':
@@ -236,6 +240,10 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     if (typeof callback !== 'function') return link.call({ type: 'pay', requestId: '0', options, button: false, callback: false });
     if (!mounted) return report({ code: 'not_configured', message: state === 'none' || state === 'failed' ? PAY_BEFORE_CONFIG : PAY_BEFORE_INIT });
     lastCallback = callback;
+    if (!payCalledNow) {
+      payCalledNow = true;
+      setTimeout(() => (payCalledNow = false));
+    }
     startPayment(callback, options, false);
   }
 
@@ -250,6 +258,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
       const button = event.target instanceof Element ? event.target.closest(`#${CSS.escape(id)}`) : null;
       if (!button || !mounted) return;
       event.preventDefault(); // a pay button inside a form must not submit it
+      // The page's own click handler already called pay(): accepted or refused, this click was that payment.
+      if (payCalledNow) return;
       const { amount, currency } = (button as HTMLElement).dataset;
       startPayment(lastCallback, { amount, currency }, true);
     };

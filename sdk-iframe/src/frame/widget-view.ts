@@ -3,8 +3,7 @@
  * the status and alert live regions and the retry button. It shows a state; the widget (widget-app.ts) decides it.
  */
 import type { PaymentMethodName } from '@svc/protocol';
-
-export type WidgetPhase = 'loading' | 'ready' | 'paying' | 'success' | 'error';
+import { PHASE_STATUS_TEXT, type WidgetPhase } from '@svc/sdk-core/host';
 
 export interface WidgetViewState {
   phase: WidgetPhase;
@@ -15,14 +14,6 @@ export interface WidgetViewState {
   retry: boolean;
   sandbox: boolean;
 }
-
-const STATUS_TEXT: Record<WidgetPhase, string> = {
-  loading: 'Loading payment methods…',
-  ready: '',
-  paying: 'Processing the payment…',
-  success: 'Payment accepted. The merchant will confirm your order.',
-  error: '',
-};
 
 export class WidgetView {
   readonly #doc: Document;
@@ -57,7 +48,7 @@ export class WidgetView {
     note.hidden = wallet === null;
     this.#setText(note, wallet ? `${this.label(wallet)} is used when you pay${state.sandbox ? ' (sandbox: approved without a real wallet)' : ''}.` : '');
     this.#get('success').hidden = phase !== 'success';
-    this.#setText(this.#get('status'), STATUS_TEXT[phase]);
+    this.#setText(this.#get('status'), PHASE_STATUS_TEXT[phase]);
     this.#setText(this.#get('alert'), state.error);
     this.#get('retry').hidden = !state.retry;
   }

@@ -280,17 +280,6 @@ describe('<svc-ecom-sdk-elements>', () => {
       expect(payment.authorization).to.match(/^Bearer tok_/);
     });
 
-    it('refuses a second pay while the first runs', async () => {
-      element = mount();
-      await ready(element);
-      await typeCard(element, { number: '4242424242424242' });
-      const first = element.pay({ amount: 1050, currency: 'USD' });
-      const second = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
-      expect(second.code).to.equal('payment_in_progress');
-      expect((await first).status).to.equal(10);
-      expect(paymentCalls()).to.have.length(1);
-    });
-
     it('checks the pay options', async () => {
       element = mount();
       await ready(element);
@@ -310,25 +299,6 @@ describe('<svc-ecom-sdk-elements>', () => {
       await element.pay();
       expect(sessionCalls()[0]!.body).to.include({ methodType: 'tokenize' });
       expect(paymentCalls()[0]!.body).to.deep.equal({ method: 'applepay' });
-    });
-
-    it('starts a new session when the session expired', async () => {
-      worker.use(
-        http.post(
-          '*/sdk/sessions',
-          () =>
-            HttpResponse.json({ sessionId: 'ses_old', sessionToken: 'tok_expired', paymentMethods: ['card', 'paypal'], expiresAt: new Date().toISOString() }),
-          { once: true },
-        ),
-      );
-      element = mount();
-      await ready(element);
-      radios(element)[1]!.click();
-      const error = await rejection(element.pay({ amount: 1050, currency: 'USD' }));
-      expect(error.code).to.equal('session_expired');
-      await waitFor(() => sessionCalls().length === 1, 'a new session');
-      await ready(element);
-      expect((await element.pay({ amount: 1050, currency: 'USD' })).status).to.equal(10);
     });
   });
 

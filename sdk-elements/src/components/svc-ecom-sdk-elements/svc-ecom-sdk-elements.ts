@@ -1,22 +1,14 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, SdkSession, Transaction, WalletMethod } from '@svc/protocol';
-import { PAYMENT_METHODS, SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { payOptionsFrom, payWithWallet, SessionController, type PaymentFields, type SessionState } from '@svc/sdk-core/host';
-import { debugLog, issueWarning, SdkErrorException } from '@svc/sdk-core/shared';
-import { CardFrameController, READY_TIMEOUT_MS, type CardOutcome } from '../../controllers/card-frame-controller';
+import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
+import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
+import { PHASE_STATUS_TEXT, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { issueWarning } from '@svc/sdk-core/shared';
+import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
-export type WidgetState = 'loading' | 'ready' | 'paying' | 'success' | 'error';
-
-const STATUS_TEXT: Record<WidgetState, string> = {
-  loading: 'Loading payment methods…',
-  ready: '',
-  paying: 'Processing the payment…',
-  success: 'Payment accepted. The merchant will confirm your order.',
-  error: '',
-};
+export type WidgetState = WidgetPhase;
 
 const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
 
@@ -95,30 +87,48 @@ export class SvcEcomSdkElements extends LitElement {
   /** Logs the widget's events to the console (never card data). */
   declare debug: boolean;
 
-  #selected: PaymentMethodName | null = null;
-  #paying = false;
-  #transaction: Transaction | null = null;
-  #error: SdkError | null = null;
   #configError: SdkError | null = null;
   #startedKey = '';
   #frameSrc = '';
   #frameSrcKey = '';
   #dimensions = { height: 0, width: 0 };
   #resizeObserver: ResizeObserver | null = null;
-  #payAbort: AbortController | null = null;
 
   /** Stable, so Lit does not detach and re-attach the frame on every render. */
   readonly #frameRef = (element?: Element): void => this.#frame.attach(element as HTMLIFrameElement | undefined, this.#apiBase());
 
-  readonly #session = new SessionController(this, (state) => this.#onSession(state));
+  /** The element as sdk-core's widget controller sees it: its events are this element's `svc-*` events. */
+  readonly #host: WidgetHost = {
+    addController: (controller) => this.addController(controller),
+    requestUpdate: () => this.requestUpdate(),
+    events: {
+      ready: (detail) => this.dispatchEvent(new ReadyEvent(detail)),
+      paymentSelected: (detail) => this.dispatchEvent(new PaymentSelectedEvent(detail)),
+      paying: (detail) => this.dispatchEvent(new PayingEvent(detail)),
+      validationStatus: (detail) => this.dispatchEvent(new ValidationStatusEvent(detail)),
+      error: (error) => {
+        if (this.debug) issueWarning(error.code, error.message);
+        this.dispatchEvent(new SdkErrorEvent(error));
+      },
+      paymentSuccess: (detail) => this.dispatchEvent(new PaymentSuccessEvent(detail)),
+    },
+    blocker: () =>
+      this.isConnected
+        ? this.#checkConfig(this.#settings())
+        : { code: 'not_configured', message: 'The widget is not on the page. Call init() (or add the element to the page) before pay().' },
+    sessionReady: (session) => this.#frame.setSession(session, this.debug),
+    payByCard: (_session, payment) => this.#frame.submit(payment),
+  };
+
+  readonly #widget = new WidgetController(this.#host, { name: 'svc-ecom-sdk-elements', debug: () => this.debug });
   readonly #frame = new CardFrameController(this, {
     readyTimeoutMs: () => SvcEcomSdkElements.frameTimeoutMs,
     onValidation: (validation) => {
       this.#log('card validation', { isValid: validation.isValid, brand: validation.brand, fields: validation.errors.map((error) => error.field) });
-      if (this.#selected === 'card') this.dispatchEvent(new ValidationStatusEvent({ isValid: validation.isValid, errors: validation.errors }));
+      this.#widget.fieldsChanged(validation);
     },
     onResize: () => this.#log('frame resized', { height: this.#frame.height }),
-    onUnavailable: (error) => this.#reportError(error),
+    onUnavailable: (error) => this.#widget.report(error),
     log: (event, detail) => this.#log(event, detail),
   });
 
@@ -133,16 +143,12 @@ export class SvcEcomSdkElements extends LitElement {
 
   /** loading → ready → paying → success; `error` when the widget cannot load (see the `svc-error` event). */
   get state(): WidgetState {
-    if (this.#configError) return 'error';
-    if (this.#paying) return 'paying';
-    if (this.#transaction) return 'success';
-    const { status } = this.#session.state;
-    return status === 'ready' ? 'ready' : status === 'error' ? 'error' : 'loading';
+    return this.#configError ? 'error' : this.#widget.phase;
   }
 
   /** The chosen payment method, once the session is loaded. */
   get paymentMethod(): PaymentMethodName | null {
-    return this.#selected;
+    return this.#widget.selected;
   }
 
   /** The element's last reported size, px. */
@@ -159,7 +165,7 @@ export class SvcEcomSdkElements extends LitElement {
     super.connectedCallback();
     this.#resizeObserver = new ResizeObserver(() => this.#measure());
     this.#resizeObserver.observe(this);
-    if (this.#session.state.status === 'idle') this.#startedKey = '';
+    if (this.#widget.session.status === 'idle') this.#startedKey = '';
     this.requestUpdate();
   }
 
@@ -167,7 +173,6 @@ export class SvcEcomSdkElements extends LitElement {
     super.disconnectedCallback();
     this.#resizeObserver?.disconnect();
     this.#resizeObserver = null;
-    this.#payAbort?.abort();
   }
 
   /**
@@ -175,63 +180,26 @@ export class SvcEcomSdkElements extends LitElement {
    * manual_capture). Resolves with the transaction (status 10, `paymentCommit`); rejects with an SdkErrorException
    * after dispatching `svc-error`.
    */
-  async pay(options?: SdkPayOptions): Promise<Transaction> {
-    if (this.#paying)
-      this.#fail({
-        code: 'payment_in_progress',
-        message: 'A payment is already in progress. Wait for its result (the pay callback or an error) before paying again.',
-      });
-    if (this.#transaction) {
-      this.#fail({
-        code: 'payment_in_progress',
-        message: `This widget already completed a payment (transaction ${this.#transaction.TransactionNumber}); commit it from your backend. For another payment call reset() or init() again.`,
-      });
-    }
-    const payment = payOptionsFrom(options, this.#settings().methodType);
-    if (!payment.ok) this.#fail(payment.error);
-    this.#setPaying(true);
-    try {
-      await this.updateComplete; // the configuration is checked and the session started in an update
-      if (this.#configError) this.#fail(this.#configError);
-      const state = await this.#session.settled();
-      if (state.status === 'error') this.#fail(state.error);
-      if (state.status !== 'ready')
-        this.#fail({ code: 'not_configured', message: 'The widget is not on the page. Call init() (or add the element to the page) before pay().' });
-      const method = this.#selected ?? 'card';
-      this.#log('pay', { method, amount: payment.value.amount, currency: payment.value.currency });
-      const outcome = method === 'card' ? await this.#frame.submit(payment.value) : await this.#payWithWallet(state.session, method, payment.value);
-      if (!outcome.ok) {
-        if (outcome.error.code === 'session_expired') this.#renewSession();
-        this.#fail(outcome.error);
-      }
-      this.#transaction = outcome.transaction;
-      this.#error = null;
-      this.#log('payment accepted', { transactionNumber: outcome.transaction.TransactionNumber, status: outcome.transaction.status });
-      this.dispatchEvent(new PaymentSuccessEvent({ transaction: outcome.transaction }));
-      return outcome.transaction;
-    } finally {
-      this.#setPaying(false);
-    }
+  pay(options?: SdkPayOptions): Promise<Transaction> {
+    return this.#widget.pay(options);
   }
 
   /** Back to a fresh form after a payment (a new session; the card frame is emptied). */
   reset(): void {
-    this.#transaction = null;
-    this.#error = null;
+    this.#widget.reset();
     this.#frame.reset();
-    this.#renewSession();
   }
 
   /** Loads the session again after a failure (the "Try again" button does this). */
   retry(): void {
-    this.#error = null;
-    this.#renewSession();
+    this.#widget.renewSession();
   }
 
   override focus(options?: FocusOptions): void {
-    const target = this.#selected === 'card' ? this.renderRoot.querySelector('iframe') : this.renderRoot.querySelector<HTMLInputElement>('input:checked');
+    const card = this.#widget.selected === 'card';
+    const target = card ? this.renderRoot.querySelector('iframe') : this.renderRoot.querySelector<HTMLInputElement>('input:checked');
     target?.focus(options);
-    if (this.#selected === 'card') this.#frame.focus();
+    if (card) this.#frame.focus();
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
@@ -241,14 +209,19 @@ export class SvcEcomSdkElements extends LitElement {
     this.#startedKey = key;
     this.#configError = this.#checkConfig(settings);
     if (this.#configError) {
-      this.#reportError(this.#configError);
+      this.#widget.report(this.#configError);
       return;
     }
     if (this.#frameSrcKey !== `${settings.apiBase}|${settings.clientId}`) {
       this.#frameSrcKey = `${settings.apiBase}|${settings.clientId}`;
       this.#frameSrc = this.#frame.frameUrl(settings.apiBase, settings.clientId);
     }
-    void this.#startSession();
+    this.#widget.startSession({
+      apiBase: settings.apiBase,
+      clientId: settings.clientId,
+      methodType: settings.methodType as SdkMethodType,
+      mode: settings.mode as 'sandbox' | 'production',
+    });
   }
 
   protected override updated(): void {
@@ -259,10 +232,10 @@ export class SvcEcomSdkElements extends LitElement {
 
   protected override render(): unknown {
     const state = this.state;
-    const session = this.#session.state.status === 'ready' ? this.#session.state.session : null;
-    const methods = session ? this.#methods(session) : [];
-    const offersCard = !this.#configError && (session === null ? state === 'loading' : methods.includes('card'));
-    const wallet = this.#selected !== 'card' ? this.#selected : null;
+    const selected = this.#widget.selected;
+    const methods = this.#widget.methods;
+    const offersCard = !this.#configError && (this.#widget.session.status !== 'ready' ? state === 'loading' : methods.includes('card'));
+    const wallet = selected !== 'card' ? selected : null;
     return html`<div part="base" class="base" aria-busy=${state === 'loading' || state === 'paying' ? 'true' : 'false'}>
       ${state === 'loading' ? html`<div part="spinner" class="spinner" aria-hidden="true"></div>` : nothing}
       ${
@@ -271,14 +244,14 @@ export class SvcEcomSdkElements extends LitElement {
             <legend part="legend">Payment method</legend>
             ${methods.map(
               (method) =>
-                html`<label part="method${method === this.#selected ? ' method-selected' : ''}" class="method"
+                html`<label part="method${method === selected ? ' method-selected' : ''}" class="method"
                   ><input
                     type="radio"
                     name="payment-method"
                     .value=${method}
-                    .checked=${method === this.#selected}
+                    .checked=${method === selected}
                     ?disabled=${state === 'paying'}
-                    @change=${() => this.#select(method)}
+                    @change=${() => this.#widget.select(method)}
                   /><span part="method-label">${LABELS[method]}</span></label
                 >`,
             )}
@@ -287,7 +260,7 @@ export class SvcEcomSdkElements extends LitElement {
       }
       ${
         offersCard
-          ? html`<div part="card" class="card" ?hidden=${this.#selected !== 'card' || state === 'success'}>
+          ? html`<div part="card" class="card" ?hidden=${selected !== 'card' || state === 'success'}>
             <iframe
               part="frame"
               title="Secure card payment form"
@@ -307,8 +280,8 @@ export class SvcEcomSdkElements extends LitElement {
           : nothing
       }
       ${state === 'success' ? html`<p part="success" class="success">Payment accepted.</p>` : nothing}
-      <p part="status" class="status" role="status">${STATUS_TEXT[state]}</p>
-      <p part="error" class="error" role="alert">${this.#error?.message ?? ''}</p>
+      <p part="status" class="status" role="status">${PHASE_STATUS_TEXT[state]}</p>
+      <p part="error" class="error" role="alert">${this.#widget.error?.message ?? ''}</p>
       ${
         state === 'error' && !this.#configError
           ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>Try again</button>`
@@ -339,85 +312,6 @@ export class SvcEcomSdkElements extends LitElement {
     return problems.length ? { code: 'config_invalid', message: `<svc-ecom-sdk-elements>: ${problems.join('; ')}.` } : null;
   }
 
-  #startSession(): Promise<SessionState> {
-    const { apiBase, clientId, mode, methodType } = this.#settings();
-    return this.#session.start({ apiBase, clientId, methodType: methodType as SdkMethodType, mode: mode as 'sandbox' | 'production' });
-  }
-
-  #renewSession(): void {
-    this.#session.clear();
-    this.#startedKey = '';
-    this.requestUpdate();
-  }
-
-  #methods(session: SdkSession): PaymentMethodName[] {
-    return PAYMENT_METHODS.filter((method) => session.paymentMethods.includes(method));
-  }
-
-  #onSession(state: SessionState): void {
-    if (state.status === 'error') {
-      this.#log('session failed', state.error);
-      this.#reportError(state.error);
-      return;
-    }
-    if (state.status !== 'ready') return;
-    const methods = this.#methods(state.session);
-    this.#log('session ready', { sessionId: state.session.sessionId, paymentMethods: methods });
-    this.#frame.setSession(state.session, this.debug);
-    this.dispatchEvent(new ReadyEvent({ paymentMethods: methods }));
-    if (methods.length === 0) {
-      this.#reportError({ code: 'config_invalid', message: 'No payment method is enabled for this client ID. Enable card or a wallet for it.' });
-    } else if (!this.#selected || !methods.includes(this.#selected)) {
-      this.#select(methods[0]!);
-    }
-  }
-
-  #select(method: PaymentMethodName): void {
-    this.#selected = method;
-    this.#error = null;
-    this.requestUpdate();
-    this.#log('payment method selected', { paymentMethod: method });
-    this.dispatchEvent(new PaymentSelectedEvent({ paymentMethod: method }));
-    const validation = method === 'card' ? this.#frame.validation : { isValid: true, errors: [] };
-    this.dispatchEvent(new ValidationStatusEvent({ isValid: validation.isValid, errors: validation.errors }));
-  }
-
-  async #payWithWallet(session: SdkSession, method: WalletMethod, payment: PaymentFields): Promise<CardOutcome> {
-    this.#payAbort = new AbortController();
-    try {
-      const result = await payWithWallet(this.#apiBase(), session, { method, ...payment }, this.#payAbort.signal);
-      return result.ok ? { ok: true, transaction: result.value } : result;
-    } catch (error) {
-      if (this.#payAbort?.signal.aborted)
-        return { ok: false, error: { code: 'internal_error', message: 'The widget was removed from the page during the payment.' } };
-      // Not an abort: a defect of ours, reported as one rather than as a removal.
-      console.error('[svc-ecom-sdk-elements] wallet payment failed', error);
-      return { ok: false, error: { code: 'internal_error', message: 'The wallet payment failed unexpectedly; try again, or pay by card.' } };
-    } finally {
-      this.#payAbort = null;
-    }
-  }
-
-  #setPaying(paying: boolean): void {
-    this.#paying = paying;
-    if (paying) this.#error = null;
-    this.requestUpdate();
-    this.dispatchEvent(new PayingEvent({ isPaying: paying }));
-  }
-
-  #fail(error: SdkError): never {
-    throw this.#reportError(error);
-  }
-
-  #reportError(error: SdkError): SdkErrorException {
-    this.#error = error;
-    this.requestUpdate();
-    if (this.debug) issueWarning(error.code, error.message);
-    this.#log('error', error);
-    this.dispatchEvent(new SdkErrorEvent(error));
-    return new SdkErrorException(error);
-  }
-
   #measure(): void {
     const rect = this.getBoundingClientRect();
     const next = { height: Math.ceil(rect.height), width: Math.ceil(rect.width) };
@@ -427,6 +321,6 @@ export class SvcEcomSdkElements extends LitElement {
   }
 
   #log(event: string, detail?: unknown): void {
-    if (this.debug) debugLog('svc-ecom-sdk-elements', event, detail);
+    this.#widget.log(event, detail);
   }
 }

@@ -1,0 +1,20 @@
+/** sdk-core's one suite for every widget's behaviour, run against the iframe SDK's widget page (on this page's origin). */
+import type { PaymentMethodName } from '@svc/protocol';
+import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { describeWidgetBehaviour } from '@svc/sdk-core/testing/widget-behaviour';
+import { createIframeSdk } from './iframe-sdk';
+import { cardShown, choose, fillCard, widgetDoc } from './widget-under-test';
+
+const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
+
+describeWidgetBehaviour('iframe SDK', {
+  create: () => createIframeSdk(window, location.origin, { readyMs: 3_000 }),
+  cardShown: async (container) => void (await cardShown(container)),
+  ready: async (container) =>
+    void (await waitFor(() => {
+      const doc = widgetDoc(container);
+      return doc.getElementById('widget')?.getAttribute('aria-busy') === 'false' && doc.getElementById('retry')?.hidden;
+    }, 'the widget ready to pay')),
+  fillCard: async (container, number) => fillCard(widgetDoc(container), number),
+  choose: async (container, method) => choose(widgetDoc(container), LABELS[method]),
+});
