@@ -6,6 +6,7 @@ const listed = {
   id: apiCredentials.id,
   kind: apiCredentials.kind,
   hint: apiCredentials.hint,
+  secretHash: apiCredentials.secretHash,
   branchId: apiCredentials.branchId,
   deviceId: apiCredentials.deviceId,
   allowedOrigins: apiCredentials.allowedOrigins,
@@ -17,6 +18,8 @@ export type CredentialRecord = {
   id: string;
   kind: CredentialKind;
   hint: string;
+  /** The key's hash, for this instance's credential cache; never shown. */
+  secretHash: Buffer;
   branchId: string | null;
   deviceId: string | null;
   allowedOrigins: string[];

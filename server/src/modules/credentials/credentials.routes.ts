@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import type { Principal } from '../../auth/principal';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
+import type { CredentialCache } from '../../http/credential-cache';
+import type { MutationContext } from '../../http/idempotency';
 import { presentedCredential } from '../../http/authenticate';
 import { route, type EndpointRoute, type KeySpace } from '../../http/endpoint-router';
 import type { AuditActorRef } from '../audit';
@@ -12,8 +14,14 @@ import { changeAllowedOrigin, createCredential, listCredentials, revokeCredentia
  * The merchant's credentials, a client ID's allowed origins and the HMAC secret (docs/integrating.md#managing-credentials):
  * merchant API key only, each change written to the audit log.
  */
-export function credentialsRoutes(deps: { db: Database; clock: Clock }): EndpointRoute[] {
-  const changeBy = (principal: Principal): Change => ({ merchantId: principal.merchantId, actor: actorOf(principal), now: deps.clock.now() });
+export function credentialsRoutes(deps: { db: Database; clock: Clock; credentials: CredentialCache }): EndpointRoute[] {
+  const changeBy = (principal: Principal, context?: MutationContext): Change => ({
+    merchantId: principal.merchantId,
+    actor: actorOf(principal),
+    now: deps.clock.now(),
+    // This instance forgets the changed credential as soon as the change commits, before answering.
+    ...(context ? { changed: (hashHex: string) => context.afterCommit(async () => deps.credentials.forget(hashHex)) } : {}),
+  });
   return [
     route(ENDPOINT.listCredentials, async ({ res, principal }) => {
       const body: CredentialList = { credentials: await listCredentials(deps.db, principal().merchantId) };
@@ -24,13 +32,15 @@ export function credentialsRoutes(deps: { db: Database; clock: Clock }): Endpoin
       await mutate(async (tx) => ({ status: 201, body: await createCredential(tx, changeBy(principal()), body) }), sealedSpace(req, principal()));
     }),
     route(ENDPOINT.revokeCredential, async ({ params, principal, mutate }) => {
-      await mutate(async (tx) => ({ body: await revokeCredential(tx, changeBy(principal()), params.credentialId) }));
+      await mutate(async (tx, context) => ({ body: await revokeCredential(tx, changeBy(principal(), context), params.credentialId) }));
     }),
     route(ENDPOINT.addAllowedOrigin, async ({ params, body, principal, mutate }) => {
-      await mutate(async (tx) => ({ body: await changeAllowedOrigin(tx, changeBy(principal()), params.credentialId, body.origin, 'add') }));
+      await mutate(async (tx, context) => ({ body: await changeAllowedOrigin(tx, changeBy(principal(), context), params.credentialId, body.origin, 'add') }));
     }),
     route(ENDPOINT.removeAllowedOrigin, async ({ params, body, principal, mutate }) => {
-      await mutate(async (tx) => ({ body: await changeAllowedOrigin(tx, changeBy(principal()), params.credentialId, body.origin, 'remove') }));
+      await mutate(async (tx, context) => ({
+        body: await changeAllowedOrigin(tx, changeBy(principal(), context), params.credentialId, body.origin, 'remove'),
+      }));
     }),
     route(ENDPOINT.rollWebhookSecret, async ({ req, body, principal, mutate }) => {
       await mutate(async (tx) => ({ body: await rollWebhookSecret(tx, changeBy(principal()), body.overlapSeconds) }), sealedSpace(req, principal()));

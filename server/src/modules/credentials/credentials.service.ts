@@ -15,6 +15,11 @@ export interface Change {
   merchantId: string;
   actor: AuditActorRef;
   now: Date;
+  /**
+   * Told the key hash (hex) of a credential this change revokes or alters: the API forgets it in its own instance's
+   * credential cache once the change commits, before it answers (the other instances hear the trigger).
+   */
+  changed?: (secretHashHex: string) => void;
 }
 
 /** A credential as listings show it: the hint, never the key; allowed origins for client IDs only. */
@@ -76,6 +81,7 @@ export async function revokeCredential(tx: Queryable, change: Change, credential
   if (!current) throw new NotFoundError('credential');
   if (current.revokedAt) return credentialView(current);
   const revoked = await q.revokeCredential(tx, credentialId, change.now);
+  change.changed?.(current.secretHash.toString('hex'));
   await recordAudit(tx, auditOf(change, 'credential.revoked', credentialId));
   return credentialView(revoked ?? current);
 }
@@ -91,6 +97,7 @@ export async function changeAllowedOrigin(tx: Queryable, change: Change, credent
   if (how === 'add' ? present : !present) return credentialView(current);
   const origins = how === 'add' ? [...current.allowedOrigins, origin] : current.allowedOrigins.filter((o) => o !== origin);
   const updated = await q.setAllowedOrigins(tx, credentialId, origins);
+  change.changed?.(current.secretHash.toString('hex'));
   await recordAudit(tx, { ...auditOf(change, how === 'add' ? 'allowed_origin.added' : 'allowed_origin.removed', credentialId), details: { origin } });
   return credentialView(updated);
 }
