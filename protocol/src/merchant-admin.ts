@@ -65,7 +65,7 @@ export const CreatedCredentialSchema = z.object({
 export type CreatedCredential = z.infer<typeof CreatedCredentialSchema>;
 
 export const AllowedOriginRequestSchema = z.strictObject({
-  origin: OriginSchema.describe('Scheme, host and port, no path: e.g. https://shop.example.com'),
+  origin: OriginSchema.describe('A browser origin: scheme, host and port, no path (as the browser sends it in Origin)'),
   apiKey: ApiKeyFieldSchema.optional(),
 });
 export type AllowedOriginRequest = z.input<typeof AllowedOriginRequestSchema>;
