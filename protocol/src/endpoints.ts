@@ -598,7 +598,8 @@ const TABLE = {
     tag: 'Merchant',
     summary: 'Revoke a credential',
     description:
-      'Every instance refuses the credential at once (401), and the websockets opened with it close. The key making the call cannot ' +
+      "Every instance refuses the credential at once (401), and the websockets opened with it close; a revoked client ID's open " +
+      'widget sessions can no longer pay. The key making the call cannot ' +
       'revoke itself (409 `own_credential_not_revocable`): create another first, switch to it, and revoke the old one with it. ' +
       'Revoking a revoked credential changes nothing. Written to the audit log.',
     auth: ['merchant_key'],

@@ -145,11 +145,18 @@ describe('revoking a credential', () => {
     expect((await auditLog()).data).toHaveLength(entries);
   });
 
-  it('a client ID revoked: no new session starts with it', async () => {
+  it('a client ID revoked: no new session starts with it, and its open sessions can no longer pay', async () => {
     const created = await call<CreatedCredential>('createCredential', { body: { kind: 'client', allowedOrigins: ['https://gone.example.com'] } });
-    expect((await startSession(created.body.value, 'https://gone.example.com')).status).toBe(200);
+    const opened = await startSession(created.body.value, 'https://gone.example.com');
+    expect(opened.status).toBe(200);
+    const session = (await opened.json()) as SdkSession;
     await call('revokeCredential', { params: { credentialId: created.body.credential.credentialId }, body: {} });
     expect((await startSession(created.body.value, 'https://gone.example.com')).status).toBe(401);
+    const paid = await t.app.request(endpointRequest('submitSdkPayment', { sessionId: session.sessionId }).path, {
+      headers: { ...bearer(session.sessionToken), origin: 'https://gone.example.com' },
+      body: { method: 'paypal', amount: 500, currency: 'USD' },
+    });
+    expect(paid.status).toBe(401);
   });
 
   it('refuses the key revoking itself, an unknown id, and another merchant’s credential', async () => {
