@@ -32,6 +32,15 @@ export const ENDPOINT_PATHS = {
   terminalCurrent: '/sandbox/terminal/current',
   terminalTap: '/sandbox/terminal/tap',
   terminalCancel: '/sandbox/terminal/cancel',
+  listCredentials: '/credentials',
+  createCredential: '/credentials',
+  revokeCredential: '/credentials/{credentialId}/revoke',
+  addAllowedOrigin: '/credentials/{credentialId}/origins',
+  removeAllowedOrigin: '/credentials/{credentialId}/origins/remove',
+  rollWebhookSecret: '/merchant/webhook-secret/roll',
+  getPaymentMethods: '/merchant/payment-methods',
+  updatePaymentMethods: '/merchant/payment-methods',
+  listAuditLog: '/merchant/audit-log',
   health: '/healthz',
 } as const;
 

@@ -29,8 +29,20 @@ import {
 } from './channels';
 import { CommitResponseSchema, CommitRequestSchema, CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from './sdk';
 import { BrowserTransactionSchema, TransactionSchema } from './transaction';
+import {
+  AllowedOriginRequestSchema,
+  AuditLogPageSchema,
+  CreateCredentialRequestSchema,
+  CreatedCredentialSchema,
+  CredentialListSchema,
+  CredentialSchema,
+  PaymentMethodsSchema,
+  RolledWebhookSecretSchema,
+  RollWebhookSecretRequestSchema,
+  UpdatePaymentMethodsRequestSchema,
+} from './merchant-admin';
 
-export type EndpointAuth = 'merchant' | 'device' | 'client' | 'session' | 'none';
+export type EndpointAuth = 'merchant' | 'merchant_key' | 'device' | 'client' | 'session' | 'none';
 
 /**
  * Every HTTP endpoint of the service, described once: the OpenAPI document and the /docs page are generated
@@ -41,10 +53,13 @@ export interface EndpointDescription {
   method: 'get' | 'post';
   /** OpenAPI path template, e.g. /transactions/{transactionNumber} */
   path: string;
-  tag: 'Transactions' | 'Authorizations' | 'Consumer' | 'Sandbox' | 'Service';
+  tag: 'Transactions' | 'Authorizations' | 'Consumer' | 'Merchant' | 'Sandbox' | 'Service';
   summary: string;
   description: string;
-  /** Who may call: merchant (API or branch key), device, or nobody in particular (the id in the path is the secret). */
+  /**
+   * Who may call: merchant (API or branch key), merchant_key (the merchant API key only), device, or nobody in
+   * particular (the id in the path is the secret).
+   */
   auth: readonly EndpointAuth[];
   request?: z.ZodType;
   /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
@@ -434,6 +449,7 @@ const TABLE = {
       'processor_failure',
       'rate_limited',
       'too_many_declines',
+      'payment_method_not_offered',
       ...IDEMPOTENCY_ERRORS,
     ],
     idempotent: true,
@@ -545,6 +561,140 @@ const TABLE = {
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'transaction_not_cancellable'],
     idempotent: true,
     sandboxOnly: true,
+  },
+  listCredentials: {
+    operationId: 'listCredentials',
+    method: 'get',
+    path: ENDPOINT_PATHS.listCredentials,
+    tag: 'Merchant',
+    summary: "List the merchant's credentials",
+    description:
+      'Every API key, branch key, device ID and client ID of the merchant, revoked ones included, oldest first: each by its id, ' +
+      "kind, hint (prefix and last four characters; never the key), branch, creation and revocation time, and a client ID's allowed origins.",
+    auth: ['merchant_key'],
+    response: { status: 200, description: 'The credentials', schema: CredentialListSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+  },
+  createCredential: {
+    operationId: 'createCredential',
+    method: 'post',
+    path: ENDPOINT_PATHS.createCredential,
+    tag: 'Merchant',
+    summary: 'Create an API key, a branch key or a client ID',
+    description:
+      'The new credential works on every instance at once. Its value is in this answer only (the service keeps its hash); ' +
+      'a replay under the same Idempotency-Key, by the same key, gives it again. Written to the audit log.',
+    auth: ['merchant_key'],
+    request: CreateCredentialRequestSchema,
+    response: { status: 201, description: 'The credential and, once, its value', schema: CreatedCredentialSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+  },
+  revokeCredential: {
+    operationId: 'revokeCredential',
+    method: 'post',
+    path: ENDPOINT_PATHS.revokeCredential,
+    tag: 'Merchant',
+    summary: 'Revoke a credential',
+    description:
+      "Every instance refuses the credential at once (401), and the websockets opened with it close; a revoked client ID's open " +
+      'widget sessions can no longer pay. The key making the call cannot ' +
+      'revoke itself (409 `own_credential_not_revocable`): create another first, switch to it, and revoke the old one with it. ' +
+      'Revoking a revoked credential changes nothing. Written to the audit log.',
+    auth: ['merchant_key'],
+    request: EmptyRequestSchema,
+    response: { status: 200, description: 'The revoked credential', schema: CredentialSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'own_credential_not_revocable'],
+    idempotent: true,
+  },
+  addAllowedOrigin: {
+    operationId: 'addAllowedOrigin',
+    method: 'post',
+    path: ENDPOINT_PATHS.addAllowedOrigin,
+    tag: 'Merchant',
+    summary: "Add an origin to a client ID's allowed origins",
+    description:
+      'Pages of that origin may then use the client ID (and frame the card frame), on every instance at once. An origin already on ' +
+      'the list changes nothing. Written to the audit log.',
+    auth: ['merchant_key'],
+    request: AllowedOriginRequestSchema,
+    response: { status: 200, description: 'The client ID with its allowed origins', schema: CredentialSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'not_a_client_id', 'credential_revoked'],
+    idempotent: true,
+  },
+  removeAllowedOrigin: {
+    operationId: 'removeAllowedOrigin',
+    method: 'post',
+    path: ENDPOINT_PATHS.removeAllowedOrigin,
+    tag: 'Merchant',
+    summary: "Remove an origin from a client ID's allowed origins",
+    description:
+      'Pages of that origin can no longer start a session with the client ID (403 `origin_not_allowed`), on every instance at once. ' +
+      'An origin not on the list changes nothing. Written to the audit log.',
+    auth: ['merchant_key'],
+    request: AllowedOriginRequestSchema,
+    response: { status: 200, description: 'The client ID with its allowed origins', schema: CredentialSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'not_a_client_id', 'credential_revoked'],
+    idempotent: true,
+  },
+  rollWebhookSecret: {
+    operationId: 'rollWebhookSecret',
+    method: 'post',
+    path: ENDPOINT_PATHS.rollWebhookSecret,
+    tag: 'Merchant',
+    summary: 'Roll the HMAC secret that signs callbacks',
+    description:
+      'Makes a new secret, returned in this answer only. For `overlapSeconds` (default 86400) callbacks are signed with both: ' +
+      '`webhook-signature` carries a signature by each, `HMAC-Authorization` stays signed with the previous secret and ' +
+      '`HMAC-Authorization-Next` carries the new one; after it, only the new secret signs. Written to the audit log (never the secret).',
+    auth: ['merchant_key'],
+    request: RollWebhookSecretRequestSchema,
+    response: { status: 200, description: 'The new secret, once', schema: RolledWebhookSecretSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+  },
+  getPaymentMethods: {
+    operationId: 'getPaymentMethods',
+    method: 'get',
+    path: ENDPOINT_PATHS.getPaymentMethods,
+    tag: 'Merchant',
+    summary: "The payment methods the merchant's widgets offer",
+    description: 'A subset of `card`, `paypal`, `applepay`, `googlepay` (all four unless the merchant chose otherwise).',
+    auth: ['merchant_key'],
+    response: { status: 200, description: 'The payment methods', schema: PaymentMethodsSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+  },
+  updatePaymentMethods: {
+    operationId: 'updatePaymentMethods',
+    method: 'post',
+    path: ENDPOINT_PATHS.updatePaymentMethods,
+    tag: 'Merchant',
+    summary: "Choose the payment methods the merchant's widgets offer",
+    description:
+      'New widget sessions offer only these (`paymentMethods` of `POST /sdk/sessions`), and a payment with another method is refused ' +
+      'with 409 `payment_method_not_offered`. At least one. Written to the audit log.',
+    auth: ['merchant_key'],
+    request: UpdatePaymentMethodsRequestSchema,
+    response: { status: 200, description: 'The payment methods now offered', schema: PaymentMethodsSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS],
+    idempotent: true,
+  },
+  listAuditLog: {
+    operationId: 'listAuditLog',
+    method: 'get',
+    path: ENDPOINT_PATHS.listAuditLog,
+    tag: 'Merchant',
+    summary: "The merchant's audit log",
+    description:
+      'Every change to the credentials and settings, newest first: who (the credential, by id and hint, or the operator), what (the ' +
+      'action and its target) and when; never a key or a secret. Query: `limit` (1–100, default 20) and `startingAfter` (the ' +
+      '`nextCursor` of the page before). A bad parameter is a 400 `validation_failed` naming it.',
+    auth: ['merchant_key'],
+    response: { status: 200, description: 'One page of entries', schema: AuditLogPageSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'validation_failed'],
+    idempotent: false,
   },
   health: {
     operationId: 'health',

@@ -7,6 +7,7 @@ export * from './problem';
 export * from './transaction';
 export * from './init-request';
 export * from './credentials';
+export * from './merchant-admin';
 export * from './lifecycle-requests';
 export * from './sandbox';
 export * from './channels';

@@ -20,6 +20,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   commitId: 'The commit id from `paymentCommit.commitLink`; it is the only credential.',
   deliveryId: "The `deliveryId` of an entry of the transaction's callback log.",
   deviceId: 'The device ID (`dev_…`).',
+  credentialId: 'The `credentialId` of an entry of `GET /credentials` (not the key itself).',
   stickerCode: "The public code of a device's sticker: the last segment of its `stickerUrl` (not a credential).",
 };
 
@@ -79,7 +80,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
           type: 'http',
           scheme: 'bearer',
           description:
-            'A merchant API key (`sk_…`) or branch API key (`bk_…`); on operations whose `x-svc-auth` lists `device`, also a ' +
+            'A merchant API key (`sk_…`) or branch API key (`bk_…`) (only a merchant API key where `x-svc-auth` is `merchant_key`); on operations whose `x-svc-auth` lists `device`, also a ' +
             'device ID (`dev_…`). For spec compatibility the key may be sent in the body field `apiKey` instead, and a device ID ' +
             'in the body field `deviceId`.',
         },

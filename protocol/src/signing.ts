@@ -6,6 +6,10 @@
  * - Standard Webhooks: `webhook-signature` = `v1,` + base64 of HMAC-SHA256 keyed with the base64-decoded part of
  *   the secret after `whsec_`, over `${webhook-id}.${webhook-timestamp}.${body}`.
  *
+ * While a rolled secret's overlap lasts, both secrets sign: `webhook-signature` carries one `v1,` entry per secret (the
+ * Standard Webhooks way to rotate), `HMAC-Authorization` stays signed with the previous secret (a merchant still
+ * verifying with it notices nothing) and `HMAC-Authorization-Next` carries the new secret's signature.
+ *
  * Verifiers work on the raw body bytes as received (never on re-serialised JSON), compare in constant time
  * (crypto.subtle.verify), and answer false, never throw, for malformed or wrong-length signatures.
  */
@@ -15,6 +19,8 @@ const encoder = new TextEncoder();
 export const SIGNATURE_HEADERS = {
   randomKey: 'hmac-random-key',
   authorization: 'hmac-authorization',
+  /** Only while a rolled secret's overlap lasts: the spec's signature by the new secret. */
+  authorizationNext: 'hmac-authorization-next',
   webhookId: 'webhook-id',
   webhookTimestamp: 'webhook-timestamp',
   webhookSignature: 'webhook-signature',
@@ -149,25 +155,41 @@ export async function verifyStandardWebhook(
 export interface CallbackSignatureHeaders {
   'HMAC-Random-Key': string;
   'HMAC-Authorization': string;
+  /** Only while a rolled secret's overlap lasts: `HMAC-Authorization` by the new secret. */
+  'HMAC-Authorization-Next'?: string;
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
 }
 
-/** Every signature header of one attempt. */
+/** The secrets that sign a callback: the merchant's secret and, while a roll's overlap lasts, the one before it. */
+export interface SigningSecrets {
+  secret: string;
+  previousSecret: string | null;
+}
+
+/**
+ * Every signature header of one attempt. With a previous secret (a roll's overlap): `HMAC-Authorization` by the
+ * previous secret, `HMAC-Authorization-Next` by the new one, and `webhook-signature` with an entry by each.
+ */
 export async function signCallback(
-  secret: string,
+  secrets: string | SigningSecrets,
   eventId: string,
   body: Body,
   timestampS: number,
   randomKey = newRandomKey(),
 ): Promise<CallbackSignatureHeaders> {
+  const { secret, previousSecret } = typeof secrets === 'string' ? { secret: secrets, previousSecret: null } : secrets;
+  const standard = await signStandardWebhook(secret, eventId, timestampS, body);
+  const common = { 'HMAC-Random-Key': randomKey, 'webhook-id': eventId, 'webhook-timestamp': String(timestampS) };
+  if (previousSecret === null) {
+    return { ...common, 'HMAC-Authorization': await signSpecHmac(secret, randomKey, body), 'webhook-signature': standard };
+  }
   return {
-    'HMAC-Random-Key': randomKey,
-    'HMAC-Authorization': await signSpecHmac(secret, randomKey, body),
-    'webhook-id': eventId,
-    'webhook-timestamp': String(timestampS),
-    'webhook-signature': await signStandardWebhook(secret, eventId, timestampS, body),
+    ...common,
+    'HMAC-Authorization': await signSpecHmac(previousSecret, randomKey, body),
+    'HMAC-Authorization-Next': await signSpecHmac(secret, randomKey, body),
+    'webhook-signature': `${standard} ${await signStandardWebhook(previousSecret, eventId, timestampS, body)}`,
   };
 }
 
@@ -175,7 +197,9 @@ export async function signCallback(
  * Verifies a received callback: every signature it carries must verify. The service sends both schemes; the Standard
  * Webhooks one also carries its time, so a callback older (or newer) than `toleranceS` (5 minutes) is refused: a
  * replay. A callback with only the spec's HMAC headers (an integration that strips the others) is checked by those
- * alone, without that protection. `header` is any case-insensitive lookup (a Headers object's get, or a function).
+ * alone, without that protection. While a rolled secret's overlap lasts, the spec's signature verifies when either
+ * `HMAC-Authorization` or `HMAC-Authorization-Next` matches, so the previous secret and the new one both verify.
+ * `header` is any case-insensitive lookup (a Headers object's get, or a function).
  */
 export async function verifyCallback(
   secret: string,
@@ -192,8 +216,10 @@ export async function verifyCallback(
   const standard = Boolean(id && timestamp && signature);
   if (!spec && !standard) return false;
   if (standard && !(await verifyStandardWebhook(secret, { id: id!, timestamp: timestamp!, signature: signature! }, rawBody, options))) return false;
-  if (spec && !(await verifySpecHmac(secret, randomKey!, authorization!, rawBody))) return false;
-  return true;
+  if (!spec) return true;
+  if (await verifySpecHmac(secret, randomKey!, authorization!, rawBody)) return true;
+  const next = header(SIGNATURE_HEADERS.authorizationNext);
+  return Boolean(next) && (await verifySpecHmac(secret, randomKey!, next!, rawBody));
 }
 
 /**

@@ -28,6 +28,9 @@ import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes';
 import { terminalRoutes } from './modules/sandbox/terminal.routes';
 import { transactionsRoutes } from './modules/transactions/transactions.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { credentialsRoutes } from './modules/credentials/credentials.routes';
+import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -82,6 +85,9 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...callbacksRoutes(deps),
     ...commitsRoutes(deps),
     ...sdkSessionsRoutes(deps),
+    ...credentialsRoutes(deps),
+    ...paymentMethodsRoutes(deps),
+    ...auditRoutes(deps),
     ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),
   ];
 }

@@ -65,12 +65,14 @@ export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
   Transactions: 'Create transactions, read their status and cancel them.',
   Authorizations: 'Capture against, re-authorize, void and close authorizations.',
   Consumer: 'What the hosted payment page and the browser SDKs call: the link id or the SDK session is the credential.',
+  Merchant: "Manage the merchant's credentials, allowed origins, HMAC secret and widget payment methods, and read the audit log: merchant API key only.",
   Sandbox: 'Sandbox-only tools: the test clock and the message outbox.',
   Service: 'Operational endpoints.',
 };
 
 export const AUTH_DESCRIPTIONS: Record<EndpointAuth, string> = {
   merchant: 'Merchant or branch API key (`sk_…`, `bk_…`)',
+  merchant_key: 'Merchant API key (`sk_…`) only: a branch key answers 403 `credential_not_allowed`',
   device: 'Device ID (`dev_…`), in the body field `deviceId` or as the bearer token',
   client: "Client ID (`ck_…`) in the body, from one of its allowed origins (the request's `Origin`)",
   session: "SDK session token (`sess_…`) as the bearer token, from the card frame or the session's origin",

@@ -1,13 +1,19 @@
 import { parseArgs } from 'node:util';
 import { OriginSchema } from '@svc/protocol';
+import { ADMIN_HELP, ADMIN_USAGE, isAdminCommand, parseAdminCommand, type AdminCommand } from './admin-commands';
+import { UsageError } from './usage-error';
+
+export { UsageError };
 
 /**
- * The operator CLI: `pnpm svc merchant create …` and `pnpm svc processor-requests [retry ID]`.
+ * The operator CLI: `pnpm svc merchant create …`, `pnpm svc processor-requests [retry ID]`, and the commands on one
+ * merchant's credentials and settings (admin-commands.ts).
  * stdout carries only the result; diagnostics go to stderr. Exit 2 for a usage error, 1 for a failure.
  */
 export const USAGE = `usage: svc merchant create --name NAME [--origin URL ...] [--json]
        svc processor-requests [--json]
        svc processor-requests retry ID
+${ADMIN_USAGE}
 
 merchant create
   --name NAME      the merchant's business name (shown to consumers)
@@ -18,11 +24,9 @@ merchant create
 processor-requests
   Lists the processor requests the worker gave up on (needs_review, after PROCESSOR_REQUEST_GIVE_UP_S): what each
   reserved stays reserved. Settle each with the acquirer by its request key, then \`retry ID\` puts it back in flight:
-  the worker asks the processor again with the same key (a payment is reversed) and records the outcome.`;
+  the worker asks the processor again with the same key (a payment is reversed) and records the outcome.
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+${ADMIN_HELP}`;
 
 export interface CreateMerchantCommand {
   command: 'merchant create';
@@ -33,11 +37,12 @@ export interface CreateMerchantCommand {
 
 export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
 
-export type Command = CreateMerchantCommand | ProcessorRequestsCommand;
+export type Command = CreateMerchantCommand | ProcessorRequestsCommand | AdminCommand;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseCommand(argv: string[]): Command {
+  if (isAdminCommand(argv)) return parseAdminCommand(argv);
   let parsed;
   try {
     parsed = parseArgs({

@@ -7,6 +7,7 @@ import { createLogger } from '../logger';
 import { provisionMerchant, recordedPublicBaseUrl } from '../modules/merchants';
 import { listNeedingReview, retryNeedingReview } from '../modules/processor-requests';
 import { SandboxClock } from '../modules/sandbox';
+import { runAdminCommand } from './admin-actions';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
 import { printable, printableJson } from './printable';
 
@@ -25,7 +26,10 @@ async function run(argv: string[]): Promise<number> {
   const storage = await openStorage(env, logger);
   try {
     if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
-    return await processorRequests(storage.db, env, command);
+    if (command.command === 'processor-requests list' || command.command === 'processor-requests retry') {
+      return await processorRequests(storage.db, env, command);
+    }
+    return await runAdminCommand(storage.db, serviceClock(storage.db, env), command, (text) => process.stdout.write(text));
   } finally {
     await storage.close();
   }
@@ -56,8 +60,7 @@ async function createMerchant(db: Database, env: Env, command: CreateMerchantCom
 /** The requests the worker gave up on (needs_review), or one of them put back in flight for the worker. */
 async function processorRequests(db: Database, env: Env, command: ProcessorRequestsCommand): Promise<number> {
   if (command.command === 'processor-requests retry') {
-    // The service's clock: in sandbox mode the shared test clock, which may be ahead of the wall clock.
-    const clock: Clock = env.SVC_MODE === 'sandbox' ? new SandboxClock(db) : systemClock;
+    const clock = serviceClock(db, env);
     await clock.refresh?.();
     const retried = await retryNeedingReview(db, command.id, clock.now());
     if (!retried) {
@@ -89,6 +92,11 @@ async function processorRequests(db: Database, env: Env, command: ProcessorReque
     );
   }
   return 0;
+}
+
+/** The service's clock: in sandbox mode the shared test clock, which may be ahead of the wall clock. */
+function serviceClock(db: Database, env: Env): Clock {
+  return env.SVC_MODE === 'sandbox' ? new SandboxClock(db) : systemClock;
 }
 
 run(process.argv.slice(2)).then(

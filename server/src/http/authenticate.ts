@@ -56,7 +56,8 @@ export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { a
   };
 }
 
-function presentedCredential(req: Request, acceptDeviceInBody: boolean): string | null {
+/** The credential a request presents (Bearer, or the body's `apiKey` or, where accepted, `deviceId`), or null. */
+export function presentedCredential(req: Request, acceptDeviceInBody: boolean): string | null {
   const header = req.get('authorization');
   const body = (req.body ?? {}) as Record<string, unknown>;
   let value: unknown;

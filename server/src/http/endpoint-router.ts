@@ -65,6 +65,7 @@ export type EndpointRouterDeps = AuthenticateDeps & { db: Database; clock: Clock
 function credentialKinds(endpoint: EndpointDescription): CredentialKind[] {
   const kinds: CredentialKind[] = [];
   if (endpoint.auth.includes('merchant')) kinds.push('merchant_key', 'branch_key');
+  else if (endpoint.auth.includes('merchant_key')) kinds.push('merchant_key');
   if (endpoint.auth.includes('device')) kinds.push('device');
   return kinds;
 }

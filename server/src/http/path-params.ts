@@ -19,5 +19,6 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   sessionId: z.uuid('is not a session id'),
   commitId: z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id'),
   deliveryId: z.uuid('is not a delivery id'),
+  credentialId: z.uuid('is not a credential id (the credentialId of GET /credentials, not the key)'),
   stickerCode: StickerCodeParam,
 };

@@ -15,6 +15,17 @@ export const merchants = pgTable('merchants', {
   name: text('name').notNull(),
   /** Signs callbacks, so it must be usable, not hashed. Never logged, never returned after creation. */
   hmacSecret: text('hmac_secret').notNull(),
+  /**
+   * The secret before the last roll, which still signs callbacks beside `hmacSecret` until
+   * `previousHmacSecretExpiresAt` (docs/integrating.md#rolling-the-hmac-secret). Null when no roll is in its overlap.
+   */
+  previousHmacSecret: text('previous_hmac_secret'),
+  previousHmacSecretExpiresAt: timestamp('previous_hmac_secret_expires_at', { withTimezone: true }),
+  /** The payment methods the merchant's widgets offer: a non-empty subset of PAYMENT_METHODS, in its order. */
+  paymentMethods: text('payment_methods')
+    .array()
+    .notNull()
+    .default(sql`'{card,paypal,applepay,googlepay}'::text[]`),
   isSandboxDemo: boolean('is_sandbox_demo').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

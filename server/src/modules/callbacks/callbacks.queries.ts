@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   payload: string;
   transactionNumber: string;
   hmacSecret: string;
+  /** The secret before a roll, while its overlap lasts (by the service clock): it signs beside `hmacSecret`. */
+  previousHmacSecret: string | null;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function claimDueDeliveries(db: Database, now: Date, limit: number,
     payload: r.payload,
     transactionNumber: r.transaction_number,
     hmacSecret: r.hmac_secret,
+    previousHmacSecret: r.previous_hmac_secret,
   }));
 }
 
@@ -52,6 +55,7 @@ const claimStatement = reusableStatement<{
   payload: string;
   transaction_number: string;
   hmac_secret: string;
+  previous_hmac_secret: string | null;
 }>(() => {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   return sql`
@@ -74,7 +78,8 @@ const claimStatement = reusableStatement<{
       select id, attempt_count, ${now} from claimed
     )
     select c.id as delivery_id, c.event_id, c.attempt_count, c.url, c.method, c.schedule_position, c.window_started_at,
-           e.payload, t.transaction_number, m.hmac_secret
+           e.payload, t.transaction_number, m.hmac_secret,
+           case when m.previous_hmac_secret_expires_at > ${now} then m.previous_hmac_secret end as previous_hmac_secret
     from claimed c
     join transaction_events e on e.id = c.event_id
     join transactions t on t.id = c.transaction_id

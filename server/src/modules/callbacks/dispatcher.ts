@@ -56,7 +56,9 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
       url.searchParams.set('TransactionNumber', delivery.transactionNumber);
       url.searchParams.set('callbackType', 'transaction_status');
     }
-    const signature = await signCallback(delivery.hmacSecret, delivery.eventId, body, wallSeconds());
+    // While a rolled secret's overlap lasts, both secrets sign (docs/integrating.md#rolling-the-hmac-secret).
+    const secrets = { secret: delivery.hmacSecret, previousSecret: delivery.previousHmacSecret };
+    const signature = await signCallback(secrets, delivery.eventId, body, wallSeconds());
     let outcome: SendOutcome;
     try {
       outcome = await sendCallback({

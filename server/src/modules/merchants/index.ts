@@ -1,5 +1,5 @@
 /** The merchants module's public surface: what other modules and the wiring may use. */
-export { hashCredential, hashesEqual, randomAlphanumeric } from './credentials';
+export { credentialHint, generateCredential, generateHmacSecret, hashCredential, hashesEqual, randomAlphanumeric } from './credentials';
 export {
   countMerchants,
   findCredentialByHash,

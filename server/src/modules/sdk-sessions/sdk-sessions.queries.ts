@@ -1,6 +1,6 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { sdkSessions, transactions } from '../../db/schema';
+import { apiCredentials, sdkSessions, transactions } from '../../db/schema';
 
 export type SdkSessionRow = typeof sdkSessions.$inferSelect;
 
@@ -9,11 +9,16 @@ export async function insertSession(db: Queryable, values: typeof sdkSessions.$i
   return row!;
 }
 
+/** Sessions whose client ID is still live: revoking a client ID ends the sessions it started. */
+const liveSessions = (db: Queryable) =>
+  db
+    .select(getTableColumns(sdkSessions))
+    .from(sdkSessions)
+    .innerJoin(apiCredentials, and(eq(apiCredentials.id, sdkSessions.clientCredentialId), isNull(apiCredentials.revokedAt)));
+
 /** The live session with this id whose token hashes to `tokenHash`. */
 export async function findLiveSession(db: Queryable, sessionId: string, tokenHash: Buffer, now: Date): Promise<SdkSessionRow | null> {
-  const [row] = await db
-    .select()
-    .from(sdkSessions)
+  const [row] = await liveSessions(db)
     .where(and(eq(sdkSessions.id, sessionId), eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now)))
     .limit(1);
   return row ?? null;
@@ -21,9 +26,7 @@ export async function findLiveSession(db: Queryable, sessionId: string, tokenHas
 
 /** A live session by its token alone (the websocket's `?session=`). */
 export async function findLiveSessionByToken(db: Queryable, tokenHash: Buffer, now: Date): Promise<SdkSessionRow | null> {
-  const [row] = await db
-    .select()
-    .from(sdkSessions)
+  const [row] = await liveSessions(db)
     .where(and(eq(sdkSessions.tokenHash, tokenHash), gt(sdkSessions.expiresAt, now)))
     .limit(1);
   return row ?? null;

@@ -1,5 +1,5 @@
 import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/protocol';
-import { CREDENTIAL_PREFIXES, PAYMENT_METHODS, Status, toBrowserTransaction } from '@svc/protocol';
+import { CREDENTIAL_PREFIXES, Status, toBrowserTransaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
@@ -7,6 +7,7 @@ import type { PaymentMethodInput, ProcessorResult } from '../../processor/proces
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
+import { offeredPaymentMethods } from '../payment-methods';
 import { payAfterCommit } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
 import { findCredentialByHash } from '../merchants';
@@ -53,7 +54,10 @@ export async function createSession(
     expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
     createdAt: now,
   });
-  return { sessionId: row.id, sessionToken, paymentMethods: [...PAYMENT_METHODS], expiresAt: row.expiresAt.toISOString() };
+  // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
+  // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further.
+  const paymentMethods = await offeredPaymentMethods(tx, client.merchantId);
+  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
 }
 
 /**
@@ -72,6 +76,10 @@ export async function submitSdkPayment(
   context: MutationContext,
 ): Promise<ProcessorHandoff> {
   const now = deps.clock.now();
+  const offered = await offeredPaymentMethods(tx, session.merchantId);
+  if (!offered.includes(input.method)) {
+    throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);
+  }
   if (session.methodType !== 'tokenize' && (input.amount === undefined || input.currency === undefined)) {
     throw new ValidationError([
       ...(input.amount === undefined ? [{ path: 'amount', message: `is required for ${session.methodType} (cents)` }] : []),
