@@ -79,7 +79,8 @@ const hostileAppearance = (value: string) => ({
 });
 
 /** Everything the checker accepted, as one text: what would reach a style sheet. */
-const acceptedText = (checked: CheckedAppearance): string => appearanceCss(checked, ':root', Object.fromEntries(APPEARANCE_SELECTORS.map((s) => [s, `.x${s.length}`])));
+const acceptedText = (checked: CheckedAppearance): string =>
+  appearanceCss(checked, ':root', Object.fromEntries(APPEARANCE_SELECTORS.map((s) => [s, `.x${s.length}`])));
 
 function expectHarmless(checked: CheckedAppearance): void {
   const text = acceptedText(checked);
@@ -143,7 +144,9 @@ describe('checkAppearance', () => {
       expectHarmless(checked);
       // Not one of these is a value any property may take.
       const accepted = Object.values(checked.rules).flat().length;
-      const ownVariables = checked.variables.filter(([name]) => name.startsWith('--svc-') && new Map(checkAppearance({ theme: 'night' }).variables).get(name) !== value);
+      const ownVariables = checked.variables.filter(
+        ([name]) => name.startsWith('--svc-') && new Map(checkAppearance({ theme: 'night' }).variables).get(name) !== value,
+      );
       expect(accepted, 'declarations accepted').to.equal(0);
       expect(ownVariables.length, 'the theme’s variables only').to.equal(checked.variables.length);
       expect(checked.refusals.length).to.equal(APPEARANCE_VARIABLES.length + APPEARANCE_SELECTORS.length * PROPERTIES.length);
@@ -195,7 +198,16 @@ describe('checkAppearance', () => {
   });
 
   it('takes anything as input without throwing', () => {
-    for (const input of [null, 42, 'night', [], { variables: [] }, { rules: { '.Input': 'red' } }, { rules: { '.Input': { color: 42 } } }, { variables: { colorText: {} } }]) {
+    for (const input of [
+      null,
+      42,
+      'night',
+      [],
+      { variables: [] },
+      { rules: { '.Input': 'red' } },
+      { rules: { '.Input': { color: 42 } } },
+      { variables: { colorText: {} } },
+    ]) {
       expectHarmless(checkAppearance(input));
     }
   });
@@ -235,7 +247,9 @@ describe('the card form with a hostile appearance', () => {
     // The last one stays applied; all of them together once more, as one appearance's rules.
     refused += apply({
       theme: 'night',
-      rules: Object.fromEntries(APPEARANCE_SELECTORS.map((selector, index) => [selector, { background: LOADERS[index]!, color: 'transparent', fontSize: '0' }])),
+      rules: Object.fromEntries(
+        APPEARANCE_SELECTORS.map((selector, index) => [selector, { background: LOADERS[index]!, color: 'transparent', fontSize: '0' }]),
+      ),
     }).length;
     expect(refused).to.be.greaterThan(0);
     await waitFor(() => loaded(control).length > 0, 'the control frame loading its probe');

@@ -100,7 +100,24 @@ export const THEMES: Readonly<Record<AppearanceTheme, Theme>> = {
 };
 
 /** What a value of a property may be. */
-type Kind = 'spacingUnit' | 'color' | 'textColor' | 'background' | 'border' | 'radius' | 'shadow' | 'fontFamily' | 'fontSize' | 'fontWeight' | 'keyword' | 'spacing' | 'lineHeight' | 'letterSpacing' | 'outline' | 'outlineOffset' | 'transition';
+type Kind =
+  | 'spacingUnit'
+  | 'color'
+  | 'textColor'
+  | 'background'
+  | 'border'
+  | 'radius'
+  | 'shadow'
+  | 'fontFamily'
+  | 'fontSize'
+  | 'fontWeight'
+  | 'keyword'
+  | 'spacing'
+  | 'lineHeight'
+  | 'letterSpacing'
+  | 'outline'
+  | 'outlineOffset'
+  | 'transition';
 
 const SIDES = ['Top', 'Right', 'Bottom', 'Left', 'BlockStart', 'BlockEnd', 'InlineStart', 'InlineEnd'];
 const CORNERS = ['TopLeft', 'TopRight', 'BottomLeft', 'BottomRight', 'StartStart', 'StartEnd', 'EndStart', 'EndEnd'];
@@ -172,7 +189,14 @@ const VARIABLE_KINDS: Readonly<Record<AppearanceVariable, Kind>> = {
 
 const COLOR_FUNCTIONS = ['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix'];
 const MATH_FUNCTIONS = ['calc', 'min', 'max', 'clamp'];
-const GRADIENTS = ['linear-gradient', 'radial-gradient', 'conic-gradient', 'repeating-linear-gradient', 'repeating-radial-gradient', 'repeating-conic-gradient'];
+const GRADIENTS = [
+  'linear-gradient',
+  'radial-gradient',
+  'conic-gradient',
+  'repeating-linear-gradient',
+  'repeating-radial-gradient',
+  'repeating-conic-gradient',
+];
 const TIMING_FUNCTIONS = ['cubic-bezier', 'steps'];
 
 /** The largest size each kind allows, in px (em and rem count 16 px, `%` is refused where it could be unbounded). */
@@ -203,9 +227,9 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${l
 /** The value with its `var(--colorPrimary)` turned into the custom property it names; refuses any other var(). */
 function resolveVariables(value: string, allowVar: boolean): string {
   return value.replace(/var\(([^)]*)\)/gi, (_, inner: string) => {
-    if (!allowVar) refuse('a variable may not use var()');
+    if (!allowVar) refuse('no var() in a variable');
     const name = /^\s*--([A-Za-z]+)\s*$/.exec(inner)?.[1];
-    if (!name || !(APPEARANCE_VARIABLES as readonly string[]).includes(name)) refuse(`var() may name only an appearance variable (--colorPrimary, …), without a fallback`);
+    if (!name || !(APPEARANCE_VARIABLES as readonly string[]).includes(name)) refuse('var() names an appearance variable only, without a fallback');
     return `var(${VARIABLE_PROPERTIES[name as AppearanceVariable]})`;
   });
 }
@@ -215,9 +239,9 @@ function checkFunctions(value: string, kind: Kind): void {
   if (kind === 'background') for (const name of GRADIENTS) allowed.add(name);
   if (kind === 'transition') for (const name of TIMING_FUNCTIONS) allowed.add(name);
   for (const [, name] of value.matchAll(/([A-Za-z0-9_-]*)\s*\(/g)) {
-    if (!allowed.has(name!.toLowerCase())) refuse(`${name ? `${name}()` : 'that function'} is not allowed here`);
+    if (!allowed.has(name!.toLowerCase())) refuse(`${name}() is not allowed`);
   }
-  if (/[A-Za-z0-9_-]\s+\(/.test(value)) refuse('a space before "(" is not allowed');
+  if (/[A-Za-z0-9_-]\s+\(/.test(value)) refuse('no space before "("');
 }
 
 const NEGATIVE_ALLOWED: readonly Kind[] = ['letterSpacing', 'shadow', 'outlineOffset', 'transition'];
@@ -226,9 +250,12 @@ const COLOR_CALL = /(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color|color-mix)\([^(
 /** Sizes within the kind's bounds; no negative size where one could move a field out of sight. */
 function checkSizes(value: string, kind: Kind): void {
   const max = MAX_PX[kind];
-  const sizes = value.replace(COLOR_CALL, ' ').replace(/#[0-9a-f]+/gi, ' ').replace(/var\([^)]*\)/gi, ' ');
+  const sizes = value
+    .replace(COLOR_CALL, ' ')
+    .replace(/#[0-9a-f]+/gi, ' ')
+    .replace(/var\([^)]*\)/gi, ' ');
   // A minus that is not inside a name (`-apple-system`, `--colorPrimary`): a negative number or a subtraction.
-  if (!NEGATIVE_ALLOWED.includes(kind) && /(?:^|[^A-Za-z0-9_-])-(?![A-Za-z-])/.test(sizes)) refuse('negative sizes are not allowed here');
+  if (!NEGATIVE_ALLOWED.includes(kind) && /(?:^|[^A-Za-z0-9_-])-(?![A-Za-z-])/.test(sizes)) refuse('no negative size here');
   if (max === undefined) return;
   for (const [, , digits, unit] of sizes.matchAll(NUMBER_WITH_UNIT)) {
     const amount = Number(digits);
@@ -236,13 +263,13 @@ function checkSizes(value: string, kind: Kind): void {
     if (amount === 0) continue;
     const px = lower === 'px' ? amount : lower === 'em' || lower === 'rem' ? amount * 16 : null;
     if (px !== null) {
-      if (px > max) refuse(`sizes here may be at most ${max}px`);
+      if (px > max) refuse(`at most ${max}px here`);
       continue;
     }
     if (lower === '%' && (kind === 'radius' || kind === 'fontSize')) continue;
     if (lower === '' && (kind === 'lineHeight' || kind === 'shadow' || (amount <= 4 && /calc\(/i.test(value)))) continue;
     if (['s', 'ms'].includes(lower) && kind === 'transition') continue;
-    refuse(`the unit "${unit}" is not allowed here (px, em or rem)`);
+    refuse(`no unit "${unit}" here`);
   }
 }
 
@@ -250,15 +277,15 @@ function checkSizes(value: string, kind: Kind): void {
 function checkVisibleText(value: string): void {
   const lower = value.toLowerCase().replace(/\s+/g, '');
   const zeroAlpha = /^(?:rgba?|hsla?)\((?:[^,()]*,){3}0*\.?0*%?\)$/.test(lower) || /\/0*\.?0*%?\)$/.test(lower);
-  if (lower === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/.test(lower) || zeroAlpha) refuse('text may not be transparent');
+  if (lower === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/.test(lower) || zeroAlpha) refuse('no transparent text');
 }
 
 function checkFontSize(value: string): void {
   const match = /^(\d*\.?\d+)(px|rem|em|%)$/.exec(value.trim());
-  if (!match) return refuse('a font size must be a length in px, rem, em or %');
+  if (!match) return refuse('a font size is px, rem, em or %');
   const amount = Number(match[1]);
   const px = match[2] === 'px' ? amount : match[2] === '%' ? (amount * 16) / 100 : amount * 16;
-  if (px < 10 || px > 40) refuse('a font size must be between 10px and 40px');
+  if (px < 10 || px > 40) refuse('a font size is 10px to 40px');
 }
 
 const FONT_NAME = /^ *(?:"[A-Za-z0-9 -]*"|'[A-Za-z0-9 -]*'|-?[A-Za-z][A-Za-z0-9-]*(?: +[A-Za-z0-9-]+)*) *$/;
@@ -266,17 +293,17 @@ const KEYWORD = /^[a-z-]+(?:\s*,\s*[a-z-]+|\s+[a-z-]+)*$/i;
 
 /** The value as it may be applied, or a Refused error saying why not. */
 function checkValue(raw: unknown, kind: Kind, inVariable: boolean): string {
-  if (typeof raw !== 'string') return refuse('must be a string');
+  if (typeof raw !== 'string') return refuse('not a string');
   const value = raw.trim();
-  if (value.length === 0) refuse('must not be empty');
-  if (value.length > MAX_LENGTH) refuse(`must be at most ${MAX_LENGTH} characters`);
-  if (!PLAIN.test(value)) refuse('may contain only letters, digits, spaces and # % . , ( ) - + * _ / \' " (no escapes, no ; { } @ ! :)');
-  if (value.includes('/*') || value.includes('*/')) refuse('may not contain a comment');
-  if (/["']/.test(value) && kind !== 'fontFamily') refuse('quotes are allowed only around font names');
+  if (value.length === 0) refuse('empty');
+  if (value.length > MAX_LENGTH) refuse(`over ${MAX_LENGTH} characters`);
+  if (!PLAIN.test(value)) refuse('a character that is not allowed');
+  if (value.includes('/*') || value.includes('*/')) refuse('a comment');
+  if (/["']/.test(value) && kind !== 'fontFamily') refuse('quotes outside font names');
   if (kind === 'fontFamily' && !/^var\(--fontFamily\)$/i.test(value) && !value.split(',').every((name) => FONT_NAME.test(name))) {
-    refuse('must be font names (letters, digits, spaces and hyphens, quoted or not), separated by commas');
+    refuse('not font names');
   }
-  if (/\burl\b|image-set|expression|@import/i.test(value)) refuse('may not load anything (url, image-set, expression, @import)');
+  if (/\burl\b|image-set|expression|@import/i.test(value)) refuse('loads something');
   checkFunctions(value, kind);
   const resolved = resolveVariables(value, !inVariable);
   switch (kind) {
@@ -287,14 +314,14 @@ function checkValue(raw: unknown, kind: Kind, inVariable: boolean): string {
       if (!value.startsWith('var(')) checkFontSize(value);
       break;
     case 'fontWeight':
-      if (!/^(?:normal|bold|bolder|lighter|[1-9]00)$/.test(value)) refuse('a font weight must be normal, bold, bolder, lighter or 100 to 900');
+      if (!/^(?:normal|bold|bolder|lighter|[1-9]00)$/.test(value)) refuse('not a font weight');
       break;
     case 'keyword':
-      if (!KEYWORD.test(value)) refuse('must be keywords');
+      if (!KEYWORD.test(value)) refuse('not keywords');
       break;
     case 'lineHeight':
-      if (!/^(?:normal|[1-3](?:\.\d+)?|\d*\.?\d+(?:px|em|rem))$/.test(value)) refuse('a line height must be normal, a number from 1 to 3, or a length');
-      if (/px$/.test(value) && Number.parseFloat(value) < 12) refuse('a line height must be at least 12px');
+      if (!/^(?:normal|[1-3](?:\.\d+)?|\d*\.?\d+(?:px|em|rem))$/.test(value)) refuse('not a line height');
+      if (/px$/.test(value) && Number.parseFloat(value) < 12) refuse('a line height under 12px');
       break;
     default:
       break;
@@ -321,18 +348,18 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export function checkAppearance(input: unknown): CheckedAppearance {
   const refusals: Refusal[] = [];
   const appearance = isRecord(input) ? input : {};
-  if (input !== undefined && !isRecord(input)) refusals.push({ path: '', reason: 'must be an object' });
+  if (input !== undefined && !isRecord(input)) refusals.push({ path: '', reason: 'not an object' });
   let theme: Theme = DEFAULT_THEME;
   if (appearance['theme'] !== undefined) {
     if ((APPEARANCE_THEMES as readonly unknown[]).includes(appearance['theme'])) theme = THEMES[appearance['theme'] as AppearanceTheme];
-    else refusals.push({ path: 'theme', reason: `must be one of ${APPEARANCE_THEMES.join(', ')}` });
+    else refusals.push({ path: 'theme', reason: 'not a theme' });
   }
   const values = new Map<string, string>();
   for (const [name, value] of Object.entries(theme)) values.set(name in VARIABLE_PROPERTIES ? VARIABLE_PROPERTIES[name as AppearanceVariable] : name, value);
   const variables = isRecord(appearance['variables']) ? appearance['variables'] : {};
   for (const [name, value] of Object.entries(variables)) {
     attempt(`variables.${name}`, refusals, () => {
-      if (!Object.hasOwn(VARIABLE_KINDS, name)) refuse(`is not an appearance variable (${APPEARANCE_VARIABLES.join(', ')})`);
+      if (!Object.hasOwn(VARIABLE_KINDS, name)) refuse('not a variable');
       values.set(VARIABLE_PROPERTIES[name as AppearanceVariable], checkValue(value, VARIABLE_KINDS[name as AppearanceVariable], true));
     });
   }
@@ -340,14 +367,14 @@ export function checkAppearance(input: unknown): CheckedAppearance {
   const given = isRecord(appearance['rules']) ? appearance['rules'] : {};
   for (const [selector, declarations] of Object.entries(given)) {
     if (!(APPEARANCE_SELECTORS as readonly string[]).includes(selector)) {
-      refusals.push({ path: `rules[${JSON.stringify(selector)}]`, reason: `is not a selector of the appearance (${APPEARANCE_SELECTORS.join(', ')})` });
+      refusals.push({ path: `rules[${JSON.stringify(selector)}]`, reason: 'not a selector' });
       continue;
     }
     const accepted: Declaration[] = [];
     for (const [property, value] of Object.entries(isRecord(declarations) ? declarations : {})) {
       attempt(`rules[${JSON.stringify(selector)}].${property}`, refusals, () => {
         const kind = PROPERTIES.get(property);
-        if (!kind) refuse('is not a property an appearance may set (colours, backgrounds, borders, radii, shadows, fonts, spacing, outlines, transitions)');
+        if (!kind) refuse('not a property an appearance may set');
         accepted.push([kebab(property), checkValue(value, kind!, false)]);
       });
     }

@@ -14,17 +14,18 @@ export interface Mark {
 
 const mark = (icon: { path: string; hex: string }): Mark => ({ path: icon.path, color: `#${icon.hex}` });
 
-export const WALLET_MARKS = { paypal: mark(siPaypal), applepay: mark(siApplepay), googlepay: mark(siGooglepay) } as const;
+/** The wallets' marks (the "Apple Pay" and "Google Pay" wordmarks): Express's buttons. */
+export const WALLET_MARKS = /* @__PURE__ */ (() => ({ paypal: mark(siPaypal), applepay: mark(siApplepay), googlepay: mark(siGooglepay) }) as const)();
 
 /** By the card rules' brand id; a brand without a mark (UnionPay) is named in words. */
-export const CARD_MARKS: Readonly<Record<string, Mark>> = {
+export const CARD_MARKS: Readonly<Record<string, Mark>> = /* @__PURE__ */ (() => ({
   visa: mark(siVisa),
   mastercard: mark(siMastercard),
   amex: mark(siAmericanexpress),
   discover: mark(siDiscover),
   jcb: mark(siJcb),
   diners: mark(siDinersclub),
-};
+}))();
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
