@@ -115,7 +115,7 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
   }
 
   function widgetConfig({ clientId, mode, methodType, debug, appearance, paymentMethods }: Config): WidgetConfig {
-    return { apiBase, clientId, mode, methodType, debug, appearance, paymentMethods };
+    return { apiBase, clientId, mode, methodType, debug, ...(appearance && { appearance }), ...(paymentMethods && { paymentMethods }) };
   }
 
   function init(target: HTMLElement, label: string, replace?: () => void): boolean {

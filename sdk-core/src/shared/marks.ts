@@ -3,7 +3,7 @@
  * own trademark, shown only to name the brand, as its guidelines allow). The build inlines only the icons imported
  * here; a mark is drawn as an inline `<svg>` (no image is loaded: the frames' Content-Security-Policy forbids that).
  */
-import { siAmericanexpress, siApplepay, siDinersclub, siDiscover, siGooglepay, siJcb, siMastercard, siPaypal, siVisa } from 'simple-icons';
+import { siAmericanexpress, siApplepay, siDinersclub, siDiscover, siGoogle, siJcb, siMastercard, siPaypal, siVisa } from 'simple-icons';
 
 export interface Mark {
   /** The SVG path, in a 24 × 24 box. */
@@ -14,8 +14,11 @@ export interface Mark {
 
 const mark = (icon: { path: string; hex: string }): Mark => ({ path: icon.path, color: `#${icon.hex}` });
 
-/** The wallets' marks (the "Apple Pay" and "Google Pay" wordmarks): Express's buttons. */
-export const WALLET_MARKS = /* @__PURE__ */ (() => ({ paypal: mark(siPaypal), applepay: mark(siApplepay), googlepay: mark(siGooglepay) }) as const)();
+/**
+ * The wallets' marks on Express's buttons: PayPal's monogram, the Apple Pay wordmark, and Google's "G" (the Google Pay
+ * wordmark would take Express over its size budget), each beside or instead of the wallet's name.
+ */
+export const WALLET_MARKS = /* @__PURE__ */ (() => ({ paypal: mark(siPaypal), applepay: mark(siApplepay), googlepay: mark(siGoogle) }) as const)();
 
 /** By the card rules' brand id; a brand without a mark (UnionPay) is named in words. */
 export const CARD_MARKS: Readonly<Record<string, Mark>> = /* @__PURE__ */ (() => ({
