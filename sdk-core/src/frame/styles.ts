@@ -13,7 +13,8 @@ import { appearanceCss, checkAppearance, type AppearanceSelector, type Refusal }
 const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
 :root{color-scheme:light}
-html,body{margin:0;padding:0;background:transparent}
+html{background:var(--svc-color-background)}
+html,body{margin:0;padding:0}
 body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-height:1.4;color:var(--svc-color-text)}
 #card-form{display:grid;row-gap:${UNIT};padding:2px}
 .row{display:grid;grid-template-columns:1fr 1fr;grid-template-rows:auto auto auto;column-gap:calc(${UNIT} * 6)}
