@@ -21,6 +21,18 @@ for (const [id, value, key] of [
     location.search = params.toString();
   });
 }
+// The widget's appearance (its theme here; variables and rules too, see the SDK's README): changed in place with
+// update(), so what the shopper typed stays.
+const themeSelect = document.getElementById('theme');
+const theme = ['default', 'night', 'flat'].includes(params.get('theme')) ? params.get('theme') : 'default';
+themeSelect.value = theme;
+document.body.dataset.theme = theme;
+themeSelect.addEventListener('change', () => {
+  params.set('theme', themeSelect.value);
+  history.replaceState(null, '', `?${params}`);
+  document.body.dataset.theme = themeSelect.value;
+  window.ServiceFrontEndSDK?.update({ appearance: { theme: themeSelect.value } });
+});
 if (sdkName === 'iframe')
   document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
 
@@ -42,7 +54,7 @@ payButton.textContent = methodType === 'tokenize' ? `Save the card for ${total}`
 document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
 
 const sdk = window.ServiceFrontEndSDK;
-sdk.config({ mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true });
+sdk.config({ mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true, appearance: { theme } });
 sdk.error(({ code, message }) => say(outcome, `${code}: ${message}`, 'error'));
 // Pay is offered once the widget says the payment method is complete, and not while a payment runs.
 let valid = false;

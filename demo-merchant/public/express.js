@@ -41,7 +41,25 @@ followLive({
   },
 });
 
+// The buttons' look (props.appearance): each wallet's theme from its own button guidelines, the height and radius.
+const BUTTON_LOOKS = {
+  default: {},
+  night: { buttonTheme: { paypal: 'white', applepay: 'white', googlepay: 'white' } },
+  flat: { buttonTheme: { paypal: 'blue' }, buttonHeight: 40, buttonRadius: 20 },
+};
+const themeSelect = document.getElementById('theme');
+themeSelect.value = Object.hasOwn(BUTTON_LOOKS, params.get('theme')) ? params.get('theme') : 'default';
+document.body.dataset.theme = themeSelect.value;
+themeSelect.addEventListener('change', () => {
+  params.set('theme', themeSelect.value);
+  history.replaceState(null, '', `?${params}`);
+  document.body.dataset.theme = themeSelect.value;
+  const express = document.getElementById('express');
+  express.props = { ...express.props, appearance: BUTTON_LOOKS[themeSelect.value] };
+});
+
 document.getElementById('express').props = {
+  appearance: BUTTON_LOOKS[themeSelect.value],
   clientId: config.clientId,
   amount: (order.amount / 100).toFixed(2),
   currency: order.currency,

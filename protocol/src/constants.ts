@@ -41,6 +41,25 @@ export const SDK_VERSIONS = { elements: '1.1.1', iframe: '1.0.9', express: '1.0.
 export const SDK_METHOD_TYPES = ['manual_capture', 'tokenize', 'authorize'] as const;
 export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;
 
+/**
+ * `config({ appearance })` / `update({ appearance })` (sdk-elements/README.md#appearance), in the shape of Stripe's
+ * Appearance API: a theme, variables, and rules keyed by these selectors. The widget and the card frame check every
+ * value themselves (sdk-core's shared/appearance.ts) and drop what they refuse.
+ */
+export const APPEARANCE_THEMES = ['default', 'night', 'flat'] as const;
+export const APPEARANCE_VARIABLES = [
+  'colorPrimary',
+  'colorBackground',
+  'colorText',
+  'colorDanger',
+  'colorSuccess',
+  'fontFamily',
+  'fontSizeBase',
+  'spacingUnit',
+  'borderRadius',
+] as const;
+export const APPEARANCE_SELECTORS = ['.Input', '.Input:focus', '.Input--invalid', '.Label', '.Error', '.Tab', '.Tab--selected', '.Button'] as const;
+
 /** Codes the SDKs' `error` callback (and Express's onError) report; each message says what to do. */
 export const SDK_ERROR_CODES = [
   'config_invalid',
@@ -84,7 +103,7 @@ export const SDK_CALLBACK_NAMES = ['frameDimensions', 'paymentSelected', 'paying
 /** The elements of the merchant page the SDK may be told to use and find missing (config's visualizer, payButtonId). */
 export const SDK_PAGE_ELEMENTS = ['visualizer', 'payButton'] as const;
 /** The console warnings of an integration mistake that is not an error (sdk-elements/README.md#warnings-debug-mode). */
-export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback'] as const;
+export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback', 'appearance-refused'] as const;
 
 /**
  * The prefix of every credential and secret the service issues (docs/integrating.md#credentials): the one place they are spelled. The

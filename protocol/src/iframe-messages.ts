@@ -30,6 +30,8 @@ const RelayedTransactionSchema = z.record(z.string(), z.unknown()).transform((va
 export const LoaderToWidgetMessageSchema = z.discriminatedUnion('type', [
   /** `config(options)`, as the merchant passed them (functions and other values a message cannot carry become null). */
   z.strictObject({ source: LOADER, instanceId, type: z.literal('config'), options: z.unknown().optional(), replay: z.boolean() }),
+  /** `update(options)`, as the merchant passed them (the appearance of a mounted widget). */
+  z.strictObject({ source: LOADER, instanceId, type: z.literal('update'), options: z.unknown().optional() }),
   /** `init(container)` mounted this widget; `container` names the container for the debug log. */
   z.strictObject({ source: LOADER, instanceId, type: z.literal('init'), container: z.string() }),
   /**

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  APPEARANCE_SELECTORS,
+  APPEARANCE_THEMES,
+  APPEARANCE_VARIABLES,
   CARD_FIELDS,
   CREDENTIAL_PREFIXES,
   EXPRESS_UNAVAILABLE_REASONS,
@@ -23,6 +26,32 @@ export type SdkMode = z.infer<typeof SdkModeSchema>;
 export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
 
+/**
+ * `appearance` (sdk-elements/README.md#appearance): the shape only. Every value is a string that the widget and the card
+ * frame check themselves (an allow-list of properties and values; sdk-core's shared/appearance.ts), dropping what they
+ * refuse with a warning in debug mode: the merchant page is not trusted with the frame's look.
+ */
+export const AppearanceSchema = z.strictObject({
+  theme: z.enum(APPEARANCE_THEMES).optional(),
+  variables: z
+    .strictObject(
+      Object.fromEntries(APPEARANCE_VARIABLES.map((name) => [name, z.string().optional()])) as Record<
+        (typeof APPEARANCE_VARIABLES)[number],
+        z.ZodOptional<z.ZodString>
+      >,
+    )
+    .optional(),
+  rules: z
+    .strictObject(
+      Object.fromEntries(APPEARANCE_SELECTORS.map((selector) => [selector, z.record(z.string(), z.string()).optional()])) as Record<
+        (typeof APPEARANCE_SELECTORS)[number],
+        z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>
+      >,
+    )
+    .optional(),
+});
+export type Appearance = z.infer<typeof AppearanceSchema>;
+
 /** `ServiceFrontEndSDK.config(...)`: unknown options are an integration mistake, reported, not ignored. */
 export const SdkConfigSchema = z.strictObject({
   mode: SdkModeSchema,
@@ -31,8 +60,14 @@ export const SdkConfigSchema = z.strictObject({
   clientId: z.string().startsWith(CREDENTIAL_PREFIXES.client, `must be a client ID (${CREDENTIAL_PREFIXES.client}…)`),
   methodType: SdkMethodTypeSchema.optional().describe('manual_capture (default), tokenize or authorize'),
   payButtonId: z.string().min(1).optional(),
+  appearance: AppearanceSchema.optional(),
+  paymentMethods: z.array(PaymentMethodNameSchema).optional().describe('the methods this widget offers, of those the session offers (default: all of them)'),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
+
+/** `ServiceFrontEndSDK.update(...)`: what may change on a mounted widget without a new session or losing what was typed. */
+export const SdkUpdateSchema = z.strictObject({ appearance: AppearanceSchema.optional() });
+export type SdkUpdate = z.input<typeof SdkUpdateSchema>;
 
 /** `pay(callback, options)`: amount in cents. */
 export const SdkPayOptionsSchema = z.strictObject({
@@ -164,6 +199,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('reset') }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('focus') }),
+  /** The widget's appearance, as the merchant gave it: the frame checks it itself before applying any of it. */
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('appearance'), appearance: AppearanceSchema }),
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 

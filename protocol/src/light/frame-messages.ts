@@ -4,7 +4,7 @@
  */
 import { CARD_FIELDS, POST_MESSAGE_SOURCES } from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, string, union, url } from './schema';
-import { BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
+import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
 import { BrowserTransactionWire } from './transaction';
 
@@ -29,6 +29,7 @@ export const HostToFrameMessageWire = union('type', [
   ),
   object({ source: host, instanceId, type: literal('reset') }, strict),
   object({ source: host, instanceId, type: literal('focus') }, strict),
+  object({ source: host, instanceId, type: literal('appearance'), appearance: AppearanceWire }, strict),
 ]);
 
 const nonNegative = number({ min: 0 });

@@ -6,7 +6,7 @@
  */
 export * from '../constants';
 export { parseWith, WireIssue, type Infer, type Parsed, type Validator } from './schema';
-export { BillingAddressWire, Cents, Currency, InstanceId, SdkConfigWire, SdkPayOptionsWire } from './sdk';
+export { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId, SdkConfigWire, SdkPayOptionsWire, SdkUpdateWire } from './sdk';
 export { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 export { SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';

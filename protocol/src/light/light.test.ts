@@ -15,7 +15,7 @@ import { readProblem } from './problem';
 import { parseWith, type Validator } from './schema';
 import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
 import { SdkErrorWire, SdkSessionWire } from './session';
-import { BillingAddressWire, SdkConfigWire, SdkPayOptionsWire } from './sdk';
+import { AppearanceWire, BillingAddressWire, SdkConfigWire, SdkPayOptionsWire, SdkUpdateWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { BrowserTransactionWire, TransactionWire } from './transaction';
 import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
@@ -26,6 +26,8 @@ import { SAMPLE_PARTY } from '../sample-party.test-fixture';
 interface WireTypes {
   BillingAddress: protocol.BillingAddress;
   SdkConfig: protocol.SdkConfig;
+  Appearance: protocol.Appearance;
+  SdkUpdate: protocol.SdkUpdate;
   SdkPayOptions: protocol.SdkPayOptions;
   SdkSession: protocol.SdkSession;
   SdkError: protocol.SdkError;
@@ -42,6 +44,8 @@ interface WireTypes {
 const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   BillingAddress: BillingAddressWire,
   SdkConfig: SdkConfigWire,
+  Appearance: AppearanceWire,
+  SdkUpdate: SdkUpdateWire,
   SdkPayOptions: SdkPayOptionsWire,
   SdkSession: SdkSessionWire,
   SdkError: SdkErrorWire,
@@ -147,6 +151,27 @@ function objectOf(model: Record<string, fc.Arbitrary<unknown>>, required: string
     { weight: 1, arbitrary: fc.anything() },
   );
 }
+
+/** Appearances: the shape's near misses (an unknown theme, variable or selector, a value that is not a string). */
+const cssValue = fc.oneof(fc.constantFrom('#0570de', '1px solid red', 'url(x)', ''), fc.string({ maxLength: 12 }));
+const appearance = objectOf({
+  theme: maybe(fc.constantFrom(...protocol.APPEARANCE_THEMES, 'dark', 'Night')),
+  variables: maybe(
+    objectOf({
+      colorPrimary: maybe(cssValue),
+      colorText: maybe(cssValue),
+      fontSizeBase: maybe(fc.oneof(cssValue, fc.constant(16))),
+      spacingUnit: maybe(cssValue),
+    }),
+  ),
+  rules: maybe(
+    objectOf({
+      '.Input': maybe(fc.dictionary(fc.constantFrom('color', 'borderColor', 'background-image', '__proto__'), maybe(cssValue), { maxKeys: 3 })),
+      '.Tab--selected': maybe(fc.dictionary(fc.string({ maxLength: 8 }), cssValue, { maxKeys: 2 })),
+      '.Tab:hover': maybe(fc.dictionary(fc.string({ maxLength: 8 }), cssValue, { maxKeys: 1 })),
+    }),
+  ),
+});
 
 const cents = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: -3, max: 100_000 }) },
@@ -265,12 +290,19 @@ describe('light mirrors agree with the protocol', () => {
         ),
         methodType: maybe(fc.constantFrom(...protocol.SDK_METHOD_TYPES, 'sale', 'AUTHORIZE')),
         payButtonId: maybe(fc.constantFrom('', 'pay', 'pay-button')),
+        appearance,
+        paymentMethods: maybe(fc.array(fc.constantFrom(...protocol.PAYMENT_METHODS, 'bitcoin'), { maxLength: 3 })),
       },
       ['mode', 'clientId'],
     );
     // Near misses alone are valid about 9 % of the time, close to `check`'s 5 % bound: plain valid configs too.
     const plain = fc.record({ mode: fc.constantFrom(...protocol.SDK_MODES), clientId: fc.string().map((rest) => `ck_${rest}`) });
     check('SdkConfig', SdkConfigWire, protocol.SdkConfigSchema, fc.oneof(nearMisses, plain));
+  });
+
+  it('Appearance and SdkUpdate', () => {
+    check('Appearance', AppearanceWire, protocol.AppearanceSchema, appearance);
+    check('SdkUpdate', SdkUpdateWire, protocol.SdkUpdateSchema, objectOf({ appearance }));
   });
 
   it('SdkPayOptions', () => {
@@ -353,6 +385,7 @@ describe('light mirrors agree with the protocol', () => {
           ['source', 'instanceId', 'type', 'requestId'],
         ),
         objectOf({ source: fc.constant(host), instanceId, type: fc.constantFrom('reset', 'focus', 'ready', 'submitted') }, ['source', 'instanceId', 'type']),
+        objectOf({ source: fc.constant(host), instanceId, type: fc.constant('appearance'), appearance }, ['source', 'instanceId', 'type']),
       ),
     );
   });
@@ -539,6 +572,11 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
           { source: maybe(fc.constantFrom(loader, widget)), instanceId, type: fc.constant('config'), options: fc.anything(), replay: maybe(fc.boolean()) },
           ['source', 'instanceId', 'type', 'options', 'replay'],
         ),
+        objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('update'), options: fc.oneof(fc.anything(), appearance) }, [
+          'source',
+          'instanceId',
+          'type',
+        ]),
         objectOf({ source: fc.constant(loader), instanceId, type: fc.constant('init'), container: maybe(fc.string()) }, [
           'source',
           'instanceId',

@@ -13,6 +13,7 @@ const strict = { strict: true };
 
 export const LoaderToWidgetMessageWire = union('type', [
   object({ source: loader, instanceId, type: literal('config'), options: unknown, replay: boolean }, strict),
+  object({ source: loader, instanceId, type: literal('update'), options: unknown }, strict),
   object({ source: loader, instanceId, type: literal('init'), container: string() }, strict),
   object(
     { source: loader, instanceId, type: literal('pay'), requestId: string({ min: 1, max: 64 }), options: unknown, button: boolean, callback: boolean },

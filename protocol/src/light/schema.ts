@@ -148,6 +148,16 @@ export const record: Validator<Record<string, unknown>> = (input, path) => {
   return { ...input };
 };
 
+/** zod's `z.record(z.string(), value)`: a plain object whose every value passes `value` (a `__proto__` key is dropped, as zod does). */
+export function recordOf<T>(value: Validator<T>): Validator<Record<string, T>> {
+  return (input, path) => {
+    const plain = record(input, path);
+    const output: Record<string, T> = {};
+    for (const key of Object.keys(plain)) if (key !== '__proto__') output[key] = value(plain[key], join(path, key));
+    return output;
+  };
+}
+
 /** The first option that accepts the input wins; the error reported is the one of the option whose discriminator matched. */
 export function union<const V extends readonly Validator<unknown>[]>(key: string, options: V): Validator<Infer<V[number]>> {
   return (input, path) => {

@@ -12,10 +12,12 @@ import {
   numberError,
   parseExpiry,
   validateCard,
+  type CardBrand,
   type CardField,
   type CardValues,
   type FieldError,
 } from './card-rules';
+import { CARD_MARKS, createMark } from '../shared/marks';
 
 export interface CardValidation {
   isValid: boolean;
@@ -177,6 +179,18 @@ export class CardForm {
     if (this.#inputs[field].value === '') this.#inputs[field].focus();
   }
 
+  /** The brand's mark where there is one, its name for assistive technology (and in words where there is no mark). */
+  #showBrand(brand: CardBrand | null): void {
+    const doc = this.#brand.ownerDocument;
+    const mark = brand ? CARD_MARKS[brand.id] : undefined;
+    if (!brand) return this.#brand.replaceChildren();
+    if (!mark) return this.#brand.replaceChildren(brand.label);
+    const name = doc.createElement('span');
+    name.className = 'visually-hidden';
+    name.textContent = brand.label;
+    this.#brand.replaceChildren(createMark(doc, mark), name);
+  }
+
   #render(): void {
     const validation = this.validation();
     for (const field of FIELDS) {
@@ -187,9 +201,9 @@ export class CardForm {
       if (this.#errors[field].textContent !== shown) this.#errors[field].textContent = shown;
     }
     const brand = detectBrand(digitsOf(this.#inputs.number.value));
-    const label = brand?.label ?? '';
-    if (this.#brand.textContent !== label) this.#brand.textContent = label;
-    this.#brand.dataset['brand'] = brand?.id ?? '';
+    const id = brand?.id ?? '';
+    if (this.#brand.dataset['brand'] !== id || this.#brand.textContent !== (brand?.label ?? '')) this.#showBrand(brand);
+    this.#brand.dataset['brand'] = id;
     this.onChange(validation);
   }
 }

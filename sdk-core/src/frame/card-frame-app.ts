@@ -1,7 +1,8 @@
 /**
  * The secure card frame: served by the service at {apiBase}/sdk/elements/1.1.1/card-frame.html?clientId=…&origin=…#instance=…
  * Handshake: posts `ready` to its parent (targetOrigin = the `origin` parameter), takes the session from the host's `init`,
- * reports `validation` and `size`, and on `submit` pays with the card itself and posts back only the `result`.
+ * reports `validation` and `size`, applies the `appearance` it is sent (after checking it), and on `submit` pays with the
+ * card itself and posts back only the `result`.
  */
 import type { HostToFrameMessage } from '@svc/protocol';
 import { frameEnd } from '../shared/channel';
@@ -14,7 +15,7 @@ import { applyCardFormStyles } from './styles';
 
 export function startCardFrame(win: Window): void {
   const doc = win.document;
-  applyCardFormStyles(doc);
+  const applyAppearance = applyCardFormStyles(doc);
   const parentOrigin = parentOriginFrom(win.location.search);
   const instanceId = instanceIdFrom(win.location.hash);
   if (!parentOrigin || !instanceId || win.parent === win) {
@@ -53,6 +54,12 @@ export function startCardFrame(win: Window): void {
         }
         session = { sessionId: message.sessionId, sessionToken: message.sessionToken, apiBase: message.apiBase.replace(/\/+$/, ''), debug: message.debug };
         log('init', { sessionId: message.sessionId });
+        return;
+      }
+      case 'appearance': {
+        // Checked here, whatever the page checked: what is refused is never applied.
+        const refused = applyAppearance(message.appearance);
+        if (refused.length) log('appearance refused', refused);
         return;
       }
       case 'reset':

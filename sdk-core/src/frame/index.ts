@@ -9,5 +9,5 @@ export { startCardFrame } from './card-frame-app';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';
 export { instanceIdFrom, parentOriginFrom } from './frame-url';
-export { applyCardFormStyles } from './styles';
+export { applyCardFormStyles, CARD_FORM_SELECTORS } from './styles';
 export * from './card-rules';

@@ -1,28 +1,72 @@
 /**
- * The card frame's look. Applied as a constructed style sheet, so the frame's Content-Security-Policy can forbid inline
- * styles. The frame is on the service's origin: the merchant page's CSS custom properties do not reach it.
+ * The card form's look. Applied as constructed style sheets, so the frame's Content-Security-Policy can forbid inline
+ * styles. The frame is on the service's origin: the merchant page's CSS custom properties do not reach it; its
+ * appearance (`config({ appearance })`) does, as a message the frame checks itself (shared/appearance.ts) before any of
+ * it is applied. Every colour, font, size and radius is a custom property the appearance sets on the root.
+ *
+ * Layout: the expiry and security code fields share their rows (a subgrid), so a longer label or error on one never
+ * moves the other; each field's error line is always there (empty when there is no error), so an error appearing
+ * moves nothing.
  */
+import { appearanceCss, checkAppearance, type AppearanceSelector, type Refusal } from '../shared/appearance';
+
+const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
-:root{color-scheme:light;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a}
-html,body{margin:0;padding:0;background:transparent}
-form{display:grid;gap:12px;padding:2px}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-.field{display:grid;gap:4px;min-width:0}
-label{font-size:14px;font-weight:500}
+:root{color-scheme:light}
+html{background:var(--svc-color-background)}
+html,body{margin:0;padding:0}
+body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-height:1.4;color:var(--svc-color-text)}
+#card-form{display:grid;row-gap:${UNIT};padding:2px}
+.row{display:grid;grid-template-columns:1fr 1fr;grid-template-rows:auto auto auto;column-gap:calc(${UNIT} * 6)}
+.field{display:grid;grid-template-rows:auto auto auto;row-gap:calc(${UNIT} * 2);min-width:0;align-content:start}
+.row>.field{grid-row:span 3;grid-template-rows:subgrid}
+.field label{font-size:.875em;font-weight:500;align-self:end}
 .control{position:relative}
-input{box-sizing:border-box;width:100%;font:inherit;padding:10px 12px;border:1px solid #8a8a8a;border-radius:6px;background:#fff;color:inherit}
-#number{padding-right:9em}
-input:focus{outline:2px solid #1456d8;outline-offset:1px;border-color:#1456d8}
-input[aria-invalid=true]{border-color:#b3261e}
-input[readonly]{background:#f3f3f3}
-.brand{position:absolute;right:12px;top:50%;transform:translateY(-50%);font-size:13px;color:#4a4a4a;pointer-events:none}
+.field input{box-sizing:border-box;width:100%;font:inherit;padding:calc(${UNIT} * 5) calc(${UNIT} * 6);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius);background:var(--svc-color-input);color:inherit}
+#number{padding-inline-end:4em}
+.field input:focus{outline:2px solid var(--svc-color-accent);outline-offset:1px;border-color:var(--svc-color-accent)}
+.field input[aria-invalid=true]{border-color:var(--svc-color-error)}
+.field input[readonly]{background:var(--svc-color-readonly)}
+.brand{position:absolute;inset-inline-end:calc(${UNIT} * 5);top:50%;transform:translateY(-50%);display:flex;align-items:center;font-size:13px;color:var(--svc-color-muted);pointer-events:none}
+.brand svg{display:block;width:1.75em;height:1.75em}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-.error{margin:0;min-height:1.2em;font-size:13px;color:#b3261e}
-@media (max-width:260px){.row{grid-template-columns:1fr}}
+.error{margin:0;min-height:1.4em;font-size:.8125em;color:var(--svc-color-error)}
+@media (max-width:260px){.row{grid-template-columns:1fr;grid-template-rows:none}.row>.field{grid-row:auto;grid-template-rows:auto auto auto}}
 `;
 
-export function applyCardFormStyles(doc: Document): void {
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(CSS);
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+/** Where each appearance selector lands in the card form. */
+export const CARD_FORM_SELECTORS: Partial<Record<AppearanceSelector, string>> = {
+  '.Input': '.field input',
+  '.Input:focus': '.field input:focus',
+  '.Input--invalid': '.field input[aria-invalid=true]',
+  '.Label': '.field label',
+  '.Error': '.field .error',
+};
+
+/** A document takes only sheets made by its own window. */
+const sheetOf = (doc: Document, text: string): CSSStyleSheet => {
+  const sheet = new (doc.defaultView ?? window).CSSStyleSheet();
+  sheet.replaceSync(text);
+  return sheet;
+};
+
+/**
+ * Adds the card form's style sheets to `doc` and returns the function that applies an appearance (anything: it is
+ * checked here) in place of the last one, at once and without touching the form, so nothing typed is lost. It returns
+ * what it refused (left out).
+ */
+export function applyCardFormStyles(
+  doc: Document,
+  selectors: Partial<Record<AppearanceSelector, string>> = CARD_FORM_SELECTORS,
+  root = ':root',
+): (appearance: unknown) => Refusal[] {
+  const look = sheetOf(doc, '');
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheetOf(doc, CSS), look];
+  const apply = (appearance: unknown): Refusal[] => {
+    const checked = checkAppearance(appearance);
+    look.replaceSync(appearanceCss(checked, root, selectors));
+    return checked.refusals;
+  };
+  apply(undefined);
+  return apply;
 }

@@ -4,7 +4,7 @@
  * postMessage. The SDK (service-front-end-sdk.ts) owns everything else: config checks, the merchant's callbacks,
  * the pay button, debug log and visualizer, and turning every mistake into an `error` callback.
  */
-import type { FrameToHostMessage, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
+import type { Appearance, FrameToHostMessage, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 
 /** What the widget needs to start (a new `config()` after `init()` is applied with `WidgetHandle.configure`). */
 export interface WidgetConfig {
@@ -14,6 +14,10 @@ export interface WidgetConfig {
   mode: 'sandbox' | 'production';
   methodType: SdkMethodType;
   debug: boolean;
+  /** The look (its shape checked; each value is checked where it is applied). Applied without losing what was typed. */
+  appearance?: Appearance | undefined;
+  /** The methods to offer, of the session's; undefined: all of them. */
+  paymentMethods?: PaymentMethodName[] | undefined;
 }
 
 /** A card field's validation error: the field and a generic message, never card data. */

@@ -6,8 +6,9 @@
  * SDK_ERROR_CODES. It never touches the merchant page: Elements runs it there (`localCore`), the iframe SDK in its
  * widget page, behind postMessage (sdk-link.ts).
  */
-import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
-import { parseWith, SdkConfigWire, type Parsed } from '@svc/protocol/light';
+import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
+import { parseWith, SdkConfigWire, SdkUpdateWire, type Parsed } from '@svc/protocol/light';
+import { checkAppearance, describeRefusals } from '../shared/appearance';
 import { SdkErrorException } from '../shared/sdk-errors';
 import type { WidgetAdapter, WidgetConfig, WidgetEvents, WidgetHandle } from './adapter';
 import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, summary, VISUALIZER_ID, type Connect, type CoreCall, type CoreEvent } from './sdk-link';
@@ -19,16 +20,20 @@ interface Config {
   debug: boolean;
   visualizer: boolean;
   payButtonId: string | undefined;
+  appearance: Appearance | undefined;
+  paymentMethods: PaymentMethodName[] | undefined;
 }
 
-const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId';
+const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, appearance, paymentMethods';
 
-function configMessage(parsed: Extract<Parsed<unknown>, { ok: false }>, options: unknown): string {
+function configMessage(parsed: Extract<Parsed<unknown>, { ok: false }>, options: unknown, method = 'config'): string {
   const value = parsed.path && typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[parsed.path] : undefined;
-  if (!parsed.path) return `ServiceFrontEndSDK.config needs an options object: { mode: 'sandbox' | 'production', clientId: 'ck_…' }.`;
-  if (parsed.message === 'is not a known option') return `ServiceFrontEndSDK.config: "${parsed.path}" is not a known option. The options are ${OPTION_NAMES}.`;
-  if (value === undefined) return `ServiceFrontEndSDK.config: ${parsed.path} is missing; it ${parsed.message}.`;
-  return `ServiceFrontEndSDK.config: ${parsed.path} ${parsed.message}.`;
+  if (!parsed.path) return `ServiceFrontEndSDK.${method} needs an options object: { mode: 'sandbox' | 'production', clientId: 'ck_…' }.`;
+  if (parsed.message === 'is not a known option') {
+    return `ServiceFrontEndSDK.${method}: "${parsed.path}" is not a known option. The options are ${method === 'config' ? OPTION_NAMES : 'appearance'}.`;
+  }
+  if (value === undefined && !parsed.path.includes('.')) return `ServiceFrontEndSDK.${method}: ${parsed.path} is missing; it ${parsed.message}.`;
+  return `ServiceFrontEndSDK.${method}: ${parsed.path} ${parsed.message}.`;
 }
 
 export interface SdkCoreOptions {
@@ -77,16 +82,40 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       if (!replay) report({ code: 'config_invalid', message: configMessage(parsed, options) }, debug);
       return;
     }
-    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId } = parsed.value;
-    config = { mode, clientId, methodType, debug, visualizer, payButtonId };
+    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId, appearance, paymentMethods } = parsed.value;
+    config = { mode, clientId, methodType, debug, visualizer, payButtonId, appearance, paymentMethods };
     configFailed = false;
     emit({ type: 'configured', config: { clientId, debug, visualizer, payButtonId: payButtonId ?? null } });
-    if (!replay) log('config', { mode, clientId, methodType, debug, visualizer, payButtonId });
+    if (!replay) {
+      log('config', { mode, clientId, methodType, debug, visualizer, payButtonId, paymentMethods });
+      checkLook(appearance);
+    }
     widget?.configure(widgetConfig(config));
   }
 
-  function widgetConfig({ clientId, mode, methodType, debug }: Config): WidgetConfig {
-    return { apiBase, clientId, mode, methodType, debug };
+  /** `update({ appearance })`: a mounted widget changes its look at once, keeping its session and what was typed. */
+  function update(options: unknown): void {
+    const parsed = parseWith(SdkUpdateWire, options);
+    if (!parsed.ok) return report({ code: 'config_invalid', message: configMessage(parsed, options, 'update') });
+    if (!config) return report({ code: 'not_configured', message: 'Call ServiceFrontEndSDK.config({ mode, clientId }) before update().' });
+    if (!('appearance' in parsed.value)) return;
+    config = { ...config, appearance: parsed.value.appearance };
+    log('update', { appearance: config.appearance?.theme ?? 'default' });
+    checkLook(config.appearance);
+    widget?.configure(widgetConfig(config));
+  }
+
+  /** What the widget will refuse of an appearance, said once in the console in debug mode (and in the log). */
+  function checkLook(appearance: Appearance | undefined): void {
+    if (!appearance || !config?.debug) return;
+    const { refusals } = checkAppearance(appearance);
+    if (!refusals.length) return;
+    log('appearance refused', refusals);
+    warn('appearance-refused', `These appearance values were refused and are not applied: ${describeRefusals(refusals)}.`);
+  }
+
+  function widgetConfig({ clientId, mode, methodType, debug, appearance, paymentMethods }: Config): WidgetConfig {
+    return { apiBase, clientId, mode, methodType, debug, ...(appearance && { appearance }), ...(paymentMethods && { paymentMethods }) };
   }
 
   function init(target: HTMLElement, label: string, replace?: () => void): boolean {
@@ -218,6 +247,8 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       switch (call.type) {
         case 'config':
           return configure(call.options, call.replay);
+        case 'update':
+          return update(call.options);
         case 'pay':
           return pay(call);
         case 'notFound':

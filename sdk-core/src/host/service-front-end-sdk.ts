@@ -7,7 +7,7 @@
  * Nothing here throws into the merchant's page: every mistake goes to the `error` callback with a code from
  * SDK_ERROR_CODES (and to one console warning in debug mode, or when no error callback is registered).
  */
-import type { PaymentMethodName, SdkConfig, SdkError, SdkPayOptions, Transaction, WidgetToLoaderMessage } from '@svc/protocol';
+import type { PaymentMethodName, SdkConfig, SdkError, SdkPayOptions, SdkUpdate, Transaction, WidgetToLoaderMessage } from '@svc/protocol';
 import { debugLog, issueWarning } from '../shared/warnings';
 import { createVisualizer, type Visualizer } from '../shared/visualizer';
 import type { CardFieldError } from './adapter';
@@ -26,6 +26,8 @@ interface Subscriptions {
 export interface ServiceFrontEndSDK {
   readonly version: string;
   config(options: SdkConfig): void;
+  /** Changes a configured widget's `appearance` at once, keeping its session and what the shopper typed. */
+  update(options: SdkUpdate): void;
   init(container?: HTMLElement | string): void;
   frameDimensions(callback: NonNullable<Subscriptions['frameDimensions']>): void;
   paymentSelected(callback: NonNullable<Subscriptions['paymentSelected']>): void;
@@ -273,6 +275,7 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
       state = 'called';
       link.call({ type: 'config', options, replay: false });
     }),
+    update: guarded('update', (options: unknown) => link.call({ type: 'update', options })),
     init: guarded('init', init),
     frameDimensions: subscribe('frameDimensions'),
     paymentSelected: subscribe('paymentSelected'),

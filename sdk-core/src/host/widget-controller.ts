@@ -25,6 +25,7 @@ import { SdkErrorException } from '../shared/sdk-errors';
 import { debugLog } from '../shared/warnings';
 import type { CardFieldError, WidgetEvents } from './adapter';
 import { payWithWallet } from './api-client';
+import { deviceWalletsOffered } from './device-wallets';
 import { payOptionsFrom, type PaymentFields } from './pay-options';
 import { SessionController, type SessionParams, type SessionState } from './session-controller';
 
@@ -93,6 +94,11 @@ export class WidgetController {
   #lastStatus = '';
   #params: SessionParams | null = null;
   #payment: AbortController | null = null;
+  /** The merchant's choice of methods (`config({ paymentMethods })`), or null: all the session offers. */
+  #allowed: readonly PaymentMethodName[] | null = null;
+  /** Production: the device wallets this browser offers, once asked (null: not known yet). */
+  #devices: Set<PaymentMethodName> | null = null;
+  #asking: Promise<void> | null = null;
   readonly #session: SessionController;
 
   constructor(
@@ -122,10 +128,29 @@ export class WidgetController {
     return status === 'ready' ? 'ready' : status === 'error' ? 'error' : 'loading';
   }
 
-  /** The session's payment methods, in the widget's order. */
+  /**
+   * The methods shown, in the widget's order: those the session offers, of those the merchant chose; in production a
+   * device wallet only where this browser offers it.
+   */
   get methods(): PaymentMethodName[] {
     const state = this.#session.state;
-    return state.status === 'ready' ? PAYMENT_METHODS.filter((method) => state.session.paymentMethods.includes(method)) : [];
+    if (state.status !== 'ready' || (this.#params?.mode === 'production' && !this.#devices)) return [];
+    const production = this.#params?.mode === 'production';
+    return PAYMENT_METHODS.filter(
+      (method) =>
+        state.session.paymentMethods.includes(method) &&
+        (!this.#allowed || this.#allowed.includes(method)) &&
+        (!production || (method !== 'applepay' && method !== 'googlepay') || this.#devices!.has(method)),
+    );
+  }
+
+  /** `config({ paymentMethods })`: the methods to offer (null: all the session offers). A method no longer offered is unchosen. */
+  allowMethods(methods: readonly PaymentMethodName[] | null | undefined): void {
+    const next = methods ? [...methods] : null;
+    if (JSON.stringify(next) === JSON.stringify(this.#allowed)) return;
+    this.#allowed = next;
+    if (this.#session.state.status === 'ready') this.#chooseOffered();
+    this.host.requestUpdate();
   }
 
   /** Loads a session (a new one: the previous load is dropped). */
@@ -267,13 +292,25 @@ export class WidgetController {
       return;
     }
     if (state.status !== 'ready') return;
+    if (this.#params?.mode === 'production' && !this.#devices) {
+      // Asked once per widget; the session is announced when the browser has answered (unless a newer one came).
+      this.#asking ??= deviceWalletsOffered().then((offered) => void (this.#devices = offered));
+      void this.#asking.then(() => this.#session.state === state && this.#onSession(state));
+      return;
+    }
     const methods = this.methods;
     this.log('session ready', { sessionId: state.session.sessionId, paymentMethods: methods });
     this.host.sessionReady?.(state.session);
     this.host.events.ready({ paymentMethods: methods });
+    this.#chooseOffered();
+    this.host.requestUpdate();
+  }
+
+  /** The chosen method stays if it is still offered; else the first one is chosen (none: config_invalid). */
+  #chooseOffered(): void {
+    const methods = this.methods;
     if (methods.length === 0) this.report(NO_METHOD);
     else if (!this.selected || !methods.includes(this.selected)) this.select(methods[0]!);
-    this.host.requestUpdate();
   }
 
   /** Whether the chosen method can be paid with now: the card fields' status, a wallet always. Unchanged: not again, unless `force`. */

@@ -17,3 +17,17 @@ export { networkError, paymentError, sessionError, SdkErrorException } from './s
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
 export { createVisualizer, type Visualizer } from './visualizer';
 export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';
+export {
+  appearanceCss,
+  checkAppearance,
+  describeRefusals,
+  THEMES,
+  VARIABLE_PROPERTIES,
+  type AppearanceSelector,
+  type AppearanceTheme,
+  type AppearanceVariable,
+  type CheckedAppearance,
+  type Declaration,
+  type Refusal,
+} from './appearance';
+export { CARD_MARKS, createMark, WALLET_MARKS, type Mark } from './marks';

@@ -22,6 +22,12 @@ export interface WidgetDriver {
   ready(container: HTMLElement): Promise<void>;
   /** Clicks the radio of a payment method. */
   choose(container: HTMLElement, method: PaymentMethodName): Promise<void>;
+  /** The names of the method radios the shopper sees (none when only one method is offered). */
+  shownMethods(container: HTMLElement): Promise<string[]>;
+  /** Whether the card fields are shown. */
+  cardFieldsShown(container: HTMLElement): Promise<boolean>;
+  /** The card number field, in whatever document the widget draws it. */
+  cardNumber(container: HTMLElement): Promise<HTMLInputElement>;
 }
 
 interface Seen {
@@ -245,6 +251,68 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
         expect(transaction).to.include({ status: 10, amountCents: 2500 });
         expect(payments()[0]!.body).to.deep.equal({ method: 'paypal', amount: 2500, currency: 'EUR' });
         expect(payments()[0]!.authorization).to.match(/^Bearer tok_/);
+      });
+    });
+
+    describe("the merchant's choice of methods (config({ paymentMethods }))", () => {
+      it('offers only the methods chosen, of those the session offers, as radios named for QA', async () => {
+        await start({ paymentMethods: ['paypal', 'card'] });
+        expect(await driver.shownMethods(container)).to.deep.equal(['Card', 'PayPal']);
+        expect(seen.selected).to.deep.equal(['card']);
+      });
+
+      it('one method: no choice to make; it is chosen and pays', async () => {
+        sdk.config({ ...CONFIG, paymentMethods: ['paypal'] });
+        sdk.init();
+        await waitFor(() => seen.selected.includes('paypal'), 'paypal chosen');
+        await driver.ready(container);
+        expect(await driver.shownMethods(container)).to.deep.equal([]);
+        expect(await driver.cardFieldsShown(container)).to.equal(false);
+        await pay();
+        expect(payments()[0]!.body).to.deep.include({ method: 'paypal' });
+      });
+
+      it('a method the session does not offer is never shown; none left is config_invalid', async () => {
+        sdk.config({ mode: 'sandbox', clientId: 'ck_cardonly', paymentMethods: ['googlepay'] });
+        sdk.init();
+        await waitFor(() => seen.errors.length === 1, 'no method');
+        expect(seen.errors[0]!.code).to.equal('config_invalid');
+        expect(await driver.shownMethods(container)).to.deep.equal([]);
+      });
+
+      it('in production a device wallet shows only where the browser offers it (not in this Chromium)', async () => {
+        expect('ApplePaySession' in window, 'this browser has no Apple Pay').to.equal(false);
+        await start({ mode: 'production' });
+        expect(await driver.shownMethods(container)).to.deep.equal(['Card', 'PayPal']);
+      });
+    });
+
+    describe('appearance', () => {
+      it('reaches the card fields, and update() changes it at once, keeping what was typed', async () => {
+        await start({ appearance: { theme: 'night', rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } } });
+        const number = await driver.cardNumber(container);
+        const view = number.ownerDocument.defaultView!;
+        await waitFor(() => view.getComputedStyle(number).backgroundColor === 'rgb(1, 2, 3)', 'the rule on the card number');
+        await driver.fillCard(container, '4242424242424242');
+        sdk.update({ appearance: { theme: 'flat', rules: { '.Input': { backgroundColor: 'rgb(4, 5, 6)', backgroundImage: 'url(/x.png)' } } } });
+        await waitFor(() => view.getComputedStyle(number).backgroundColor === 'rgb(4, 5, 6)', 'the updated rule');
+        expect(view.getComputedStyle(number).backgroundImage, 'a refused value is never applied').to.equal('none');
+        expect(number.value.replace(/\D/g, '')).to.equal('4242424242424242');
+        expect(seen.errors).to.deep.equal([]);
+      });
+
+      it('a bad shape is config_invalid; debug warns once about refused values', async () => {
+        const warnings: string[] = [];
+        console.warn = (message: string) => warnings.push(message);
+        // The iframe SDK checks the options in its widget page: init() brings them there.
+        sdk.config({ ...CONFIG, debug: true, appearance: { theme: 'dark' } } as never);
+        sdk.init();
+        await waitFor(() => seen.errors.some((error) => error.code === 'config_invalid'), 'the refusal');
+        expect(seen.errors.find((error) => error.code === 'config_invalid')!.message).to.contain('appearance.theme');
+        sdk.config({ ...CONFIG, debug: true, appearance: { rules: { '.Label': { display: 'none', color: 'red' } } } });
+        sdk.init();
+        await waitFor(() => warnings.some((warning) => warning.includes('appearance-refused')), 'the warning');
+        expect(warnings.find((warning) => warning.includes('appearance-refused'))).to.contain('rules[".Label"].display');
       });
     });
 

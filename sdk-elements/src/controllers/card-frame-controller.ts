@@ -4,7 +4,7 @@
  * listener lives from hostConnected to hostDisconnected; pending submits are settled when the element goes away.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
+import type { Appearance, BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
 import type { CardFieldError } from '@svc/sdk-core/host';
 import { hostEnd, randomInstanceId, type PostMessageChannel } from '@svc/sdk-core/shared';
 import { ELEMENTS_VERSION } from '../version';
@@ -48,6 +48,7 @@ export class CardFrameController implements ReactiveController {
   #channel: PostMessageChannel<FrameToHostMessage, HostToFrameMessage> | null = null;
   #session: SdkSession | null = null;
   #debug = false;
+  #appearance: Appearance | undefined;
   #readyTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #pending = new Map<string, { resolve: (outcome: CardOutcome) => void; timer: ReturnType<typeof setTimeout> }>();
   #requestCount = 0;
@@ -103,6 +104,16 @@ export class CardFrameController implements ReactiveController {
     this.#session = session;
     this.#debug = debug;
     this.#sendInit();
+  }
+
+  /** The appearance for the frame, sent now if it is ready, else with its handshake; the frame checks it itself. */
+  setAppearance(appearance: Appearance | undefined): void {
+    this.#appearance = appearance;
+    this.#sendAppearance();
+  }
+
+  #sendAppearance(): void {
+    if (this.frameReady && this.#channel) this.#channel.send({ type: 'appearance', appearance: this.#appearance ?? {} });
   }
 
   /** Resolves true once the handshake is done, or false after `timeoutMs`. */
@@ -176,6 +187,7 @@ export class CardFrameController implements ReactiveController {
         this.frameReady = true;
         clearTimeout(this.#readyTimer);
         this.callbacks.log('frame ready');
+        if (this.#appearance) this.#sendAppearance();
         this.#sendInit();
         for (const waiter of this.#readyWaiters) waiter();
         this.#readyWaiters.clear();

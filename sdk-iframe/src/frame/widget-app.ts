@@ -12,13 +12,13 @@ import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parent
 import { createSdkCore, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
-import { applyWidgetStyles } from './widget-styles';
+import { applyWidgetStyles, WIDGET_SELECTORS } from './widget-styles';
 import { WidgetView } from './widget-view';
 
 export function startWidget(win: Window): void {
   const doc = win.document;
-  applyCardFormStyles(doc);
   applyWidgetStyles(doc);
+  const applyAppearance = applyCardFormStyles(doc, WIDGET_SELECTORS);
   const parentOrigin = parentOriginFrom(win.location.search);
   const instanceId = instanceIdFrom(win.location.hash);
   if (!parentOrigin || !instanceId || win.parent === win) {
@@ -30,7 +30,9 @@ export function startWidget(win: Window): void {
   const refusal = doc.querySelector('meta[name="svc-widget-refusal"]')?.getAttribute('content');
   // Served instead of the form: every widget reports why, as Elements reports the same refusal of its session.
   const refused = refusal ? refusedWidget(sessionError(refusalProblem(refusal), clientId, parentOrigin)) : null;
-  const adapter: WidgetAdapter = { mount: (_container, config, events) => refused?.(events) ?? new Widget(win, config, events, parentOrigin) };
+  const adapter: WidgetAdapter = {
+    mount: (_container, config, events) => refused?.(events) ?? new Widget(win, config, events, parentOrigin, applyAppearance),
+  };
   const channel = widgetEnd(win, {
     peerOrigin: parentOrigin,
     peerWindow: () => win.parent,
@@ -86,6 +88,7 @@ class Widget implements WidgetHandle {
     private readonly config: WidgetConfig,
     events: WidgetEvents,
     private readonly embeddingOrigin: string,
+    private readonly applyAppearance: (appearance: unknown) => unknown,
   ) {
     const doc = win.document;
     ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
@@ -104,18 +107,27 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
+    this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
     this.#startSession();
   }
 
   /** The client ID is the page's (another one loads another page); a change of mode or methodType starts a new session. */
-  configure({ mode, methodType, debug }: WidgetConfig): void {
+  configure(config: WidgetConfig): void {
+    const { mode, methodType, debug } = config;
     this.#mode = mode;
     this.#methodType = methodType;
     this.#debug = debug;
     this.#widget.log('configure', { mode, methodType });
+    this.#look(config);
     this.#startSession();
+  }
+
+  /** The appearance (checked as it is applied; the core warned about what it refuses) and the merchant's methods. */
+  #look({ appearance, paymentMethods }: WidgetConfig): void {
+    this.applyAppearance(appearance);
+    this.#widget.allowMethods(paymentMethods);
   }
 
   pay(options?: SdkPayOptions): Promise<Transaction> {

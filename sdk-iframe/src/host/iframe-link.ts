@@ -181,7 +181,9 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent
         checked = true;
         return void channel?.send({ type: 'config', options, replay: false });
       }
-      const message: Call = call.type === 'pay' ? { ...call, options: cloneable(call.options) } : call;
+      const message: Call = 'options' in call ? { ...call, options: cloneable(call.options) } : call;
+      // A later widget page (init again) gets the updated appearance with the config it is replayed.
+      if (message.type === 'update' && configured) options = { ...(options as object), ...(message.options as object) };
       if (ready) channel?.send(message);
       else queue.push(message);
     },

@@ -17,4 +17,11 @@ describeWidgetBehaviour('iframe SDK', {
     }, 'the widget ready to pay')),
   fillCard: async (container, number) => fillCard(widgetDoc(container), number),
   choose: async (container, method) => choose(widgetDoc(container), LABELS[method]),
+  shownMethods: async (container) => {
+    const doc = widgetDoc(container);
+    if (doc.getElementById('methods')!.hidden) return [];
+    return [...doc.querySelectorAll<HTMLLabelElement>('label.method:not([hidden])')].map((label) => label.textContent!.trim());
+  },
+  cardFieldsShown: async (container) => !widgetDoc(container).getElementById('card')!.hidden,
+  cardNumber: async (container) => widgetDoc(container).getElementById('number') as HTMLInputElement,
 });

@@ -12,7 +12,9 @@ export const styles = css`
     --svc-color-error: #b3261e;
     --svc-color-success: #1b6e35;
     --svc-radius: 6px;
-    --svc-spacing: 12px;
+    --svc-spacing-unit: 2px;
+    --svc-spacing: calc(var(--svc-spacing-unit) * 6);
+    --svc-color-tab: transparent;
 
     display: block;
     font-family: var(--svc-font-family);
@@ -32,30 +34,36 @@ export const styles = css`
     display: grid;
     gap: var(--svc-spacing);
     background: var(--svc-color-background);
+    border-radius: var(--svc-radius);
   }
 
+  /* Tabs that stay radio buttons: each tab fits its name on one line; the tabs wrap as a whole. */
   .methods {
-    display: flex;
-    flex-wrap: wrap;
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(9.5em, 1fr));
     gap: calc(var(--svc-spacing) / 2);
     margin: 0;
     padding: 0;
     border: 0;
+    min-inline-size: 0;
   }
 
   .methods legend {
     padding: 0;
-    margin-bottom: calc(var(--svc-spacing) / 2);
+    margin-block-end: calc(var(--svc-spacing) / 2);
     font-weight: 600;
   }
 
   .method {
-    display: inline-flex;
+    display: flex;
     align-items: center;
-    gap: 6px;
-    padding: 8px 12px;
+    gap: calc(var(--svc-spacing) / 2);
+    min-inline-size: 0;
+    padding: calc(var(--svc-spacing) * 0.75) var(--svc-spacing);
     border: 1px solid var(--svc-color-border);
     border-radius: var(--svc-radius);
+    background: var(--svc-color-tab);
+    white-space: nowrap;
     cursor: pointer;
   }
 
@@ -72,6 +80,7 @@ export const styles = css`
   .method input {
     accent-color: var(--svc-color-accent);
     margin: 0;
+    flex: none;
   }
 
   iframe {

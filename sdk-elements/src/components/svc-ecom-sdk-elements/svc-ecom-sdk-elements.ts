@@ -1,9 +1,9 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import type { PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
+import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
 import { PHASE_STATUS_TEXT, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
-import { issueWarning } from '@svc/sdk-core/shared';
+import { appearanceCss, checkAppearance, describeRefusals, issueWarning, type AppearanceSelector } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
@@ -11,6 +11,15 @@ import { styles } from './svc-ecom-sdk-elements.styles';
 export type WidgetState = WidgetPhase;
 
 const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
+
+/** Where the appearance's selectors land in this element (the inputs, their labels and errors are the card frame's). */
+const LOOK_SELECTORS: Partial<Record<AppearanceSelector, string>> = {
+  '.Label': '.methods legend',
+  '.Tab': '.method',
+  '.Tab--selected': '.method:has(input:checked)',
+  '.Button': '.retry',
+  '.Error': '.error',
+};
 
 interface WidgetSettings {
   apiBase: string;
@@ -60,6 +69,9 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ty
  * @cssprop [--svc-color-success=#1b6e35] - Success text.
  * @cssprop [--svc-radius=6px] - Corner radius.
  * @cssprop [--svc-spacing=12px] - Gap between the parts.
+ *
+ * The `appearance` property (sdk-elements/README.md#appearance) sets these too, and reaches the card frame; the custom
+ * properties set on the element from the page win over it.
  */
 export class SvcEcomSdkElements extends LitElement {
   static override styles = styles;
@@ -69,6 +81,8 @@ export class SvcEcomSdkElements extends LitElement {
     methodType: { attribute: 'method-type' },
     apiBase: { attribute: 'api-base' },
     debug: { type: Boolean },
+    appearance: { attribute: false },
+    paymentMethods: { attribute: false },
   };
 
   /** Used when `api-base` is not set: the origin the SDK script was loaded from (set by the script). */
@@ -86,6 +100,10 @@ export class SvcEcomSdkElements extends LitElement {
   declare apiBase: string;
   /** Logs the widget's events to the console (never card data). */
   declare debug: boolean;
+  /** The look: `{ theme, variables, rules }` in the shape of Stripe's Appearance API; what is not allowed is left out. */
+  declare appearance: Appearance | undefined;
+  /** The methods to offer, of those the session offers (`['card', 'paypal']`); unset: all of them. */
+  declare paymentMethods: PaymentMethodName[] | undefined;
 
   #configError: SdkError | null = null;
   #startedKey = '';
@@ -93,6 +111,9 @@ export class SvcEcomSdkElements extends LitElement {
   #frameSrcKey = '';
   #dimensions = { height: 0, width: 0 };
   #resizeObserver: ResizeObserver | null = null;
+  /** The appearance's style sheet, after the element's own. */
+  readonly #look = new CSSStyleSheet();
+  #lookOf: unknown = null;
 
   /** Stable, so Lit does not detach and re-attach the frame on every render. */
   readonly #frameRef = (element?: Element): void => this.#frame.attach(element as HTMLIFrameElement | undefined, this.#apiBase());
@@ -139,6 +160,14 @@ export class SvcEcomSdkElements extends LitElement {
     this.methodType = 'manual_capture';
     this.apiBase = '';
     this.debug = false;
+    this.appearance = undefined;
+    this.paymentMethods = undefined;
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    if (root instanceof ShadowRoot) root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#look];
+    return root;
   }
 
   /** loading → ready → paying → success; `error` when the widget cannot load (see the `svc-error` event). */
@@ -202,7 +231,9 @@ export class SvcEcomSdkElements extends LitElement {
     if (card) this.#frame.focus();
   }
 
-  protected override willUpdate(_changed: PropertyValues): void {
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('paymentMethods')) this.#widget.allowMethods(Array.isArray(this.paymentMethods) ? this.paymentMethods : null);
+    if (this.appearance !== this.#lookOf) this.#applyAppearance();
     const settings = this.#settings();
     const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
     if (key === this.#startedKey || !this.isConnected) return;
@@ -288,6 +319,17 @@ export class SvcEcomSdkElements extends LitElement {
           : nothing
       }
     </div>`;
+  }
+
+  /** Checks the appearance and applies what passes, here and in the card frame (which checks it again itself). */
+  #applyAppearance(): void {
+    this.#lookOf = this.appearance;
+    const checked = checkAppearance(this.appearance);
+    this.#look.replaceSync(appearanceCss(checked, ':host', LOOK_SELECTORS));
+    if (checked.refusals.length && this.debug) {
+      issueWarning('appearance-refused', `These appearance values were refused and are not applied: ${describeRefusals(checked.refusals)}.`);
+    }
+    this.#frame.setAppearance(this.appearance);
   }
 
   #apiBase(): string {

@@ -17,6 +17,46 @@ describe('<svc-ecom-sdk-express>', () => {
     resetWarnings();
   });
 
+  describe('appearance and the choice of wallets', () => {
+    it('props.wallets shows only the wallets chosen; onReady says the others are not offered', async () => {
+      const { element, seen } = await mountReady({ wallets: ['applepay'] });
+      expect(
+        buttons(element)
+          .filter((candidate) => !candidate.hidden)
+          .map((candidate) => candidate.getAttribute('part')),
+      ).to.deep.equal(['applepay']);
+      expect(seen.ready[0]).to.deep.equal({
+        paypal: { canPay: false, reason: 'method_not_offered' },
+        applepay: { canPay: true },
+        googlepay: { canPay: false, reason: 'method_not_offered' },
+      });
+    });
+
+    it("each button shows its wallet's mark (not a letter) in the theme chosen, at the height and radius chosen", async () => {
+      const { element } = await mountReady({ appearance: { buttonTheme: { paypal: 'blue', applepay: 'white' }, buttonHeight: 40, buttonRadius: 20 } });
+      for (const method of WALLET_METHODS) {
+        const logo = button(element, method).querySelector('.payment-logo')!;
+        expect(logo.localName, `${method}'s mark`).to.equal('svg');
+        expect(logo.querySelector('path')!.getAttribute('d')!.length).to.be.greaterThan(100);
+        expect(logo.textContent).to.equal('');
+      }
+      expect(buttons(element).map((candidate) => candidate.dataset['theme'])).to.deep.equal(['blue', 'white', 'black']);
+      const paypal = getComputedStyle(button(element, 'paypal'));
+      expect([paypal.backgroundColor, paypal.color]).to.deep.equal(['rgb(0, 112, 186)', 'rgb(255, 255, 255)']);
+      expect(getComputedStyle(button(element, 'applepay')).backgroundColor).to.equal('rgb(255, 255, 255)');
+      expect(button(element, 'googlepay').getBoundingClientRect().height).to.equal(40);
+      expect(getComputedStyle(button(element, 'googlepay')).borderTopLeftRadius).to.equal('20px');
+    });
+
+    it('the default: gold PayPal, black Apple Pay and Google Pay, 48 px high; the names QA relies on', async () => {
+      const { element } = await mountReady();
+      expect(buttons(element).map((candidate) => candidate.dataset['theme'])).to.deep.equal(['gold', 'black', 'black']);
+      expect(getComputedStyle(button(element, 'paypal')).backgroundColor).to.equal('rgb(255, 196, 57)');
+      expect(button(element, 'paypal').getBoundingClientRect().height).to.equal(48);
+      for (const method of WALLET_METHODS) expect(button(element, method).textContent!.replace(/\s+/g, ' ').trim()).to.equal(`Pay with ${NAMES[method]}`);
+    });
+  });
+
   describe('props and onReady', () => {
     it('starts the session before onReady, which fires once with every wallet able to pay in sandbox', async () => {
       const { element, seen } = await mountReady();

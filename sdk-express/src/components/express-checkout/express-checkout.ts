@@ -44,6 +44,9 @@ type Approval = Promise<BrowserWalletOutcome>;
  * @cssprop [--svc-radius=6px] - Corner radius of the buttons and the sheet.
  * @cssprop [--svc-spacing=12px] - Gap between the buttons.
  * @cssprop [--svc-color-focus=#1456d8] - Focus ring.
+ *
+ * `props.appearance` sets each button's theme (`data-theme`), its height (40 to 55 px) and radius; `props.wallets` which
+ * buttons show. Each button shows its wallet's own mark in the colours of the wallet's button guidelines.
  */
 export class SvcEcomSdkExpress extends LitElement {
   static override styles = expressCheckoutStyles;
@@ -137,7 +140,7 @@ export class SvcEcomSdkExpress extends LitElement {
     const { settings } = read;
     if (!settings.amount.ok) this.#report(settings.amount.error);
     const apiBase = this.#apiBase();
-    const key = [apiBase, settings.clientId, settings.mode, settings.methodType].join(' ');
+    const key = [apiBase, settings.clientId, settings.mode, settings.methodType, ...settings.wallets].join(' ');
     // A new client ID, mode or method type needs a new session; setting props again after a failed one retries it.
     if (key !== this.#sessionKey || this.#session.state.status === 'error') {
       this.#sessionKey = key;
@@ -170,6 +173,8 @@ export class SvcEcomSdkExpress extends LitElement {
         label: 'Total',
       });
       if (key !== this.#sessionKey) return; // the props changed meanwhile: a newer session owns the state
+      // A wallet the merchant did not choose (props.wallets) is not offered.
+      for (const method of WALLETS) if (!settings.wallets.includes(method)) availability[method] = { canPay: false, reason: 'method_not_offered' };
       this.#availability = availability;
       this.#log('ready', availability);
     } else {
@@ -323,6 +328,15 @@ export class SvcEcomSdkExpress extends LitElement {
     if (read?.ok ? read.settings.logs : read?.logs) debugLog(LOG_SCOPE, event, detail);
   }
 
+  /** The buttons' height and radius (props.appearance), as custom properties: set through the CSSOM, which a page's CSP allows. */
+  protected override updated(): void {
+    const buttons = this.renderRoot.querySelector<HTMLElement>('.buttons');
+    const look = this.#read?.ok ? this.#read.settings.buttons : null;
+    if (!buttons) return;
+    buttons.style.setProperty('--svc-button-height', look ? `${look.height}px` : null);
+    buttons.style.setProperty('--svc-button-radius', look?.radius != null ? `${look.radius}px` : null);
+  }
+
   protected override render(): TemplateResult {
     const read = this.#read;
     const settings = read?.ok ? read.settings : null;
@@ -335,6 +349,7 @@ export class SvcEcomSdkExpress extends LitElement {
             method,
             canPay: availability[method].canPay,
             processing: this.#processing,
+            theme: settings?.buttons.theme[method] ?? 'black',
             onClick: (clicked) => this.#onClick(clicked, this.renderRoot.querySelector<HTMLElement>(`[part~="${clicked}"]`)),
           }),
         )}

@@ -72,4 +72,30 @@ describe('Express props', () => {
     expect(read.ok).to.equal(true);
     if (read.ok) expect(read.settings.amount).to.deep.include({ ok: false });
   });
+
+  it('read appearance and wallets; refuse a theme a wallet does not have, a height outside 40 to 55 px, an unknown wallet', () => {
+    const read = readProps({
+      ...valid,
+      appearance: { buttonTheme: { googlepay: 'white' }, buttonHeight: 55, buttonRadius: 0 },
+      wallets: ['googlepay', 'paypal'],
+    });
+    expect(read.ok).to.equal(true);
+    if (read.ok) {
+      expect(read.settings.buttons).to.deep.equal({ theme: { paypal: 'gold', applepay: 'black', googlepay: 'white' }, height: 55, radius: 0 });
+      expect(read.settings.wallets).to.deep.equal(['googlepay', 'paypal']);
+    }
+    for (const [appearance, wallets] of [
+      [{ buttonTheme: { applepay: 'gold' } }, undefined],
+      [{ buttonHeight: 39 }, undefined],
+      [{ buttonHeight: 56 }, undefined],
+      [{ buttonRadius: -1 }, undefined],
+      [{ buttonColour: 'red' }, undefined],
+      [undefined, []],
+      [undefined, ['card']],
+    ] as const) {
+      const wrong = readProps({ ...valid, appearance, wallets });
+      expect(wrong.ok, JSON.stringify({ appearance, wallets })).to.equal(false);
+      if (!wrong.ok) expect(wrong.error.message).to.match(/props\.(appearance|wallets) must be/);
+    }
+  });
 });

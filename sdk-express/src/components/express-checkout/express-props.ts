@@ -5,7 +5,18 @@
  * can still start and the buttons come alive once the amount is fixed.
  */
 import type { ExpressPayData, ExpressReadyDetail, SdkError, SdkMethodType, SdkMode, WalletMethod } from '@svc/protocol';
-import { CURRENCIES, majorToCents, MAX_AMOUNT_CENTS, SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
+import { CURRENCIES, majorToCents, MAX_AMOUNT_CENTS, SDK_METHOD_TYPES, SDK_MODES, WALLET_METHODS } from '@svc/protocol/light';
+
+/** Each wallet's button themes, as its own button guidelines name them; the first is the default. */
+export const BUTTON_THEMES = { paypal: ['gold', 'blue', 'black', 'white'], applepay: ['black', 'white'], googlepay: ['black', 'white'] } as const;
+export type ButtonTheme = { [W in WalletMethod]: (typeof BUTTON_THEMES)[W][number] };
+
+/** `props.appearance`: each wallet's button theme, the buttons' height (40 to 55 px) and corner radius (px). */
+export interface ExpressAppearance {
+  buttonTheme?: Partial<ButtonTheme>;
+  buttonHeight?: number;
+  buttonRadius?: number;
+}
 
 export interface ExpressProps {
   clientId: string;
@@ -16,6 +27,9 @@ export interface ExpressProps {
   methodType?: SdkMethodType;
   mode: SdkMode;
   cssUrl?: string;
+  appearance?: ExpressAppearance;
+  /** The wallets to show (default: all three), of those the session offers and, in production, the browser too. */
+  wallets?: WalletMethod[];
   onReady?: (detail: ExpressReadyDetail) => void;
   onShow?: (detail: { method: WalletMethod }) => void;
   onPay?: (detail: ExpressPayData) => void;
@@ -32,6 +46,8 @@ export interface ExpressSettings {
   currency: string;
   logs: boolean;
   cssUrl: string | null;
+  buttons: { theme: ButtonTheme; height: number; radius: number | null };
+  wallets: readonly WalletMethod[];
   handlers: Partial<Pick<ExpressProps, HandlerName>>;
   /** The amount in cents, or why it is not usable. */
   amount: { ok: true; cents: number; text: string } | { ok: false; error: SdkError };
@@ -57,6 +73,8 @@ const RULES: [string, (value: unknown) => boolean, string][] = [
   ['methodType', optional(is(SDK_METHOD_TYPES)), SDK_METHOD_TYPES.join(', ')],
   ['logs', optional((value) => typeof value === 'boolean'), 'true or false'],
   ['cssUrl', optional(isHttpUrl), 'the http(s) URL of a style sheet'],
+  ['appearance', optional(isAppearance), '{ buttonTheme?, buttonHeight? (40 to 55), buttonRadius? (0 to 28) } (see the README, "Appearance")'],
+  ['wallets', optional((value) => Array.isArray(value) && value.length > 0 && value.every(is(WALLET_METHODS))), `a list of ${WALLET_METHODS.join(', ')}`],
   ...HANDLERS.map((name): [string, (value: unknown) => boolean, string] => [name, isFunction, 'a function']),
 ];
 const KNOWN = ['amount', ...RULES.map(([key]) => key)];
@@ -85,10 +103,12 @@ export function readProps(props: unknown): PropsResult {
   const handlers = Object.fromEntries(HANDLERS.filter((name) => typeof value(name) === 'function').map((name) => [name, value(name)]));
   const logs = value('logs') === true;
   if (problems.length || input !== props) {
-    const message = `${input === props ? problems.join('; ') : 'props must be an object'}. Set props to { clientId, amount, currency, mode, methodType?, logs?, cssUrl?, onReady?, onShow?, onPay?, onError? }.`;
+    const message = `${input === props ? problems.join('; ') : 'props must be an object'}. Set props to { clientId, amount, currency, mode, methodType?, logs?, cssUrl?, appearance?, wallets?, onReady?, onShow?, onPay?, onError? }.`;
     return { ok: false, error: { code: 'config_invalid', message }, handlers, logs };
   }
   const cssUrl = value('cssUrl');
+  const appearance = (value('appearance') ?? {}) as ExpressAppearance;
+  const theme = Object.fromEntries(WALLET_METHODS.map((wallet) => [wallet, appearance.buttonTheme?.[wallet] ?? BUTTON_THEMES[wallet][0]])) as ButtonTheme;
   return {
     ok: true,
     settings: {
@@ -98,10 +118,27 @@ export function readProps(props: unknown): PropsResult {
       currency: (value('currency') as string).toUpperCase(),
       logs,
       cssUrl: typeof cssUrl === 'string' ? new URL(cssUrl, document.baseURI).href : null,
+      buttons: { theme, height: appearance.buttonHeight ?? 48, radius: appearance.buttonRadius ?? null },
+      wallets: (value('wallets') as WalletMethod[] | undefined) ?? WALLET_METHODS,
       handlers,
       amount: readAmount(value('amount')),
     },
   };
+}
+
+const isPixels = (value: unknown, min: number, max: number): boolean => typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+
+function isAppearance(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { buttonTheme, buttonHeight, buttonRadius, ...rest } = value as ExpressAppearance;
+  const themes = buttonTheme ?? {};
+  return (
+    Object.keys(rest).length === 0 &&
+    typeof themes === 'object' &&
+    Object.entries(themes).every(([wallet, theme]) => (BUTTON_THEMES[wallet as WalletMethod] as readonly unknown[] | undefined)?.includes(theme)) &&
+    (buttonHeight === undefined || isPixels(buttonHeight, 40, 55)) &&
+    (buttonRadius === undefined || isPixels(buttonRadius, 0, 28))
+  );
 }
 
 function isHttpUrl(text: unknown): boolean {

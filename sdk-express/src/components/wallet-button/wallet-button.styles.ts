@@ -8,18 +8,35 @@ export const walletButtonStyles = css`
     justify-content: center;
     gap: 8px;
     width: 100%;
-    min-height: 48px;
-    border: 0;
-    border-radius: var(--svc-radius, 6px);
+    box-sizing: border-box;
+    min-height: var(--svc-button-height, 48px);
+    padding-block: 0;
+    padding-inline: 16px;
+    border: 1px solid transparent;
+    border-radius: var(--svc-button-radius, var(--svc-radius, 6px));
     font: inherit;
     font-weight: 600;
+    white-space: nowrap;
     cursor: pointer;
-    background: #111;
+    background: #000;
     color: #fff;
   }
-  [part='paypal'] {
+  /* The colours of each wallet's own button guidelines. */
+  [data-theme='gold'] {
     background: #ffc439;
-    color: #111;
+    color: #003087;
+  }
+  [data-theme='blue'] {
+    background: #0070ba;
+    color: #fff;
+  }
+  [data-theme='white'] {
+    background: #fff;
+    color: #000;
+    border-color: #000;
+  }
+  [part='paypal'][data-theme='white'] {
+    color: #003087;
   }
   .payment-btn[hidden] {
     display: none;
@@ -36,9 +53,9 @@ export const walletButtonStyles = css`
     cursor: progress;
   }
   .payment-logo {
-    width: 1.5em;
-    line-height: 1.5em;
-    border-radius: 50%;
-    border: 2px solid;
+    flex: none;
+    height: 1.4em;
+    width: auto;
+    max-width: 5em;
   }
 `;

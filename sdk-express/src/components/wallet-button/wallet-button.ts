@@ -7,6 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WalletMethod } from '@svc/protocol';
+import { WALLET_MARKS } from '@svc/sdk-core/shared';
 import { WALLET_NAMES } from '../../wallets/wallets';
 
 export interface WalletButtonState {
@@ -14,11 +15,20 @@ export interface WalletButtonState {
   canPay: boolean;
   /** Which wallet is being paid with, if any. */
   processing: WalletMethod | null;
+  /** The button's theme (`props.appearance.buttonTheme`): `data-theme`, which the styles colour as the wallet's guidelines do. */
+  theme: string;
   onClick: (method: WalletMethod) => void;
 }
 
-/** A monogram per wallet (currentColor); a merchant's cssUrl may hide it and show brand artwork on `.payment-logo`. */
-const MONOGRAMS: Record<WalletMethod, string> = { paypal: 'P', applepay: 'A', googlepay: 'G' };
+/**
+ * The wallet's own mark (Simple Icons, sdk-core's marks), filled with the button's text colour. Apple Pay's is its
+ * wordmark, so its name is left to assistive technology; PayPal's and Google's marks stand beside their names.
+ */
+const mark = (method: WalletMethod): TemplateResult =>
+  html`<svg class="payment-logo" viewBox=${VIEW_BOXES[method]} aria-hidden="true" focusable="false"><path d=${WALLET_MARKS[method].path} fill="currentColor"></path></svg>`;
+
+/** Each mark's own box in Simple Icons' 24 × 24 square (the wordmarks are wide and short). */
+const VIEW_BOXES: Record<WalletMethod, string> = { paypal: '0 0 24 24', applepay: '0 7.1 24 9.8', googlepay: '0 0 24 24' };
 
 export function walletButton(state: WalletButtonState): TemplateResult {
   const { method, canPay, processing } = state;
@@ -29,6 +39,7 @@ export function walletButton(state: WalletButtonState): TemplateResult {
     class="payment-btn"
     part=${method}
     data-can-pay=${String(canPay)}
+    data-theme=${state.theme}
     ?data-processing=${pressed}
     ?data-other-processing=${other}
     aria-busy=${pressed ? 'true' : nothing}
@@ -36,7 +47,7 @@ export function walletButton(state: WalletButtonState): TemplateResult {
     ?disabled=${!canPay || other}
     @click=${() => state.onClick(method)}
   >
-    <span class="payment-logo" aria-hidden="true">${MONOGRAMS[method]}</span>
-    <span class="payment-label"><span class="visually-hidden">Pay with </span>${WALLET_NAMES[method]}</span>
+    ${mark(method)}
+    <span class="payment-label${method === 'applepay' ? ' visually-hidden' : ''}"><span class="visually-hidden">Pay with </span>${WALLET_NAMES[method]}</span>
   </button>`;
 }

@@ -1,0 +1,401 @@
+/**
+ * The appearance checker (sdk-elements/README.md#appearance): what of a merchant's `appearance` a widget or the card
+ * frame may apply. A pure function, run where the look is applied (the card frame and the iframe widget check what
+ * they are sent themselves: the merchant page is not trusted), returning the accepted declarations and the refusals.
+ *
+ * Everything is an allow-list. A rule's property must be one of the colours, backgrounds, borders, radii, shadows,
+ * fonts, spacing, outlines and transitions below (never display, position, size, opacity, content…); a value must be
+ * a short string of plain CSS characters (no backslash escape, no `;{}@!<>:`, no comment), whose every function is a
+ * colour, maths or gradient function (no `url(`, `image-set(`, `expression(`, `attr(`…), whose `var()` names one of the
+ * appearance variables (no fallback, never inside a variable: no chains), and whose sizes stay within bounds (no
+ * negative margin, no text too small to read, no transparent text). So an appearance can never make a page load
+ * anything nor hide a field; what is refused is left out and named in `refusals`.
+ */
+import { APPEARANCE_SELECTORS, APPEARANCE_THEMES, APPEARANCE_VARIABLES } from '@svc/protocol/light';
+
+export type AppearanceTheme = (typeof APPEARANCE_THEMES)[number];
+export type AppearanceVariable = (typeof APPEARANCE_VARIABLES)[number];
+export type AppearanceSelector = (typeof APPEARANCE_SELECTORS)[number];
+
+/** One CSS declaration: a property in CSS spelling (`border-color`) and its checked value. */
+export type Declaration = readonly [property: string, value: string];
+
+export interface Refusal {
+  /** Where in the appearance: `theme`, `variables.colorText`, `rules[".Input"].backgroundImage`. */
+  path: string;
+  reason: string;
+}
+
+export interface CheckedAppearance {
+  /** The theme's custom properties with the accepted variables over them (`--svc-color-accent`…), for the root. */
+  variables: Declaration[];
+  /** The accepted declarations of each selector that has any. */
+  rules: Partial<Record<AppearanceSelector, Declaration[]>>;
+  refusals: Refusal[];
+}
+
+/** The custom property each appearance variable sets (those a merchant could already set by hand keep their names). */
+export const VARIABLE_PROPERTIES: Readonly<Record<AppearanceVariable, string>> = {
+  colorPrimary: '--svc-color-accent',
+  colorBackground: '--svc-color-background',
+  colorText: '--svc-color-text',
+  colorDanger: '--svc-color-error',
+  colorSuccess: '--svc-color-success',
+  fontFamily: '--svc-font-family',
+  fontSizeBase: '--svc-font-size',
+  spacingUnit: '--svc-spacing-unit',
+  borderRadius: '--svc-radius',
+};
+
+type Theme = Readonly<Record<AppearanceVariable, string> & Record<`--svc-${string}`, string>>;
+
+const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const DEFAULT_THEME: Theme = {
+  colorPrimary: '#1456d8',
+  colorBackground: 'transparent',
+  colorText: '#1a1a1a',
+  colorDanger: '#b3261e',
+  colorSuccess: '#1b6e35',
+  fontFamily: SYSTEM_FONT,
+  fontSizeBase: '16px',
+  spacingUnit: '2px',
+  borderRadius: '6px',
+  '--svc-color-muted': '#4a4a4a',
+  '--svc-color-border': '#8a8a8a',
+  '--svc-color-input': '#ffffff',
+  '--svc-color-readonly': '#f3f3f3',
+  '--svc-color-tab': 'transparent',
+};
+
+/** The three themes: every variable, and the few custom properties that only a theme sets (borders, input fill…). */
+export const THEMES: Readonly<Record<AppearanceTheme, Theme>> = {
+  default: DEFAULT_THEME,
+  // Dark; every text colour keeps at least 4.5:1 against the background and the input fill.
+  night: {
+    ...DEFAULT_THEME,
+    colorPrimary: '#85b4ff',
+    colorBackground: '#1c1f26',
+    colorText: '#f2f4f8',
+    colorDanger: '#ff9b94',
+    colorSuccess: '#7ad99b',
+    '--svc-color-muted': '#c3c8d2',
+    '--svc-color-border': '#7b8394',
+    '--svc-color-input': '#2a2e38',
+    '--svc-color-readonly': '#353a46',
+    '--svc-color-tab': '#2a2e38',
+  },
+  // Borderless fields on a light fill.
+  flat: {
+    ...DEFAULT_THEME,
+    colorPrimary: '#0f5bd8',
+    colorBackground: '#ffffff',
+    colorText: '#30313d',
+    borderRadius: '4px',
+    '--svc-color-muted': '#545969',
+    '--svc-color-border': '#eceef2',
+    '--svc-color-input': '#eceef2',
+    '--svc-color-readonly': '#e1e4ea',
+    '--svc-color-tab': '#f4f5f8',
+  },
+};
+
+/** What a value of a property may be. */
+type Kind =
+  | 'spacingUnit'
+  | 'color'
+  | 'textColor'
+  | 'background'
+  | 'border'
+  | 'radius'
+  | 'shadow'
+  | 'fontFamily'
+  | 'fontSize'
+  | 'fontWeight'
+  | 'keyword'
+  | 'spacing'
+  | 'lineHeight'
+  | 'letterSpacing'
+  | 'outline'
+  | 'outlineOffset'
+  | 'transition';
+
+const SIDES = ['Top', 'Right', 'Bottom', 'Left', 'BlockStart', 'BlockEnd', 'InlineStart', 'InlineEnd'];
+const CORNERS = ['TopLeft', 'TopRight', 'BottomLeft', 'BottomRight', 'StartStart', 'StartEnd', 'EndStart', 'EndEnd'];
+
+/** The properties a rule may set (camelCase, as the CSSOM and Stripe's Appearance API name them), with their kind. */
+const PROPERTIES: ReadonlyMap<string, Kind> = new Map<string, Kind>([
+  ['color', 'textColor'],
+  ['backgroundColor', 'color'],
+  ['background', 'background'],
+  ['backgroundImage', 'background'],
+  ['borderColor', 'color'],
+  ['outlineColor', 'color'],
+  ['caretColor', 'color'],
+  ['textDecorationColor', 'color'],
+  ['border', 'border'],
+  ['borderWidth', 'border'],
+  ['borderStyle', 'keyword'],
+  ['borderBlock', 'border'],
+  ['borderInline', 'border'],
+  ...SIDES.flatMap((side): [string, Kind][] => [
+    [`border${side}`, 'border'],
+    [`border${side}Color`, 'color'],
+    [`border${side}Width`, 'border'],
+    [`border${side}Style`, 'keyword'],
+    [`padding${side}`, 'spacing'],
+    [`margin${side}`, 'spacing'],
+  ]),
+  ['borderRadius', 'radius'],
+  ...CORNERS.map((corner): [string, Kind] => [`border${corner}Radius`, 'radius']),
+  ['boxShadow', 'shadow'],
+  ['textShadow', 'shadow'],
+  ['fontFamily', 'fontFamily'],
+  ['fontSize', 'fontSize'],
+  ['fontWeight', 'fontWeight'],
+  ['fontStyle', 'keyword'],
+  ['fontVariant', 'keyword'],
+  ['textTransform', 'keyword'],
+  ['textDecoration', 'keyword'],
+  ['lineHeight', 'lineHeight'],
+  ['letterSpacing', 'letterSpacing'],
+  ['padding', 'spacing'],
+  ['paddingBlock', 'spacing'],
+  ['paddingInline', 'spacing'],
+  ['margin', 'spacing'],
+  ['marginBlock', 'spacing'],
+  ['marginInline', 'spacing'],
+  ['outline', 'outline'],
+  ['outlineWidth', 'outline'],
+  ['outlineStyle', 'keyword'],
+  ['outlineOffset', 'outlineOffset'],
+  ['transition', 'transition'],
+  ['transitionProperty', 'keyword'],
+  ['transitionDuration', 'transition'],
+  ['transitionTimingFunction', 'transition'],
+  ['transitionDelay', 'transition'],
+]);
+
+const VARIABLE_KINDS: Readonly<Record<AppearanceVariable, Kind>> = {
+  colorPrimary: 'color',
+  colorBackground: 'color',
+  colorText: 'textColor',
+  colorDanger: 'textColor',
+  colorSuccess: 'textColor',
+  fontFamily: 'fontFamily',
+  fontSizeBase: 'fontSize',
+  spacingUnit: 'spacingUnit',
+  borderRadius: 'radius',
+};
+
+const COLOR_FUNCTIONS = ['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix'];
+const MATH_FUNCTIONS = ['calc', 'min', 'max', 'clamp'];
+const GRADIENTS = [
+  'linear-gradient',
+  'radial-gradient',
+  'conic-gradient',
+  'repeating-linear-gradient',
+  'repeating-radial-gradient',
+  'repeating-conic-gradient',
+];
+const TIMING_FUNCTIONS = ['cubic-bezier', 'steps'];
+
+/** The largest size each kind allows, in px (em and rem count 16 px, `%` is refused where it could be unbounded). */
+const MAX_PX: Partial<Record<Kind, number>> = {
+  spacingUnit: 8,
+  border: 8,
+  shadow: 24,
+  spacing: 32,
+  outline: 8,
+  outlineOffset: 8,
+  letterSpacing: 4,
+  radius: 10_000,
+  lineHeight: 64,
+  fontSize: 40,
+};
+const MAX_LENGTH = 200;
+/** Plain CSS characters only: letters, digits, space, `#%.,()-+*_/'"`. No `\`, `;`, `{`, `}`, `@`, `!`, `:`, `<`, `>`, `&`, newline… */
+const PLAIN = /^[A-Za-z0-9 #%.,()\-+*_/'"]*$/;
+const NUMBER_WITH_UNIT = /(-?)(\d*\.?\d+)([a-z%]*)/gi;
+
+class Refused extends Error {}
+const refuse = (reason: string): never => {
+  throw new Refused(reason);
+};
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** The value with its `var(--colorPrimary)` turned into the custom property it names; refuses any other var(). */
+function resolveVariables(value: string, allowVar: boolean): string {
+  return value.replace(/var\(([^)]*)\)/gi, (_, inner: string) => {
+    if (!allowVar) refuse('no var() in a variable');
+    const name = /^\s*--([A-Za-z]+)\s*$/.exec(inner)?.[1];
+    if (!name || !(APPEARANCE_VARIABLES as readonly string[]).includes(name)) refuse('var() names an appearance variable only, without a fallback');
+    return `var(${VARIABLE_PROPERTIES[name as AppearanceVariable]})`;
+  });
+}
+
+function checkFunctions(value: string, kind: Kind): void {
+  const allowed = new Set([...COLOR_FUNCTIONS, ...MATH_FUNCTIONS, 'var', '']);
+  if (kind === 'background') for (const name of GRADIENTS) allowed.add(name);
+  if (kind === 'transition') for (const name of TIMING_FUNCTIONS) allowed.add(name);
+  for (const [, name] of value.matchAll(/([A-Za-z0-9_-]*)\s*\(/g)) {
+    if (!allowed.has(name!.toLowerCase())) refuse(`${name}() is not allowed`);
+  }
+  if (/[A-Za-z0-9_-]\s+\(/.test(value)) refuse('no space before "("');
+}
+
+const NEGATIVE_ALLOWED: readonly Kind[] = ['letterSpacing', 'shadow', 'outlineOffset', 'transition'];
+const COLOR_CALL = /(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color|color-mix)\([^()]*\)/gi;
+
+/** Sizes within the kind's bounds; no negative size where one could move a field out of sight. */
+function checkSizes(value: string, kind: Kind): void {
+  const max = MAX_PX[kind];
+  const sizes = value
+    .replace(COLOR_CALL, ' ')
+    .replace(/#[0-9a-f]+/gi, ' ')
+    .replace(/var\([^)]*\)/gi, ' ');
+  // A minus that is not inside a name (`-apple-system`, `--colorPrimary`): a negative number or a subtraction.
+  if (!NEGATIVE_ALLOWED.includes(kind) && /(?:^|[^A-Za-z0-9_-])-(?![A-Za-z-])/.test(sizes)) refuse('no negative size here');
+  if (max === undefined) return;
+  for (const [, , digits, unit] of sizes.matchAll(NUMBER_WITH_UNIT)) {
+    const amount = Number(digits);
+    const lower = unit!.toLowerCase();
+    if (amount === 0) continue;
+    const px = lower === 'px' ? amount : lower === 'em' || lower === 'rem' ? amount * 16 : null;
+    if (px !== null) {
+      if (px > max) refuse(`at most ${max}px here`);
+      continue;
+    }
+    if (lower === '%' && (kind === 'radius' || kind === 'fontSize')) continue;
+    if (lower === '' && (kind === 'lineHeight' || kind === 'shadow' || (amount <= 4 && /calc\(/i.test(value)))) continue;
+    if (['s', 'ms'].includes(lower) && kind === 'transition') continue;
+    refuse(`no unit "${unit}" here`);
+  }
+}
+
+/** Text the shopper must read may not be invisible. */
+function checkVisibleText(value: string): void {
+  const lower = value.toLowerCase().replace(/\s+/g, '');
+  const zeroAlpha = /^(?:rgba?|hsla?)\((?:[^,()]*,){3}0*\.?0*%?\)$/.test(lower) || /\/0*\.?0*%?\)$/.test(lower);
+  if (lower === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/.test(lower) || zeroAlpha) refuse('no transparent text');
+}
+
+function checkFontSize(value: string): void {
+  const match = /^(\d*\.?\d+)(px|rem|em|%)$/.exec(value.trim());
+  if (!match) return refuse('a font size is px, rem, em or %');
+  const amount = Number(match[1]);
+  const px = match[2] === 'px' ? amount : match[2] === '%' ? (amount * 16) / 100 : amount * 16;
+  if (px < 10 || px > 40) refuse('a font size is 10px to 40px');
+}
+
+const FONT_NAME = /^ *(?:"[A-Za-z0-9 -]*"|'[A-Za-z0-9 -]*'|-?[A-Za-z][A-Za-z0-9-]*(?: +[A-Za-z0-9-]+)*) *$/;
+const KEYWORD = /^[a-z-]+(?:\s*,\s*[a-z-]+|\s+[a-z-]+)*$/i;
+
+/** The value as it may be applied, or a Refused error saying why not. */
+function checkValue(raw: unknown, kind: Kind, inVariable: boolean): string {
+  if (typeof raw !== 'string') return refuse('not a string');
+  const value = raw.trim();
+  if (value.length === 0) refuse('empty');
+  if (value.length > MAX_LENGTH) refuse(`over ${MAX_LENGTH} characters`);
+  if (!PLAIN.test(value)) refuse('a character that is not allowed');
+  if (value.includes('/*') || value.includes('*/')) refuse('a comment');
+  if (/["']/.test(value) && kind !== 'fontFamily') refuse('quotes outside font names');
+  if (kind === 'fontFamily' && !/^var\(--fontFamily\)$/i.test(value) && !value.split(',').every((name) => FONT_NAME.test(name))) {
+    refuse('not font names');
+  }
+  if (/\burl\b|image-set|expression|@import/i.test(value)) refuse('loads something');
+  checkFunctions(value, kind);
+  const resolved = resolveVariables(value, !inVariable);
+  switch (kind) {
+    case 'textColor':
+      checkVisibleText(value);
+      break;
+    case 'fontSize':
+      if (!value.startsWith('var(')) checkFontSize(value);
+      break;
+    case 'fontWeight':
+      if (!/^(?:normal|bold|bolder|lighter|[1-9]00)$/.test(value)) refuse('not a font weight');
+      break;
+    case 'keyword':
+      if (!KEYWORD.test(value)) refuse('not keywords');
+      break;
+    case 'lineHeight':
+      if (!/^(?:normal|[1-3](?:\.\d+)?|\d*\.?\d+(?:px|em|rem))$/.test(value)) refuse('not a line height');
+      if (/px$/.test(value) && Number.parseFloat(value) < 12) refuse('a line height under 12px');
+      break;
+    default:
+      break;
+  }
+  checkSizes(value, kind);
+  return resolved;
+}
+
+function attempt(path: string, refusals: Refusal[], body: () => void): void {
+  try {
+    body();
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    refusals.push({ path, reason: error.message });
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks an appearance (anything: the caller need not have parsed it) and returns what may be applied: the theme's
+ * variables with the accepted ones over them, the accepted declarations of each selector, and every refusal.
+ */
+export function checkAppearance(input: unknown): CheckedAppearance {
+  const refusals: Refusal[] = [];
+  const appearance = isRecord(input) ? input : {};
+  if (input !== undefined && !isRecord(input)) refusals.push({ path: '', reason: 'not an object' });
+  let theme: Theme = DEFAULT_THEME;
+  if (appearance['theme'] !== undefined) {
+    if ((APPEARANCE_THEMES as readonly unknown[]).includes(appearance['theme'])) theme = THEMES[appearance['theme'] as AppearanceTheme];
+    else refusals.push({ path: 'theme', reason: 'not a theme' });
+  }
+  const values = new Map<string, string>();
+  for (const [name, value] of Object.entries(theme)) values.set(name in VARIABLE_PROPERTIES ? VARIABLE_PROPERTIES[name as AppearanceVariable] : name, value);
+  const variables = isRecord(appearance['variables']) ? appearance['variables'] : {};
+  for (const [name, value] of Object.entries(variables)) {
+    attempt(`variables.${name}`, refusals, () => {
+      if (!Object.hasOwn(VARIABLE_KINDS, name)) refuse('not a variable');
+      values.set(VARIABLE_PROPERTIES[name as AppearanceVariable], checkValue(value, VARIABLE_KINDS[name as AppearanceVariable], true));
+    });
+  }
+  const rules: CheckedAppearance['rules'] = {};
+  const given = isRecord(appearance['rules']) ? appearance['rules'] : {};
+  for (const [selector, declarations] of Object.entries(given)) {
+    if (!(APPEARANCE_SELECTORS as readonly string[]).includes(selector)) {
+      refusals.push({ path: `rules[${JSON.stringify(selector)}]`, reason: 'not a selector' });
+      continue;
+    }
+    const accepted: Declaration[] = [];
+    for (const [property, value] of Object.entries(isRecord(declarations) ? declarations : {})) {
+      attempt(`rules[${JSON.stringify(selector)}].${property}`, refusals, () => {
+        const kind = PROPERTIES.get(property);
+        if (!kind) refuse('not a property an appearance may set');
+        accepted.push([kebab(property), checkValue(value, kind!, false)]);
+      });
+    }
+    if (accepted.length) rules[selector as AppearanceSelector] = accepted;
+  }
+  return { variables: [...values], rules, refusals };
+}
+
+/**
+ * The style sheet of a checked appearance for one surface: its variables on `root`, and each rule on the surface's
+ * own selector for it (a surface without, say, tabs leaves `.Tab` out). Every value passed the checker, whose
+ * character allow-list keeps a value from closing its declaration or its rule.
+ */
+export function appearanceCss(checked: CheckedAppearance, root: string, selectors: Partial<Record<AppearanceSelector, string>>): string {
+  const block = (declarations: readonly Declaration[]) => declarations.map(([property, value]) => `${property}:${value}`).join(';');
+  const rules = Object.entries(checked.rules).flatMap(([selector, declarations]) => {
+    const target = selectors[selector as AppearanceSelector];
+    return target ? [`${target}{${block(declarations)}}`] : [];
+  });
+  return [`${root}{${block(checked.variables)}}`, ...rules].join('\n');
+}
+
+/** One line per refusal, for a warning. */
+export const describeRefusals = (refusals: readonly Refusal[]): string => refusals.map(({ path, reason }) => `appearance.${path}: ${reason}`).join('; ');
