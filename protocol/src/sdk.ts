@@ -3,6 +3,7 @@ import {
   CARD_FIELDS,
   CREDENTIAL_PREFIXES,
   EXPRESS_UNAVAILABLE_REASONS,
+  LANGUAGES,
   PAYMENT_METHODS,
   POST_MESSAGE_SOURCES,
   SDK_ERROR_CODES,
@@ -31,6 +32,11 @@ export const SdkConfigSchema = z.strictObject({
   clientId: z.string().startsWith(CREDENTIAL_PREFIXES.client, `must be a client ID (${CREDENTIAL_PREFIXES.client}…)`),
   methodType: SdkMethodTypeSchema.optional().describe('manual_capture (default), tokenize or authorize'),
   payButtonId: z.string().min(1).optional(),
+  locale: z
+    .string()
+    .max(35)
+    .optional()
+    .describe(`auto (default: the browser's languages) or one of ${LANGUAGES.join(', ')}; another value falls back to en with a warning`),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
 
@@ -164,6 +170,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('reset') }),
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('focus') }),
+  /** The widget's language (sent after `ready` and on every change; the fields keep what was typed). */
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('locale'), locale: z.enum(LANGUAGES) }),
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 

@@ -36,6 +36,7 @@ export const SdkConfigWire = object(
     clientId: string({ startsWith: CREDENTIAL_PREFIXES.client, message: `must be a client ID (${CREDENTIAL_PREFIXES.client}…)` }),
     methodType: optional(oneOf(SDK_METHOD_TYPES, `must be one of ${SDK_METHOD_TYPES.join(', ')}`)),
     payButtonId: optional(string({ min: 1 })),
+    locale: optional(string({ max: 35 })),
   },
   { strict: true },
 );
