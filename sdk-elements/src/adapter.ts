@@ -14,6 +14,7 @@ function configure(element: SvcEcomSdkElements, config: WidgetConfig): void {
   element.methodType = config.methodType;
   element.debug = config.debug;
   element.apiBase = config.apiBase;
+  element.locale = config.locale;
 }
 
 /** The element's events → the SDK's widget events; returns the function that removes the listeners. */

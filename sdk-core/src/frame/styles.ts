@@ -11,11 +11,11 @@ form{display:grid;gap:12px;padding:2px}
 label{font-size:14px;font-weight:500}
 .control{position:relative}
 input{box-sizing:border-box;width:100%;font:inherit;padding:10px 12px;border:1px solid #8a8a8a;border-radius:6px;background:#fff;color:inherit}
-#number{padding-right:9em}
+#number{padding-inline-end:9em}
 input:focus{outline:2px solid #1456d8;outline-offset:1px;border-color:#1456d8}
 input[aria-invalid=true]{border-color:#b3261e}
 input[readonly]{background:#f3f3f3}
-.brand{position:absolute;right:12px;top:50%;transform:translateY(-50%);font-size:13px;color:#4a4a4a;pointer-events:none}
+.brand{position:absolute;inset-inline-end:12px;top:50%;transform:translateY(-50%);font-size:13px;color:#4a4a4a;pointer-events:none}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .error{margin:0;min-height:1.2em;font-size:13px;color:#b3261e}
 @media (max-width:260px){.row{grid-template-columns:1fr}}

@@ -14,6 +14,8 @@ export interface WidgetConfig {
   mode: 'sandbox' | 'production';
   methodType: SdkMethodType;
   debug: boolean;
+  /** `auto` or a language, as the page passed it (the widget resolves it: an unsupported one is `en`, with a warning). */
+  locale: string;
 }
 
 /** A card field's validation error: the field and a generic message, never card data. */

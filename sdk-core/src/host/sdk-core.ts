@@ -19,9 +19,10 @@ interface Config {
   debug: boolean;
   visualizer: boolean;
   payButtonId: string | undefined;
+  locale: string;
 }
 
-const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId';
+const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, locale';
 
 function configMessage(parsed: Extract<Parsed<unknown>, { ok: false }>, options: unknown): string {
   const value = parsed.path && typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[parsed.path] : undefined;
@@ -77,16 +78,16 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       if (!replay) report({ code: 'config_invalid', message: configMessage(parsed, options) }, debug);
       return;
     }
-    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId } = parsed.value;
-    config = { mode, clientId, methodType, debug, visualizer, payButtonId };
+    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId, locale = 'auto' } = parsed.value;
+    config = { mode, clientId, methodType, debug, visualizer, payButtonId, locale };
     configFailed = false;
     emit({ type: 'configured', config: { clientId, debug, visualizer, payButtonId: payButtonId ?? null } });
     if (!replay) log('config', { mode, clientId, methodType, debug, visualizer, payButtonId });
     widget?.configure(widgetConfig(config));
   }
 
-  function widgetConfig({ clientId, mode, methodType, debug }: Config): WidgetConfig {
-    return { apiBase, clientId, mode, methodType, debug };
+  function widgetConfig({ clientId, mode, methodType, debug, locale }: Config): WidgetConfig {
+    return { apiBase, clientId, mode, methodType, debug, locale };
   }
 
   function init(target: HTMLElement, label: string, replace?: () => void): boolean {

@@ -29,6 +29,7 @@ export const EN_CARD = {
 
 /** The payment widget (Elements and the iframe widget): method choice, statuses, and what a shopper reads of an error. */
 export const EN_WIDGET = {
+  'widget.heading': 'Payment',
   'widget.methods': 'Payment method',
   'method.card': 'Card',
   'method.paypal': 'PayPal',
