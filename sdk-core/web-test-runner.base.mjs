@@ -31,6 +31,21 @@ async function readJson(req) {
   }
 }
 
+const LOCALES = join(dirname(new URL(import.meta.url).pathname), 'src', 'shared', 'i18n', 'locales');
+
+/** /sdk/locales/<language>.json, as the service publishes the catalogues (any origin may read them). */
+async function serveLocales(ctx, next) {
+  const match = /^\/sdk\/locales\/([a-z]{2})\.json$/.exec(ctx.path);
+  if (!match) return next();
+  try {
+    ctx.body = await readFile(join(LOCALES, `${match[1]}.json`));
+  } catch {
+    return next();
+  }
+  ctx.type = 'application/json';
+  ctx.set('access-control-allow-origin', '*');
+}
+
 let sessions = 0;
 /**
  * Middleware: the /sdk API for requests msw cannot see, those of a frame on the other origin (its fetches are not
@@ -75,8 +90,8 @@ export function browserTestConfig({ packageDir, files, middleware = [] }) {
     concurrency: 1,
     testsFinishTimeout: 120_000,
     testFramework: { config: { timeout: 10_000 } },
-    plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: join(packageDir, 'tsconfig.json') })],
-    middleware: [serveMswWorker, ...middleware],
+    plugins: [esbuildPlugin({ ts: true, json: true, target: 'es2022', tsconfig: join(packageDir, 'tsconfig.json') })],
+    middleware: [serveMswWorker, serveLocales, ...middleware],
     browsers: [
       playwrightLauncher({
         product: 'chromium',

@@ -13,6 +13,10 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 export const METHOD_TYPES = ['sale', 'authorize', 'manual_capture', 'tokenize'] as const;
 export const SMS_STATES = ['Not requested', 'Sent', 'Failed'] as const;
 export const WALLET_METHODS = ['paypal', 'applepay', 'googlepay'] as const;
+/** The languages every consumer surface speaks (docs/languages.md); `en` is the default and the fallback. */
+export const LANGUAGES = ['en', 'he', 'ar', 'ru', 'fr', 'de', 'es'] as const;
+/** The languages written right to left. */
+export const RTL_LANGUAGES = ['he', 'ar'] as const;
 
 /** The status table (docs/integrating.md#statuses). `status` is the number on the wire, `statusName` the name. */
 export const TRANSACTION_STATUSES = [

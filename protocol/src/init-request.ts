@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CurrencySchema } from './currency';
 import { ApiKeyFieldSchema } from './lifecycle-requests';
-import { MAX_AMOUNT_CENTS } from './constants';
+import { LANGUAGES, MAX_AMOUNT_CENTS } from './constants';
 import { majorToCents } from './money';
 
 const MAX_TIMEOUT_S = 90 * 24 * 3600;
@@ -85,6 +85,10 @@ export const InitTransactionRequestSchema = z
       .regex(/^\+?[0-9 ()-]{6,20}$/, 'phone must be a phone number such as +15555550100')
       .optional(),
     email: z.email().max(254).optional(),
+    language: z
+      .enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` })
+      .optional()
+      .describe("The consumer's language for the link's page and its SMS and e-mail texts (else the browser's)"),
   })
   .superRefine((body, ctx) => {
     checkAmount(ctx, body.amount, ['amount'], body.isCent === true, false);

@@ -126,6 +126,10 @@ export const SandboxMessageSchema = z.object({
   body: z.string(),
   transactionNumber: z.string(),
   status: z.enum(['sent', 'failed']),
+  /** An SMS's alphabet: `ucs2` as soon as a character is outside GSM-7 (Hebrew, Arabic, Cyrillic). Absent for an e-mail. */
+  encoding: z.enum(['gsm7', 'ucs2']).optional(),
+  /** How many SMS segments it costs (160 GSM-7 characters or 70 UCS-2 ones a segment). Absent for an e-mail. */
+  segments: z.number().int().min(1).optional(),
   createdAt: z.iso.datetime(),
 });
 export const SandboxMessagesSchema = z.object({ messages: z.array(SandboxMessageSchema) });

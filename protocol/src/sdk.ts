@@ -6,6 +6,7 @@ import {
   CARD_FIELDS,
   CREDENTIAL_PREFIXES,
   EXPRESS_UNAVAILABLE_REASONS,
+  LANGUAGES,
   PAYMENT_METHODS,
   POST_MESSAGE_SOURCES,
   SDK_ERROR_CODES,
@@ -62,6 +63,11 @@ export const SdkConfigSchema = z.strictObject({
   payButtonId: z.string().min(1).optional(),
   appearance: AppearanceSchema.optional(),
   paymentMethods: z.array(PaymentMethodNameSchema).optional().describe('the methods this widget offers, of those the session offers (default: all of them)'),
+  locale: z
+    .string()
+    .max(35)
+    .optional()
+    .describe(`auto (default: the browser's languages) or one of ${LANGUAGES.join(', ')}; another value falls back to en with a warning`),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
 
@@ -201,6 +207,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('focus') }),
   /** The widget's appearance, as the merchant gave it: the frame checks it itself before applying any of it. */
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('appearance'), appearance: AppearanceSchema }),
+  /** The widget's language (sent after `ready` and on every change; the fields keep what was typed). */
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('locale'), locale: z.enum(LANGUAGES) }),
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 

@@ -16,6 +16,7 @@ function configure(element: SvcEcomSdkElements, config: WidgetConfig): void {
   element.apiBase = config.apiBase;
   element.appearance = config.appearance;
   element.paymentMethods = config.paymentMethods;
+  element.locale = config.locale;
 }
 
 /** The element's events → the SDK's widget events; returns the function that removes the listeners. */

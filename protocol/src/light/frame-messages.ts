@@ -2,7 +2,7 @@
  * Mirrors of the card frame's postMessage schemas (`../sdk.ts`: host page <-> card frame), apart from the options in
  * ./sdk.ts because they carry the whole transaction. Checked against the zod originals in light.test.ts.
  */
-import { CARD_FIELDS, POST_MESSAGE_SOURCES } from '../constants';
+import { CARD_FIELDS, LANGUAGES, POST_MESSAGE_SOURCES } from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, string, union, url } from './schema';
 import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
@@ -30,6 +30,7 @@ export const HostToFrameMessageWire = union('type', [
   object({ source: host, instanceId, type: literal('reset') }, strict),
   object({ source: host, instanceId, type: literal('focus') }, strict),
   object({ source: host, instanceId, type: literal('appearance'), appearance: AppearanceWire }, strict),
+  object({ source: host, instanceId, type: literal('locale'), locale: oneOf(LANGUAGES) }, strict),
 ]);
 
 const nonNegative = number({ min: 0 });

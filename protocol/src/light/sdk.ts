@@ -74,6 +74,7 @@ export const SdkConfigWire = object(
     payButtonId: optional(string({ min: 1 })),
     appearance: optional(AppearanceWire),
     paymentMethods: optional(array(oneOf(PAYMENT_METHODS))),
+    locale: optional(string({ max: 35 })),
   },
   { strict: true },
 );

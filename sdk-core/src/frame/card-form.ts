@@ -14,6 +14,7 @@ import {
   validateCard,
   type CardBrand,
   type CardField,
+  type CardTexts,
   type CardValues,
   type FieldError,
 } from './card-rules';
@@ -33,6 +34,11 @@ export interface CardInput {
 }
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc'];
+const TEXT_KEYS = {
+  number: { label: 'card.number.label', placeholder: 'card.number.placeholder' },
+  expiry: { label: 'card.expiry.label', placeholder: 'card.expiry.placeholder' },
+  cvc: { label: 'card.cvc.label', placeholder: 'card.cvc.placeholder' },
+} as const;
 /** The payments endpoint's problem paths (`errors[].path`) → the field that shows the error. */
 const FIELD_OF_PATH: Readonly<Record<string, CardField>> = { 'card.number': 'number', 'card.expMonth': 'expiry', 'card.expYear': 'expiry', 'card.cvc': 'cvc' };
 
@@ -44,6 +50,7 @@ export class CardForm {
   /** Errors the server reported for a field; shown until the field is edited. */
   readonly #serverErrors = new Map<CardField, string>();
   #submitted = false;
+  #texts: CardTexts | undefined;
 
   readonly #form: HTMLElement;
 
@@ -81,7 +88,7 @@ export class CardForm {
   }
 
   validation(): CardValidation {
-    const errors = validateCard(this.values(), this.now());
+    const errors = validateCard(this.values(), this.now(), this.#texts);
     for (const [field, message] of this.#serverErrors) {
       if (!errors.some((error) => error.field === field)) errors.push({ field, message });
     }
@@ -117,6 +124,22 @@ export class CardForm {
     }
   }
 
+  /**
+   * Speaks another language: labels, placeholders, the form's name and the errors shown, redrawn in place (what was
+   * typed stays; a server's error, already in words, stays until the field is edited).
+   */
+  setTexts(texts: CardTexts): void {
+    this.#texts = texts;
+    this.#form.setAttribute('aria-label', texts.t('card.form'));
+    for (const field of FIELDS) {
+      const input = this.#inputs[field];
+      input.placeholder = texts.t(TEXT_KEYS[field].placeholder);
+      const label = this.root.querySelector<HTMLLabelElement>(`label[for="${field}"]`);
+      if (label) label.textContent = texts.t(TEXT_KEYS[field].label);
+    }
+    this.#render();
+  }
+
   setBusy(busy: boolean): void {
     for (const field of FIELDS) this.#inputs[field].readOnly = busy;
     this.#form.setAttribute('aria-busy', String(busy));
@@ -147,7 +170,7 @@ export class CardForm {
         return formatCardNumber(digits.slice(0, maxNumberLength(digits)));
       });
       const digits = digitsOf(input.value);
-      if (!deleting && numberError(input.value) === null && digits.length === maxNumberLength(digits)) this.#advance('expiry');
+      if (!deleting && numberError(input.value, this.#texts) === null && digits.length === maxNumberLength(digits)) this.#advance('expiry');
     } else if (field === 'expiry') {
       this.#reformat(input, (text) => formatExpiry(text, deleting));
       if (!deleting && input.value.length === 5 && !this.validation().errors.some((error) => error.field === 'expiry')) this.#advance('cvc');

@@ -6,6 +6,8 @@
  */
 import type { HostToFrameMessage } from '@svc/protocol';
 import { frameEnd } from '../shared/channel';
+import { EN_CARD } from '../shared/i18n/en';
+import { LocaleState } from '../shared/i18n/locale-state';
 import { mountCardForm, type CardValidation } from './card-form';
 import type { FrameSession } from './card-payment';
 import { submitCardForm } from './card-submit';
@@ -44,6 +46,12 @@ export function startCardFrame(win: Window): void {
     },
   });
   observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
+  // The host's language (a `locale` message after `ready` and on every change); the catalogue comes from this origin.
+  const locale = new LocaleState(EN_CARD, () => {
+    doc.documentElement.lang = locale.texts.language;
+    doc.documentElement.dir = locale.texts.dir;
+    form.setTexts(locale.texts);
+  });
 
   async function handle(message: HostToFrameMessage): Promise<void> {
     switch (message.type) {
@@ -67,6 +75,9 @@ export function startCardFrame(win: Window): void {
         return;
       case 'focus':
         form.focus();
+        return;
+      case 'locale':
+        await locale.use(message.locale, win.location.origin);
         return;
       case 'submit':
         await submit(message);

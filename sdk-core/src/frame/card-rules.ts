@@ -1,4 +1,13 @@
-/** Card number, expiry and CVC rules: brand detection, formatting as typed, Luhn and date checks. Pure functions. */
+/**
+ * Card number, expiry and CVC rules: brand detection, formatting as typed, Luhn and date checks. Pure functions; the
+ * error texts come from the card fields' catalogue (`en` unless a `texts` in another language is passed).
+ */
+import { EN_CARD } from '../shared/i18n/en';
+import { Texts } from '../shared/i18n/texts';
+
+/** The card fields' texts in one language. */
+export type CardTexts = Pick<Texts<keyof typeof EN_CARD>, 't'>;
+const EN_TEXTS: CardTexts = new Texts(EN_CARD);
 
 export interface CardBrand {
   id: string;
@@ -119,42 +128,42 @@ export interface FieldError {
   message: string;
 }
 
-export function numberError(text: string): string | null {
+export function numberError(text: string, texts: CardTexts = EN_TEXTS): string | null {
   const digits = digitsOf(text);
-  if (digits.length === 0) return 'Enter the card number.';
+  if (digits.length === 0) return texts.t('card.number.missing');
   const brand = brandOrDefault(digits);
-  if (digits.length < Math.min(...brand.lengths)) return 'The card number is incomplete.';
-  if (!brand.lengths.includes(digits.length) || !luhnValid(digits)) return 'The card number is not valid.';
+  if (digits.length < Math.min(...brand.lengths)) return texts.t('card.number.incomplete');
+  if (!brand.lengths.includes(digits.length) || !luhnValid(digits)) return texts.t('card.number.invalid');
   return null;
 }
 
-export function expiryError(text: string, now: Date): string | null {
-  if (text.trim() === '') return 'Enter the expiry date.';
+export function expiryError(text: string, now: Date, texts: CardTexts = EN_TEXTS): string | null {
+  if (text.trim() === '') return texts.t('card.expiry.missing');
   const expiry = parseExpiry(text);
-  if (!expiry) return 'The expiry date is incomplete. Use MM/YY.';
-  if (expiry.month < 1 || expiry.month > 12) return 'The expiry month must be between 01 and 12.';
+  if (!expiry) return texts.t('card.expiry.incomplete');
+  if (expiry.month < 1 || expiry.month > 12) return texts.t('card.expiry.month');
   const thisMonth = now.getFullYear() * 12 + now.getMonth();
   const cardMonth = expiry.year * 12 + expiry.month - 1;
-  if (cardMonth < thisMonth) return 'The card has expired.';
-  if (cardMonth > thisMonth + 20 * 12) return 'The expiry date is too far in the future.';
+  if (cardMonth < thisMonth) return texts.t('card.expiry.expired');
+  if (cardMonth > thisMonth + 20 * 12) return texts.t('card.expiry.far');
   return null;
 }
 
-export function cvcError(text: string, numberText: string): string | null {
+export function cvcError(text: string, numberText: string, texts: CardTexts = EN_TEXTS): string | null {
   const digits = digitsOf(text);
   const expected = brandOrDefault(digitsOf(numberText)).cvcLength;
-  if (digits.length === 0) return 'Enter the security code.';
-  if (digits.length !== expected) return `The security code must be ${expected} digits.`;
+  if (digits.length === 0) return texts.t('card.cvc.missing');
+  if (digits.length !== expected) return texts.t('card.cvc.length', { digits: expected });
   return null;
 }
 
-export function validateCard(values: CardValues, now: Date): FieldError[] {
+export function validateCard(values: CardValues, now: Date, texts: CardTexts = EN_TEXTS): FieldError[] {
   const errors: FieldError[] = [];
-  const number = numberError(values.number);
+  const number = numberError(values.number, texts);
   if (number) errors.push({ field: 'number', message: number });
-  const expiry = expiryError(values.expiry, now);
+  const expiry = expiryError(values.expiry, now, texts);
   if (expiry) errors.push({ field: 'expiry', message: expiry });
-  const cvc = cvcError(values.cvc, values.number);
+  const cvc = cvcError(values.cvc, values.number, texts);
   if (cvc) errors.push({ field: 'cvc', message: cvc });
   return errors;
 }

@@ -18,6 +18,8 @@ export interface WidgetConfig {
   appearance?: Appearance | undefined;
   /** The methods to offer, of the session's; undefined: all of them. */
   paymentMethods?: PaymentMethodName[] | undefined;
+  /** `auto` or a language, as the page passed it (the widget resolves it: an unsupported one is `en`, with a warning). */
+  locale: string;
 }
 
 /** A card field's validation error: the field and a generic message, never card data. */

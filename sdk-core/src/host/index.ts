@@ -9,7 +9,9 @@ export { type Connect, type CoreCall, type CoreEvent, type SdkLink } from './sdk
 export { createSession, payWithWallet, submitWalletPayment, type ApiResult, type WalletPayment } from './api-client';
 export { payOptionsFrom, type PaymentFields } from './pay-options';
 export {
-  PHASE_STATUS_TEXT,
+  PHASE_STATUS_KEY,
+  shopperErrorKey,
+  type WidgetTextKey,
   WidgetController,
   type FieldsStatus,
   type PaymentOutcome,

@@ -22,9 +22,10 @@ interface Config {
   payButtonId: string | undefined;
   appearance: Appearance | undefined;
   paymentMethods: PaymentMethodName[] | undefined;
+  locale: string;
 }
 
-const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, appearance, paymentMethods';
+const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods';
 
 function configMessage(parsed: Extract<Parsed<unknown>, { ok: false }>, options: unknown, method = 'config'): string {
   const value = parsed.path && typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[parsed.path] : undefined;
@@ -82,8 +83,8 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       if (!replay) report({ code: 'config_invalid', message: configMessage(parsed, options) }, debug);
       return;
     }
-    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId, appearance, paymentMethods } = parsed.value;
-    config = { mode, clientId, methodType, debug, visualizer, payButtonId, appearance, paymentMethods };
+    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId, locale = 'auto', appearance, paymentMethods } = parsed.value;
+    config = { mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods };
     configFailed = false;
     emit({ type: 'configured', config: { clientId, debug, visualizer, payButtonId: payButtonId ?? null } });
     if (!replay) {
@@ -114,8 +115,8 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
     warn('appearance-refused', `These appearance values were refused and are not applied: ${describeRefusals(refusals)}.`);
   }
 
-  function widgetConfig({ clientId, mode, methodType, debug, appearance, paymentMethods }: Config): WidgetConfig {
-    return { apiBase, clientId, mode, methodType, debug, ...(appearance && { appearance }), ...(paymentMethods && { paymentMethods }) };
+  function widgetConfig({ clientId, mode, methodType, debug, locale, appearance, paymentMethods }: Config): WidgetConfig {
+    return { apiBase, clientId, mode, methodType, debug, locale, ...(appearance && { appearance }), ...(paymentMethods && { paymentMethods }) };
   }
 
   function init(target: HTMLElement, label: string, replace?: () => void): boolean {

@@ -65,10 +65,17 @@ describe('createServiceFrontEndSDK (over a test adapter)', () => {
     expect(mounted).to.have.length(1);
     expect(mounted[0]!.container).to.equal(container);
     expect(mounted[0]!.configs).to.deep.equal([
-      { apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false },
+      { apiBase: 'https://pay.example', clientId: 'ck_a', mode: 'sandbox', methodType: 'manual_capture', debug: false, locale: 'auto' },
     ]);
-    sdk.config({ mode: 'production', clientId: 'ck_b', methodType: 'tokenize', debug: true });
-    expect(mounted[0]!.configs[1]).to.deep.equal({ apiBase: 'https://pay.example', clientId: 'ck_b', mode: 'production', methodType: 'tokenize', debug: true });
+    sdk.config({ mode: 'production', clientId: 'ck_b', methodType: 'tokenize', debug: true, locale: 'he' });
+    expect(mounted[0]!.configs[1]).to.deep.equal({
+      apiBase: 'https://pay.example',
+      clientId: 'ck_b',
+      mode: 'production',
+      methodType: 'tokenize',
+      debug: true,
+      locale: 'he',
+    });
     sdk.init();
     expect(mounted[0]!.destroyed, 'init again replaces the widget').to.equal(true);
     expect(mounted).to.have.length(2);

@@ -19,8 +19,9 @@
  * Then it pays: `paying` true, the payment, its outcome event (`paymentSuccess` or `error`), `paying` false, and the
  * promise. A wallet payment runs under an AbortController aborted by a new payment and by `disconnect()`.
  */
-import type { PaymentMethodName, SdkError, SdkPayOptions, SdkSession, Transaction } from '@svc/protocol';
+import type { PaymentMethodName, SdkError, SdkErrorCode, SdkPayOptions, SdkSession, Transaction } from '@svc/protocol';
 import { PAYMENT_METHODS } from '@svc/protocol/light';
+import type { EN_WIDGET } from '../shared/i18n/en';
 import { SdkErrorException } from '../shared/sdk-errors';
 import { debugLog } from '../shared/warnings';
 import type { CardFieldError, WidgetEvents } from './adapter';
@@ -30,15 +31,36 @@ import { payOptionsFrom, type PaymentFields } from './pay-options';
 import { SessionController, type SessionParams, type SessionState } from './session-controller';
 
 export type WidgetPhase = 'loading' | 'ready' | 'paying' | 'success' | 'error';
+export type WidgetTextKey = keyof typeof EN_WIDGET;
 
-/** What a widget's status line (its polite live region) says in each phase. */
-export const PHASE_STATUS_TEXT: Readonly<Record<WidgetPhase, string>> = {
-  loading: 'Loading payment methods…',
-  ready: '',
-  paying: 'Processing the payment…',
-  success: 'Payment accepted. The merchant will confirm your order.',
-  error: '',
+/** What a widget's status line (its polite live region) says in each phase: a key of the widget's catalogue, or nothing. */
+export const PHASE_STATUS_KEY: Readonly<Record<WidgetPhase, WidgetTextKey | null>> = {
+  loading: 'widget.loading',
+  ready: null,
+  paying: 'widget.paying',
+  success: 'widget.accepted',
+  error: null,
 };
+
+/** The errors a shopper can act on, and what the widget's alert tells them (in the widget's language). */
+const SHOPPER_ERRORS: Partial<Record<SdkErrorCode, WidgetTextKey>> = {
+  card_declined: 'error.card_declined',
+  insufficient_funds: 'error.insufficient_funds',
+  invalid_card: 'error.invalid_card',
+  processor_failure: 'error.processor_failure',
+  network_error: 'error.network_error',
+  session_expired: 'error.session_expired',
+  payment_cancelled: 'error.payment_cancelled',
+  fields_incomplete: 'error.fields_incomplete',
+};
+
+/**
+ * The alert's catalogue key for an error a shopper can act on; null for an integration mistake, whose message (for
+ * the merchant's developer, in English) the alert shows as it is.
+ */
+export function shopperErrorKey(code: SdkErrorCode): WidgetTextKey | null {
+  return SHOPPER_ERRORS[code] ?? null;
+}
 
 export type PaymentOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
 

@@ -5,7 +5,8 @@
 import type { SDK_PAGE_WARNINGS, SdkErrorCode } from '@svc/protocol';
 
 /** The error codes, the integration hints the SDK's core sends to the page (protocol), and the loaders' own. */
-export type WarningCode = SdkErrorCode | (typeof SDK_PAGE_WARNINGS)[number] | 'sdk-loaded-twice' | 'api-base-guessed' | 'sdk-deprecated';
+export type WarningCode =
+  SdkErrorCode | (typeof SDK_PAGE_WARNINGS)[number] | 'sdk-loaded-twice' | 'api-base-guessed' | 'sdk-deprecated' | 'locale-unsupported' | 'locale-unavailable';
 
 const issued = new Set<string>();
 

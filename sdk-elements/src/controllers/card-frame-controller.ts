@@ -7,6 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Appearance, BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
 import type { CardFieldError } from '@svc/sdk-core/host';
 import { hostEnd, randomInstanceId, type PostMessageChannel } from '@svc/sdk-core/shared';
+import type { Language } from '@svc/sdk-core/i18n';
 import { ELEMENTS_VERSION } from '../version';
 
 export interface CardValidationState {
@@ -49,6 +50,7 @@ export class CardFrameController implements ReactiveController {
   #session: SdkSession | null = null;
   #debug = false;
   #appearance: Appearance | undefined;
+  #language: Language = 'en';
   #readyTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #pending = new Map<string, { resolve: (outcome: CardOutcome) => void; timer: ReturnType<typeof setTimeout> }>();
   #requestCount = 0;
@@ -152,6 +154,13 @@ export class CardFrameController implements ReactiveController {
     });
   }
 
+  /** The frame speaks the widget's language (sent now if the frame is ready, else after its `ready`). */
+  setLocale(language: Language): void {
+    if (language === this.#language) return;
+    this.#language = language;
+    if (this.frameReady) this.#channel?.send({ type: 'locale', locale: language });
+  }
+
   reset(): void {
     this.#channel?.send({ type: 'reset' });
   }
@@ -188,6 +197,7 @@ export class CardFrameController implements ReactiveController {
         clearTimeout(this.#readyTimer);
         this.callbacks.log('frame ready');
         if (this.#appearance) this.#sendAppearance();
+        if (this.#language !== 'en') this.#channel?.send({ type: 'locale', locale: this.#language });
         this.#sendInit();
         for (const waiter of this.#readyWaiters) waiter();
         this.#readyWaiters.clear();

@@ -10,6 +10,7 @@ import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/p
 import type { ProblemInfo } from '@svc/protocol/light';
 import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parentOriginFrom, submitCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { createSdkCore, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
 import { applyWidgetStyles, WIDGET_SELECTORS } from './widget-styles';
@@ -82,6 +83,12 @@ class Widget implements WidgetHandle {
   readonly #view: WidgetView;
   readonly #form: CardForm;
   readonly #widget: WidgetController;
+  /** The page's texts in the widget's language (`en` until another language's catalogue has loaded). */
+  readonly #locale = new LocaleState({ ...EN_WIDGET, ...EN_CARD }, () => {
+    this.#view.setTexts(this.#locale.texts);
+    this.#form.setTexts(this.#locale.texts);
+    this.#render();
+  });
 
   constructor(
     win: Window,
@@ -103,6 +110,7 @@ class Widget implements WidgetHandle {
     );
     this.#view = new WidgetView(
       doc,
+      this.#locale.texts,
       (method) => this.#widget.select(method),
       () => this.#widget.renewSession(),
     );
@@ -110,12 +118,15 @@ class Widget implements WidgetHandle {
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
+    // The catalogue loads beside the session: the widget shows en only while it is still on its way.
+    void this.#locale.request(config.locale, config.apiBase);
     this.#startSession();
   }
 
   /** The client ID is the page's (another one loads another page); a change of mode or methodType starts a new session. */
   configure(config: WidgetConfig): void {
-    const { mode, methodType, debug } = config;
+    const { mode, methodType, debug, locale } = config;
+    void this.#locale.request(locale, this.config.apiBase);
     this.#mode = mode;
     this.#methodType = methodType;
     this.#debug = debug;
@@ -145,7 +156,7 @@ class Widget implements WidgetHandle {
       phase: widget.phase,
       methods: widget.methods,
       selected: widget.selected,
-      error: widget.error?.message ?? '',
+      error: widget.error,
       retry: widget.session.status === 'error' && !widget.paying,
       sandbox: this.#mode === 'sandbox',
     });

@@ -3,13 +3,18 @@
  * the status and alert live regions and the retry button. It shows a state; the widget (widget-app.ts) decides it.
  */
 import type { PaymentMethodName } from '@svc/protocol';
-import { PHASE_STATUS_TEXT, type WidgetPhase } from '@svc/sdk-core/host';
+import { PHASE_STATUS_KEY, shopperErrorKey, type WidgetPhase } from '@svc/sdk-core/host';
+import type { EN_CARD, EN_WIDGET, Texts } from '@svc/sdk-core/i18n';
+import type { SdkError } from '@svc/protocol';
+
+/** The widget page's texts: the widget's and the card fields'. */
+export type WidgetTexts = Texts<keyof typeof EN_WIDGET | keyof typeof EN_CARD>;
 
 export interface WidgetViewState {
   phase: WidgetPhase;
   methods: PaymentMethodName[];
   selected: PaymentMethodName | null;
-  error: string;
+  error: SdkError | null;
   /** The session could not be loaded: the customer may try again. */
   retry: boolean;
   sandbox: boolean;
@@ -19,15 +24,29 @@ export class WidgetView {
   readonly #doc: Document;
   readonly #get = (id: string): HTMLElement => this.#doc.getElementById(id)!;
 
-  constructor(doc: Document, onSelect: (method: PaymentMethodName) => void, onRetry: () => void) {
+  constructor(
+    doc: Document,
+    private texts: WidgetTexts,
+    onSelect: (method: PaymentMethodName) => void,
+    onRetry: () => void,
+  ) {
     this.#doc = doc;
     for (const radio of this.#radios()) radio.addEventListener('change', () => onSelect(radio.value as PaymentMethodName));
     this.#get('retry').addEventListener('click', onRetry);
   }
 
-  /** The method's name as the page shows it (its radio's label). */
-  label(method: PaymentMethodName): string {
-    return this.#doc.querySelector(`[data-method="${method}"] span`)?.textContent ?? method;
+  /** Speaks the texts' language: the page's `lang` and `dir`, and every fixed text (the next render does the rest). */
+  setTexts(texts: WidgetTexts): void {
+    this.texts = texts;
+    const root = this.#doc.documentElement;
+    root.lang = texts.language;
+    root.dir = texts.dir;
+    this.#doc.title = texts.t('widget.iframe');
+    this.#setText(this.#doc.querySelector('h1')!, texts.t('widget.heading'));
+    this.#setText(this.#doc.querySelector('#methods legend')!, texts.t('widget.methods'));
+    for (const radio of this.#radios()) this.#setText(radio.nextElementSibling as HTMLElement, texts.t(`method.${radio.value as PaymentMethodName}`));
+    this.#setText(this.#get('success'), texts.t('widget.success'));
+    this.#setText(this.#get('retry'), texts.t('widget.retry'));
   }
 
   render(state: WidgetViewState): void {
@@ -46,10 +65,14 @@ export class WidgetView {
     const note = this.#get('wallet-note');
     const wallet = showing && phase !== 'error' && selected && selected !== 'card' ? selected : null;
     note.hidden = wallet === null;
-    this.#setText(note, wallet ? `${this.label(wallet)} is used when you pay${state.sandbox ? ' (sandbox: approved without a real wallet)' : ''}.` : '');
+    const { texts } = this;
+    this.#setText(note, wallet ? texts.t(state.sandbox ? 'widget.wallet.sandbox' : 'widget.wallet', { wallet: texts.t(`method.${wallet}`) }) : '');
     this.#get('success').hidden = phase !== 'success';
-    this.#setText(this.#get('status'), PHASE_STATUS_TEXT[phase]);
-    this.#setText(this.#get('alert'), state.error);
+    const status = PHASE_STATUS_KEY[phase];
+    this.#setText(this.#get('status'), status ? texts.t(status) : '');
+    const error = state.error;
+    const errorKey = error && shopperErrorKey(error.code);
+    this.#setText(this.#get('alert'), errorKey ? texts.t(errorKey) : (error?.message ?? ''));
     this.#get('retry').hidden = !state.retry;
   }
 

@@ -7,6 +7,7 @@ import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@
 import { frameOf, mount, part, radios, ready, record, typeCard } from '../../../test/element-helpers';
 import { otherOrigin, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
 import type { SdkErrorException } from '@svc/sdk-core/shared';
+import { EN_WIDGET } from '@svc/sdk-core/i18n';
 import type { SvcEcomSdkElements } from './svc-ecom-sdk-elements';
 
 const axe = (window as unknown as { axe: typeof Axe }).axe;
@@ -265,7 +266,8 @@ describe('<svc-ecom-sdk-elements>', () => {
         expect(errors.map((event) => (event.detail as { code: string }).code)).to.deep.equal([code]);
         await element.updateComplete;
         expect(element.state).to.equal('ready');
-        expect(part(element, 'error')!.textContent).to.equal(error.message);
+        // The shopper reads the catalogue's text for the code; the merchant's error event carries the developer's message.
+        expect(part(element, 'error')!.textContent).to.equal(EN_WIDGET[`error.${code}`]);
       });
     }
 

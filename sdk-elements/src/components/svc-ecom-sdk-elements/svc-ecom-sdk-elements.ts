@@ -2,15 +2,14 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { PHASE_STATUS_TEXT, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { PHASE_STATUS_KEY, shopperErrorKey, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { appearanceCss, checkAppearance, describeRefusals, issueWarning, type AppearanceSelector } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
 export type WidgetState = WidgetPhase;
-
-const LABELS: Record<PaymentMethodName, string> = { card: 'Card', paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' };
 
 /** Where the appearance's selectors land in this element (the inputs, their labels and errors are the card frame's). */
 const LOOK_SELECTORS: Partial<Record<AppearanceSelector, string>> = {
@@ -83,6 +82,7 @@ export class SvcEcomSdkElements extends LitElement {
     debug: { type: Boolean },
     appearance: { attribute: false },
     paymentMethods: { attribute: false },
+    locale: {},
   };
 
   /** Used when `api-base` is not set: the origin the SDK script was loaded from (set by the script). */
@@ -104,6 +104,11 @@ export class SvcEcomSdkElements extends LitElement {
   declare appearance: Appearance | undefined;
   /** The methods to offer, of those the session offers (`['card', 'paypal']`); unset: all of them. */
   declare paymentMethods: PaymentMethodName[] | undefined;
+  /**
+   * The widget's language: `auto` (default: the first supported language of `navigator.languages`) or one of `en`,
+   * `he`, `ar`, `ru`, `fr`, `de`, `es`; another value is `en` with one warning. May change at any time: what was typed stays.
+   */
+  declare locale: string;
 
   #configError: SdkError | null = null;
   #startedKey = '';
@@ -114,6 +119,11 @@ export class SvcEcomSdkElements extends LitElement {
   /** The appearance's style sheet, after the element's own. */
   readonly #look = new CSSStyleSheet();
   #lookOf: unknown = null;
+  /** The widget's texts in its language (`en` until another language's catalogue has loaded). */
+  readonly #locale = new LocaleState(EN_WIDGET, () => {
+    this.#frame.setLocale(this.#locale.texts.language);
+    this.requestUpdate();
+  });
 
   /** Stable, so Lit does not detach and re-attach the frame on every render. */
   readonly #frameRef = (element?: Element): void => this.#frame.attach(element as HTMLIFrameElement | undefined, this.#apiBase());
@@ -162,6 +172,7 @@ export class SvcEcomSdkElements extends LitElement {
     this.debug = false;
     this.appearance = undefined;
     this.paymentMethods = undefined;
+    this.locale = 'auto';
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -234,6 +245,7 @@ export class SvcEcomSdkElements extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('paymentMethods')) this.#widget.allowMethods(Array.isArray(this.paymentMethods) ? this.paymentMethods : null);
     if (this.appearance !== this.#lookOf) this.#applyAppearance();
+    void this.#locale.request(this.locale, this.#apiBase());
     const settings = this.#settings();
     const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
     if (key === this.#startedKey || !this.isConnected) return;
@@ -267,12 +279,20 @@ export class SvcEcomSdkElements extends LitElement {
     const methods = this.#widget.methods;
     const offersCard = !this.#configError && (this.#widget.session.status !== 'ready' ? state === 'loading' : methods.includes('card'));
     const wallet = selected !== 'card' ? selected : null;
-    return html`<div part="base" class="base" aria-busy=${state === 'loading' || state === 'paying' ? 'true' : 'false'}>
+    const { texts } = this.#locale;
+    const error = this.#widget.error;
+    return html`<div
+      part="base"
+      class="base"
+      lang=${texts.language}
+      dir=${texts.dir}
+      aria-busy=${state === 'loading' || state === 'paying' ? 'true' : 'false'}
+    >
       ${state === 'loading' ? html`<div part="spinner" class="spinner" aria-hidden="true"></div>` : nothing}
       ${
         methods.length > 1 && state !== 'success'
           ? html`<fieldset part="methods" class="methods">
-            <legend part="legend">Payment method</legend>
+            <legend part="legend">${texts.t('widget.methods')}</legend>
             ${methods.map(
               (method) =>
                 html`<label part="method${method === selected ? ' method-selected' : ''}" class="method"
@@ -283,7 +303,7 @@ export class SvcEcomSdkElements extends LitElement {
                     .checked=${method === selected}
                     ?disabled=${state === 'paying'}
                     @change=${() => this.#widget.select(method)}
-                  /><span part="method-label">${LABELS[method]}</span></label
+                  /><span part="method-label">${texts.t(`method.${method}`)}</span></label
                 >`,
             )}
           </fieldset>`
@@ -294,7 +314,7 @@ export class SvcEcomSdkElements extends LitElement {
           ? html`<div part="card" class="card" ?hidden=${selected !== 'card' || state === 'success'}>
             <iframe
               part="frame"
-              title="Secure card payment form"
+              title=${texts.t('widget.frame')}
               data-ready=${this.#frame.frameReady ? 'true' : 'false'}
               src=${this.#frameSrc}
               ${ref(this.#frameRef)}
@@ -306,16 +326,16 @@ export class SvcEcomSdkElements extends LitElement {
       ${
         wallet && state !== 'success' && state !== 'error'
           ? html`<p part="wallet-note" class="wallet-note">
-            ${LABELS[wallet]} is used when you pay${this.mode === 'sandbox' ? ' (sandbox: approved without a real wallet)' : ''}.
+            ${texts.t(this.mode === 'sandbox' ? 'widget.wallet.sandbox' : 'widget.wallet', { wallet: texts.t(`method.${wallet}`) })}
           </p>`
           : nothing
       }
-      ${state === 'success' ? html`<p part="success" class="success">Payment accepted.</p>` : nothing}
-      <p part="status" class="status" role="status">${PHASE_STATUS_TEXT[state]}</p>
-      <p part="error" class="error" role="alert">${this.#widget.error?.message ?? ''}</p>
+      ${state === 'success' ? html`<p part="success" class="success">${texts.t('widget.success')}</p>` : nothing}
+      <p part="status" class="status" role="status">${PHASE_STATUS_KEY[state] ? texts.t(PHASE_STATUS_KEY[state]) : ''}</p>
+      <p part="error" class="error" role="alert">${error ? (shopperErrorKey(error.code) ? texts.t(shopperErrorKey(error.code)!) : error.message) : ''}</p>
       ${
         state === 'error' && !this.#configError
-          ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>Try again</button>`
+          ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>${texts.t('widget.retry')}</button>`
           : nothing
       }
     </div>`;

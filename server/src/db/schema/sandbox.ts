@@ -24,6 +24,9 @@ export const messages = pgTable(
     recipient: text('recipient').notNull(),
     body: text('body').notNull(),
     status: text('status', { enum: ['sent', 'failed'] }).notNull(),
+    /** An SMS's alphabet (`gsm7`, or `ucs2` for Hebrew, Arabic, Russian…) and how many segments it costs; null for an e-mail. */
+    encoding: text('encoding', { enum: ['gsm7', 'ucs2'] }),
+    segments: smallint('segments'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('messages_merchant_idx').on(t.merchantId, t.createdAt)],

@@ -34,6 +34,8 @@ export const transactions = pgTable(
     posData: jsonb('pos_data'),
     phone: text('phone'),
     email: text('email'),
+    /** init's `language`: the link's page and its SMS and e-mail speak it (null: the consumer's browser decides the page's). */
+    language: text('language'),
     smsState: text('sms_state').notNull().default('Not requested'),
     callbackUrl: text('callback_url'),
     callbackMethod: text('callback_method', { enum: ['GET', 'POST'] })

@@ -1,5 +1,8 @@
 import type { Response } from 'express';
+import { LANGUAGES } from '@svc/protocol';
+import { directionOf, type Language } from '@svc/sdk-core/i18n';
 import { escapeHtml } from '../docs';
+import { LANGUAGE_NAMES, translator } from '../../i18n';
 
 export { escapeHtml };
 
@@ -15,6 +18,8 @@ export const PAGE_ASSETS_PATH = '/pay-assets';
 
 export interface PageOptions {
   title: string;
+  /** The page's language (`<html lang dir>`, the switch); `en` when left out. */
+  language?: Language;
   /** The page's own script, if it has one (never inline: the CSP forbids it). */
   script?: PageAsset;
   /** Attributes of <main>, e.g. the data the script reads. Values are escaped here. */
@@ -23,13 +28,13 @@ export interface PageOptions {
 }
 
 /** A consumer page: the service's style sheet, at most one script of its own, nothing inline, nothing from elsewhere. */
-export function renderPage({ title, script, mainData = {}, main }: PageOptions): string {
+export function renderPage({ title, language = 'en', script, mainData = {}, main }: PageOptions): string {
   const data = Object.entries(mainData)
     .filter(([, value]) => value !== null)
     .map(([name, value]) => ` data-${name}="${escapeHtml(String(value))}"`)
     .join('');
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -38,12 +43,22 @@ export function renderPage({ title, script, mainData = {}, main }: PageOptions):
 <link rel="stylesheet" href="${PAGE_ASSETS_PATH}/${PAGE_ASSETS.style}">
 ${script ? `<script src="${PAGE_ASSETS_PATH}/${script}" defer></script>\n` : ''}</head>
 <body>
+${languageSwitch(language)}
 <main id="page"${data}>
 ${main}
 </main>
 </body>
 </html>
 `;
+}
+
+/** Links to the same page in each language (`?lang=`), each named in its own language; the current one marked. */
+function languageSwitch(current: Language): string {
+  const links = LANGUAGES.map((language) => {
+    const here = language === current ? ' aria-current="true"' : '';
+    return `<li><a href="?lang=${language}" lang="${language}" hreflang="${language}"${here}>${escapeHtml(LANGUAGE_NAMES[language])}</a></li>`;
+  });
+  return `<nav class="languages" aria-label="${escapeHtml(translator(current)('page.language'))}"><ul>${links.join('')}</ul></nav>`;
 }
 
 /**
@@ -78,10 +93,12 @@ export function sendPage(res: Response, publicBaseUrl: string, status: number, h
 }
 
 /** The 404 page of an unknown link or sticker: HTML, as the consumer opened it in a browser. */
-export function notFoundPage(what: 'payment link' | 'sticker'): string {
-  const heading = what === 'payment link' ? 'Payment link not found' : 'Sticker not found';
+export function notFoundPage(what: 'payment link' | 'sticker', language: Language = 'en'): string {
+  const t = translator(language);
+  const heading = t(what === 'payment link' ? 'page.linkNotFound' : 'page.stickerNotFound');
   return renderPage({
     title: heading,
-    main: `<h1>${heading}</h1>\n<p>Check the link, or ask the merchant for a new one.</p>`,
+    language,
+    main: `<h1>${escapeHtml(heading)}</h1>\n<p>${escapeHtml(t('page.notFound.text'))}</p>`,
   });
 }

@@ -11,6 +11,7 @@ import { toLinkState } from './link-state';
 import { renderPaymentPage } from './payment-page';
 import { paymentPageUrl } from '../transactions';
 import { qrCodeSvg } from './qr-code';
+import { pageLanguage } from '../../i18n';
 
 /**
  * The consumer's page of a payment link, `GET /pay/:linkId` (docs/integrating.md#the-hosted-payment-page), and its QR code. An unknown or
@@ -26,12 +27,13 @@ export function paymentPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
       ENDPOINT.getPaymentPage,
       async ({ req, res }) => {
         const found = await face(req.params.linkId);
+        const language = pageLanguage({ query: req.query['lang'], transaction: found?.row.language, acceptLanguage: req.get('accept-language') });
         if (!found) {
-          sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('payment link'));
+          sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('payment link', language));
           return;
         }
         const now = deps.clock.now();
-        const html = renderPaymentPage({ linkId: found.row.linkId, state: toLinkState(found, now), sequence: found.row.sequence, now });
+        const html = renderPaymentPage({ linkId: found.row.linkId, state: toLinkState(found, now), sequence: found.row.sequence, now, language });
         sendPage(res, deps.env.PUBLIC_BASE_URL, 200, html);
       },
       perAddress,

@@ -10,14 +10,52 @@ const t = useTestApp({ merchantName: 'Café <Lumière>' });
 const AUTHORIZATION_HOLD_S = 7 * 24 * 3600;
 
 const pathOf = (transaction: Pick<Transaction, 'transactionPage'>) => new URL(transaction.transactionPage.qrURL).pathname;
-async function page(path: string) {
-  const res = await t.app.request(path);
+async function page(path: string, headers: Record<string, string> = {}) {
+  const res = await t.app.request(path, { headers });
   return { res, html: await res.text() };
 }
 const heading = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
 const hasForm = (html: string) => html.includes('id="pay-button"') || html.includes('id="card-form"');
 
 describe('GET /pay/:linkId (the hosted payment page)', () => {
+  describe('in the consumer’s language', () => {
+    const htmlTag = (html: string) => /<html[^>]*>/.exec(html)![0];
+
+    it('speaks Russian from Accept-Language: headings, amount, labels and the pay button', async () => {
+      const created = await t.client.init({ amount: 1234.5, currency: 'RUB' });
+      const { html } = await page(pathOf(created.body), { 'accept-language': 'ja;q=0.9, ru-RU;q=0.8, en;q=0.1' });
+      expect(htmlTag(html)).toBe('<html lang="ru" dir="ltr">');
+      expect(html).toContain('Ожидаем оплату');
+      expect(html).toMatch(/<p class="amount">1\s234,50\s₽<\/p>/);
+      expect(html).toContain('<button type="button" id="pay-button" disabled>Оплатить 1234,50 RUB</button>');
+      expect(html).toContain('>Номер карты</label>');
+      expect(html).toContain('aria-label="Данные карты"');
+    });
+
+    it('?lang= comes first, then the transaction’s language, then the browser’s; an unsupported ?lang= is skipped', async () => {
+      const created = await t.client.init({ amount: 12.5, currency: 'ILS', language: 'he' });
+      const path = pathOf(created.body);
+      const he = (await page(path, { 'accept-language': 'fr' })).html;
+      expect(htmlTag(he)).toBe('<html lang="he" dir="rtl">');
+      expect(he).toContain('>מספר כרטיס</label>');
+      expect(he).toContain('dir="ltr" inputmode="numeric" autocomplete="cc-number"');
+      expect(htmlTag((await page(`${path}?lang=de`, { 'accept-language': 'fr' })).html)).toBe('<html lang="de" dir="ltr">');
+      expect(htmlTag((await page(`${path}?lang=xx`, { 'accept-language': 'fr' })).html)).toBe('<html lang="he" dir="rtl">');
+      const plain = await t.client.init({ amount: 12.5, currency: 'USD' });
+      expect(htmlTag((await page(pathOf(plain.body), { 'accept-language': 'xx, es;q=0.5' })).html)).toBe('<html lang="es" dir="ltr">');
+      expect(htmlTag((await page(pathOf(plain.body))).html)).toBe('<html lang="en" dir="ltr">');
+    });
+
+    it('offers a switch: a link per language, named in that language, the current one marked', async () => {
+      const created = await t.client.init({ amount: 12.5, currency: 'USD' });
+      const { html } = await page(`${pathOf(created.body)}?lang=ar`);
+      expect(html).toContain('<nav class="languages" aria-label="اللغة">');
+      expect(html).toContain('<a href="?lang=ar" lang="ar" hreflang="ar" aria-current="true">العربية</a>');
+      expect(html).toContain('<a href="?lang=en" lang="en" hreflang="en">English</a>');
+      expect([...html.matchAll(/<a href="\?lang=/g)]).toHaveLength(7);
+    });
+  });
+
   it('is served with the headers of a page no one may frame, cache or index, and nothing inline', async () => {
     const created = await t.client.init({ amount: 12.5, currency: 'USD' });
     const { res, html } = await page(pathOf(created.body));
@@ -51,7 +89,7 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     });
     const { html } = await page(pathOf(created.body));
     expect(heading(html)).toBe('Café &lt;Lumière&gt;');
-    expect(html).toContain('<p class="amount">12.50 USD</p>');
+    expect(html).toContain('<p class="amount">$12.50</p>');
     expect(html).toContain('Waiting for your payment');
     expect(html).toMatch(/<td>Tea &amp; cake<\/td><td class="num">2<\/td><td class="num">10.00<\/td>/);
     expect(html).toContain('<button type="button" id="pay-button" disabled>Pay 12.50 USD</button>');
@@ -77,7 +115,7 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     const paid = (await t.client.get(created.body.TransactionNumber)).body;
     const { html } = await page(pathOf(created.body));
     expect(heading(html)).toBe('Payment approved');
-    expect(html).toContain('<dt>Amount</dt><dd>12.50 USD</dd>');
+    expect(html).toContain('<dt>Amount</dt><dd>$12.50</dd>');
     expect(html).toContain('<dt>Paid to</dt><dd>Café &lt;Lumière&gt;</dd>');
     expect(html).toContain(`<dt>Confirmation number</dt><dd>${paid.confirmation!.confirmationNumber}</dd>`);
     expect(html).toContain('<dt>Card</dt><dd>ending in 4242</dd>');
@@ -129,7 +167,7 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     expect(res.status).toBe(200);
     expect(heading(html)).toBe('Payment expired');
     expect(html).toContain('This payment has expired and anything reserved on your card was released.');
-    expect(html).toContain('<dt>Amount</dt><dd>4.00 USD</dd>');
+    expect(html).toContain('<dt>Amount</dt><dd>$4.00</dd>');
     expect(hasForm(html)).toBe(false);
   });
 

@@ -19,6 +19,8 @@ export async function listMessages(db: Queryable, principal: Principal, limit = 
       recipient: messages.recipient,
       body: messages.body,
       status: messages.status,
+      encoding: messages.encoding,
+      segments: messages.segments,
       createdAt: messages.createdAt,
       transactionNumber: transactions.transactionNumber,
     })

@@ -1,4 +1,5 @@
 import type { MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
+import { smsShape } from '../../messages/sms-encoding';
 import { insertMessage } from './messages.queries';
 
 /**
@@ -7,7 +8,8 @@ import { insertMessage } from './messages.queries';
  */
 export class SandboxMessageOutbox implements MessageOutbox {
   async send(message: OutboundMessage, { db, now }: SendContext): Promise<{ delivered: boolean }> {
-    await insertMessage(db, { ...message, status: 'sent', createdAt: now });
+    const shape = message.channel === 'sms' ? smsShape(message.body) : null;
+    await insertMessage(db, { ...message, status: 'sent', encoding: shape?.encoding ?? null, segments: shape?.segments ?? null, createdAt: now });
     return { delivered: true };
   }
 }

@@ -33,6 +33,7 @@ export function sandboxRoutes(deps: Pick<ServiceDeps, 'db' | 'env' | 'processor'
           body: m.body,
           transactionNumber: m.transactionNumber,
           status: m.status,
+          ...(m.encoding === null ? {} : { encoding: m.encoding, segments: m.segments! }),
           createdAt: m.createdAt.toISOString(),
         })),
       };

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors';
 import { findCredentialByHash, hashCredential } from '../merchants';
 import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
+import { localeFiles } from './locale-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
@@ -27,6 +28,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
   const router = Router();
   const files = new SdkFileCache(root);
   const base = `${deps.env.PUBLIC_BASE_URL}/sdk`;
+  const locales = localeFiles();
 
   router.get('/sdk/manifest.json', async (req, res) => {
     const manifest: SdkManifest = { files: {} };
@@ -34,6 +36,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       const loaded = await files.load(file);
       if (loaded) manifest.files[file.name] = { url: `${base}${file.urlPath}`, integrity: loaded.integrity };
     }
+    for (const [language, file] of locales) manifest.files[`locale-${language}`] = { url: `${base}/locales/${language}.json`, integrity: file.integrity };
     const body = JSON.stringify(manifest);
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -57,6 +60,20 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       sendTagged(req, res, loaded.body, loaded.etag);
     });
   }
+  // The catalogues of the consumer's languages (docs/languages.md): the widgets load the one they speak.
+  router.get('/sdk/locales/:file', (req, res, next) => {
+    const file = locales.get(String(req.params.file).replace(/\.json$/, '') as never);
+    if (!file || !String(req.params.file).endsWith('.json')) {
+      next();
+      return;
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', deps.env.SDK_FILES_REVALIDATE ? REVALIDATE : 'public, max-age=3600');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    sendTagged(req, res, file.body, file.etag);
+  });
   return router;
 }
 

@@ -78,6 +78,27 @@ describe('SDK scripts', () => {
   });
 });
 
+describe('the language catalogues', () => {
+  it('are published at /sdk/locales/<language>.json for any origin, with an ETag and their SRI hash in the manifest', async () => {
+    const res = await fetch(`${base}/sdk/locales/he.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.text();
+    expect((JSON.parse(body) as Record<string, string>)['card.number.label']).toBe('מספר כרטיס');
+    expect((await fetch(`${base}/sdk/locales/he.json`, { headers: { 'if-none-match': res.headers.get('etag')! } })).status).toBe(304);
+    const en = (await (await fetch(`${base}/sdk/locales/en.json`)).json()) as Record<string, string>;
+    expect(en['card.number.label']).toBe('Card number');
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
+    expect(manifest.files['locale-he']).toEqual({
+      url: 'http://localhost:8080/sdk/locales/he.json',
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+    });
+    expect((await fetch(`${base}/sdk/locales/xx.json`)).status).toBe(404);
+    expect((await fetch(`${base}/sdk/locales/he`)).status).toBe(404);
+  });
+});
+
 describe('a rebuild while the service runs (pnpm dev)', () => {
   it('is served from the next request on, even when the file keeps its modification time', async () => {
     const file = { dist: 'rebuilt/sdk.js' };

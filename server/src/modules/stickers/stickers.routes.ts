@@ -9,6 +9,7 @@ import { paymentPageUrl } from '../transactions';
 import { notFoundPage, sendPage } from '../consumer-pages';
 import { renderWaitingPage } from './sticker-page';
 import { findStickerDevice, newestPayableLinkOfDevice } from './stickers.queries';
+import { pageLanguage } from '../../i18n';
 
 /**
  * A device's sticker, `GET /s/:stickerCode` (docs/integrating.md#terminals-and-stickers): 303 to the hosted page of the device's newest payable
@@ -24,19 +25,21 @@ export function stickersRoutes(deps: ServiceDeps & { limiter: RateLimiter }): En
       async ({ req, res }) => {
         // A page: a malformed code is its 404 page, not a problem.
         const code = StickerCodeParam.safeParse(req.params.stickerCode);
+        const language = pageLanguage({ query: req.query['lang'], acceptLanguage: req.get('accept-language') });
         const device = code.success ? await findStickerDevice(deps.db, code.data) : null;
         if (!code.success || !device) {
-          sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('sticker'));
+          sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('sticker', language));
           return;
         }
         const linkId = await newestPayableLinkOfDevice(deps.db, device.deviceId, deps.clock.now());
         if (linkId) {
           res.setHeader('Cache-Control', 'no-store');
           res.setHeader('Referrer-Policy', 'no-referrer');
-          res.redirect(303, payPage(linkId));
+          const chosen = typeof req.query['lang'] === 'string' ? `?lang=${encodeURIComponent(req.query['lang'])}` : '';
+          res.redirect(303, `${payPage(linkId)}${chosen}`);
           return;
         }
-        sendPage(res, deps.env.PUBLIC_BASE_URL, 200, renderWaitingPage(code.data));
+        sendPage(res, deps.env.PUBLIC_BASE_URL, 200, renderWaitingPage(code.data, language));
       },
       perAddress,
     ),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { smsShape } from '../../messages/sms-encoding';
 import { linkEmailText, linkSmsText, SMS_SEGMENT_CHARACTERS } from './link-message-texts';
 
 /** The GSM 03.38 basic character set (one septet each); the extension table is left out on purpose. */
@@ -7,7 +8,8 @@ const isGsm7 = (text: string) => [...text].every((c) => GSM7.has(c));
 
 // A production-like link: a real origin and a link id as newLinkId makes it (24 random bytes, base64url).
 const url = 'https://payments.example-service.com/pay/Zm9vYmFyYmF6cXV4cXV1eHh5enp5MTIzNDU2';
-const facts = { businessName: 'Corner Shop', amountCents: 1250, currency: 'USD', url };
+const facts = { businessName: 'Corner Shop', amountCents: 1250, currency: 'USD', url, language: 'en' } as const;
+const LONG_NAME = 'The Very Long Named Family Bakery, Coffee Roasters and Delicatessen of the Old Town Market Square';
 
 describe('the payment link messages', () => {
   it('the SMS names the business, the amount and the link, in one GSM-7 segment', () => {
@@ -20,7 +22,7 @@ describe('the payment link messages', () => {
   it('a business name too long for the segment is shortened, never the amount or the link', () => {
     const sms = linkSmsText({
       ...facts,
-      businessName: 'The Very Long Named Family Bakery, Coffee Roasters and Delicatessen of the Old Town Market Square',
+      businessName: LONG_NAME,
       amountCents: 123456789,
     });
     expect(sms.length).toBe(SMS_SEGMENT_CHARACTERS);
@@ -37,5 +39,49 @@ describe('the payment link messages', () => {
     const email = linkEmailText(facts);
     expect(email).toContain('Corner Shop asks you to pay 12.50 USD.');
     expect(email).toContain(`Pay securely here: ${url}`);
+  });
+
+  it('speaks the consumer’s language: he, ar and ru in UCS-2 within two segments, the amount and link whole', () => {
+    for (const language of ['he', 'ar', 'ru'] as const) {
+      const sms = linkSmsText({ ...facts, language, businessName: `${LONG_NAME} ${LONG_NAME}`, amountCents: 123456789 });
+      const shape = smsShape(sms);
+      expect(shape.encoding, language).toBe('ucs2');
+      expect(shape.segments, language).toBeLessThanOrEqual(2);
+      expect(sms, language).toContain('1234567');
+      expect(sms, language).toContain('89 USD');
+      expect(sms.endsWith(url), language).toBe(true);
+      expect(sms, language).toContain('The Very Long');
+      expect(sms, language).toContain('...');
+    }
+    const he = linkSmsText({ ...facts, language: 'he' });
+    expect(he).toBe(`בקשת תשלום מ־Corner Shop: 12.50 USD. לתשלום: ${url}`);
+    expect(smsShape(he)).toMatchObject({ encoding: 'ucs2', segments: 2 });
+    expect(linkSmsText({ ...facts, language: 'ru' })).toContain('12,50 USD');
+  });
+
+  it('fr, de and es stay in one GSM-7 segment', () => {
+    for (const language of ['fr', 'de', 'es'] as const) {
+      const sms = linkSmsText({ ...facts, language, businessName: LONG_NAME });
+      expect(smsShape(sms), language).toMatchObject({ encoding: 'gsm7', segments: 1 });
+      expect(sms.endsWith(url), language).toBe(true);
+      expect(sms, language).toContain('12,50 USD');
+    }
+  });
+
+  it('the e-mail speaks the consumer’s language', () => {
+    const email = linkEmailText({ ...facts, language: 'de' });
+    expect(email).toContain('Corner Shop bittet Sie, 12,50 USD zu bezahlen.');
+    expect(email).toContain(`Hier sicher bezahlen: ${url}`);
+  });
+});
+
+describe('SMS encoding', () => {
+  it('counts GSM-7 septets (extension characters twice) and UCS-2 units, with the segment sizes of a long message', () => {
+    expect(smsShape('a'.repeat(160))).toEqual({ encoding: 'gsm7', units: 160, segments: 1 });
+    expect(smsShape('a'.repeat(161))).toEqual({ encoding: 'gsm7', units: 161, segments: 2 });
+    expect(smsShape('€'.repeat(80))).toEqual({ encoding: 'gsm7', units: 160, segments: 1 });
+    expect(smsShape('ש'.repeat(70))).toEqual({ encoding: 'ucs2', units: 70, segments: 1 });
+    expect(smsShape('ש'.repeat(71))).toEqual({ encoding: 'ucs2', units: 71, segments: 2 });
+    expect(smsShape(`${'a'.repeat(100)}ç`)).toMatchObject({ encoding: 'ucs2', segments: 2 });
   });
 });

@@ -1,7 +1,11 @@
-import { formatCents } from '@svc/protocol';
+import { formatNumber, type Language } from '@svc/sdk-core/i18n';
+import { translator } from '../../i18n';
+import { smsShape } from '../../messages/sms-encoding';
 
 /** One SMS segment in GSM-7 (docs/integrating.md#links-by-sms-and-e-mail: the link SMS fits one for ordinary business names). */
 export const SMS_SEGMENT_CHARACTERS = 160;
+/** A link SMS in UCS-2 (Hebrew, Arabic, Russian) may take this many segments (67 UTF-16 units each). */
+export const UCS2_MAX_SEGMENTS = 2;
 
 export interface LinkMessageFacts {
   businessName: string;
@@ -10,32 +14,44 @@ export interface LinkMessageFacts {
   currency: string;
   /** The hosted payment page (`qrURL`). */
   url: string;
+  /** The consumer's language (init's `language`, else `en`). */
+  language: Language;
 }
 
-function ask({ amountCents, currency }: LinkMessageFacts): string {
-  return amountCents === null ? 'asks you to approve a payment' : `asks you to pay ${formatCents(amountCents)} ${currency}`;
+/** The amount as a message writes it: the language's digits and separators and the currency's code (no sign outside GSM-7). */
+const amountOf = ({ amountCents, language }: LinkMessageFacts): string => (amountCents === null ? '' : formatNumber(amountCents, language));
+
+/** Fits the budget: one GSM-7 segment, or up to two UCS-2 segments. */
+function fits(text: string): boolean {
+  const shape = smsShape(text);
+  return shape.encoding === 'gsm7' ? shape.segments === 1 : shape.segments <= UCS2_MAX_SEGMENTS;
 }
 
 /**
- * The SMS: business, amount and link, in one 160-character segment. A business name too long for the segment is
- * shortened (with "..."), never the amount or the link.
+ * The SMS: business, amount and link, in the consumer's language, in one GSM-7 segment (160 characters) or, when the
+ * language or the business name needs UCS-2, in two segments. A business name too long for that is shortened (with
+ * "..."), never the amount or the link.
  */
 export function linkSmsText(facts: LinkMessageFacts): string {
-  const tail = ` ${ask(facts)}: ${facts.url}`;
-  const room = SMS_SEGMENT_CHARACTERS - tail.length;
-  const name = facts.businessName.length <= room ? facts.businessName : `${facts.businessName.slice(0, Math.max(0, room - 3)).trimEnd()}...`;
-  return `${name}${tail}`;
+  const t = translator(facts.language);
+  const render = (business: string) =>
+    t(facts.amountCents === null ? 'link.sms.noAmount' : 'link.sms', { business, amount: amountOf(facts), currency: facts.currency, url: facts.url });
+  const full = render(facts.businessName);
+  if (fits(full)) return full;
+  const name = [...facts.businessName];
+  for (let keep = name.length - 1; keep >= 0; keep -= 1) {
+    const shortened = render(`${name.slice(0, keep).join('').trimEnd()}...`);
+    if (fits(shortened)) return shortened;
+  }
+  return render('');
 }
 
-/** The e-mail: the same facts, with room to say what the link is. */
+/** The e-mail: the same facts in the consumer's language, with room to say what the link is. */
 export function linkEmailText(facts: LinkMessageFacts): string {
-  return [
-    'Hello,',
-    '',
-    `${facts.businessName} ${ask(facts)}.`,
-    '',
-    `Pay securely here: ${facts.url}`,
-    '',
-    'The page shows what you are paying for before you pay. If you did not expect this message, you can ignore it.',
-  ].join('\n');
+  const t = translator(facts.language);
+  const ask =
+    facts.amountCents === null
+      ? t('link.email.ask.noAmount', { business: facts.businessName })
+      : t('link.email.ask', { business: facts.businessName, amount: amountOf(facts), currency: facts.currency });
+  return [t('link.email.greeting'), '', ask, '', t('link.email.link', { url: facts.url }), '', t('link.email.note')].join('\n');
 }

@@ -43,6 +43,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     posData: body.posData ?? null,
     phone: body.phone ?? null,
     email: body.email ?? null,
+    language: body.language ?? null,
     smsState: 'Not requested',
     callbackUrl: body.callbackURL ?? null,
     callbackMethod: body.callbackMethod ?? 'POST',
@@ -62,6 +63,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
       amountCents: row.amountCents,
       currency: row.currency,
       url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId),
+      language: body.language ?? 'en',
     };
     const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
     if (delivered.sms !== undefined) {

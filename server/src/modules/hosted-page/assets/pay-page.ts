@@ -7,6 +7,7 @@
  */
 import { endpointPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
+import { fill, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
 
@@ -32,6 +33,9 @@ const live = new LiveUpdates({
   onReconnect: () => void queueRefresh(),
 });
 let refreshing: Promise<void> = Promise.resolve();
+/** The texts the server handed this script in the page's language (`data-texts`: the card rules' and the payment's states). */
+let texts: Partial<Record<TextKey, string>> = {};
+const t = (key: TextKey, params?: TextParams): string => fill(texts[key] ?? '', params);
 
 /** An Idempotency-Key for one attempt; getRandomValues works on plain http too (randomUUID needs a secure context). */
 function attemptKey(): string {
@@ -65,7 +69,9 @@ function bind(): void {
   const button = document.getElementById('pay-button') as HTMLButtonElement | null;
   const fields = document.getElementById('card-fields');
   if (button && fields) {
+    texts = JSON.parse(main.dataset['texts'] ?? '{}') as typeof texts;
     card = mountCardForm(fields, { onChange: () => undefined });
+    card.setTexts({ t });
     const showCard = () => (fields.hidden = selectedMethod() !== 'card');
     for (const radio of main.querySelectorAll<HTMLInputElement>('input[name=method]')) radio.addEventListener('change', showCard);
     showCard();
@@ -91,7 +97,7 @@ async function pay(): Promise<void> {
   paying = true;
   setBusy(true);
   say('pay-error', '');
-  say('status', 'Processing your payment…');
+  say('status', t('page.processing'));
   try {
     const refusal: { problem?: ProblemInfo } = {};
     const result = await postJson(endpointPath('payPaymentLink', { linkId }), body, {
@@ -105,7 +111,7 @@ async function pay(): Promise<void> {
     });
     const { problem } = refusal;
     if (!result.ok && !problem && result.error.code === 'network_error') {
-      say('pay-error', 'The payment service could not be reached. Check your connection, then try again.');
+      say('pay-error', t('page.unreachable'));
       return;
     }
     // Paid, declined, failed or no longer open: the server's page says which.
@@ -113,15 +119,12 @@ async function pay(): Promise<void> {
       await queueRefresh(true);
       return;
     }
-    if (problem.code === 'invalid_card') card?.showServerErrorAt(problem.paths, problem.detail ?? 'Check the card details.');
-    say(
-      'pay-error',
-      problem.status === 429 ? 'Too many attempts. Wait a moment, then try again.' : `The payment did not go through: ${problem.detail ?? 'try again.'}`,
-    );
+    if (problem.code === 'invalid_card') card?.showServerErrorAt(problem.paths, t('page.checkCard'));
+    say('pay-error', t(problem.status === 429 ? 'page.tooMany' : 'page.notThrough'));
   } finally {
     paying = false;
     setBusy(false);
-    say('status', 'Waiting for your payment');
+    say('status', t('page.waiting'));
   }
 }
 

@@ -9,17 +9,21 @@ const main = document.getElementById('page');
 const code = main?.dataset['sticker'];
 const interval = Number(main?.dataset['poll'] ?? 2000);
 const status = document.getElementById('sticker-status');
+/** The language the consumer chose on this page (?lang=), carried to the payment page. */
+const chosen = new URLSearchParams(location.search).get('lang');
 
 async function poll(): Promise<void> {
   try {
     const response = await fetch(endpointPath('nextStickerPayment', { stickerCode: code! }), { cache: 'no-store', credentials: 'omit' });
     if (response.status === 404) {
-      if (status) status.textContent = 'This sticker is no longer in use. Ask the cashier.';
+      if (status) status.textContent = main?.dataset['retired'] ?? '';
       return;
     }
     const next = parseWith(StickerNextWire, response.ok ? await response.json() : null);
     if (next.ok && next.value.type === 'payment' && new URL(next.value.url, location.href).origin === location.origin) {
-      location.replace(next.value.url);
+      const url = new URL(next.value.url, location.href);
+      if (chosen) url.searchParams.set('lang', chosen);
+      location.replace(url.href);
       return;
     }
   } catch {
