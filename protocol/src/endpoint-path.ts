@@ -1,4 +1,4 @@
-import { endpointPath, type OperationId } from './endpoint-paths';
+import { fillPath } from './endpoint-paths';
 import { ENDPOINT } from './endpoints';
 
 /**
@@ -7,7 +7,7 @@ import { ENDPOINT } from './endpoints';
  * cannot call a path the table does not list.
  */
 export function endpointRequest(operationId: string, params: Record<string, string> = {}): { method: 'GET' | 'POST'; path: string } {
-  const endpoint = (ENDPOINT as Record<string, { method: 'get' | 'post' } | undefined>)[operationId];
+  const endpoint = (ENDPOINT as Record<string, { method: 'get' | 'post'; path: string } | undefined>)[operationId];
   if (!endpoint) throw new Error(`no endpoint ${operationId} in the endpoint table`);
-  return { method: endpoint.method === 'get' ? 'GET' : 'POST', path: endpointPath(operationId as OperationId, params) };
+  return { method: endpoint.method === 'get' ? 'GET' : 'POST', path: fillPath(endpoint.path, params) };
 }

@@ -1,61 +1,55 @@
 /**
- * The path of every endpoint, by operation: written here once. The endpoint table (endpoints.ts) describes each, the
- * server mounts them from it, and clients fill them with `endpointRequest` (endpoint-path.ts) — the browser scripts
- * too, since this file is free of zod.
+ * The path of every endpoint, one constant per operation (`<operationId>Path`): written here once. The endpoint table
+ * (endpoints.ts) describes each, the server mounts them from it, and clients fill them with `fillPath` (or
+ * `endpointRequest`). Separate constants, so a browser bundle carries only the paths it uses; this file is free of zod.
  */
-export const ENDPOINT_PATHS = {
-  initTransaction: '/transactions/init',
-  getTransaction: '/transactions/{transactionNumber}',
-  cancelTransaction: '/transactions/{transactionNumber}/cancel',
-  pay: '/transactions/pay',
-  void: '/transactions/void',
-  authorize: '/transactions/authorize',
-  closeAuthorization: '/transactions/{transactionNumber}/closeAuth',
-  getPaymentLinkState: '/pay/{linkId}/state',
-  payPaymentLink: '/pay/{linkId}',
-  getPaymentPage: '/pay/{linkId}',
-  getPaymentQrCode: '/pay/{linkId}/qr.svg',
-  openSticker: '/s/{stickerCode}',
-  nextStickerPayment: '/s/{stickerCode}/next',
-  saveReceipt: '/transactions/{transactionNumber}/receipt',
-  getReceipt: '/transactions/{transactionNumber}/receipt',
-  commit: '/transactions/{transactionNumber}/commit',
-  commitByLink: '/transactions/commitPayment/{commitId}',
-  listCallbacks: '/transactions/{transactionNumber}/callbacks',
-  redeliverCallback: '/callbacks/{deliveryId}/redeliver',
-  createSdkSession: '/sdk/sessions',
-  submitSdkPayment: '/sdk/sessions/{sessionId}/payments',
-  getSandboxClock: '/sandbox/clock',
-  advanceSandboxClock: '/sandbox/clock/advance',
-  listSandboxMessages: '/sandbox/messages',
-  terminalSimulator: '/sandbox/terminal',
-  terminalCurrent: '/sandbox/terminal/current',
-  terminalTap: '/sandbox/terminal/tap',
-  terminalCancel: '/sandbox/terminal/cancel',
-  listCredentials: '/credentials',
-  createCredential: '/credentials',
-  revokeCredential: '/credentials/{credentialId}/revoke',
-  addAllowedOrigin: '/credentials/{credentialId}/origins',
-  removeAllowedOrigin: '/credentials/{credentialId}/origins/remove',
-  rollWebhookSecret: '/merchant/webhook-secret/roll',
-  getPaymentMethods: '/merchant/payment-methods',
-  updatePaymentMethods: '/merchant/payment-methods',
-  listAuditLog: '/merchant/audit-log',
-  health: '/healthz',
-} as const;
-
-export type OperationId = keyof typeof ENDPOINT_PATHS;
+export const initTransactionPath = '/transactions/init';
+export const getTransactionPath = '/transactions/{transactionNumber}';
+export const cancelTransactionPath = '/transactions/{transactionNumber}/cancel';
+export const payPath = '/transactions/pay';
+export const voidPath = '/transactions/void';
+export const authorizePath = '/transactions/authorize';
+export const closeAuthorizationPath = '/transactions/{transactionNumber}/closeAuth';
+export const getPaymentLinkStatePath = '/pay/{linkId}/state';
+export const payPaymentLinkPath = '/pay/{linkId}';
+export const getPaymentPagePath = '/pay/{linkId}';
+export const getPaymentQrCodePath = '/pay/{linkId}/qr.svg';
+export const openStickerPath = '/s/{stickerCode}';
+export const nextStickerPaymentPath = '/s/{stickerCode}/next';
+export const saveReceiptPath = '/transactions/{transactionNumber}/receipt';
+export const getReceiptPath = '/transactions/{transactionNumber}/receipt';
+export const commitPath = '/transactions/{transactionNumber}/commit';
+export const commitByLinkPath = '/transactions/commitPayment/{commitId}';
+export const listCallbacksPath = '/transactions/{transactionNumber}/callbacks';
+export const redeliverCallbackPath = '/callbacks/{deliveryId}/redeliver';
+export const createSdkSessionPath = '/sdk/sessions';
+export const submitSdkPaymentPath = '/sdk/sessions/{sessionId}/payments';
+export const getSandboxClockPath = '/sandbox/clock';
+export const advanceSandboxClockPath = '/sandbox/clock/advance';
+export const listSandboxMessagesPath = '/sandbox/messages';
+export const terminalSimulatorPath = '/sandbox/terminal';
+export const terminalCurrentPath = '/sandbox/terminal/current';
+export const terminalTapPath = '/sandbox/terminal/tap';
+export const terminalCancelPath = '/sandbox/terminal/cancel';
+export const listCredentialsPath = '/credentials';
+export const createCredentialPath = '/credentials';
+export const revokeCredentialPath = '/credentials/{credentialId}/revoke';
+export const addAllowedOriginPath = '/credentials/{credentialId}/origins';
+export const removeAllowedOriginPath = '/credentials/{credentialId}/origins/remove';
+export const rollWebhookSecretPath = '/merchant/webhook-secret/roll';
+export const getPaymentMethodsPath = '/merchant/payment-methods';
+export const updatePaymentMethodsPath = '/merchant/payment-methods';
+export const listAuditLogPath = '/merchant/audit-log';
+export const healthPath = '/healthz';
 
 /**
- * An endpoint's path with its `{name}` slots filled from `params`, URI-encoded. A missing parameter throws, so a
- * client built on this cannot call a path the table does not list.
+ * A path template with its `{name}` slots filled from `params`, URI-encoded. A missing parameter throws, so a client
+ * built on this cannot call a path the table does not list.
  */
-export function endpointPath(operationId: OperationId, params: Record<string, string> = {}): string {
-  const template: string | undefined = ENDPOINT_PATHS[operationId];
-  if (template === undefined) throw new Error(`no endpoint ${operationId} in the endpoint table`);
+export function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_slot, name: string) => {
     const value = params[name];
-    if (value === undefined) throw new Error(`${operationId} needs the path parameter ${name}`);
+    if (value === undefined) throw new Error(`${template} needs the path parameter ${name}`);
     return encodeURIComponent(value);
   });
 }

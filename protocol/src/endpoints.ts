@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApiErrorCode } from './error-codes';
-import { ENDPOINT_PATHS } from './endpoint-paths';
+import * as paths from './endpoint-paths';
 import { InitTransactionRequestSchema } from './init-request';
 import {
   AuthorizeRequestSchema,
@@ -87,7 +87,7 @@ const TABLE = {
   initTransaction: {
     operationId: 'initTransaction',
     method: 'post',
-    path: ENDPOINT_PATHS.initTransaction,
+    path: paths.initTransactionPath,
     tag: 'Transactions',
     summary: 'Create a transaction',
     description:
@@ -104,7 +104,7 @@ const TABLE = {
   getTransaction: {
     operationId: 'getTransaction',
     method: 'get',
-    path: ENDPOINT_PATHS.getTransaction,
+    path: paths.getTransactionPath,
     tag: 'Transactions',
     summary: 'Transaction status',
     description: "The transaction object, the same shape a callback carries. Another merchant's or branch's transaction answers 404.",
@@ -116,7 +116,7 @@ const TABLE = {
   cancelTransaction: {
     operationId: 'cancelTransaction',
     method: 'post',
-    path: ENDPOINT_PATHS.cancelTransaction,
+    path: paths.cancelTransactionPath,
     tag: 'Transactions',
     summary: 'Cancel a pending transaction',
     description: 'Moves a Pending (1) transaction to Cancelled (4). Anything else is refused.',
@@ -129,7 +129,7 @@ const TABLE = {
   pay: {
     operationId: 'pay',
     method: 'post',
-    path: ENDPOINT_PATHS.pay,
+    path: paths.payPath,
     tag: 'Authorizations',
     summary: 'Capture against a token',
     description:
@@ -155,7 +155,7 @@ const TABLE = {
   void: {
     operationId: 'void',
     method: 'post',
-    path: ENDPOINT_PATHS.void,
+    path: paths.voidPath,
     tag: 'Authorizations',
     summary: 'Void an authorization',
     description: 'Releases what the hold still holds (status 8). Captures already made are not refunded.',
@@ -176,7 +176,7 @@ const TABLE = {
   authorize: {
     operationId: 'authorize',
     method: 'post',
-    path: ENDPOINT_PATHS.authorize,
+    path: paths.authorizePath,
     tag: 'Authorizations',
     summary: 'Re-authorize',
     description:
@@ -200,7 +200,7 @@ const TABLE = {
   closeAuthorization: {
     operationId: 'closeAuthorization',
     method: 'post',
-    path: ENDPOINT_PATHS.closeAuthorization,
+    path: paths.closeAuthorizationPath,
     tag: 'Authorizations',
     summary: 'Close an authorization',
     description:
@@ -226,7 +226,7 @@ const TABLE = {
   getPaymentLinkState: {
     operationId: 'getPaymentLinkState',
     method: 'get',
-    path: ENDPOINT_PATHS.getPaymentLinkState,
+    path: paths.getPaymentLinkStatePath,
     tag: 'Consumer',
     summary: 'Hosted payment page state',
     description: "What the consumer's payment page shows: amount, currency, business, products and status. The link id is the only credential.",
@@ -238,7 +238,7 @@ const TABLE = {
   payPaymentLink: {
     operationId: 'payPaymentLink',
     method: 'post',
-    path: ENDPOINT_PATHS.payPaymentLink,
+    path: paths.payPaymentLinkPath,
     tag: 'Consumer',
     summary: 'Pay a transaction as the consumer',
     description:
@@ -264,7 +264,7 @@ const TABLE = {
   getPaymentPage: {
     operationId: 'getPaymentPage',
     method: 'get',
-    path: ENDPOINT_PATHS.getPaymentPage,
+    path: paths.getPaymentPagePath,
     tag: 'Consumer',
     summary: 'Hosted payment page',
     description:
@@ -279,7 +279,7 @@ const TABLE = {
   getPaymentQrCode: {
     operationId: 'getPaymentQrCode',
     method: 'get',
-    path: ENDPOINT_PATHS.getPaymentQrCode,
+    path: paths.getPaymentQrCodePath,
     tag: 'Consumer',
     summary: 'QR code of a payment link',
     description: "An SVG QR code of the transaction's `qrURL`, for a POS screen or a printed invoice.",
@@ -291,7 +291,7 @@ const TABLE = {
   openSticker: {
     operationId: 'openSticker',
     method: 'get',
-    path: ENDPOINT_PATHS.openSticker,
+    path: paths.openStickerPath,
     tag: 'Consumer',
     summary: "A device's sticker",
     description:
@@ -306,7 +306,7 @@ const TABLE = {
   nextStickerPayment: {
     operationId: 'nextStickerPayment',
     method: 'get',
-    path: ENDPOINT_PATHS.nextStickerPayment,
+    path: paths.nextStickerPaymentPath,
     tag: 'Consumer',
     summary: 'What a sticker opens now',
     description: "The payment page the sticker would open now, or `waiting`. The sticker's waiting page asks this every 2 seconds.",
@@ -318,7 +318,7 @@ const TABLE = {
   saveReceipt: {
     operationId: 'saveReceipt',
     method: 'post',
-    path: ENDPOINT_PATHS.saveReceipt,
+    path: paths.saveReceiptPath,
     tag: 'Transactions',
     summary: 'Save the POS receipt',
     description:
@@ -333,7 +333,7 @@ const TABLE = {
   getReceipt: {
     operationId: 'getReceipt',
     method: 'get',
-    path: ENDPOINT_PATHS.getReceipt,
+    path: paths.getReceiptPath,
     tag: 'Transactions',
     summary: 'Read the POS receipt',
     description: 'The receipt saved last, and when. 404 before one is saved.',
@@ -345,7 +345,7 @@ const TABLE = {
   commit: {
     operationId: 'commit',
     method: 'post',
-    path: ENDPOINT_PATHS.commit,
+    path: paths.commitPath,
     tag: 'Transactions',
     summary: 'Commit a widget payment',
     description:
@@ -372,7 +372,7 @@ const TABLE = {
   commitByLink: {
     operationId: 'commitByLink',
     method: 'get',
-    path: ENDPOINT_PATHS.commitByLink,
+    path: paths.commitByLinkPath,
     tag: 'Transactions',
     summary: 'Commit through the commitLink',
     description:
@@ -386,7 +386,7 @@ const TABLE = {
   listCallbacks: {
     operationId: 'listCallbacks',
     method: 'get',
-    path: ENDPOINT_PATHS.listCallbacks,
+    path: paths.listCallbacksPath,
     tag: 'Transactions',
     summary: 'Callback delivery log',
     description: 'Every callback delivery of the transaction with its attempts: when, the HTTP status or the error, and how long it took.',
@@ -398,7 +398,7 @@ const TABLE = {
   redeliverCallback: {
     operationId: 'redeliverCallback',
     method: 'post',
-    path: ENDPOINT_PATHS.redeliverCallback,
+    path: paths.redeliverCallbackPath,
     tag: 'Transactions',
     summary: 'Send a callback again',
     description:
@@ -412,7 +412,7 @@ const TABLE = {
   createSdkSession: {
     operationId: 'createSdkSession',
     method: 'post',
-    path: ENDPOINT_PATHS.createSdkSession,
+    path: paths.createSdkSessionPath,
     tag: 'Consumer',
     summary: 'Start a widget session',
     description: "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins.",
@@ -425,7 +425,7 @@ const TABLE = {
   submitSdkPayment: {
     operationId: 'submitSdkPayment',
     method: 'post',
-    path: ENDPOINT_PATHS.submitSdkPayment,
+    path: paths.submitSdkPaymentPath,
     tag: 'Consumer',
     summary: "Submit the consumer's payment method",
     description:
@@ -457,7 +457,7 @@ const TABLE = {
   getSandboxClock: {
     operationId: 'getSandboxClock',
     method: 'get',
-    path: ENDPOINT_PATHS.getSandboxClock,
+    path: paths.getSandboxClockPath,
     tag: 'Sandbox',
     summary: 'Read the test clock',
     description: 'The sandbox time that time-outs, commit windows, hold expiry and callback retries follow, on every instance.',
@@ -470,7 +470,7 @@ const TABLE = {
   advanceSandboxClock: {
     operationId: 'advanceSandboxClock',
     method: 'post',
-    path: ENDPOINT_PATHS.advanceSandboxClock,
+    path: paths.advanceSandboxClockPath,
     tag: 'Sandbox',
     summary: 'Move the test clock forward',
     description: 'Moves the sandbox clock forward by `seconds` and applies every time-out and expiry that is now due before answering.',
@@ -484,7 +484,7 @@ const TABLE = {
   listSandboxMessages: {
     operationId: 'listSandboxMessages',
     method: 'get',
-    path: ENDPOINT_PATHS.listSandboxMessages,
+    path: paths.listSandboxMessagesPath,
     tag: 'Sandbox',
     summary: 'Messages the sandbox "sent"',
     description: 'The SMS and e-mails with payment links that init sent for `phone` and `email`, newest first, for this merchant.',
@@ -497,7 +497,7 @@ const TABLE = {
   terminalSimulator: {
     operationId: 'terminalSimulator',
     method: 'get',
-    path: ENDPOINT_PATHS.terminalSimulator,
+    path: paths.terminalSimulatorPath,
     tag: 'Sandbox',
     summary: 'Terminal simulator',
     description:
@@ -512,7 +512,7 @@ const TABLE = {
   terminalCurrent: {
     operationId: 'terminalCurrent',
     method: 'get',
-    path: ENDPOINT_PATHS.terminalCurrent,
+    path: paths.terminalCurrentPath,
     tag: 'Sandbox',
     summary: "The terminal's pending transaction",
     description: "What the device's screen shows: its newest pending transaction (not timed out), or null.",
@@ -525,7 +525,7 @@ const TABLE = {
   terminalTap: {
     operationId: 'terminalTap',
     method: 'post',
-    path: ENDPOINT_PATHS.terminalTap,
+    path: paths.terminalTapPath,
     tag: 'Sandbox',
     summary: 'Tap a test card or wallet on the terminal',
     description:
@@ -551,7 +551,7 @@ const TABLE = {
   terminalCancel: {
     operationId: 'terminalCancel',
     method: 'post',
-    path: ENDPOINT_PATHS.terminalCancel,
+    path: paths.terminalCancelPath,
     tag: 'Sandbox',
     summary: 'The consumer cancels on the terminal',
     description: "Cancels one of the device's pending transactions (status 4), as a consumer pressing Cancel on the terminal.",
@@ -565,7 +565,7 @@ const TABLE = {
   listCredentials: {
     operationId: 'listCredentials',
     method: 'get',
-    path: ENDPOINT_PATHS.listCredentials,
+    path: paths.listCredentialsPath,
     tag: 'Merchant',
     summary: "List the merchant's credentials",
     description:
@@ -579,7 +579,7 @@ const TABLE = {
   createCredential: {
     operationId: 'createCredential',
     method: 'post',
-    path: ENDPOINT_PATHS.createCredential,
+    path: paths.createCredentialPath,
     tag: 'Merchant',
     summary: 'Create an API key, a branch key or a client ID',
     description:
@@ -594,7 +594,7 @@ const TABLE = {
   revokeCredential: {
     operationId: 'revokeCredential',
     method: 'post',
-    path: ENDPOINT_PATHS.revokeCredential,
+    path: paths.revokeCredentialPath,
     tag: 'Merchant',
     summary: 'Revoke a credential',
     description:
@@ -611,7 +611,7 @@ const TABLE = {
   addAllowedOrigin: {
     operationId: 'addAllowedOrigin',
     method: 'post',
-    path: ENDPOINT_PATHS.addAllowedOrigin,
+    path: paths.addAllowedOriginPath,
     tag: 'Merchant',
     summary: "Add an origin to a client ID's allowed origins",
     description:
@@ -626,7 +626,7 @@ const TABLE = {
   removeAllowedOrigin: {
     operationId: 'removeAllowedOrigin',
     method: 'post',
-    path: ENDPOINT_PATHS.removeAllowedOrigin,
+    path: paths.removeAllowedOriginPath,
     tag: 'Merchant',
     summary: "Remove an origin from a client ID's allowed origins",
     description:
@@ -641,7 +641,7 @@ const TABLE = {
   rollWebhookSecret: {
     operationId: 'rollWebhookSecret',
     method: 'post',
-    path: ENDPOINT_PATHS.rollWebhookSecret,
+    path: paths.rollWebhookSecretPath,
     tag: 'Merchant',
     summary: 'Roll the HMAC secret that signs callbacks',
     description:
@@ -657,7 +657,7 @@ const TABLE = {
   getPaymentMethods: {
     operationId: 'getPaymentMethods',
     method: 'get',
-    path: ENDPOINT_PATHS.getPaymentMethods,
+    path: paths.getPaymentMethodsPath,
     tag: 'Merchant',
     summary: "The payment methods the merchant's widgets offer",
     description: 'A subset of `card`, `paypal`, `applepay`, `googlepay` (all four unless the merchant chose otherwise).',
@@ -669,7 +669,7 @@ const TABLE = {
   updatePaymentMethods: {
     operationId: 'updatePaymentMethods',
     method: 'post',
-    path: ENDPOINT_PATHS.updatePaymentMethods,
+    path: paths.updatePaymentMethodsPath,
     tag: 'Merchant',
     summary: "Choose the payment methods the merchant's widgets offer",
     description:
@@ -684,7 +684,7 @@ const TABLE = {
   listAuditLog: {
     operationId: 'listAuditLog',
     method: 'get',
-    path: ENDPOINT_PATHS.listAuditLog,
+    path: paths.listAuditLogPath,
     tag: 'Merchant',
     summary: "The merchant's audit log",
     description:
@@ -699,7 +699,7 @@ const TABLE = {
   health: {
     operationId: 'health',
     method: 'get',
-    path: ENDPOINT_PATHS.health,
+    path: paths.healthPath,
     tag: 'Service',
     summary: 'Health',
     description: '200 when the service and its database answer; 503 otherwise.',
@@ -712,6 +712,7 @@ const TABLE = {
 
 /** One endpoint of the table by its operation id, with its request schema's own type. */
 export const ENDPOINT = TABLE;
+export type OperationId = keyof typeof TABLE;
 
 /** Every endpoint, in the table's order; each may also fail on our side or meet a database outage. */
 export const ENDPOINTS: EndpointDescription[] = withInternalError(Object.values(TABLE));

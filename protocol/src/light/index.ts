@@ -16,4 +16,4 @@ export { LoaderToWidgetMessageWire } from './loader-messages';
 export { WidgetToLoaderMessageWire } from './widget-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';
-export { endpointPath, type OperationId } from '../endpoint-paths';
+export * from '../endpoint-paths';

@@ -4,7 +4,7 @@
  * the transaction (no commitLink, token or POS data: those are the merchant backend's).
  */
 import type { BillingAddress, BrowserTransaction } from '@svc/protocol';
-import { BrowserTransactionWire, endpointPath } from '@svc/protocol/light';
+import { BrowserTransactionWire, fillPath, submitSdkPaymentPath } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError } from '../shared/sdk-errors';
 import type { CardInput } from './card-form';
@@ -34,7 +34,7 @@ export function payWithCard(session: FrameSession, request: CardPaymentRequest):
     ...(request.currency === undefined ? {} : { currency: request.currency }),
     ...(request.billingAddress === undefined ? {} : { billingAddress: request.billingAddress }),
   };
-  return postJson(`${session.apiBase}${endpointPath('submitSdkPayment', { sessionId: session.sessionId })}`, body, {
+  return postJson(`${session.apiBase}${fillPath(submitSdkPaymentPath, { sessionId: session.sessionId })}`, body, {
     token: session.sessionToken,
     what: 'The card payment',
     validator: BrowserTransactionWire,

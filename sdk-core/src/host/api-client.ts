@@ -3,14 +3,14 @@
  * Origin) and pay with a wallet (`POST /sdk/sessions/:id/payments`). Card payments are sent by the card frame only.
  */
 import type { BillingAddress, BrowserTransaction, PartyInformation, CreateSdkSessionRequest, SdkSession, WalletMethod } from '@svc/protocol';
-import { BrowserTransactionWire, endpointPath, SdkSessionWire, type Validator } from '@svc/protocol/light';
+import { BrowserTransactionWire, createSdkSessionPath, fillPath, SdkSessionWire, submitSdkPaymentPath, type Validator } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError, sessionError } from '../shared/sdk-errors';
 
 export type { ApiResult };
 
 export function createSession(apiBase: string, request: CreateSdkSessionRequest, signal: AbortSignal): Promise<ApiResult<SdkSession>> {
-  return postJson(`${apiBase}${endpointPath('createSdkSession')}`, request, {
+  return postJson(`${apiBase}${fillPath(createSdkSessionPath)}`, request, {
     signal,
     what: 'Starting the payment session',
     validator: SdkSessionWire,
@@ -45,7 +45,7 @@ export function submitWalletPayment<T>(
   validator: Validator<T>,
 ): Promise<ApiResult<T>> {
   const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
-  return postJson(`${apiBase}${endpointPath('submitSdkPayment', { sessionId: session.sessionId })}`, body, {
+  return postJson(`${apiBase}${fillPath(submitSdkPaymentPath, { sessionId: session.sessionId })}`, body, {
     token: session.sessionToken,
     signal,
     what: `The ${payment.method} payment`,

@@ -1,6 +1,7 @@
 import {
   centsToMajor,
-  endpointPath,
+  fillPath,
+  getPaymentPagePath,
   statusName,
   type Authorization,
   type Confirmation,
@@ -75,7 +76,7 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
 
 /** The hosted payment page of a link (the `qrURL`). */
 export function paymentPageUrl(baseUrl: string, linkId: string): string {
-  return `${baseUrl}${endpointPath('getPaymentPage', { linkId })}`;
+  return `${baseUrl}${fillPath(getPaymentPagePath, { linkId })}`;
 }
 
 /** The spec's paymentCommit: widget payments wait for the merchant's commit; everything else needs none. */

@@ -5,7 +5,7 @@
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state.
  */
-import { endpointPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
+import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { fill, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
@@ -100,7 +100,7 @@ async function pay(): Promise<void> {
   say('status', t('page.processing'));
   try {
     const refusal: { problem?: ProblemInfo } = {};
-    const result = await postJson(endpointPath('payPaymentLink', { linkId }), body, {
+    const result = await postJson(fillPath(payPaymentLinkPath, { linkId }), body, {
       headers: { 'idempotency-key': attemptKey() },
       what: 'The payment',
       validator: PaymentLinkStateWire,

@@ -5,7 +5,16 @@
  * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`.
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { endpointPath, parseWith, PaymentLinkStateWire, readProblem, TerminalCurrentWire } from '@svc/protocol/light';
+import {
+  parseWith,
+  fillPath,
+  PaymentLinkStateWire,
+  readProblem,
+  terminalCancelPath,
+  terminalCurrentPath,
+  terminalTapPath,
+  TerminalCurrentWire,
+} from '@svc/protocol/light';
 import { LiveUpdates } from '@svc/sdk-core/shared';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -66,7 +75,7 @@ function render(): void {
 
 /** Reads what the device's screen shows now; false when the device ID is not (or no longer) accepted. */
 async function load(): Promise<boolean> {
-  const response = await call('GET', endpointPath('terminalCurrent'));
+  const response = await call('GET', fillPath(terminalCurrentPath));
   if (response.status === 401 || response.status === 403) return false;
   const parsed = parseWith(TerminalCurrentWire, response.ok ? await response.json() : null);
   if (!parsed.ok) {
@@ -129,9 +138,9 @@ byId('device-form').addEventListener('submit', (event) => {
 byId('terminal-taps').addEventListener('click', (event) => {
   const button = (event.target as HTMLElement).closest('button');
   if (!button) return;
-  if (button.dataset['card']) void act({ method: 'card', cardNumber: button.dataset['card'] }, endpointPath('terminalTap'));
-  else if (button.dataset['wallet']) void act({ method: button.dataset['wallet'] }, endpointPath('terminalTap'));
-  else if ('cancel' in button.dataset) void act({}, endpointPath('terminalCancel'));
+  if (button.dataset['card']) void act({ method: 'card', cardNumber: button.dataset['card'] }, fillPath(terminalTapPath));
+  else if (button.dataset['wallet']) void act({ method: button.dataset['wallet'] }, fillPath(terminalTapPath));
+  else if ('cancel' in button.dataset) void act({}, fillPath(terminalCancelPath));
 });
 
 const fromFragment = decodeURIComponent(location.hash.slice(1));

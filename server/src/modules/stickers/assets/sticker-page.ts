@@ -3,7 +3,7 @@
  * soon as the cashier has created one. Polling, not a websocket: the answer is one small public JSON and reveals
  * nothing about the device, and a sticker page needs no credential of any kind.
  */
-import { endpointPath, parseWith, StickerNextWire } from '@svc/protocol/light';
+import { parseWith, fillPath, nextStickerPaymentPath, StickerNextWire } from '@svc/protocol/light';
 
 const main = document.getElementById('page');
 const code = main?.dataset['sticker'];
@@ -14,7 +14,7 @@ const chosen = new URLSearchParams(location.search).get('lang');
 
 async function poll(): Promise<void> {
   try {
-    const response = await fetch(endpointPath('nextStickerPayment', { stickerCode: code! }), { cache: 'no-store', credentials: 'omit' });
+    const response = await fetch(fillPath(nextStickerPaymentPath, { stickerCode: code! }), { cache: 'no-store', credentials: 'omit' });
     if (response.status === 404) {
       if (status) status.textContent = main?.dataset['retired'] ?? '';
       return;
