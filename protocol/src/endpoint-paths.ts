@@ -11,6 +11,7 @@ export const ENDPOINT_PATHS = {
   void: '/transactions/void',
   authorize: '/transactions/authorize',
   closeAuthorization: '/transactions/{transactionNumber}/closeAuth',
+  refundTransaction: '/transactions/{transactionNumber}/refund',
   getPaymentLinkState: '/pay/{linkId}/state',
   payPaymentLink: '/pay/{linkId}',
   getPaymentPage: '/pay/{linkId}',

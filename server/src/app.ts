@@ -28,6 +28,7 @@ import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes';
 import { terminalRoutes } from './modules/sandbox/terminal.routes';
 import { transactionsRoutes } from './modules/transactions/transactions.routes';
+import { refundsRoutes } from './modules/refunds/refunds.routes';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -75,6 +76,7 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
   return [
     ...transactionsRoutes(deps),
     ...authorizationsRoutes(deps),
+    ...refundsRoutes(deps),
     ...hostedPageRoutes(deps),
     ...paymentPageRoutes(deps),
     ...receiptsRoutes(deps),

@@ -11,3 +11,4 @@ export * from './receipts';
 export * from './processor-requests';
 export * from './card-attempts';
 export * from './service-settings';
+export * from './refunds';

@@ -4,7 +4,7 @@ import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { formatDuration } from './assets/duration';
 
 /** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
-export type PageView = 'pay' | 'declined' | 'approved' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
+export type PageView = 'pay' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
 
 export function viewOf(state: PaymentLinkState, now: Date): PageView {
   const timedOut = state.timeoutDate !== null && Date.parse(state.timeoutDate) <= now.getTime();
@@ -31,6 +31,9 @@ export function viewOf(state: PaymentLinkState, now: Date): PageView {
       return 'failed';
     case Status.AwaitingCommit:
       return 'elsewhere';
+    case Status.PartiallyRefunded:
+    case Status.Refunded:
+      return 'refunded';
   }
 }
 
@@ -38,6 +41,7 @@ export function viewOf(state: PaymentLinkState, now: Date): PageView {
 const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: string; text: string }> = {
   declined: { heading: 'Payment declined', text: 'The payment was declined and nothing was charged. You can try again with another card or a wallet.' },
   approved: { heading: 'Payment approved', text: 'Thank you. Keep the confirmation number for your records.' },
+  refunded: { heading: 'Payment refunded', text: 'The merchant gave money back to your payment method; it may take a few days to show.' },
   failed: { heading: 'Payment failed', text: 'The payment could not be processed and nothing was charged. Ask the merchant for a new payment link.' },
   cancelled: { heading: 'Payment cancelled', text: 'The merchant cancelled this payment. Nothing was charged.' },
   'timed-out': { heading: 'Payment timed out', text: 'The time to pay this link has run out. Ask the merchant for a new payment link.' },
@@ -73,7 +77,7 @@ export function renderPaymentPage({ linkId, state, sequence, now }: PaymentPageI
     const outcome = OUTCOMES[view];
     sections.push(
       `<h1 tabindex="-1">${outcome.heading}</h1>`,
-      `<p class="status" role="status" data-tone="${view === 'approved' ? 'good' : 'bad'}">${escapeHtml(outcome.text)}</p>`,
+      `<p class="status" role="status" data-tone="${view === 'approved' || view === 'refunded' ? 'good' : 'bad'}">${escapeHtml(outcome.text)}</p>`,
     );
     sections.push(summary(state, view, amount));
   }
@@ -104,8 +108,9 @@ function secondsLeft(state: PaymentLinkState, now: Date): number | null {
 function summary(state: PaymentLinkState, view: PageView, amount: string | null): string {
   const rows: [string, string][] = [];
   if (amount) rows.push(['Amount', amount]);
+  if (view === 'refunded') rows.push(['Refunded', `${formatCents(state.refundedCents)} ${state.currency}`]);
   rows.push([view === 'approved' ? 'Paid to' : 'Merchant', state.businessName]);
-  if (view === 'approved' && state.confirmationNumber) rows.push(['Confirmation number', state.confirmationNumber]);
+  if ((view === 'approved' || view === 'refunded') && state.confirmationNumber) rows.push(['Confirmation number', state.confirmationNumber]);
   if (view === 'approved' && state.lastFourDigits) rows.push(['Card', `ending in ${state.lastFourDigits}`]);
   const note =
     view === 'approved' && state.methodType === 'authorize'
