@@ -14,7 +14,7 @@ export class RecordingProcessor extends SandboxProcessor {
   /** The request key of every capture call, in order (a retry repeats its key). */
   captureKeys: string[] = [];
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
-  /** Every refund call, in order (a retry repeats its key). */
+  /** Every refund call asked for, reached or not (`unreachable`), in order (a retry repeats its key). */
   refunds: { reference: string; amountCents: number; requestKey: string }[] = [];
   #waiting: { reached: () => boolean; resolve: () => void }[] = [];
   #reversalsHeld: Promise<void> | null = null;
@@ -132,8 +132,8 @@ export class RecordingProcessor extends SandboxProcessor {
   }
 
   override async refund(reference: string, amountCents: number, requestKey: string) {
-    this.#reach();
     this.refunds.push({ reference, amountCents, requestKey });
+    this.#reach();
     this.#called();
     return super.refund(reference, amountCents, requestKey);
   }
