@@ -82,7 +82,7 @@ export const RefundSchema = z.object({
   refundId: z.string(),
   amountCents: z.number().int(),
   currency: z.enum(CURRENCIES),
-  status: z.enum(REFUND_STATES).describe('pending until the processor answers; failed keeps the processor\'s failureCode'),
+  status: z.enum(REFUND_STATES).describe("pending until the processor answers; failed keeps the processor's failureCode"),
   reason: RefundReasonSchema,
   description: z.string().nullable().describe("The merchant's note; never shown to the consumer"),
   failureCode: z.string().nullable(),
@@ -123,10 +123,7 @@ export const TransactionSchema = z.object({
   authorization: AuthorizationSchema.nullable(),
   payments: z.array(PaymentSchema),
   refundedCents: z.number().int().describe('What succeeded refunds gave back'),
-  refundableCents: z
-    .number()
-    .int()
-    .describe('What a refund may still take: settled, less refunded and refunds in flight; 0 where no refund applies'),
+  refundableCents: z.number().int().describe('What a refund may still take: settled, less refunded and refunds in flight; 0 where no refund applies'),
   refunds: z.array(RefundSchema).describe('Oldest first'),
   sequence: z.number().int().min(1).describe('Starts at 1 and grows by 1 with every update; callbacks and websocket messages carry it'),
   updatedAt: z.iso.datetime(),

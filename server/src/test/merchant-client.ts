@@ -76,7 +76,13 @@ export async function authorizedHold(app: TestApp, client: MerchantClient, amoun
 }
 
 /** init a sale of `amountCents` and have the consumer pay it on its link: an Approved sale (status 0). */
-export async function paidSale(app: TestApp, client: MerchantClient, amountCents: number, card: ConsumerPayRequest = TEST_CARD, extra: Partial<InitTransactionRequest> = {}) {
+export async function paidSale(
+  app: TestApp,
+  client: MerchantClient,
+  amountCents: number,
+  card: ConsumerPayRequest = TEST_CARD,
+  extra: Partial<InitTransactionRequest> = {},
+) {
   const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', ...extra });
   if (created.status !== 200) throw new Error(`init failed: ${JSON.stringify(created.body)}`);
   const paid = await consumerPays(app, created.body, card);

@@ -13,7 +13,12 @@ import { finishAbandonedProcessorRequests, listNeedingReview, PROCESSOR_LEASE_MS
  */
 const processor = new RecordingProcessor();
 const GIVE_UP_S = 3_600;
-const t = useTestApp({ env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) }, processor, poolMax: 12, merchantName: 'Busy Shop' });
+const t = useTestApp({
+  env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', PROCESSOR_REQUEST_GIVE_UP_S: String(GIVE_UP_S) },
+  processor,
+  poolMax: 12,
+  merchantName: 'Busy Shop',
+});
 
 /** The worker of a later start of the service, `afterMs` past the app's clock (past every lease taken so far by default). */
 function runWorker(afterMs = PROCESSOR_LEASE_MS + 1_000): Promise<number> {
@@ -58,9 +63,15 @@ describe('refunds sent at once', () => {
     const { transactionNumber } = await paidSale(t.app, t.client, 1_000);
     const calls = processor.refunds.length;
     const key = { 'idempotency-key': 'refund-mug-1' };
-    const [first, second] = await Promise.all([t.client.refund(transactionNumber, { amount: 300 }, key), t.client.refund(transactionNumber, { amount: 300 }, key)]);
+    const [first, second] = await Promise.all([
+      t.client.refund(transactionNumber, { amount: 300 }, key),
+      t.client.refund(transactionNumber, { amount: 300 }, key),
+    ]);
     const statuses = [first.status, second.status].sort();
-    expect([[200, 200], [200, 409]]).toContainEqual(statuses);
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
     const replay = await t.client.refund(transactionNumber, { amount: 300 }, key);
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -87,9 +98,7 @@ describe('a refund the processor does not answer', () => {
     // What is in flight is spoken for: a second refund gets only what is left.
     expect(codeOf((await t.client.refund(transactionNumber, { amount: 601 })).body)).toBe('amount_exceeds_refundable');
     // Until it is recorded, a retry under the key is told the first is still running.
-    expect(codeOf((await t.client.refund(transactionNumber, { amount: 400 }, { 'idempotency-key': 'refund-unanswered' })).body)).toBe(
-      'idempotency_key_in_use',
-    );
+    expect(codeOf((await t.client.refund(transactionNumber, { amount: 400 }, { 'idempotency-key': 'refund-unanswered' })).body)).toBe('idempotency_key_in_use');
 
     // The worker asks again with the same key; still no answer: still pending, never reversed.
     expect(await runWorker()).toBe(0);

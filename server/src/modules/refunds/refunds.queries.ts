@@ -45,11 +45,7 @@ export async function lockTransactionForPrincipal(db: Queryable, principal: Prin
 
 /** The method a refund of the transaction gives the money back to, or null when none was recorded. */
 export async function findMethodReference(db: Queryable, transactionId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ reference: methodReference })
-    .from(t)
-    .where(eq(t.id, transactionId))
-    .limit(1);
+  const [row] = await db.select({ reference: methodReference }).from(t).where(eq(t.id, transactionId)).limit(1);
   return row?.reference ?? null;
 }
 

@@ -106,7 +106,10 @@ function notRefundable(row: TransactionRow): ApiError {
       row.capturedCents > 0
         ? 'void it or closeAuth it first (its captures can be refunded once the hold has ended)'
         : 'void it to release the hold: nothing was captured, so there is nothing to refund';
-    return new ApiError('authorization_active', `This authorization still holds ${held} cents (status ${status}); ${next}. A hold is released, never refunded.`);
+    return new ApiError(
+      'authorization_active',
+      `This authorization still holds ${held} cents (status ${status}); ${next}. A hold is released, never refunded.`,
+    );
   }
   if (status === Status.Refunded) return exceedsRefundable(row, null);
   return new ApiError('nothing_to_refund', `Nothing was settled on this transaction (status ${status}): ${insteadOfRefund(row)}`);

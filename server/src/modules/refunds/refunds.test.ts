@@ -3,16 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer } from '../../test/app';
 import { addBranch, provisionTestMerchant } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
-import {
-  authorizedHold,
-  BETA_CARD,
-  cardNumbered,
-  codeOf,
-  consumerPays,
-  merchantClient,
-  paidSale,
-  REFUND_DECLINED_CARD,
-} from '../../test/merchant-client';
+import { authorizedHold, BETA_CARD, cardNumbered, codeOf, consumerPays, merchantClient, paidSale, REFUND_DECLINED_CARD } from '../../test/merchant-client';
 
 /** Refunds (docs/integrating.md#refunds): settled money given back, in full or in parts, never twice, never more than paid. */
 const SHOP = 'http://localhost:3000';
@@ -64,7 +55,12 @@ describe('refunding a sale', () => {
     const first = await t.client.refund(transactionNumber, { amount: 400, reason: 'duplicate', description: 'charged twice at the till' });
     expect(first.status).toBe(200);
     expect(first.body.refund).toMatchObject({ amountCents: 400, reason: 'duplicate', description: 'charged twice at the till', status: 'succeeded' });
-    expect(first.body.transaction).toMatchObject({ status: Status.PartiallyRefunded, statusName: 'PartiallyRefunded', refundedCents: 400, refundableCents: 600 });
+    expect(first.body.transaction).toMatchObject({
+      status: Status.PartiallyRefunded,
+      statusName: 'PartiallyRefunded',
+      refundedCents: 400,
+      refundableCents: 600,
+    });
 
     const second = await t.client.refund(transactionNumber, { amount: 250 });
     expect(second.body.transaction).toMatchObject({ status: Status.PartiallyRefunded, refundedCents: 650, refundableCents: 350 });
