@@ -130,6 +130,22 @@ describe('refunding a sale', () => {
   });
 });
 
+describe("a refunded link's hosted page", () => {
+  it('says Payment refunded with the amount refunded, and shows no form', async () => {
+    const { transaction } = await paidSale(t.app, t.client, 1_250);
+    await t.client.refund(transaction.TransactionNumber, { amount: 500 });
+    const page = async () => (await t.app.request(new URL(transaction.transactionPage.qrURL).pathname)).text();
+    const partly = await page();
+    expect(partly).toContain('<h1 tabindex="-1">Payment refunded</h1>');
+    expect(partly).toContain('<dt>Refunded</dt><dd>5.00 USD</dd>');
+    expect(partly).not.toContain('id="pay-button"');
+    await t.client.refund(transaction.TransactionNumber);
+    expect(await page()).toContain('<dt>Refunded</dt><dd>12.50 USD</dd>');
+    const state = await t.app.request(`${new URL(transaction.transactionPage.qrURL).pathname}/state`);
+    expect(await state.json()).toMatchObject({ status: Status.Refunded, refundedCents: 1_250, payable: false });
+  });
+});
+
 describe('refunding an authorization', () => {
   it('its captures, once the hold has ended: fully captured (7), then in parts', async () => {
     const { transactionNumber, token } = await authorizedHold(t.app, t.client, 1_000);
