@@ -63,6 +63,9 @@ export function goals(r) {
     add(2, 'captures per second', `${n1(r.capture.perSecond)} /s (p50 ${ms(r.capture.latencies.p50)}, p99 ${ms(r.capture.latencies.p99)})`, 'none set', null);
     add(2, 'server RSS at the end', `${mb(r.capture.rssBytes)} (peak ${mb(r.capture.peakRssBytes)})`, '≤ 250 MB', r.capture.rssBytes <= 250 * 1024 ** 2);
   }
+  if (r.refunds) {
+    add(8, 'refunds per second', `${n1(r.refunds.perSecond)} /s (p50 ${ms(r.refunds.latencies.p50)}, p99 ${ms(r.refunds.latencies.p99)})`, 'none set', null);
+  }
   if (r.storeGrowth) {
     const g = r.storeGrowth;
     add(
@@ -257,6 +260,21 @@ function captureSection(c) {
       [[n1(c.perSecond), n0(c.completed), n0(c.failed), ms(c.latencies.p50), ms(c.latencies.p99), ms(c.latencies.max), mb(c.rssBytes), mb(c.peakRssBytes)]],
     ),
     failuresNote(c.failures),
+  ].join('\n');
+}
+
+function refundsSection(f) {
+  return [
+    `### 8. Refund throughput`,
+    '',
+    `${f.clients} concurrent clients refund ${100} cents at a time, round-robin over ${n0(f.sales)} paid sales (of 100,000.00 USD, paid on their links beforehand). ` +
+      'Each refund locks its sale, reserves its amount with its processor request and the pending refund (one update), calls the sandbox processor outside any lock, and records the outcome (a second update).',
+    '',
+    table(
+      ['refunds/s', 'refunds', 'failed', 'p50', 'p99', 'max'],
+      [[n1(f.perSecond), n0(f.completed), n0(f.failed), ms(f.latencies.p50), ms(f.latencies.p99), ms(f.latencies.max)]],
+    ),
+    failuresNote(f.failures),
   ].join('\n');
 }
 
@@ -471,6 +489,7 @@ export function renderReport(r) {
   ];
   if (r.lifecycle) out.push(lifecycleSection(r.lifecycle), '');
   if (r.capture) out.push(captureSection(r.capture), '');
+  if (r.refunds) out.push(refundsSection(r.refunds), '');
   if (r.storeGrowth) out.push(storeGrowthSection(r.storeGrowth), '');
   if (r.callbacks) out.push(callbacksSection(r.callbacks), '');
   if (r.websocket) out.push(websocketSection(r.websocket), '');

@@ -16,6 +16,7 @@ import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs'
 import { measureCaptures } from './metrics/capture.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
 import { measurePageTtfb } from './metrics/page-ttfb.mjs';
+import { measureRefunds } from './metrics/refunds.mjs';
 import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
@@ -27,7 +28,7 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb'];
+const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds'];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -42,6 +43,7 @@ const CONFIG = quick
       lifecycle: { writeSamples: 3, referenceWire: false, warmupMs: 300, rounds: 1, roundMs: 1500 },
       profile: false,
       capture: { holds: 40, holdsMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
+      refunds: { sales: 40, salesMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
@@ -52,6 +54,7 @@ const CONFIG = quick
       lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
       profile: true,
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
+      refunds: { sales: 2000, salesMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
@@ -147,6 +150,7 @@ try {
     );
   }
   result.capture = await metric('capture', '2. capture throughput', () => measureCaptures({ ...context, config: CONFIG.capture }));
+  result.refunds = await metric('refunds', '8. refund throughput', () => measureRefunds({ ...context, config: CONFIG.refunds }));
   result.pageTtfb = await metric('page-ttfb', '7. hosted page time to first byte', () => measurePageTtfb({ ...context, config: CONFIG.pageTtfb }));
   result.websocket = await metric('websocket', '5. websocket fan-out', () => measureWebsocketFanOut({ ...context, config: CONFIG.websocket }));
   if (CONFIG.profile && result.websocket?.measured && goals({ websocket: result.websocket }).some((g) => g.ok === false)) {

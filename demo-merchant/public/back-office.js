@@ -82,6 +82,9 @@ function renderSelected() {
     ['Transaction', o.transactionNumber ?? '—'],
     ['Status', statusText(o)],
   ];
+  if (o.refunds.length > 0 || o.refundableCents > 0) {
+    facts.push(['Refunded', money(o.refundedCents, o.currency)], ['Refundable', money(o.refundableCents, o.currency)]);
+  }
   if (o.authorization) {
     const a = o.authorization;
     facts.push(
@@ -108,6 +111,17 @@ function renderSelected() {
   $('authorization-actions').hidden = o.holds !== 'authorization';
   $('saved-card-actions').hidden = o.holds !== 'saved_card';
   $('cancel-button').hidden = o.status !== 1;
+  // Offered on any paid order: what cannot be refunded, the service refuses in its own words.
+  $('refund-actions').hidden = o.transactionNumber === null || o.status === null || o.status === 1;
+  $('refunds-region').hidden = o.refunds.length === 0;
+  $('refunds').replaceChildren(
+    ...o.refunds.map((r) => {
+      const row = document.createElement('tr');
+      row.append(cell(r.refundId), cell(money(r.amountCents, o.currency)), cell(r.reason), cell(r.failureCode ? `${r.status} (${r.failureCode})` : r.status));
+      row.dataset.state = r.status === 'succeeded' ? 'ok' : r.status === 'failed' ? 'error' : 'busy';
+      return row;
+    }),
+  );
   for (const span of document.querySelectorAll('.currency')) span.textContent = o.currency;
 }
 
@@ -116,6 +130,7 @@ function select(orderId) {
   const o = orders.get(orderId);
   $('amount').value = o.authorization ? (o.authorization.availableCents / 100).toFixed(2) : '';
   $('charge-amount').value = (o.amount / 100).toFixed(2);
+  $('refund-amount').value = '';
   say($('action-result'), '', '');
   renderSelected();
   loadDeliveries();
@@ -127,6 +142,7 @@ const ACTIONS = {
   void: { label: 'Void' },
   'close-auth': { label: 'Close authorization' },
   charge: { label: 'Charge', amount: 'charge-amount' },
+  refund: { label: 'Refund', amount: 'refund-amount', optional: true, extra: () => ({ reason: $('refund-reason').value }) },
   cancel: { label: 'Cancel' },
   refresh: { label: 'Refresh' },
 };
@@ -134,14 +150,14 @@ for (const button of document.querySelectorAll('#order button[data-action]')) {
   button.addEventListener('click', async () => {
     const action = ACTIONS[button.dataset.action];
     const o = orders.get(selected);
-    let body = {};
-    if (action.amount) {
+    let body = action.extra?.() ?? {};
+    if (action.amount && !(action.optional && $(action.amount).value.trim() === '')) {
       const cents = toCents($(action.amount).value);
       if (cents === null || cents === 0) {
         say($('action-result'), 'Enter an amount such as 10.00.', 'error');
         return;
       }
-      body = { amount: cents };
+      body = { ...body, amount: cents };
     }
     button.disabled = true;
     say($('action-result'), `${action.label}…`, 'busy');

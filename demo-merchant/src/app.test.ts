@@ -89,6 +89,8 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
   const calls: { url: string; init: RequestInit; body: Record<string, unknown> }[] = [];
   let captured = 0;
   let sequence = 1;
+  const refunds: { refundId: string; amountCents: number; reason: string }[] = [];
+  const refunded = () => refunds.reduce((sum, r) => sum + r.amountCents, 0);
   let refuseCommit: Response | null = null;
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const authorization = () =>
@@ -126,6 +128,17 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
       paymentDetails,
       authorization: hold && { ...hold, expiresAt: null, processor: 'alpha', supportsCloseAuth: true },
       payments: [],
+      refundedCents: refunded(),
+      refundableCents: status === 0 || status === 13 ? 2500 - refunded() : 0,
+      refunds: refunds.map((r) => ({
+        ...r,
+        currency: 'USD',
+        status: 'succeeded',
+        description: null,
+        failureCode: null,
+        createdAt: now,
+        updatedAt: now,
+      })),
       sequence: ++sequence,
       updatedAt: now,
       createdAt: now,
@@ -153,6 +166,16 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
       captured += amount;
       const status = captured < 2500 ? 6 : 7;
       return json({ payment: { amountCents: amount }, transaction: transaction('T1', status, status === 6 ? 'PartiallyCaptured' : 'Captured') });
+    }
+    const refund = /\/transactions\/([^/]+)\/refund$/.exec(url);
+    if (refund) {
+      const body = calls.at(-1)!.body;
+      const amount = (body.amount as number | undefined) ?? 2500 - refunded();
+      if (amount > 2500 - refunded()) return problem(409, 'amount_exceeds_refundable', `Only ${2500 - refunded()} cents are refundable on this transaction.`);
+      refunds.push({ refundId: `rf_${refunds.length + 1}`, amountCents: amount, reason: (body.reason as string | undefined) ?? 'requested_by_customer' });
+      const status = refunded() === 2500 ? 14 : 13;
+      const after = transaction(refund[1]!, status, status === 14 ? 'Refunded' : 'PartiallyRefunded');
+      return json({ refund: after.refunds.at(-1), transaction: after });
     }
     if (url.endsWith('/transactions/void')) return problem(409, 'authorization_not_active', 'This authorization is captured; nothing is left to void.');
     if (url.endsWith('/transactions/init')) return json(transaction('L1', 1, 'Pending'));
@@ -358,6 +381,35 @@ describe('demo merchant backend', () => {
       { token: AUTH_TOKEN, amount: 1500 },
     ]);
     expect((pays[0]!.init.headers as Record<string, string>).authorization).toBe('Bearer sk_x');
+    await cleanup();
+  });
+
+  it("refunds an order with the shop's API key, lists its refunds, and relays the service's refusal as it words it", async () => {
+    const { file, cleanup } = await withCredentials();
+    const service = fakeService();
+    const base = await start(file, service.fetchImpl);
+    const { orderId } = (await (await post(`${base}/api/checkout/order`, {})).json()) as { orderId: string };
+    expect(await codeOf(await post(`${base}/api/orders/${orderId}/refund`, {})), 'not paid yet').toEqual([409, 'no_transaction']);
+    await post(`${base}/api/checkout/commit`, { orderId, transactionNumber: 'T9' });
+    expect((await post(`${base}/api/orders/${orderId}/refund`, { reason: 'because' })).status).toBe(400);
+    const part = await post(`${base}/api/orders/${orderId}/refund`, { amount: 1000, reason: 'duplicate' });
+    expect(await part.json()).toMatchObject({
+      status: 13,
+      statusName: 'PartiallyRefunded',
+      refundedCents: 1000,
+      refundableCents: 1500,
+      refunds: [{ refundId: 'rf_1', amountCents: 1000, reason: 'duplicate', status: 'succeeded' }],
+    });
+    const over = await post(`${base}/api/orders/${orderId}/refund`, { amount: 1501 });
+    expect([over.status, await over.json()]).toEqual([
+      409,
+      { code: 'amount_exceeds_refundable', message: 'Only 1500 cents are refundable on this transaction.' },
+    ]);
+    const rest = await (await post(`${base}/api/orders/${orderId}/refund`, {})).json();
+    expect(rest).toMatchObject({ status: 14, refundedCents: 2500, lastRefusal: null });
+    const calls = service.calls.filter((call) => call.url.endsWith('/transactions/T9/refund'));
+    expect(calls.map((call) => call.body)).toEqual([{ amount: 1000, reason: 'duplicate' }, { amount: 1501 }, {}]);
+    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe('Bearer sk_x');
     await cleanup();
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Status, type Currency, type Transaction } from '@svc/protocol';
+import { Status, type Currency, type Refund, type Transaction } from '@svc/protocol';
 import { z } from 'zod';
 import type { MerchantService } from './merchant-service';
 import type { PricedCart } from './catalogue';
@@ -50,6 +50,10 @@ export interface OrderView {
    * (charge it again). The back office offers those actions and lets the service refuse what it refuses.
    */
   holds: 'authorization' | 'saved_card' | null;
+  /** What was given back, what may still be, and each refund (oldest first); 0 and none before a payment. */
+  refundedCents: number;
+  refundableCents: number;
+  refunds: Pick<Refund, 'refundId' | 'amountCents' | 'status' | 'reason' | 'failureCode' | 'createdAt'>[];
   lastRefusal: Order['lastRefusal'];
 }
 
@@ -202,6 +206,16 @@ export function viewOf(order: Order): OrderView {
       status: hold.status,
     },
     holds: order.token?.type === 'authorization' ? 'authorization' : order.token?.type === 'token' ? 'saved_card' : null,
+    refundedCents: t?.refundedCents ?? 0,
+    refundableCents: t?.refundableCents ?? 0,
+    refunds: (t?.refunds ?? []).map(({ refundId, amountCents, status, reason, failureCode, createdAt }) => ({
+      refundId,
+      amountCents,
+      status,
+      reason,
+      failureCode,
+      createdAt,
+    })),
     lastRefusal: order.lastRefusal,
   };
 }

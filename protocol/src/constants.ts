@@ -33,7 +33,22 @@ export const TRANSACTION_STATUSES = [
   { status: 10, statusName: 'AwaitingCommit', meaning: "SDK payment accepted, waiting for the merchant backend's commit" },
   { status: 11, statusName: 'Expired', meaning: 'commit window or authorization hold ran out; any hold released' },
   { status: 12, statusName: 'Failed', meaning: 'the processor failed (not a decline)' },
+  { status: 13, statusName: 'PartiallyRefunded', meaning: 'some of the settled money was refunded' },
+  { status: 14, statusName: 'Refunded', meaning: 'all of the settled money was refunded' },
 ] as const;
+
+/**
+ * The statuses a refund moves a transaction from, and to (docs/integrating.md#refunds): settled money only. A sale or
+ * a committed payment (Approved), the captures of an authorization that no longer holds funds (Captured; Voided,
+ * AuthorizationClosed or Expired with captures), and a transaction refunded in part. A refund that takes what is left
+ * ends in Refunded (14), any other in PartiallyRefunded (13); Refunded takes no further refund.
+ */
+export const REFUNDABLE_STATUSES = [0, 7, 8, 9, 11, 13] as const;
+
+/** Why a merchant gives money back (`POST /transactions/:transactionNumber/refund`'s `reason`). */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
+/** A refund's state: `pending` while the processor has not answered (the worker asks again with the same key). */
+export const REFUND_STATES = ['pending', 'succeeded', 'failed'] as const;
 
 /** The SDK's `config({ mode })`. */
 export const SDK_MODES = ['sandbox', 'production'] as const;

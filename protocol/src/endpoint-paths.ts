@@ -18,6 +18,7 @@ export const openStickerPath = '/s/{stickerCode}';
 export const nextStickerPaymentPath = '/s/{stickerCode}/next';
 export const saveReceiptPath = '/transactions/{transactionNumber}/receipt';
 export const getReceiptPath = '/transactions/{transactionNumber}/receipt';
+export const refundTransactionPath = '/transactions/{transactionNumber}/refund';
 export const commitPath = '/transactions/{transactionNumber}/commit';
 export const commitByLinkPath = '/transactions/commitPayment/{commitId}';
 export const listCallbacksPath = '/transactions/{transactionNumber}/callbacks';

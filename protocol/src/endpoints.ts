@@ -12,6 +12,8 @@ import {
   PaymentLinkStateSchema,
   PayRequestSchema,
   PayResponseSchema,
+  RefundRequestSchema,
+  RefundResponseSchema,
   SandboxMessagesSchema,
   VoidRequestSchema,
 } from './lifecycle-requests';
@@ -220,6 +222,34 @@ const TABLE = {
       'no_successful_payment',
       'nothing_to_release',
       'close_auth_unsupported',
+    ],
+    idempotent: true,
+  },
+  refundTransaction: {
+    operationId: 'refundTransaction',
+    method: 'post',
+    path: paths.refundTransactionPath,
+    tag: 'Transactions',
+    summary: 'Refund settled money',
+    description:
+      'Gives back `amount` cents (omitted: everything still refundable) of what was settled: an approved sale, a committed payment, a charge ' +
+      'of a saved card, or the captures of an authorization that no longer holds funds (7, or 8, 9, 11 with captures). Partial refunds may ' +
+      'repeat until all is refunded (status 13, then 14); together they never exceed what was settled. A hold is released with void, never ' +
+      'refunded; a pending transaction is cancelled. A declined refund is kept as `failed` and the status does not change. When the processor ' +
+      'does not answer, the refund stays `pending` and is asked again with the same request key until it is answered (never reversed).',
+    auth: ['merchant'],
+    request: RefundRequestSchema,
+    response: { status: 200, description: 'The refund and the transaction after it', schema: RefundResponseSchema },
+    errors: [
+      ...COMMON_BODY_ERRORS,
+      ...COMMON_AUTH_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'not_found',
+      'nothing_to_refund',
+      'authorization_active',
+      'amount_exceeds_refundable',
+      'refund_declined',
+      'processor_failure',
     ],
     idempotent: true,
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CurrencySchema } from './currency';
 import { MAX_AMOUNT_CENTS, WALLET_METHODS } from './constants';
-import { PaymentSchema, TransactionSchema } from './transaction';
+import { PaymentSchema, RefundReasonSchema, RefundSchema, TransactionSchema } from './transaction';
 
 /** `pay`, `authorize` and `commit` amounts: always integer cents greater than 0 (docs/integrating.md#amounts). */
 export const CentsSchema = z
@@ -50,6 +50,21 @@ export const AuthorizeRequestSchema = z.strictObject({
   apiKey: ApiKeyFieldSchema.optional(),
 });
 export type AuthorizeRequest = z.input<typeof AuthorizeRequestSchema>;
+
+/** `POST /transactions/:transactionNumber/refund`: give settled money back, all that is left or `amount` cents of it. */
+export const RefundRequestSchema = z.strictObject({
+  amount: CentsSchema.optional().describe('Cents to refund; omitted, everything still refundable'),
+  reason: RefundReasonSchema.default('requested_by_customer'),
+  description: z.string().max(500, 'must be at most 500 characters').optional().describe('Kept with the refund; never sent to the consumer'),
+  apiKey: ApiKeyFieldSchema.optional(),
+});
+export type RefundRequest = z.input<typeof RefundRequestSchema>;
+
+export const RefundResponseSchema = z.object({
+  refund: RefundSchema,
+  transaction: TransactionSchema,
+});
+export type RefundResponse = z.infer<typeof RefundResponseSchema>;
 
 /** Bodyless merchant POSTs (cancel, closeAuth) may still carry the spec's `apiKey`. */
 export const EmptyRequestSchema = z.strictObject({ apiKey: ApiKeyFieldSchema.optional() });
@@ -100,6 +115,7 @@ export const PaymentLinkStateSchema = z.object({
   payable: z.boolean().describe('Whether the page still takes a payment'),
   lastFourDigits: z.string().nullable(),
   confirmationNumber: z.string().nullable().describe('The confirmation number of the approved payment, null before one'),
+  refundedCents: z.number().int().describe('What was refunded to the consumer (status 13 or 14)'),
 });
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 

@@ -38,6 +38,25 @@ describe('createMerchantClient', () => {
     expect(error).toMatchObject({ status: 409, code: 'amount_exceeds_available', message: 'amount_exceeds_available: Only 5 cents left.' });
   });
 
+  it('refunds: POSTs the refund body (empty for "everything") to the transaction\'s refund path, with its Idempotency-Key', async () => {
+    const seen: { url: string; init: RequestInit }[] = [];
+    const client = createMerchantClient({
+      baseUrl: 'http://svc.test',
+      apiKey: 'sk_x',
+      fetch: (async (url: string, init: RequestInit) => {
+        seen.push({ url, init });
+        return new Response(JSON.stringify({ refund: { refundId: 'rf_1' }, transaction: {} }), { status: 200 });
+      }) as typeof fetch,
+    });
+    const answer = await client.refund('T 1', { amount: 250, reason: 'duplicate' }, { idempotencyKey: 'r1' });
+    expect(answer.refund.refundId).toBe('rf_1');
+    expect(seen[0]!.url).toBe('http://svc.test/transactions/T%201/refund');
+    expect(seen[0]!.init).toMatchObject({ method: 'POST', headers: { 'idempotency-key': 'r1' } });
+    expect(JSON.parse(seen[0]!.init.body as string)).toEqual({ amount: 250, reason: 'duplicate' });
+    await client.refund('T2');
+    expect(JSON.parse(seen[1]!.init.body as string)).toEqual({});
+  });
+
   it('copes with an answer that is not problem+json', async () => {
     const client = createMerchantClient({
       baseUrl: 'http://svc.test',

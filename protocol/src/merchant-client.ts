@@ -2,7 +2,7 @@ import type { CallbackLog, RedeliverResponse } from './callbacks';
 import type { Receipt, SaveReceiptResponse } from './channels';
 import { endpointRequest } from './endpoint-path';
 import type { InitTransactionRequest } from './init-request';
-import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
+import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, RefundRequest, RefundResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem';
 import type { CommitRequest, CommitResponse } from './sdk';
 import type { Transaction } from './transaction';
@@ -71,6 +71,9 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     void: (body: VoidRequest, o?: RequestOptions) => op<Transaction>('void', {}, body, o),
     authorize: (body: AuthorizeRequest, o?: RequestOptions) => op<Transaction>('authorize', {}, body, o),
     closeAuth: (transactionNumber: string, o?: RequestOptions) => op<Transaction>('closeAuthorization', { transactionNumber }, undefined, o),
+    /** Gives settled money back: `amount` cents, or (omitted) everything still refundable. */
+    refund: (transactionNumber: string, body: RefundRequest = {}, o?: RequestOptions) =>
+      op<RefundResponse>('refundTransaction', { transactionNumber }, body, o),
     commit: (transactionNumber: string, body: CommitRequest, o?: RequestOptions) => op<CommitResponse>('commit', { transactionNumber }, body, o),
     callbacks: (transactionNumber: string) => op<CallbackLog>('listCallbacks', { transactionNumber }),
     advanceSandboxClock: (seconds: number) => op<ClockState>('advanceSandboxClock', {}, { seconds }),

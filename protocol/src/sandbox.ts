@@ -1,10 +1,14 @@
-/** The sandbox processor's test cards (docs/integrating.md#sandbox). Any future expiry and any 3-digit CVC. */
+/**
+ * The sandbox processor's test cards (docs/integrating.md#sandbox). Any future expiry and any 3-digit CVC.
+ * `refundsDeclined`: the payment is approved, and every refund of it is declined (`refund_declined`).
+ */
 export const SANDBOX_TEST_CARDS = [
-  { number: '4242424242424242', outcome: 'approved', processor: 'alpha', supportsCloseAuth: true },
-  { number: '5555555555554444', outcome: 'approved', processor: 'beta', supportsCloseAuth: false },
-  { number: '4000000000000002', outcome: 'card_declined', processor: 'alpha', supportsCloseAuth: true },
-  { number: '4000000000009995', outcome: 'insufficient_funds', processor: 'alpha', supportsCloseAuth: true },
-  { number: '4000000000000119', outcome: 'processor_failure', processor: 'alpha', supportsCloseAuth: true },
+  { number: '4242424242424242', outcome: 'approved', processor: 'alpha', supportsCloseAuth: true, refundsDeclined: false },
+  { number: '5555555555554444', outcome: 'approved', processor: 'beta', supportsCloseAuth: false, refundsDeclined: false },
+  { number: '4000000000000002', outcome: 'card_declined', processor: 'alpha', supportsCloseAuth: true, refundsDeclined: false },
+  { number: '4000000000009995', outcome: 'insufficient_funds', processor: 'alpha', supportsCloseAuth: true, refundsDeclined: false },
+  { number: '4000000000000119', outcome: 'processor_failure', processor: 'alpha', supportsCloseAuth: true, refundsDeclined: false },
+  { number: '4000000000005126', outcome: 'approved', processor: 'alpha', supportsCloseAuth: true, refundsDeclined: true },
 ] as const;
 
 export type SandboxCardOutcome = (typeof SANDBOX_TEST_CARDS)[number]['outcome'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURRENCIES, METHOD_TYPES, SMS_STATES } from './constants';
+import { CURRENCIES, METHOD_TYPES, REFUND_REASONS, REFUND_STATES, SMS_STATES } from './constants';
 import { TransactionStatusCodeSchema, TransactionStatusNameSchema } from './status';
 
 export const MethodTypeSchema = z.enum(METHOD_TYPES);
@@ -74,6 +74,23 @@ export const PaymentSchema = z.object({
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
+export const RefundReasonSchema = z.enum(REFUND_REASONS);
+export type RefundReason = z.infer<typeof RefundReasonSchema>;
+
+/** One refund of a transaction (docs/integrating.md#refunds): money given back, or asked back and refused. */
+export const RefundSchema = z.object({
+  refundId: z.string(),
+  amountCents: z.number().int(),
+  currency: z.enum(CURRENCIES),
+  status: z.enum(REFUND_STATES).describe("pending until the processor answers; failed keeps the processor's failureCode"),
+  reason: RefundReasonSchema,
+  description: z.string().nullable().describe("The merchant's note; never shown to the consumer"),
+  failureCode: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Refund = z.infer<typeof RefundSchema>;
+
 /** The transaction object (docs/integrating.md#the-transaction-object): every field of the spec always present, null where unknown. */
 export const TransactionSchema = z.object({
   TransactionNumber: z.string().describe('Identifier of the transaction; the path parameter transactionNumber'),
@@ -105,6 +122,9 @@ export const TransactionSchema = z.object({
   paymentDetails: PaymentDetailsSchema.nullable(),
   authorization: AuthorizationSchema.nullable(),
   payments: z.array(PaymentSchema),
+  refundedCents: z.number().int().describe('What succeeded refunds gave back'),
+  refundableCents: z.number().int().describe('What a refund may still take: settled, less refunded and refunds in flight; 0 where no refund applies'),
+  refunds: z.array(RefundSchema).describe('Oldest first'),
   sequence: z.number().int().min(1).describe('Starts at 1 and grows by 1 with every update; callbacks and websocket messages carry it'),
   updatedAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),

@@ -31,6 +31,7 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
+import { refundsRoutes } from './modules/refunds/refunds.routes';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -78,6 +79,7 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
   return [
     ...transactionsRoutes(deps),
     ...authorizationsRoutes(deps),
+    ...refundsRoutes(deps),
     ...hostedPageRoutes(deps),
     ...paymentPageRoutes(deps),
     ...receiptsRoutes(deps),

@@ -1,8 +1,9 @@
 /**
- * Model-based test of the transaction lifecycle (docs/integrating.md#statuses, #lifecycle-rules): random sequences of init, consumer pays,
- * capture, void, re-authorization, closeAuth, cancel and sandbox clock advances run against the real server over
- * HTTP and against a small in-memory model of the rules; after every command every transaction of the run is read
- * back and must match the model.
+ * Model-based test of the transaction lifecycle (docs/integrating.md#statuses, #lifecycle-rules, #refunds): random sequences of init,
+ * consumer pays, capture, void, re-authorization, closeAuth, cancel, refunds (some declined by the processor, some
+ * unanswered and finished later by the processor-request worker) and sandbox clock advances run against the real
+ * server over HTTP and against a small in-memory model of the rules; after every command every transaction of the run
+ * is read back and must match the model, and never show more refunded than settled.
  *
  * Timing: the model's clock is the sum of the run's advances, in seconds. Time-outs and advances are multiples of
  * 500 s and a run takes far less than 500 s of wall time, so no "is it due yet" decision sits near a boundary.
@@ -10,7 +11,10 @@
 import { Status, type ConsumerPayRequest, type ProvisionedMerchant, type Transaction } from '@svc/protocol';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from './modules/processor-requests';
+import { processorOutcomeRecorders } from './processor-outcomes';
 import { startTestApp, type TestApp } from './test/app';
+import { RecordingProcessor } from './test/recording-processor';
 import { createTestDatabase, type TestDatabase } from './test/database';
 import { provisionTestMerchant } from './test/fixtures';
 import { BETA_CARD, cardNumbered, consumerPays, merchantClient, TEST_CARD, type Answer, type MerchantClient, codeOf } from './test/merchant-client';
@@ -32,6 +36,8 @@ const STATUS_NAMES: Record<number, string> = {
   10: 'AwaitingCommit',
   11: 'Expired',
   12: 'Failed',
+  13: 'PartiallyRefunded',
+  14: 'Refunded',
 };
 /** `authorization.status` (docs/integrating.md#the-transaction-object) for a transaction that has had a hold. */
 const HOLD_STATE: Record<number, string> = {
@@ -68,6 +74,11 @@ interface ModelTx {
   hold: ModelHold | null;
   hasToken: boolean;
   payments: { amountCents: number; status: 'succeeded' | 'failed' }[];
+  /** Paid with the test card whose refunds the processor declines. */
+  refundsDeclined: boolean;
+  refunds: { amountCents: number; status: 'pending' | 'succeeded' | 'failed' }[];
+  /** The status the first refund moved it from (an authorization keeps its hold's end: captured, voided, closed, expired). */
+  refundedFrom: number | null;
   sequence: number;
   /** Model seconds of the consumer's declines: a link takes 5 in 30 minutes (card testing). */
   declinedAt: number[];
@@ -87,6 +98,7 @@ interface RealTx {
 
 interface Real {
   app: TestApp;
+  processor: RecordingProcessor;
   client: MerchantClient;
   txs: RealTx[];
   /** What this run did so far, resolved (which transaction, which amount) and with the server's answers. */
@@ -100,9 +112,10 @@ const refused = (code: string, http = 409): Outcome => ({ http, code });
 const available = (h: ModelHold) => h.authorized - h.captured - h.released;
 const holdActive = (t: ModelTx) => t.hold !== null && (t.status === Status.Authorized || t.status === Status.PartiallyCaptured);
 
-type PayMethod = 'alpha' | 'beta' | 'paypal' | 'declined' | 'insufficient' | 'failure';
+type PayMethod = 'alpha' | 'beta' | 'paypal' | 'declined' | 'insufficient' | 'failure' | 'refundDeclined';
 const PAY_BODIES: Record<PayMethod, ConsumerPayRequest> = {
   alpha: TEST_CARD,
+  refundDeclined: cardNumbered('4000000000005126'),
   beta: BETA_CARD,
   paypal: { method: 'paypal' },
   declined: cardNumbered('4000000000000002'),
@@ -128,6 +141,7 @@ function modelConsumerPays(m: Model, t: ModelTx, method: PayMethod): Outcome {
     t.declinedAt.push(m.now);
     return refused(method === 'declined' ? 'card_declined' : 'insufficient_funds', 402);
   }
+  t.refundsDeclined = method === 'refundDeclined';
   if (t.methodType === 'sale') {
     t.status = Status.Approved;
     t.payments.push({ amountCents: amount, status: 'succeeded' });
@@ -163,7 +177,8 @@ function modelVoid(t: ModelTx): Outcome {
 
 function modelReauthorize(m: Model, t: ModelTx, amount: number): Outcome {
   const h = t.hold;
-  if (!h || !HOLD_LIVE.includes(t.status)) return refused('authorization_not_active');
+  // A refund of an expired hold's captures in flight ends in 13 or 14: no new hold meanwhile.
+  if (!h || !HOLD_LIVE.includes(t.status) || refundsInFlight(t) > 0) return refused('authorization_not_active');
   h.released = h.authorized - h.captured;
   h.authorized += amount;
   h.expiresAt = m.now + HOLD_S;
@@ -190,6 +205,47 @@ function modelCancel(t: ModelTx): Outcome {
   if (t.status !== Status.Pending) return refused('transaction_not_cancellable');
   t.status = Status.Cancelled;
   t.sequence += 1;
+  return OK;
+}
+
+/** What the transaction settled: an authorization's captures, a sale's amount. */
+const settled = (t: ModelTx) => (t.methodType === 'authorize' ? (t.hold?.captured ?? 0) : (t.amountCents ?? 0));
+const sumOf = (t: ModelTx, status: 'pending' | 'succeeded') => t.refunds.filter((r) => r.status === status).reduce((sum, r) => sum + r.amountCents, 0);
+const refundsInFlight = (t: ModelTx) => sumOf(t, 'pending');
+const refunded = (t: ModelTx) => sumOf(t, 'succeeded');
+/** Settled money nothing holds any more: a paid sale; an authorization whose hold ended after captures; either refunded in part. */
+function isRefundable(t: ModelTx): boolean {
+  if (t.methodType === 'sale') return t.status === Status.Approved || t.status === Status.PartiallyRefunded;
+  const ended: number[] = [Status.Captured, Status.Voided, Status.AuthorizationClosed, Status.Expired, Status.PartiallyRefunded];
+  return ended.includes(t.status) && (t.hold?.captured ?? 0) > 0;
+}
+const refundable = (t: ModelTx) => (isRefundable(t) ? settled(t) - refunded(t) - refundsInFlight(t) : 0);
+
+/** A refund's outcome, once the processor answers it: the money given back (13, then 14), or declined and freed. */
+function modelRefundOutcome(t: ModelTx, refund: ModelTx['refunds'][number]): void {
+  t.sequence += 1;
+  if (t.refundsDeclined) {
+    refund.status = 'failed';
+    return;
+  }
+  refund.status = 'succeeded';
+  t.refundedFrom ??= t.status;
+  t.status = refunded(t) === settled(t) ? Status.Refunded : Status.PartiallyRefunded;
+}
+
+/** `amount` null: everything still refundable. `answered` false: the processor does not answer (the refund stays pending). */
+function modelRefund(t: ModelTx, amount: number | null, answered: boolean): Outcome {
+  if (t.methodType === 'authorize' && holdActive(t)) return refused('authorization_active');
+  if (!isRefundable(t)) return refused(t.status === Status.Refunded ? 'amount_exceeds_refundable' : 'nothing_to_refund');
+  const left = refundable(t);
+  const cents = amount ?? left;
+  if (cents <= 0 || cents > left) return refused('amount_exceeds_refundable');
+  t.sequence += 1;
+  const refund = { amountCents: cents, status: 'pending' as const } as ModelTx['refunds'][number];
+  t.refunds.push(refund);
+  if (!answered) return refused('processor_failure', 502);
+  modelRefundOutcome(t, refund);
+  if (refund.status === 'failed') return refused('refund_declined', 402);
   return OK;
 }
 
@@ -226,7 +282,7 @@ function expectedView(t: ModelTx, token: string | null) {
     balance: h ? available(h) / 100 : 0,
     authorization: h
       ? {
-          status: HOLD_STATE[t.status],
+          status: HOLD_STATE[t.refundedFrom ?? t.status],
           authorizedCents: h.authorized,
           capturedCents: h.captured,
           releasedCents: h.released,
@@ -236,6 +292,9 @@ function expectedView(t: ModelTx, token: string | null) {
         }
       : null,
     payments: t.payments.map((p) => `${p.amountCents}:${p.status}`),
+    refundedCents: refunded(t),
+    refundableCents: refundable(t),
+    refunds: t.refunds.map((r) => `${r.amountCents}:${r.status}`),
   };
 }
 
@@ -265,6 +324,9 @@ function actualView(tx: Transaction, knownToken: string | null) {
         }
       : null,
     payments: tx.payments.map((p) => `${p.amountCents}:${p.status}`),
+    refundedCents: tx.refundedCents,
+    refundableCents: tx.refundableCents,
+    refunds: tx.refunds.map((r) => `${r.amountCents}:${r.status}`),
   };
 }
 
@@ -308,6 +370,13 @@ function checkTransaction(m: Model, r: Real, index: number, tx: Transaction, whe
     }
     const paid = tx.payments.filter((p) => p.status === 'succeeded').reduce((sum, p) => sum + p.amountCents, 0);
     if (paid !== a.capturedCents) diff.push(`invariant Σ succeeded payments = capturedCents broken: ${paid} ≠ ${a.capturedCents}`);
+  }
+  // Never more refunded (or being refunded) than settled; the succeeded refunds are what refundedCents says.
+  const settledCents = tx.methodType === 'authorize' ? (a?.capturedCents ?? 0) : (tx.amountCents ?? 0);
+  const sum = (status: string) => tx.refunds.filter((r) => r.status === status).reduce((total, r) => total + r.amountCents, 0);
+  if (sum('succeeded') !== tx.refundedCents) diff.push(`invariant Σ succeeded refunds = refundedCents broken: ${sum('succeeded')} ≠ ${tx.refundedCents}`);
+  if (tx.refundedCents + sum('pending') > settledCents) {
+    diff.push(`invariant refunded + in flight ≤ settled broken: ${tx.refundedCents} + ${sum('pending')} > ${settledCents}`);
   }
   if (diff.length > 0) fail(r, `${where}: tx${index} (${real.number}) differs from the model:\n    ${diff.join('\n    ')}`);
 }
@@ -376,6 +445,9 @@ class Init implements Cmd {
       payments: [],
       sequence: 1,
       declinedAt: [],
+      refundsDeclined: false,
+      refunds: [],
+      refundedFrom: null,
     });
     r.txs.push({ number: answer.body.TransactionNumber, created: answer.body, token: null });
     r.trace[r.trace.length - 1] += ` ${answer.body.TransactionNumber}`;
@@ -532,8 +604,73 @@ class AdvanceClock implements Cmd {
   toString = () => `advance(${this.seconds})`;
 }
 
+/** A refund amount: fixed cents, half of what is refundable, none (everything), or one cent more than is refundable. */
+type RefundAmount = { kind: 'cents'; cents: number } | { kind: 'half' } | { kind: 'omitted' } | { kind: 'allPlusOne' };
+
+class Refund implements Cmd {
+  constructor(
+    readonly pick: Pick,
+    readonly amount: RefundAmount,
+    /** Whether the processor answers the call (else it stays pending for the worker). */
+    readonly answered: boolean,
+    /** Whether the merchant sends it again with the same Idempotency-Key (never a second refund). */
+    readonly again: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => hasCandidate(m, anyTx);
+  async run(m: Model, r: Real): Promise<void> {
+    const i = choose(m, this.pick, anyTx, isRefundable);
+    const t = m.txs[i]!;
+    const left = refundable(t);
+    const cents =
+      this.amount.kind === 'omitted'
+        ? null
+        : this.amount.kind === 'cents'
+          ? this.amount.cents
+          : this.amount.kind === 'half'
+            ? Math.max(1, Math.floor(left / 2))
+            : left + 1;
+    r.trace.push(`refund tx${i} ${cents ?? 'everything'}${this.answered ? '' : ' (unanswered)'} (model: status ${t.status}, refundable ${left})`);
+    const want = modelRefund(t, cents, this.answered);
+    const key = { 'idempotency-key': `refund-${++refundKeys}` };
+    const body = cents === null ? {} : { amount: cents };
+    r.processor.unreachable = !this.answered;
+    const answer = await r.client.refund(r.txs[i]!.number, body, key).finally(() => (r.processor.unreachable = false));
+    checkAnswer(r, answer, want);
+    if (answer.status === 200) checkTransaction(m, r, i, answer.body.transaction, 'refund answer');
+    if (this.again) {
+      r.trace.push(`  the same refund again, same key`);
+      const replay = await r.client.refund(r.txs[i]!.number, body, key);
+      // A refund still at the processor holds its key; any other answer is replayed as it was.
+      checkAnswer(r, replay, answer.status === 502 ? refused('idempotency_key_in_use') : 'code' in want ? want : OK);
+      if (answer.status !== 502 && JSON.stringify(replay.body) !== JSON.stringify(answer.body)) fail(r, 'the replay differs from the first answer');
+    }
+    await checkAll(m, r);
+  }
+  toString = () =>
+    `refund(${showPick(this.pick)}, ${this.amount.kind === 'cents' ? this.amount.cents : this.amount.kind}${this.answered ? '' : ', unanswered'}${this.again ? ', again' : ''})`;
+}
+let refundKeys = 0;
+
+/** The processor-request worker of a later start: every refund left pending is asked again with its key, and answered. */
+class FinishPending implements Cmd {
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    r.trace.push('worker finishes what is in flight');
+    for (const t of m.txs) for (const refund of t.refunds) if (refund.status === 'pending') modelRefundOutcome(t, refund);
+    const later = { now: () => new Date(r.app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
+    await finishAbandonedProcessorRequests(
+      { db: database.db, processor: r.processor, clock: later, logger: r.app.logger, env: r.app.env },
+      processorOutcomeRecorders({ env: r.app.env }),
+      later.now(),
+    );
+    await checkAll(m, r);
+  }
+  toString = () => 'finishPending()';
+}
+
 let database: TestDatabase;
 let app: TestApp;
+const processor = new RecordingProcessor();
 
 const pick: fc.Arbitrary<Pick> = fc.record({
   n: fc.nat({ max: 1000 }),
@@ -553,7 +690,7 @@ const payCmd = fc
     pick,
     fc.oneof(
       { weight: 5, arbitrary: fc.constant<PayMethod>('alpha') },
-      { weight: 2, arbitrary: fc.constantFrom<PayMethod>('beta', 'paypal') },
+      { weight: 2, arbitrary: fc.constantFrom<PayMethod>('beta', 'paypal', 'refundDeclined') },
       { weight: 2, arbitrary: fc.constantFrom<PayMethod>('declined', 'insufficient', 'failure') },
     ),
   )
@@ -572,6 +709,19 @@ const voidCmd = fc.tuple(pick, fc.constantFrom('token' as const, 'token' as cons
 const authorizeCmd = fc.tuple(pick, cents).map(([p, amount]) => new Reauthorize(p, amount));
 const closeAuthCmd = pick.map((p) => new CloseAuth(p));
 const cancelCmd = pick.map((p) => new Cancel(p));
+const refundCmd = fc
+  .tuple(
+    pick,
+    fc.oneof(
+      { weight: 2, arbitrary: cents.map((c): RefundAmount => ({ kind: 'cents', cents: c })) },
+      { weight: 2, arbitrary: fc.constant<RefundAmount>({ kind: 'half' }) },
+      { weight: 2, arbitrary: fc.constantFrom<RefundAmount>({ kind: 'omitted' }, { kind: 'allPlusOne' }) },
+    ),
+    fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  )
+  .map(([p, amount, answered, again]) => new Refund(p, amount, answered, again));
+const finishCmd = fc.constant(new FinishPending());
 const advanceCmd = fc
   .oneof({ weight: 3, arbitrary: fc.constantFrom(500, 1000, 3000) }, { weight: 1, arbitrary: fc.constant(HOLD_S) })
   .map((s) => new AdvanceClock(s));
@@ -586,12 +736,14 @@ const commandArbitraries: fc.Arbitrary<Cmd>[] = [
   ...[closeAuthCmd, closeAuthCmd],
   cancelCmd,
   ...[advanceCmd, advanceCmd],
+  ...[refundCmd, refundCmd, refundCmd],
+  finishCmd,
 ];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   // One test address pays every link of every run: its hourly decline limit would stop the runs, not the model.
-  app = await startTestApp(database, { env: { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000', DECLINES_PER_ADDRESS_PER_HOUR: '10000' } });
+  app = await startTestApp(database, { processor, env: { RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000', DECLINES_PER_ADDRESS_PER_HOUR: '10000' } });
 });
 afterAll(async () => {
   await app?.close();
@@ -605,7 +757,7 @@ describe('transaction lifecycle against a model', () => {
       fc.asyncProperty(initCmd, fc.commands(commandArbitraries, { maxCommands: 25, size: 'max' }), async (first, commands) => {
         const setup = async () => {
           const merchant: ProvisionedMerchant = await provisionTestMerchant(database.db);
-          const real: Real = { app, client: merchantClient(app, merchant), txs: [], trace: [] };
+          const real: Real = { app, processor, client: merchantClient(app, merchant), txs: [], trace: [] };
           return { model: { now: 0, txs: [] } as Model, real };
         };
         await fc.asyncModelRun(setup, [first, ...commands]);

@@ -1,4 +1,4 @@
-import type { MerchantClient, Transaction } from '@svc/protocol';
+import { REFUND_REASONS, type MerchantClient, type Transaction } from '@svc/protocol';
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { DemoError } from '../demo-error';
@@ -9,6 +9,8 @@ const Cents = z.number().int().positive();
 const AmountBody = z.object({ amount: Cents });
 const OptionalAmountBody = z.object({ amount: Cents.optional() });
 const DeliveryIdSchema = z.string().min(1).max(100);
+/** A refund as the back office asks for it: an amount (omitted: everything still refundable) and a reason. */
+const RefundBody = z.object({ amount: Cents.optional(), reason: z.enum(REFUND_REASONS).optional(), description: z.string().max(500).optional() });
 
 /**
  * The back office: the shop's orders and their transactions, and what a merchant does with them afterwards. Every
@@ -68,6 +70,14 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
     action('cancel', (client, order) => {
       if (!order.transactionNumber) throw new DemoError(409, `Order ${order.orderId} has no transaction yet.`, 'no_transaction');
       return client.cancel(order.transactionNumber);
+    }),
+  );
+  // Settled money given back; the service says what is refundable, and refuses the rest in its own words.
+  router.post(
+    '/api/orders/:orderId/refund',
+    action('refund', async (client, order, req) => {
+      if (!order.transactionNumber) throw new DemoError(409, `Order ${order.orderId} has no transaction yet.`, 'no_transaction');
+      return (await client.refund(order.transactionNumber, RefundBody.parse(req.body ?? {}))).transaction;
     }),
   );
   router.post('/api/orders/:orderId/refresh', async (req, res) => {

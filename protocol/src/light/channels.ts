@@ -27,6 +27,7 @@ export const PaymentLinkStateWire = object({
   payable: boolean,
   lastFourDigits: nullable(string()),
   confirmationNumber: nullable(string()),
+  refundedCents: int,
 });
 
 export const StickerNextWire = union('type', [object({ type: literal('waiting') }), object({ type: literal('payment'), url: string() })]);

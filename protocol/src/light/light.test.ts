@@ -98,6 +98,9 @@ function makeTransaction(overrides: Partial<protocol.Transaction> = {}): protoco
     paymentDetails: null,
     authorization: null,
     payments: [],
+    refundedCents: 0,
+    refundableCents: 0,
+    refunds: [],
     ...overrides,
   };
 }
@@ -260,6 +263,36 @@ const goodTransaction = fc.constantFrom(
   makeTransaction({
     payments: [{ paymentId: 'p1', amountCents: 1, status: 'succeeded', date: '2024-01-01T00:00:00Z', confirmationNumber: null }],
     products: [{ name: 'x', quantity: 1, amount: 1, vat: null, discount: null, posIdentifier: null }],
+  }),
+  makeTransaction({
+    status: 13,
+    statusName: 'PartiallyRefunded',
+    refundedCents: 400,
+    refundableCents: 650,
+    refunds: [
+      {
+        refundId: 'rf_1',
+        amountCents: 400,
+        currency: 'USD',
+        status: 'succeeded',
+        reason: 'requested_by_customer',
+        description: null,
+        failureCode: null,
+        createdAt: '2024-01-01T00:00:00Z',
+        updatedAt: '2024-01-01T00:00:00Z',
+      },
+      {
+        refundId: 'rf_2',
+        amountCents: 50,
+        currency: 'USD',
+        status: 'failed',
+        reason: 'other',
+        description: 'mug',
+        failureCode: 'refund_declined',
+        createdAt: '2024-01-01T00:00:00Z',
+        updatedAt: '2024-01-01T00:00:00Z',
+      },
+    ],
   }),
 );
 
@@ -458,6 +491,7 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
     payable: true,
     lastFourDigits: null,
     confirmationNumber: null,
+    refundedCents: 0,
   };
   /** A valid state with a field or two replaced by near misses or junk. */
   const state = fc

@@ -1,5 +1,5 @@
 /** Mirrors of protocol `TransactionSchema` and `BrowserTransactionSchema` (docs/integrating.md#the-transaction-object, `../transaction.ts`); checked against them in light.test.ts. */
-import { CURRENCIES, METHOD_TYPES, SMS_STATES } from '../constants';
+import { CURRENCIES, METHOD_TYPES, REFUND_REASONS, REFUND_STATES, SMS_STATES } from '../constants';
 import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union } from './schema';
 
@@ -56,6 +56,18 @@ const payment = object({
   confirmationNumber: nullable(str),
 });
 
+const refund = object({
+  refundId: str,
+  amountCents: int,
+  currency: oneOf(CURRENCIES),
+  status: oneOf(REFUND_STATES),
+  reason: oneOf(REFUND_REASONS),
+  description: nullable(str),
+  failureCode: nullable(str),
+  createdAt: isoDatetime,
+  updatedAt: isoDatetime,
+});
+
 const statusCode = union(
   '',
   TRANSACTION_STATUS_CODES.map((code) => literal(code)),
@@ -90,6 +102,9 @@ const transaction = {
   paymentDetails: nullable(object({ type: oneOf(['authorization', 'token']), token: str })),
   authorization: nullable(authorization),
   payments: array(payment),
+  refundedCents: int,
+  refundableCents: int,
+  refunds: array(refund),
   sequence: number({ int: true, min: 1 }),
   updatedAt: isoDatetime,
   createdAt: isoDatetime,

@@ -49,6 +49,17 @@ export const API_GUIDE: GuideSection[] = [
     ],
   },
   {
+    id: 'void-or-refund',
+    title: 'Void or refund',
+    intro: 'Money that is only held is released; money that was settled is refunded. The service tells them apart and refuses the wrong one.',
+    points: [
+      "`POST /transactions/void` (or `closeAuth` after a capture) ends an authorization that still holds funds (status 5 or 6): the hold is released and nothing reaches the consumer's statement. A refund of such a transaction answers 409 `authorization_active`.",
+      '`POST /transactions/{transactionNumber}/refund` gives settled money back: an approved sale, a committed widget payment, a charge of a saved card, or the captures of an authorization that no longer holds funds (7, or 8, 9, 11 with captures). A void never refunds what was captured.',
+      'A pending transaction is cancelled (`POST /transactions/{transactionNumber}/cancel`); one that settled nothing (declined, cancelled, timed out, awaiting its commit, a tokenization, a hold voided without a capture) answers 409 `nothing_to_refund`.',
+      'Refunds may be partial and repeated: status 13 `PartiallyRefunded`, then 14 `Refunded` once everything settled was given back; together they never exceed it (409 `amount_exceeds_refundable` names what is refundable). A refund the processor declines answers 402 `refund_declined` and stays in `refunds` as `failed`.',
+    ],
+  },
+  {
     id: 'idempotency',
     title: 'Idempotency',
     intro: 'Every mutating POST takes an optional `Idempotency-Key` header (at most 255 characters), scoped to the merchant of the credential.',
@@ -62,7 +73,7 @@ export const API_GUIDE: GuideSection[] = [
 ];
 
 export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
-  Transactions: 'Create transactions, read their status and cancel them.',
+  Transactions: 'Create transactions, read their status, cancel them and refund what they settled.',
   Authorizations: 'Capture against, re-authorize, void and close authorizations.',
   Consumer: 'What the hosted payment page and the browser SDKs call: the link id or the SDK session is the credential.',
   Merchant: "Manage the merchant's credentials, allowed origins, HMAC secret and widget payment methods, and read the audit log: merchant API key only.",

@@ -11,6 +11,12 @@ export type AfterFailure = 'retry' | 'final';
 /** A processor's refusal as the API error the caller sees. */
 export function processorError(result: Refusal | Failure, afterFailure: AfterFailure = 'retry'): ApiError {
   if (result.outcome === 'declined') {
+    if (result.code === 'refund_declined') {
+      return new ApiError(
+        'refund_declined',
+        `The ${result.processor} processor declined the refund; it is kept as failed and nothing was given back. Refund the customer another way, or contact the acquirer.`,
+      );
+    }
     return result.code === 'insufficient_funds'
       ? new ApiError('insufficient_funds', 'The card has insufficient funds; ask the customer for another payment method.')
       : new ApiError('card_declined', 'The card was declined; ask the customer for another payment method.');

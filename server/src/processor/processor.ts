@@ -17,7 +17,8 @@ export interface Approval {
 export interface Refusal {
   outcome: 'declined';
   processor: string;
-  code: 'card_declined' | 'insufficient_funds';
+  /** A payment's decline (`card_declined`, `insufficient_funds`), or a refund's (`refund_declined`). */
+  code: 'card_declined' | 'insufficient_funds' | 'refund_declined';
 }
 
 export interface Failure {
@@ -27,6 +28,9 @@ export interface Failure {
 }
 
 export type ProcessorResult = Approval | Refusal | Failure;
+
+/** A refund's answer: the money goes back to the method (approved), or the processor declines or fails it. */
+export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal & { code: 'refund_declined' }) | Failure;
 
 /**
  * The processor port: every call the service makes to an acquirer. The sandbox processor implements it (outcomes
@@ -51,6 +55,9 @@ export type ProcessorResult = Approval | Refusal | Failure;
  *   its approval cannot be recorded, the service calls `reverse` with its key instead (the acquirer's technical
  *   cancel, or a reversal for a timeout), so no payment stays charged that the service has not recorded.
  * - `authorize` with 0 cents only verifies the method (an authorization whose amount comes later).
+ * - `refund` gives settled money back to the method that paid it (`reference`: the sale's, the committed payment's,
+ *   or the authorization's whose captures it refunds). Like a capture it acts on a method already held, so an
+ *   unanswered refund is asked again with the same key until it is answered; it is never reversed.
  */
 export interface PaymentProcessor {
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
@@ -60,6 +67,8 @@ export interface PaymentProcessor {
   capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** A new sale on a tokenized method. */
   chargeToken(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
+  /** Gives `amountCents` of what was settled on `reference` back to the consumer. */
+  refund(reference: string, amountCents: number, requestKey: string): Promise<RefundResult>;
   /** Gives back what a hold still holds (void, closeAuth, expiry). */
   release(reference: string, amountCents: number, requestKey: string): Promise<void>;
   /**

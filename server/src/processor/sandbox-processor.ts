@@ -1,13 +1,15 @@
 import { randomBytes } from '../random-bytes';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
 import { newConfirmationNumber } from '../modules/transactions';
-import type { PaymentMethodInput, PaymentProcessor, ProcessorResult } from './processor';
+import type { PaymentMethodInput, PaymentProcessor, ProcessorResult, RefundResult } from './processor';
 
 const KEPT_ANSWERS = 100_000;
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
 
-type Kept = ProcessorResult | 'released';
+type Kept = ProcessorResult | RefundResult | 'released';
+/** Marks the reference of a test card whose refunds the sandbox declines (`sbx_<processor>_norefund_…`). */
+const REFUNDS_DECLINED = 'norefund_';
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
 
 /**
@@ -62,6 +64,16 @@ export class SandboxProcessor implements PaymentProcessor {
     return this.#answer(requestKey, () => this.#fromReference(reference));
   }
 
+  /** Approved, unless the payment was made with the test card whose refunds are declined (its reference says so). */
+  refund(reference: string, _amountCents: number, requestKey: string): Promise<RefundResult> {
+    return this.#answer(requestKey, (): RefundResult => {
+      const processor = /^sbx_(alpha|beta)_/.exec(reference)?.[1];
+      if (!processor) return { outcome: 'failed', processor: 'unknown', reason: 'unknown processor reference' };
+      if (reference.startsWith(`sbx_${processor}_${REFUNDS_DECLINED}`)) return { outcome: 'declined', processor, code: 'refund_declined' };
+      return { outcome: 'approved', processor };
+    });
+  }
+
   async release(_reference: string, _amountCents: number, requestKey: string): Promise<void> {
     this.#once(requestKey, () => 'released');
   }
@@ -72,10 +84,10 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   /** A keyed call: decided at once (once per key), answered when held answers are let through. */
-  async #answer(requestKey: string, decide: () => ProcessorResult): Promise<ProcessorResult> {
+  async #answer<T extends ProcessorResult | RefundResult>(requestKey: string, decide: () => T): Promise<T> {
     const answer = this.#once(requestKey, decide);
     await this.#held;
-    return answer as ProcessorResult;
+    return answer as T;
   }
 
   #once(requestKey: string, call: () => Kept): Kept {
@@ -98,14 +110,14 @@ export class SandboxProcessor implements PaymentProcessor {
     const processor = known?.processor ?? 'alpha';
     if (outcome === 'card_declined' || outcome === 'insufficient_funds') return { outcome: 'declined', processor, code: outcome };
     if (outcome === 'processor_failure') return { outcome: 'failed', processor, reason: 'sandbox test card 4000 0000 0000 0119' };
-    return this.#approve(processor, known?.supportsCloseAuth ?? true, cardBrand(number), number.slice(-4));
+    return this.#approve(processor, known?.supportsCloseAuth ?? true, cardBrand(number), number.slice(-4), known?.refundsDeclined ?? false);
   }
 
-  #approve(processor: string, supportsCloseAuth: boolean, paymentMethodName: string, lastFourDigits: string | null): ProcessorResult {
+  #approve(processor: string, supportsCloseAuth: boolean, paymentMethodName: string, lastFourDigits: string | null, refundsDeclined = false): ProcessorResult {
     return {
       outcome: 'approved',
       processor,
-      reference: `sbx_${processor}_${randomBytes(12).toString('hex')}`,
+      reference: `sbx_${processor}_${refundsDeclined ? REFUNDS_DECLINED : ''}${randomBytes(12).toString('hex')}`,
       authNumber: newConfirmationNumber().slice(0, 6),
       supportsCloseAuth,
       paymentMethodName,

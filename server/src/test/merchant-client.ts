@@ -4,6 +4,8 @@ import {
   type InitTransactionRequest,
   type PaymentLinkState,
   type ProvisionedMerchant,
+  type RefundRequest,
+  type RefundResponse,
   type Transaction,
 } from '@svc/protocol';
 import type { TestApp } from './app';
@@ -39,6 +41,8 @@ export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant,
     void: (body: { token?: string; transactionNumber?: string }) => op<Transaction>('void', {}, body),
     authorize: (body: { token: string; amount: number }) => op<Transaction>('authorize', {}, body),
     closeAuth: (transactionNumber: string) => op<Transaction>('closeAuthorization', { transactionNumber }),
+    refund: (transactionNumber: string, body: RefundRequest = {}, headers?: Record<string, string>) =>
+      op<RefundResponse>('refundTransaction', { transactionNumber }, body, headers),
     advanceClock: (seconds: number) => op<{ now: string; offsetSeconds: number }>('advanceSandboxClock', {}, { seconds }),
   };
 }
@@ -57,6 +61,8 @@ export async function consumerPays(
 
 export const TEST_CARD: ConsumerPayRequest = { method: 'card', card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2099, cvc: '123' } };
 export const BETA_CARD: ConsumerPayRequest = { method: 'card', card: { number: '5555555555554444', expMonth: 12, expYear: 2099, cvc: '123' } };
+/** Approved, and every refund of it declined (`refund_declined`). */
+export const REFUND_DECLINED_CARD: ConsumerPayRequest = { method: 'card', card: { number: '4000000000005126', expMonth: 12, expYear: 2099, cvc: '123' } };
 export const cardNumbered = (number: string): ConsumerPayRequest => ({ method: 'card', card: { number, expMonth: 12, expYear: 2099, cvc: '123' } });
 
 /** init an authorization of `amountCents` and have the consumer pay it: an active hold and its token. */
@@ -67,4 +73,19 @@ export async function authorizedHold(app: TestApp, client: MerchantClient, amoun
   if (paid.status !== 200) throw new Error(`consumer payment failed: ${JSON.stringify(paid.body)}`);
   const after = await client.get(created.body.TransactionNumber);
   return { transactionNumber: created.body.TransactionNumber, token: after.body.paymentDetails!.token, transaction: after.body };
+}
+
+/** init a sale of `amountCents` and have the consumer pay it on its link: an Approved sale (status 0). */
+export async function paidSale(
+  app: TestApp,
+  client: MerchantClient,
+  amountCents: number,
+  card: ConsumerPayRequest = TEST_CARD,
+  extra: Partial<InitTransactionRequest> = {},
+) {
+  const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', ...extra });
+  if (created.status !== 200) throw new Error(`init failed: ${JSON.stringify(created.body)}`);
+  const paid = await consumerPays(app, created.body, card);
+  if (paid.status !== 200) throw new Error(`consumer payment failed: ${JSON.stringify(paid.body)}`);
+  return { transactionNumber: created.body.TransactionNumber, transaction: created.body };
 }

@@ -14,6 +14,8 @@ export class RecordingProcessor extends SandboxProcessor {
   /** The request key of every capture call, in order (a retry repeats its key). */
   captureKeys: string[] = [];
   released: { reference: string; amountCents: number; requestKey: string }[] = [];
+  /** Every refund call asked for, reached or not (`unreachable`), in order (a retry repeats its key). */
+  refunds: { reference: string; amountCents: number; requestKey: string }[] = [];
   #waiting: { reached: () => boolean; resolve: () => void }[] = [];
   #reversalsHeld: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
@@ -122,6 +124,18 @@ export class RecordingProcessor extends SandboxProcessor {
         release();
       },
     };
+  }
+
+  /** Resolves when the processor has been asked for `count` refunds in all. */
+  refundsCalled(count: number): Promise<void> {
+    return this.#until(() => this.refunds.length >= count);
+  }
+
+  override async refund(reference: string, amountCents: number, requestKey: string) {
+    this.refunds.push({ reference, amountCents, requestKey });
+    this.#reach();
+    this.#called();
+    return super.refund(reference, amountCents, requestKey);
   }
 
   override async release(reference: string, amountCents: number, requestKey: string) {

@@ -12,3 +12,4 @@ export * from './processor-requests';
 export * from './card-attempts';
 export * from './service-settings';
 export * from './audit-log';
+export * from './refunds';

@@ -5,8 +5,11 @@ import { transactions } from './transactions';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** Calls made on a method the service already holds: a worker can make them again with the same key. */
-export const REDOABLE_OPERATIONS = ['capture', 'commit_capture', 'reauthorize', 'release'] as const;
+/**
+ * Calls made on a method the service already holds: a worker can make them again with the same key. A refund is one:
+ * it is never reversed, only asked again until the processor answers.
+ */
+export const REDOABLE_OPERATIONS = ['capture', 'commit_capture', 'reauthorize', 'release', 'refund'] as const;
 /**
  * Payments that only the asking request can make (a card lives only in its memory; a token charge or a widget payment
  * creates its transaction with the outcome): a worker never makes them again, it reverses them at the processor.

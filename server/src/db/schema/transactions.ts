@@ -1,11 +1,19 @@
 import { Status, TRANSACTION_STATUSES, type TransactionStatusCode } from '@svc/protocol';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { branches, devices, merchantIdColumn } from './merchants';
 
 const statusCodes = TRANSACTION_STATUSES.map((s) => s.status);
 const money = (name: string) => bigint(name, { mode: 'number' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * The money a transaction settled, which refunds may give back: an authorization's captures, else its amount (a sale
+ * or a committed payment; whether it was paid at all is the refund's guard, by status).
+ */
+export function settledCents(t: { methodType: SQLWrapper; capturedCents: SQLWrapper; amountCents: SQLWrapper }): SQL {
+  return sql`(case when ${t.methodType} = 'authorize' then ${t.capturedCents} else coalesce(${t.amountCents}, 0) end)`;
+}
 
 /** The transaction a row belongs to: `transaction_id`, required, referencing transactions. */
 export const transactionIdColumn = () =>
@@ -82,6 +90,13 @@ export const transactions = pgTable(
     /** Set while a commit's capture is at the processor (processor_requests): the window cannot expire it meanwhile. */
     commitInFlightSince: at('commit_in_flight_since'),
     processorReference: text('processor_reference'),
+    /**
+     * Refunds (refunds table): what succeeded refunds gave back, and what refunds at the processor have reserved. A
+     * refund is reserved by a guarded write (`settled - refunded - in flight >= amount`) and moves to `refunded`, or
+     * back, with its outcome; the CHECK below makes refunding more than was settled impossible even for a wrong query.
+     */
+    refundedCents: money('refunded_cents').notNull().default(0),
+    refundsInFlightCents: money('refunds_in_flight_cents').notNull().default(0),
     sequence: integer('sequence').notNull().default(1),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
@@ -118,6 +133,8 @@ export const transactions = pgTable(
       sql`${t.authorizedCents} >= 0 and ${t.capturedCents} >= 0 and ${t.releasedCents} >= 0 and ${t.capturePendingCents} >= 0`,
     ),
     check('transactions_auth_no_overdraft', sql`${t.capturedCents} + ${t.releasedCents} + ${t.capturePendingCents} <= ${t.authorizedCents}`),
+    check('transactions_refunds_non_negative', sql`${t.refundedCents} >= 0 and ${t.refundsInFlightCents} >= 0`),
+    check('transactions_refunds_within_settled', sql`${t.refundedCents} + ${t.refundsInFlightCents} <= ${settledCents(t)}`),
     check('transactions_auth_only_for_authorizations', sql`${t.authStatus} is null or ${t.methodType} = 'authorize'`),
     index('transactions_active_hold_idx')
       .on(t.holdExpiresAt)

@@ -229,11 +229,15 @@ function reauthorizationIntentLock(db: Queryable) {
   return { cte };
 }
 
-/** What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, and no capture in flight. */
+/**
+ * What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, no capture in flight, and no
+ * refund of an expired authorization's captures in flight (its outcome moves the status to 13 or 14).
+ */
 const reauthorizable = and(
   inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
   or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
   eq(t.capturePendingCents, 0),
+  eq(t.refundsInFlightCents, 0),
 )!;
 
 /**

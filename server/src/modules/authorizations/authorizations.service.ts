@@ -274,7 +274,7 @@ async function recordTokenCharge(
   tx: Tx,
   deps: ServiceDeps,
   principal: Principal,
-  token: { paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
+  token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
   input: { amount: number; currency: Currency },
   result: ProcessorResult,
   requestId: string,
@@ -294,6 +294,8 @@ async function recordTokenCharge(
     linkId: newLinkId(),
     paymentType: token.paymentMethod,
     processor: token.processor,
+    // The saved method the sale was charged on: a refund gives the money back to it.
+    processorReference: token.processorReference,
     confirmation: confirmationFor({
       paymentType: token.paymentMethod,
       processor: token.processor,

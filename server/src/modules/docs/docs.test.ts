@@ -93,6 +93,17 @@ describe('GET /docs', () => {
     expect(html).toContain('href="#schema-Transaction"');
   });
 
+  it('documents the refund endpoint, its refusals, and when to void instead of refunding', async () => {
+    const html = await (await sandbox.get('/docs')).text();
+    expect(html).toContain('/transactions/{transactionNumber}/refund');
+    expect(html).toContain('Void or refund');
+    for (const code of ['nothing_to_refund', 'authorization_active', 'amount_exceeds_refundable', 'refund_declined']) {
+      expect(html).toContain(`/docs/errors#${code}`);
+    }
+    const errors = await (await sandbox.get('/docs/errors')).text();
+    expect(errors).toContain('id="refund_declined"');
+  });
+
   it('does not list sandbox-only endpoints in production', async () => {
     const html = await (await production.get('/docs')).text();
     expect(html).toContain('/transactions/init');

@@ -103,7 +103,7 @@ async function recordDecision(
     const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now);
     outcome =
       methodType === 'sale'
-        ? { kind: 'sold', paymentType, processor: result.processor, confirmation }
+        ? { kind: 'sold', paymentType, processor: result.processor, confirmation, processorReference: result.reference }
         : {
             kind: 'authorized',
             paymentType,

@@ -24,7 +24,7 @@ export async function findLinkFace(db: Queryable, linkId: string) {
 }
 
 export type ConsumerOutcome =
-  | { kind: 'sold'; paymentType: string; processor: string; confirmation: object }
+  | { kind: 'sold'; paymentType: string; processor: string; confirmation: object; processorReference: string }
   | {
       kind: 'authorized';
       paymentType: string;
@@ -114,6 +114,8 @@ export async function applyConsumerOutcome(
     paymentType: outcome.paymentType,
     processor: outcome.processor,
     confirmation: 'confirmation' in outcome ? JSON.stringify(outcome.confirmation) : null,
+    // A sale keeps the method it was paid with: a refund gives the money back to it.
+    processorReference: outcome.kind === 'sold' ? outcome.processorReference : null,
     startedAt: startedAt.toISOString(),
     now: now.toISOString(),
   };
@@ -150,6 +152,7 @@ function consumerOutcomeStatement(placesHold: boolean) {
         paymentType: sql`${sql.placeholder('paymentType')}::text`,
         processor: sql`${sql.placeholder('processor')}::text`,
         confirmation: sql`${sql.placeholder('confirmation')}::jsonb`,
+        processorReference: sql`coalesce(${sql.placeholder('processorReference')}::text, ${transactions.processorReference})`,
         ...hold,
         consumerPaymentSince: sql`null`,
         sequence: nextSequence(),

@@ -21,5 +21,6 @@ export function toLinkState(face: { row: TransactionRow; businessName: string; l
     payable,
     lastFourDigits: face.lastFourDigits ?? (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
     confirmationNumber: (row.confirmation as { confirmationNumber?: string | null } | null)?.confirmationNumber ?? null,
+    refundedCents: row.refundedCents,
   };
 }

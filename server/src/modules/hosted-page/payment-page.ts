@@ -6,7 +6,7 @@ import { translator, type Translate } from '../../i18n';
 import { formatDuration } from './assets/duration';
 
 /** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
-export type PageView = 'pay' | 'declined' | 'approved' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
+export type PageView = 'pay' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
 
 export function viewOf(state: PaymentLinkState, now: Date): PageView {
   const timedOut = state.timeoutDate !== null && Date.parse(state.timeoutDate) <= now.getTime();
@@ -33,6 +33,9 @@ export function viewOf(state: PaymentLinkState, now: Date): PageView {
       return 'failed';
     case Status.AwaitingCommit:
       return 'elsewhere';
+    case Status.PartiallyRefunded:
+    case Status.Refunded:
+      return 'refunded';
   }
 }
 
@@ -40,6 +43,7 @@ export function viewOf(state: PaymentLinkState, now: Date): PageView {
 const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: TextKey; text: TextKey }> = {
   declined: { heading: 'page.declined', text: 'page.declined.text' },
   approved: { heading: 'page.approved', text: 'page.approved.text' },
+  refunded: { heading: 'page.refunded', text: 'page.refunded.text' },
   failed: { heading: 'page.failed', text: 'page.failed.text' },
   cancelled: { heading: 'page.cancelled', text: 'page.cancelled.text' },
   'timed-out': { heading: 'page.timedOut', text: 'page.timedOut.text' },
@@ -98,9 +102,9 @@ export function renderPaymentPage({ linkId, state, sequence, now, language = 'en
     const outcome = OUTCOMES[view];
     sections.push(
       `<h1 tabindex="-1">${escapeHtml(t(outcome.heading))}</h1>`,
-      `<p class="status" role="status" data-tone="${view === 'approved' ? 'good' : 'bad'}">${escapeHtml(t(outcome.text))}</p>`,
+      `<p class="status" role="status" data-tone="${view === 'approved' || view === 'refunded' ? 'good' : 'bad'}">${escapeHtml(t(outcome.text))}</p>`,
     );
-    sections.push(summary(state, view, amount, t));
+    sections.push(summary(state, view, amount, t, language));
   }
   if (state.products.length > 0) sections.push(productTable(state, t, language));
   if (canPay) sections.push(paymentForm(payLabel, view === 'declined', t));
@@ -136,11 +140,12 @@ function secondsLeft(state: PaymentLinkState, now: Date): number | null {
   return state.timeoutDate === null ? null : Math.max(0, Math.ceil((Date.parse(state.timeoutDate) - now.getTime()) / 1000));
 }
 
-function summary(state: PaymentLinkState, view: PageView, amount: string | null, t: Translate): string {
+function summary(state: PaymentLinkState, view: PageView, amount: string | null, t: Translate, language: Language): string {
   const rows: [string, string][] = [];
   if (amount) rows.push([t('page.amount'), amount]);
+  if (view === 'refunded') rows.push([t('page.refundedAmount'), formatAmount(state.refundedCents, state.currency, language)]);
   rows.push([t(view === 'approved' ? 'page.paidTo' : 'page.merchant'), state.businessName]);
-  if (view === 'approved' && state.confirmationNumber) rows.push([t('page.confirmation'), state.confirmationNumber]);
+  if ((view === 'approved' || view === 'refunded') && state.confirmationNumber) rows.push([t('page.confirmation'), state.confirmationNumber]);
   if (view === 'approved' && state.lastFourDigits) rows.push([t('page.card'), t('page.cardEnding', { digits: state.lastFourDigits })]);
   const note = view === 'approved' && state.methodType === 'authorize' ? `\n<p class="muted">${escapeHtml(t('page.reserved'))}</p>` : '';
   return `<dl>\n${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('\n')}\n</dl>${note}`;

@@ -8,7 +8,7 @@ import { answerOf, type MutationContext, type ProcessorHandoff } from '../../htt
 import type { Env } from '../../env';
 import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
 import type { Logger } from '../../logger';
-import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import type { PaymentProcessor, ProcessorResult, RefundResult } from '../../processor/processor';
 import * as q from './processor-requests.queries';
 import { isPayment, RecordedElsewhere, type ProcessorOutcome, type ProcessorRequestRow } from './processor-requests.queries';
 
@@ -18,8 +18,8 @@ import { isPayment, RecordedElsewhere, type ProcessorOutcome, type ProcessorRequ
  */
 export const PROCESSOR_LEASE_MS = 60_000;
 
-/** What the processor said to a call on a method already held: a capture's result, or that a release was made. */
-export type RedoableAnswer = ProcessorResult | { outcome: 'released' };
+/** What the processor said to a call on a method already held: a capture's or a refund's result, or that a release was made. */
+export type RedoableAnswer = ProcessorResult | RefundResult | { outcome: 'released' };
 /** What the processor said to one request: also, that a payment was reversed. */
 export type ProcessorAnswer = RedoableAnswer | { outcome: 'reversed' };
 
@@ -190,6 +190,8 @@ function callFor(processor: PaymentProcessor, request: ProcessorRequestRow): Pro
       return () => processor.reauthorize(heldMethod(request), amountCents, currency, requestKey);
     case 'release':
       return () => processor.release(heldMethod(request), amountCents, requestKey).then(() => ({ outcome: 'released' }) as const);
+    case 'refund':
+      return () => processor.refund(heldMethod(request), amountCents, requestKey);
     case 'sale':
     case 'authorize':
     case 'charge_token':
@@ -357,7 +359,8 @@ function idempotencyKeyOf(request: ProcessorRequestRow): { key: string; takenAt:
 /** A payment's decision, which only its own request (the one holding `decide`) ever gets. */
 function decide(payment: PaymentFinish, request: ProcessorRequestRow, answer: RedoableAnswer, tx: Tx, done: PendingDone): Promise<RecordedAnswer> {
   if (!payment.decide || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
-  return payment.decide(tx, answer, done);
+  // The payment's own call answered it (payAfterCommit's `call`): a payment's result, never a refund's.
+  return payment.decide(tx, answer as ProcessorResult, done);
 }
 
 /** Gives back at the processor what committed releases released in the books. One that fails stays in flight for the worker. */

@@ -4,7 +4,8 @@ export { newConfirmationNumber, newLinkId, newPaymentId, newToken, newTransactio
 export { resolveInitAmounts } from './init-amounts';
 export { EVENTS_CHANNEL, recordChange } from './transaction-events';
 export type { EventNotice } from './transaction-events';
-export { toProduct } from './transaction-object';
+export { toProduct, toRefund } from './transaction-object';
+export { isRefundable, refundableCentsOf, settledCentsOf } from './refundable';
 export type { StoredProduct } from './transaction-object';
 export { transactionScope } from './transaction-scope.queries';
 export {
@@ -19,6 +20,6 @@ export {
   withToken,
   writeReturningView,
 } from './transactions.queries';
-export type { TransactionRow, TransactionView } from './transactions.queries';
+export type { RefundRow, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';

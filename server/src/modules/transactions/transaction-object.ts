@@ -6,12 +6,14 @@ import {
   type Authorization,
   type Confirmation,
   type Product,
+  type Refund,
   type Transaction,
   type TransactionStatusCode,
   Status,
 } from '@svc/protocol';
 import { toPayment } from '../payments';
-import type { TransactionView } from './transactions.queries';
+import { refundableCentsOf } from './refundable';
+import type { RefundRow, TransactionView } from './transactions.queries';
 
 /** A product as stored: amounts in cents. */
 export interface StoredProduct {
@@ -31,7 +33,7 @@ const COMMIT_NOT_REQUIRED = {
 } as const;
 
 /** The transaction object (docs/integrating.md#the-transaction-object), built from its view: every spec field present, null where unknown. */
-export function toTransactionObject({ row, merchant, token, payments }: TransactionView, baseUrl: string): Transaction {
+export function toTransactionObject({ row, merchant, token, payments, refunds }: TransactionView, baseUrl: string): Transaction {
   const links = {
     iOSLink: `svcpay://pay/${row.linkId}`,
     androidLink: `svcpay://pay/${row.linkId}`,
@@ -68,9 +70,27 @@ export function toTransactionObject({ row, merchant, token, payments }: Transact
     paymentDetails: token ? { type: token.type, token: token.token } : null,
     authorization,
     payments: payments.map(toPayment),
+    refundedCents: row.refundedCents,
+    refundableCents: refundableCentsOf(row),
+    refunds: refunds.map(toRefund),
     sequence: row.sequence,
     updatedAt: row.updatedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A refund as the wire shows it (docs/integrating.md#refunds). */
+export function toRefund(row: RefundRow): Refund {
+  return {
+    refundId: row.refundId,
+    amountCents: row.amountCents,
+    currency: row.currency as Refund['currency'],
+    status: row.status,
+    reason: row.reason,
+    description: row.description,
+    failureCode: row.failureCode,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

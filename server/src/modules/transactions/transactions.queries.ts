@@ -1,7 +1,7 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, transactionEvents, transactions } from '../../db/schema';
+import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, refunds, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
 import { reusableInsert, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
@@ -10,6 +10,7 @@ import { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
+export type RefundRow = typeof refunds.$inferSelect;
 
 /** Every update of a transaction takes the next sequence number in the same statement. */
 export function nextSequence() {
@@ -27,6 +28,8 @@ export interface TransactionView {
   merchant: MerchantFace;
   token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'> | null;
   payments: PaymentRow[];
+  /** Oldest first. */
+  refunds: RefundRow[];
 }
 
 const transactionInsert = reusableInsert(transactions);
@@ -67,6 +70,20 @@ const paymentsOfTransaction = sql<PaymentJson[]>`coalesce((
   from ${payments} p where p.transaction_id = ${transactions.id}
 ), '[]'::json)`;
 
+/** A refund as the view's JSON column carries it: the refunds row with its timestamps as text. */
+type RefundJson = Omit<RefundRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+
+/** The transaction's refunds, oldest first, as one JSON column (keys: the drizzle field names of `refunds`). */
+const refundsOfTransaction = sql<RefundJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', r.id, 'refundId', r.refund_id, 'transactionId', r.transaction_id, 'merchantId', r.merchant_id,
+    'amountCents', r.amount_cents, 'currency', r.currency, 'status', r.status, 'reason', r.reason,
+    'description', r.description, 'failureCode', r.failure_code, 'processorRequestId', r.processor_request_id,
+    'createdAt', r.created_at, 'updatedAt', r.updated_at
+  ) order by r.created_at, r.id)
+  from ${refunds} r where r.transaction_id = ${transactions.id}
+), '[]'::json)`;
+
 /** A view read by `where` (its values in slots), built once, mapped as the writes' views are (`viewFromColumns`). */
 function viewRead(where: SQL): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView | null> {
   const read = reusableStatement<Record<string, unknown>>(() => sql`${viewOfWritten} where ${where} limit 1`);
@@ -88,7 +105,7 @@ const viewById = viewRead(eq(transactions.id, sql.placeholder('transactionId')))
  */
 const viewOfWritten = sql`select ${transactions}.*, m.name as view_merchant_name, m.business_id as view_merchant_business_id,
     tok.token as view_token, tok.type as view_token_type, tok.last_four_digits as view_token_last_four_digits,
-    ${paymentsOfTransaction} as view_payments
+    ${paymentsOfTransaction} as view_payments, ${refundsOfTransaction} as view_refunds
   from ${transactions}
   join ${merchants} m on m.id = ${transactions.merchantId}
   left join ${paymentTokens} tok on tok.transaction_id = ${transactions.id}`;
@@ -117,6 +134,7 @@ function viewFromColumns(raw: Record<string, unknown>): TransactionView {
     token:
       token === null ? null : { token, type: raw.view_token_type as PaymentTokenRow['type'], lastFourDigits: raw.view_token_last_four_digits as string | null },
     payments: (raw.view_payments as PaymentJson[]).map((p) => ({ ...p, createdAt: new Date(p.createdAt) })),
+    refunds: (raw.view_refunds as RefundJson[]).map((r) => ({ ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) })),
   };
 }
 

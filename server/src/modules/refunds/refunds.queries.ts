@@ -1,0 +1,143 @@
+import { Status } from '@svc/protocol';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { reusableInsert } from '../../db/reusable-query';
+import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
+import type { Principal } from '../../auth/principal';
+import type { GuardedWrite } from '../processor-requests';
+import { nextSequence, transactionScope, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions';
+
+const t = transactions;
+const settled = settledCents(t);
+/** What a new refund may take: settled money, less what was refunded and what refunds at the processor reserved. */
+const refundable = sql`${settled} - ${t.refundedCents} - ${t.refundsInFlightCents}`;
+/**
+ * The method the money goes back to: the one a sale, a committed payment or a token charge was paid with, or an
+ * authorization's (its captures were taken from it). Its columns are named in full: drizzle writes a RETURNING
+ * list's columns without their table, which inside the subquery would name the token's own.
+ */
+const methodReference = sql<string | null>`coalesce("transactions"."processor_reference", (
+  select tok.processor_reference from ${paymentTokens} tok where tok.transaction_id = "transactions"."id" and tok.type = 'authorization' limit 1
+))`;
+/**
+ * Settled money that nothing holds any more (transactions' `isRefundable` says the same in TypeScript): a sale or a
+ * committed payment once Approved, an authorization once its hold ended with captures and none in flight; either
+ * after a partial refund. A tokenization settles nothing.
+ */
+const refundableNow = sql`(case
+  when ${t.methodType} in ('sale', 'manual_capture') then ${t.status} in (${sql.raw(`${Status.Approved}, ${Status.PartiallyRefunded}`)})
+  when ${t.methodType} = 'authorize' then ${t.status} in (${sql.raw(
+    [Status.Captured, Status.Voided, Status.AuthorizationClosed, Status.Expired, Status.PartiallyRefunded].join(', '),
+  )})
+    and ${t.authStatus} is distinct from 'active' and ${t.capturedCents} > 0 and ${t.capturePendingCents} = 0
+  else false end)`;
+
+/** The transaction a caller may refund, locked until the refund's transaction ends: what it settled cannot move under it. */
+export async function lockTransactionForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionRow | null> {
+  const [row] = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.transactionNumber, transactionNumber), transactionScope(principal)))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+/** The method a refund of the transaction gives the money back to, or null when none was recorded. */
+export async function findMethodReference(db: Queryable, transactionId: string): Promise<string | null> {
+  const [row] = await db.select({ reference: methodReference }).from(t).where(eq(t.id, transactionId)).limit(1);
+  return row?.reference ?? null;
+}
+
+/**
+ * A refund's reservation: `amount` joins the refunds in flight if the transaction is refundable and settled − refunded
+ * − in flight still covers it, guarded in the statement (and by `transactions_refunds_within_settled`), so refunds
+ * sent at once never together exceed what was settled. The transaction takes its next sequence: the refund's
+ * creation is an update. Its processor request goes in with it, for the method the money goes back to; nothing is
+ * written when the guard refuses.
+ */
+export function reserveRefund(transactionId: string, amountCents: number, now: Date): GuardedWrite {
+  return { name: 'refund_reservation', build: refundReservation, values: { transactionId, amountCents, now: now.toISOString() } };
+}
+
+function refundReservation(db: Queryable) {
+  const p = sql.placeholder;
+  const amount = sql`${p('amountCents')}::bigint`;
+  const cte = db.$with('guarded').as(
+    db
+      .update(t)
+      .set({
+        refundsInFlightCents: sql`${t.refundsInFlightCents} + ${amount}`,
+        sequence: nextSequence(),
+        updatedAt: sql`${p('now')}::timestamptz`,
+      })
+      .where(and(eq(t.id, p('transactionId')), refundableNow, sql`${refundable} >= ${amount}`, sql`${methodReference} is not null`))
+      .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency, reference: methodReference.as('method_reference') }),
+  );
+  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` } };
+}
+
+const refundInsert = reusableInsert(refunds);
+
+export function insertRefund(db: Queryable, values: typeof refunds.$inferInsert): Promise<RefundRow> {
+  return refundInsert(db, values);
+}
+
+/** A pending refund's outcome, once: succeeded, or failed with the processor's code. Null when it is not pending. */
+export async function finishRefund(
+  db: Queryable,
+  processorRequestId: string,
+  outcome: { status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string },
+  now: Date,
+): Promise<RefundRow | null> {
+  const [row] = await db
+    .update(refunds)
+    .set({ status: outcome.status, failureCode: outcome.failureCode, updatedAt: now })
+    .where(and(eq(refunds.processorRequestId, processorRequestId), eq(refunds.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * The processor gave a reserved refund back: its reservation becomes refunded money, and the transaction reads
+ * Refunded once nothing settled is left, PartiallyRefunded before. Answers the view as the write left it.
+ */
+export async function settleRefund(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
+  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  return view ?? null;
+}
+
+const settleStatement = writeReturningView((db) => {
+  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+  const all = sql`${t.refundedCents} + ${amount} = ${settled}`;
+  return db
+    .update(t)
+    .set({
+      refundedCents: sql`${t.refundedCents} + ${amount}`,
+      refundsInFlightCents: sql`${t.refundsInFlightCents} - ${amount}`,
+      status: sql`case when ${all} then ${sql.raw(String(Status.Refunded))} else ${sql.raw(String(Status.PartiallyRefunded))} end`,
+      sequence: nextSequence(),
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
+    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.refundsInFlightCents} >= ${amount}`))
+    .returning();
+});
+
+/** The processor refused a reserved refund: the reservation is freed; the status stays, the sequence moves (the refund failed). */
+export async function dropRefund(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
+  const [view] = await dropStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  return view ?? null;
+}
+
+const dropStatement = writeReturningView((db) => {
+  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+  return db
+    .update(t)
+    .set({
+      refundsInFlightCents: sql`${t.refundsInFlightCents} - ${amount}`,
+      sequence: nextSequence(),
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
+    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.refundsInFlightCents} >= ${amount}`))
+    .returning();
+});
