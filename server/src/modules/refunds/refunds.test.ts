@@ -137,7 +137,7 @@ describe("a refunded link's hosted page", () => {
     const page = async () => (await t.app.request(new URL(transaction.transactionPage.qrURL).pathname)).text();
     const partly = await page();
     expect(partly).toContain('<h1 tabindex="-1">Payment refunded</h1>');
-    expect(partly).toContain('<dt>Refunded</dt><dd>5.00 USD</dd>');
+    expect(partly).toContain('<dt>Refunded</dt><dd>$5.00</dd>');
     expect(partly).not.toContain('id="pay-button"');
     await t.client.refund(transaction.TransactionNumber);
     expect(await page()).toContain('<dt>Refunded</dt><dd>12.50 USD</dd>');
