@@ -140,7 +140,7 @@ describe("a refunded link's hosted page", () => {
     expect(partly).toContain('<dt>Refunded</dt><dd>$5.00</dd>');
     expect(partly).not.toContain('id="pay-button"');
     await t.client.refund(transaction.TransactionNumber);
-    expect(await page()).toContain('<dt>Refunded</dt><dd>12.50 USD</dd>');
+    expect(await page()).toContain('<dt>Refunded</dt><dd>$12.50</dd>');
     const state = await t.app.request(`${new URL(transaction.transactionPage.qrURL).pathname}/state`);
     expect(await state.json()).toMatchObject({ status: Status.Refunded, refundedCents: 1_250, payable: false });
   });
