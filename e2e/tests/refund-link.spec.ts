@@ -54,6 +54,6 @@ test('an order paid on the hosted page is refunded from the back office, and its
 
   await consumer.reload();
   await expect(consumer.getByRole('heading', { name: 'Payment refunded' })).toBeVisible();
-  await expect(consumer.getByRole('definition').filter({ hasText: '25.00 USD' })).toHaveCount(2);
+  await expect(consumer.getByRole('definition').filter({ hasText: '$25.00' })).toHaveCount(2);
   await expect(consumer.getByRole('button', { name: /^Pay / })).toHaveCount(0);
 });
