@@ -1,0 +1,23 @@
+import { ENDPOINT } from '@svc/protocol';
+import type { MerchantOperationId } from './wire';
+
+export interface MerchantRoute {
+  method: 'GET' | 'POST';
+  /** The path template, `{name}` slots for the path parameters. */
+  path: string;
+  /** Takes a JSON body. */
+  hasBody: boolean;
+  /** Takes an Idempotency-Key (every mutating POST). */
+  idempotent: boolean;
+}
+
+/**
+ * The merchant's endpoints, from protocol's endpoint table (the one place they are written): every endpoint a
+ * merchant's key may call whose answer is JSON. The build evaluates this module and bundles the result as plain data,
+ * so the package carries no schema library.
+ */
+export const MERCHANT_ROUTES = Object.fromEntries(
+  Object.values(ENDPOINT)
+    .filter((e) => (e.auth as readonly string[]).includes('merchant') && !('contentType' in e.response))
+    .map((e) => [e.operationId, { method: e.method === 'get' ? 'GET' : 'POST', path: e.path, hasBody: 'request' in e, idempotent: e.idempotent }]),
+) as Record<MerchantOperationId, MerchantRoute>;
