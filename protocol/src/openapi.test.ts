@@ -145,9 +145,10 @@ describe('the OpenAPI document', () => {
   it('groups the error codes that share a status into one problem response with an example per code', () => {
     const closeAuth = sandbox.paths['/transactions/{transactionNumber}/closeAuth']?.post;
     const conflict = closeAuth?.responses['409'];
-    for (const code of ['not_an_authorization', 'no_successful_payment', 'nothing_to_release', 'close_auth_unsupported', 'idempotency_key_in_use']) {
+    for (const code of ['not_an_authorization', 'no_successful_payment', 'nothing_to_release', 'close_auth_unsupported', 'idempotency_key_in_use'] as const) {
       expect(conflict?.description).toContain(code);
       expect(conflict?.content?.[PROBLEM_CONTENT_TYPE]?.examples?.[code]?.value).toMatchObject({ code, status: 409, type: `/docs/errors#${code}` });
+      expect(conflict?.content?.[PROBLEM_CONTENT_TYPE]?.examples?.[code]?.description).toBe(`${API_ERRORS[code].cause} ${API_ERRORS[code].fix}`);
     }
     expect(closeAuth?.responses['422']?.description).toContain('idempotency_key_reused');
   });

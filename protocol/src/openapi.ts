@@ -189,7 +189,12 @@ function errorResponses(codes: readonly ApiErrorCode[]): Record<string, OpenApiR
       content: {
         [PROBLEM_CONTENT_TYPE]: {
           schema: schemaRef('ProblemDetails'),
-          examples: Object.fromEntries(group.map((code) => [code, { summary: API_ERRORS[code].title, value: exampleProblem(code) }])),
+          examples: Object.fromEntries(
+            group.map((code) => {
+              const { title, cause, fix } = API_ERRORS[code];
+              return [code, { summary: title, description: `${cause} ${fix}`, value: exampleProblem(code) }];
+            }),
+          ),
         },
       },
       'x-svc-error-codes': group,

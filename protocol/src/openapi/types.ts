@@ -20,7 +20,7 @@ export interface OpenApiHeader {
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, OpenApiHeader | OpenApiRef>;
-  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { summary: string; value: unknown }> }>;
+  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { summary: string; description?: string; value: unknown }> }>;
   /** The stable error codes this response carries (problem responses only). */
   'x-svc-error-codes'?: string[];
 }

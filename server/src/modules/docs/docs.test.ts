@@ -1,11 +1,11 @@
-import { API_ERROR_CODES, ENDPOINTS, TRANSACTION_STATUSES } from '@svc/protocol';
+import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, TRANSACTION_STATUSES } from '@svc/protocol';
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
 import { docsRouter } from './docs.routes';
-import { escapeHtml } from './html';
+import { escapeHtml, inlineMarkdown } from './html';
 
 const SERVER_URL = 'http://localhost:8080';
 
@@ -112,5 +112,19 @@ describe('GET /docs/errors', () => {
     const row = html.slice(html.indexOf('id="amount_exceeds_available"'));
     expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/<td>409<\/td>.*href="\/docs#op-pay"/s);
     expect(html.toLowerCase()).not.toContain('<script');
+  });
+
+  it('says for every code what causes it and what to do about it', async () => {
+    const html = await (await sandbox.get('/docs/errors')).text();
+    expect(html).toContain('<th scope="col">Cause</th><th scope="col">What to do</th>');
+    for (const code of API_ERROR_CODES) {
+      const { cause, fix } = API_ERRORS[code];
+      expect(cause.length, code).toBeGreaterThan(20);
+      expect(fix.length, code).toBeGreaterThan(10);
+      const start = html.indexOf(`id="${code}"`);
+      const row = html.slice(start, html.indexOf('</tr>', start));
+      expect(row, code).toContain(inlineMarkdown(cause));
+      expect(row, code).toContain(inlineMarkdown(fix));
+    }
   });
 });
