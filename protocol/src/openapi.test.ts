@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from './endpoints';
@@ -39,6 +40,28 @@ describe('the OpenAPI document', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it.each([
+    ['sandbox', sandbox],
+    ['production', production],
+  ])('is valid for a second validator, swagger-parser, $refs resolved (%s)', async (_mode, document) => {
+    const parsed = (await SwaggerParser.validate(structuredClone(document) as never)) as { openapi?: string };
+    expect(parsed.openapi).toBe('3.1.0');
+  });
+
+  it('describes the callback under webhooks: the transaction as the POST body, every signature header, GET without a body', () => {
+    for (const document of [sandbox, production]) {
+      const post = document.webhooks.transactionUpdated?.post;
+      expect(post?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Transaction' });
+      const headers = post?.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers).toEqual(['HMAC-Random-Key', 'HMAC-Authorization', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(Object.keys(post?.responses ?? {}).sort()).toEqual(['2XX', '410', 'default']);
+      const get = document.webhooks.transactionUpdated?.get;
+      expect(get?.requestBody).toBeUndefined();
+      expect(get?.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['TransactionNumber', 'callbackType']);
+      expect(document.components.schemas.Transaction).toBeDefined();
+    }
   });
 
   it('resolves every $ref to something in the document', () => {

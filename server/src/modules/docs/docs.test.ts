@@ -1,4 +1,4 @@
-import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, TRANSACTION_STATUSES } from '@svc/protocol';
+import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, SANDBOX_TEST_CARDS, TRANSACTION_STATUSES } from '@svc/protocol';
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -91,6 +91,27 @@ describe('GET /docs', () => {
     expect(html).toContain('Idempotency-Key');
     expect(html).toContain('href="/docs/errors#amount_exceeds_available"');
     expect(html).toContain('href="#schema-Transaction"');
+  });
+
+  it('covers what lies beyond the endpoints: callbacks and both verifications, the websocket, the test cards, the SDKs', async () => {
+    const html = await (await sandbox.get('/docs')).text();
+    for (const [id, title] of [
+      ['callbacks', 'Callbacks and their verification'],
+      ['websocket', 'The websocket'],
+      ['test-cards', 'Test cards'],
+      ['sdks', 'The SDKs'],
+    ]) {
+      expect(html).toContain(`<h2 id="${id}">${title}</h2>`);
+      expect(html).toContain(`<a href="#${id}">${title}</a>`);
+    }
+    for (const phrase of ['HMAC-Authorization', 'webhook-signature', 'verifyCallback', 'afterSequence', '/sdk/elements/1.1.1/sdk.js', '@svc/node']) {
+      expect(html, phrase).toContain(`<code>${escapeHtml(phrase)}</code>`);
+    }
+    expect(html).toContain(escapeHtml('"type": "transaction.updated"'));
+    for (const card of SANDBOX_TEST_CARDS) expect(html).toContain(card.number.replace(/(\d{4})(?=\d)/g, '$1 '));
+    const production_ = await (await production.get('/docs')).text();
+    expect(production_).toContain('<h2 id="callbacks">');
+    expect(production_).not.toContain('id="test-cards"');
   });
 
   it('does not list sandbox-only endpoints in production', async () => {
