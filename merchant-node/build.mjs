@@ -86,8 +86,9 @@ async function wireDeclarations() {
     const endpoint = document.paths[route.path]?.[route.method.toLowerCase()];
     const success = Object.keys(endpoint.responses).find((status) => status.startsWith('2'));
     const params = route.path.includes('{') ? `operations['${id}']['parameters']['path']` : '{}';
+    const query = route.hasQuery ? `NonNullable<operations['${id}']['parameters']['query']>` : 'undefined';
     const body = route.hasBody ? `NonNullable<operations['${id}']['requestBody']>['content']['application/json']` : 'undefined';
-    return `  ${id}: {\n    params: ${params};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
+    return `  ${id}: {\n    params: ${params};\n    query: ${query};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
   });
   return [
     '/**',
@@ -104,7 +105,7 @@ async function wireDeclarations() {
     `export type MerchantOperationId = ${Object.keys(MERCHANT_ROUTES)
       .map((id) => `'${id}'`)
       .join(' | ')};`,
-    '/** Per operation: its path parameters, its request body (undefined when it takes none) and its answer. */',
+    '/** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */',
     'export type MerchantOperations = {',
     ...operations,
     '};',

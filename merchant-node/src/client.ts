@@ -1,5 +1,6 @@
 import { MERCHANT_ROUTES, type MerchantRoute } from './endpoint-table';
 import { errorFromAnswer } from './errors';
+import { queryString } from './query-string';
 import type { MerchantOperationId, MerchantOperations } from './wire';
 
 export interface RequestOptions {
@@ -24,6 +25,7 @@ export interface MerchantClientOptions {
 
 type Operation<K extends MerchantOperationId> = MerchantOperations[K];
 type ParamsArgument<K extends MerchantOperationId> = keyof Operation<K>['params'] extends never ? [] : [params: Operation<K>['params']];
+type QueryArgument<K extends MerchantOperationId> = [Operation<K>['query']] extends [undefined] ? [] : [query?: Operation<K>['query']];
 type BodyArgument<K extends MerchantOperationId> = [Operation<K>['body']] extends [undefined]
   ? []
   : object extends Operation<K>['body']
@@ -32,11 +34,13 @@ type BodyArgument<K extends MerchantOperationId> = [Operation<K>['body']] extend
 
 /**
  * One method per merchant endpoint, named by its operation id (`initTransaction`, `getTransaction`, `pay`, `void`…):
- * the path parameters first (`{ transactionNumber }`), then the body, then the options. Each resolves with the parsed
- * answer or rejects with an `SvcApiError`.
+ * the path parameters first (`{ transactionNumber }`), then the query (a listing's filters), then the body, then the
+ * options. Each resolves with the parsed answer or rejects with an `SvcApiError`.
  */
 export type MerchantClient = {
-  [K in MerchantOperationId]: (...args: [...ParamsArgument<K>, ...BodyArgument<K>, options?: RequestOptions]) => Promise<Operation<K>['result']>;
+  [K in MerchantOperationId]: (
+    ...args: [...ParamsArgument<K>, ...QueryArgument<K>, ...BodyArgument<K>, options?: RequestOptions]
+  ) => Promise<Operation<K>['result']>;
 };
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -77,6 +81,7 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
   async function call(route: MerchantRoute, args: unknown[]): Promise<unknown> {
     let index = 0;
     const params = (route.path.includes('{') ? args[index++] : {}) as Record<string, string>;
+    const query = route.hasQuery ? (args[index++] as Record<string, unknown> | undefined) : undefined;
     const body = route.hasBody ? args[index++] : undefined;
     const request = (args[index] ?? {}) as RequestOptions;
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
@@ -85,7 +90,7 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     if (route.idempotent) headers['idempotency-key'] = request.idempotencyKey ?? crypto.randomUUID();
     const init: RequestInit = { method: route.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
     if (request.signal) init.signal = request.signal;
-    const url = `${root}${fillPath(route.path, params)}`;
+    const url = `${root}${fillPath(route.path, params)}${queryString(query)}`;
     // A GET changes nothing and a keyed POST runs once, so both may be tried again; a POST without a key may not.
     const retryable = route.method === 'GET' || route.idempotent;
     for (let attempt = 0; ; attempt += 1) {

@@ -5,11 +5,16 @@ export interface MerchantRoute {
   method: 'GET' | 'POST';
   /** The path template, `{name}` slots for the path parameters. */
   path: string;
+  /** Takes query parameters (a GET that lists or filters). */
+  hasQuery: boolean;
   /** Takes a JSON body. */
   hasBody: boolean;
   /** Takes an Idempotency-Key (every mutating POST). */
   idempotent: boolean;
 }
+
+/** A merchant's or a branch's API key; the merchant's key alone. */
+const MERCHANT_CALLERS = new Set(['merchant', 'merchant_key']);
 
 /**
  * The merchant's endpoints, from protocol's endpoint table (the one place they are written): every endpoint a
@@ -18,6 +23,9 @@ export interface MerchantRoute {
  */
 export const MERCHANT_ROUTES = Object.fromEntries(
   Object.values(ENDPOINT)
-    .filter((e) => (e.auth as readonly string[]).includes('merchant') && !('contentType' in e.response))
-    .map((e) => [e.operationId, { method: e.method === 'get' ? 'GET' : 'POST', path: e.path, hasBody: 'request' in e, idempotent: e.idempotent }]),
+    .filter((e) => (e.auth as readonly string[]).some((who) => MERCHANT_CALLERS.has(who)) && !('contentType' in e.response))
+    .map((e) => [
+      e.operationId,
+      { method: e.method === 'get' ? 'GET' : 'POST', path: e.path, hasQuery: 'query' in e, hasBody: 'request' in e, idempotent: e.idempotent },
+    ]),
 ) as Record<MerchantOperationId, MerchantRoute>;

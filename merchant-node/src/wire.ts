@@ -34,16 +34,21 @@ export type ApiErrorCode = ProblemDetails['code'];
 type Table = typeof ENDPOINT;
 /** An endpoint a merchant's key may call whose answer is JSON: the client has a method for each. */
 export type MerchantOperationId = {
-  [K in keyof Table]: 'merchant' extends Table[K]['auth'][number] ? (Table[K]['response'] extends { contentType: string } ? never : K) : never;
+  [K in keyof Table]: [Extract<Table[K]['auth'][number], 'merchant' | 'merchant_key'>] extends [never]
+    ? never
+    : Table[K]['response'] extends { contentType: string }
+      ? never
+      : K;
 }[keyof Table];
 
 type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { [N in Name]: string } & PathParams<Rest> : unknown;
 type Flat<T> = { [K in keyof T]: T[K] };
 
-/** Per operation: its path parameters, its request body (undefined when it takes none) and its answer. */
+/** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */
 export type MerchantOperations = {
   [K in MerchantOperationId]: {
     params: Flat<PathParams<Table[K]['path']>>;
+    query: Table[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
     body: Table[K] extends { request: infer R extends z.ZodType } ? z.input<R> : undefined;
     result: z.output<Table[K]['response']['schema']>;
   };
