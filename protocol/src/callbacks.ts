@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/**
+ * How callbacks are delivered by default (the operator may change each: docs/operating.md#configuration): a 2xx within
+ * `timeoutS` succeeds; a failure is tried again after each delay of `retryScheduleS` in turn, and after communication
+ * errors every last delay until `giveUpAfterS` after the first attempt.
+ */
+export const CALLBACK_DELIVERY_DEFAULTS = {
+  timeoutS: 10,
+  retryScheduleS: [15, 60, 120, 600, 2000, 32000],
+  giveUpAfterS: 3 * 24 * 3600,
+} as const;
+
 /** A delivery log entry (docs/integrating.md#delivery-and-retries): one per transaction update sent to the callbackURL. */
 export const CallbackDeliverySchema = z.object({
   deliveryId: z.string(),

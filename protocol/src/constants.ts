@@ -94,15 +94,17 @@ export const SDK_ERROR_CODES = [
   'card_declined',
   'insufficient_funds',
   'processor_failure',
-  'amount_invalid',
+  // An amount or currency that is not valid (pay()'s options, or Express's `amount` prop): the one amount code of every SDK.
+  'invalid_amount',
   'network_error',
   'frame_unavailable',
   'internal_error',
-  // Express (sdk-express/README.md): an `amount` prop that is not decimal text of a positive amount with at most two decimals,
-  // a wallet sheet the consumer closed, a `cssUrl` that did not load (the buttons keep working).
-  'invalid_amount',
+  // Express (sdk-express/README.md): a wallet sheet the consumer closed, a `cssUrl` that did not load (the buttons keep working).
   'payment_cancelled',
   'css_load_failed',
+  // Deprecated alias of `invalid_amount`, which Elements and the iframe SDK reported before: never reported any more,
+  // kept so that an integration comparing with it still compiles (the SDK READMEs list it).
+  'amount_invalid',
 ] as const;
 
 /**

@@ -135,8 +135,9 @@ const TABLE = {
     tag: 'Authorizations',
     summary: 'Capture against a token',
     description:
-      'With an authorization token: captures `amount` cents if it is at most what the hold still has; partial captures may repeat ' +
-      'until the hold is used up (status 6, then 7). With a tokenization token: charges a new sale transaction (status 0) in `currency`.',
+      'An authorization, named by its `token` or its `transactionNumber` (as void takes them): captures `amount` cents if it is at most ' +
+      'what the hold still has; partial captures may repeat until the hold is used up (status 6, then 7). ' +
+      'A tokenization token: charges a new sale transaction (status 0) in `currency`.',
     auth: ['merchant'],
     request: PayRequestSchema,
     response: { status: 200, description: 'The payment and the transaction after it', schema: PayResponseSchema },

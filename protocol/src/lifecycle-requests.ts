@@ -15,13 +15,23 @@ const TokenSchema = z.string().min(1).max(200);
 /** The spec's body field for the API key; `Authorization: Bearer` is preferred. */
 export const ApiKeyFieldSchema = z.string().max(200).describe('API key in the body (spec compatibility); prefer Authorization: Bearer');
 
-/** `POST /transactions/pay`: capture against an authorization token, or charge a tokenization token. */
-export const PayRequestSchema = z.strictObject({
-  token: TokenSchema,
-  amount: CentsSchema,
-  currency: CurrencySchema.optional().describe('Required with a tokenization token; must match the authorization otherwise'),
-  apiKey: ApiKeyFieldSchema.optional(),
-});
+const TransactionNumberFieldSchema = z.string().min(1).max(64);
+const ONE_TARGET = { message: 'send either token or transactionNumber', path: ['token'] };
+const namesOneTarget = (body: { token?: string; transactionNumber?: string }) => (body.token === undefined) !== (body.transactionNumber === undefined);
+
+/**
+ * `POST /transactions/pay`: capture against an authorization, named by its token or its transaction number (as void
+ * takes them), or charge a tokenization token (a saved card is named by its token only).
+ */
+export const PayRequestSchema = z
+  .strictObject({
+    token: TokenSchema.optional().describe('An authorization token (capture) or a tokenization token (charge)'),
+    transactionNumber: TransactionNumberFieldSchema.optional().describe("The authorization's TransactionNumber, instead of its token"),
+    amount: CentsSchema,
+    currency: CurrencySchema.optional().describe('Required with a tokenization token; must match the authorization otherwise'),
+    apiKey: ApiKeyFieldSchema.optional(),
+  })
+  .refine(namesOneTarget, ONE_TARGET);
 export type PayRequest = z.input<typeof PayRequestSchema>;
 
 export const PayResponseSchema = z.object({
@@ -34,13 +44,10 @@ export type PayResponse = z.infer<typeof PayResponseSchema>;
 export const VoidRequestSchema = z
   .strictObject({
     token: TokenSchema.optional(),
-    transactionNumber: z.string().min(1).max(64).optional(),
+    transactionNumber: TransactionNumberFieldSchema.optional(),
     apiKey: ApiKeyFieldSchema.optional(),
   })
-  .refine((body) => (body.token === undefined) !== (body.transactionNumber === undefined), {
-    message: 'send either token or transactionNumber',
-    path: ['token'],
-  });
+  .refine(namesOneTarget, ONE_TARGET);
 export type VoidRequest = z.input<typeof VoidRequestSchema>;
 
 /** `POST /transactions/authorize`: a new hold with the token of the original authorization. */

@@ -36,8 +36,10 @@ export interface RequestOptions {
 }
 
 /**
- * A small typed client for a merchant's backend. Every method resolves with the parsed body or rejects with a
- * ServiceApiError carrying the problem details.
+ * A small typed client of the repository's own merchant code (the demo merchant, the end-to-end fixtures). Every
+ * method resolves with the parsed body or rejects with a ServiceApiError carrying the problem details. A merchant's
+ * backend uses the published package instead, `@svc/node` (merchant-node/README.md): built JavaScript, a method for
+ * every merchant endpoint, retries and typed errors.
  */
 export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch }: MerchantClientOptions) {
   const root = baseUrl.replace(/\/+$/, '');

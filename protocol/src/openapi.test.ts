@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from './endpoints';
@@ -39,6 +40,28 @@ describe('the OpenAPI document', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it.each([
+    ['sandbox', sandbox],
+    ['production', production],
+  ])('is valid for a second validator, swagger-parser, $refs resolved (%s)', async (_mode, document) => {
+    const parsed = (await SwaggerParser.validate(structuredClone(document) as never)) as { openapi?: string };
+    expect(parsed.openapi).toBe('3.1.0');
+  });
+
+  it('describes the callback under webhooks: the transaction as the POST body, every signature header, GET without a body', () => {
+    for (const document of [sandbox, production]) {
+      const post = document.webhooks.transactionUpdated?.post;
+      expect(post?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Transaction' });
+      const headers = post?.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers).toEqual(['HMAC-Random-Key', 'HMAC-Authorization', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(Object.keys(post?.responses ?? {}).sort()).toEqual(['2XX', '410', 'default']);
+      const get = document.webhooks.transactionUpdated?.get;
+      expect(get?.requestBody).toBeUndefined();
+      expect(get?.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['TransactionNumber', 'callbackType']);
+      expect(document.components.schemas.Transaction).toBeDefined();
+    }
   });
 
   it('resolves every $ref to something in the document', () => {
@@ -145,9 +168,10 @@ describe('the OpenAPI document', () => {
   it('groups the error codes that share a status into one problem response with an example per code', () => {
     const closeAuth = sandbox.paths['/transactions/{transactionNumber}/closeAuth']?.post;
     const conflict = closeAuth?.responses['409'];
-    for (const code of ['not_an_authorization', 'no_successful_payment', 'nothing_to_release', 'close_auth_unsupported', 'idempotency_key_in_use']) {
+    for (const code of ['not_an_authorization', 'no_successful_payment', 'nothing_to_release', 'close_auth_unsupported', 'idempotency_key_in_use'] as const) {
       expect(conflict?.description).toContain(code);
       expect(conflict?.content?.[PROBLEM_CONTENT_TYPE]?.examples?.[code]?.value).toMatchObject({ code, status: 409, type: `/docs/errors#${code}` });
+      expect(conflict?.content?.[PROBLEM_CONTENT_TYPE]?.examples?.[code]?.description).toBe(`${API_ERRORS[code].cause} ${API_ERRORS[code].fix}`);
     }
     expect(closeAuth?.responses['422']?.description).toContain('idempotency_key_reused');
   });

@@ -1,13 +1,14 @@
 import { ENDPOINTS, type EndpointDescription } from './endpoints';
 import { API_ERRORS, type ApiErrorCode } from './error-codes';
 import { buildComponentSchemas, schemaRef, type ComponentSchemas } from './openapi/components';
-import { AUTH_DESCRIPTIONS, guideAsMarkdown, TAG_DESCRIPTIONS } from './openapi/guide';
+import { AUTH_DESCRIPTIONS, guideAsMarkdown, guideFor, TAG_DESCRIPTIONS } from './openapi/guide';
+import { transactionWebhooks } from './openapi/webhooks';
 import type { HttpMethod, OpenApiDocument, OpenApiOperation, OpenApiOperationEntry, OpenApiParameter, OpenApiResponse } from './openapi/types';
 import { PROBLEM_CONTENT_TYPE, problemFor, type ProblemDetails } from './problem';
 
 export * from './openapi/types';
 export { SCHEMA_REF_PREFIX } from './openapi/components';
-export { API_GUIDE, AUTH_DESCRIPTIONS, TAG_DESCRIPTIONS, type GuideSection } from './openapi/guide';
+export { API_GUIDE, AUTH_DESCRIPTIONS, guideFor, TAG_DESCRIPTIONS, type GuideSection } from './openapi/guide';
 
 export const OPENAPI_TITLE = 'svc payment service API';
 export const OPENAPI_VERSION = '1.0.0';
@@ -65,7 +66,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
       description: [
         `A self-hostable payment service${options.sandbox ? ' (this server runs in **sandbox** mode: test cards, test clock, no real money)' : ''}. ` +
           'All request and response bodies are JSON.',
-        guideAsMarkdown(),
+        guideAsMarkdown(guideFor(options.sandbox)),
       ].join('\n\n'),
     },
     servers: [{ url: options.serverUrl, description: options.sandbox ? 'Sandbox' : 'Production' }],
@@ -73,6 +74,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
       .filter((tag) => usedTags.has(tag))
       .map((tag) => ({ name: tag, description: TAG_DESCRIPTIONS[tag] })),
     paths,
+    webhooks: transactionWebhooks(),
     components: {
       schemas: components.schemas,
       securitySchemes: {
@@ -190,7 +192,12 @@ function errorResponses(codes: readonly ApiErrorCode[]): Record<string, OpenApiR
       content: {
         [PROBLEM_CONTENT_TYPE]: {
           schema: schemaRef('ProblemDetails'),
-          examples: Object.fromEntries(group.map((code) => [code, { summary: API_ERRORS[code].title, value: exampleProblem(code) }])),
+          examples: Object.fromEntries(
+            group.map((code) => {
+              const { title, cause, fix } = API_ERRORS[code];
+              return [code, { summary: title, description: `${cause} ${fix}`, value: exampleProblem(code) }];
+            }),
+          ),
         },
       },
       'x-svc-error-codes': group,
@@ -209,7 +216,7 @@ function exampleProblem(code: ApiErrorCode): ProblemDetails {
 /** Drops component schemas no operation reaches (e.g. sandbox-only ones in production). */
 function pruneUnusedSchemas(document: OpenApiDocument): void {
   const reached = new Set<string>();
-  const pending: unknown[] = [document.paths];
+  const pending: unknown[] = [document.paths, document.webhooks];
   while (pending.length > 0) {
     const node = pending.pop();
     if (node === null || typeof node !== 'object') continue;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CALLBACK_DELIVERY_DEFAULTS } from '@svc/protocol';
 import { z } from 'zod';
 
 /** The workspace root (the folder with pnpm-workspace.yaml): `.data/` lives there unless DATA_DIR says otherwise. */
@@ -97,9 +98,9 @@ const EnvSchema = z
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
     /** Sandbox only (`pnpm dev`, which rebuilds the SDKs while the service runs): browsers revalidate the SDK scripts on every use. */
     SDK_FILES_REVALIDATE: booleanText.default(false),
-    CALLBACK_RETRY_SCHEDULE_S: secondsList.default([15, 60, 120, 600, 2000, 32000]),
-    CALLBACK_GIVE_UP_AFTER_S: positiveInt.default(3 * 24 * 3600),
-    CALLBACK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    CALLBACK_RETRY_SCHEDULE_S: secondsList.default([...CALLBACK_DELIVERY_DEFAULTS.retryScheduleS]),
+    CALLBACK_GIVE_UP_AFTER_S: positiveInt.default(CALLBACK_DELIVERY_DEFAULTS.giveUpAfterS),
+    CALLBACK_TIMEOUT_MS: positiveInt.max(60_000).default(CALLBACK_DELIVERY_DEFAULTS.timeoutS * 1000),
     COMMIT_WINDOW_S: positiveInt.default(600),
     /**
      * A processor call not answered by then counts as unanswered (a payment is then reversed; a capture, commit,

@@ -17,7 +17,10 @@ import {
   SandboxMessagesSchema,
   VoidRequestSchema,
 } from '../lifecycle-requests';
+import { CallbackDeliverySchema, CallbackLogSchema, RedeliverResponseSchema } from '../callbacks';
+import { ReceiptSchema, SaveReceiptRequestSchema, SaveReceiptResponseSchema } from '../channels';
 import { ProblemDetailsSchema, ProblemFieldErrorSchema } from '../problem';
+import { CommitRequestSchema, CommitResponseSchema } from '../sdk';
 import {
   AuthorizationSchema,
   BrowserTransactionSchema,
@@ -60,6 +63,12 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [SandboxMessageSchema, 'SandboxMessage'],
   [SandboxMessagesSchema, 'SandboxMessages'],
   [HealthSchema, 'Health'],
+  [CommitResponseSchema, 'CommitResponse'],
+  [CallbackLogSchema, 'CallbackLog'],
+  [CallbackDeliverySchema, 'CallbackDelivery'],
+  [RedeliverResponseSchema, 'RedeliverResponse'],
+  [SaveReceiptResponseSchema, 'SaveReceiptResponse'],
+  [ReceiptSchema, 'Receipt'],
 ];
 
 const INPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
@@ -73,6 +82,8 @@ const INPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [CardInputSchema, 'CardInput'],
   [BillingAddressSchema, 'BillingAddress'],
   [ClockAdvanceRequestSchema, 'ClockAdvanceRequest'],
+  [CommitRequestSchema, 'CommitRequest'],
+  [SaveReceiptRequestSchema, 'SaveReceiptRequest'],
 ];
 
 /** Body fields whose meaning is the same everywhere; used where the zod schema carries no description. */

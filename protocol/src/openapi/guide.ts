@@ -1,4 +1,9 @@
+import { CALLBACK_DELIVERY_DEFAULTS } from '../callbacks';
+import { SDK_VERSIONS } from '../constants';
 import type { EndpointAuth, EndpointDescription } from '../endpoints';
+import { SANDBOX_TEST_CARDS } from '../sandbox';
+import { DEFAULT_TOLERANCE_S } from '../signing';
+import { WEBSOCKET_PATH, WS_CLOSE_CODES } from '../websocket';
 
 /**
  * The prose of the API reference, written once: the OpenAPI document's `info.description` renders it as
@@ -9,9 +14,12 @@ export interface GuideSection {
   title: string;
   intro: string;
   points: string[];
+  /** Only for a sandbox service's reference (the test cards): production's leaves it out. */
+  sandboxOnly?: true;
 }
 
-export const API_GUIDE: GuideSection[] = [
+/** Authentication, amounts, errors and idempotency: what every call shares. */
+const BASICS: GuideSection[] = [
   {
     id: 'authentication',
     title: 'Authentication',
@@ -71,6 +79,78 @@ export const API_GUIDE: GuideSection[] = [
     ],
   },
 ];
+
+const { timeoutS, retryScheduleS, giveUpAfterS } = CALLBACK_DELIVERY_DEFAULTS;
+const CARD_OUTCOMES: Record<(typeof SANDBOX_TEST_CARDS)[number]['outcome'], string> = {
+  approved: 'approved',
+  card_declined: 'declined (402 `card_declined`; the transaction reads Declined)',
+  insufficient_funds: 'declined for funds (402 `insufficient_funds`)',
+  processor_failure: 'a processor failure (502 `processor_failure`; the transaction reads Failed)',
+};
+
+/** Callbacks, the websocket, the test cards and the SDKs: what a merchant needs beyond the endpoints. */
+const BEYOND_THE_ENDPOINTS: GuideSection[] = [
+  {
+    id: 'callbacks',
+    title: 'Callbacks and their verification',
+    intro:
+      "Each update of a transaction with a `callbackURL` is sent to it: a POST whose body is the transaction object (the document's `webhooks` section), " +
+      'or with `callbackMethod: "GET"` a GET with `TransactionNumber=<n>&callbackType=transaction_status` and no body. Creation is not an update.',
+    points: [
+      "Every attempt is signed twice with the merchant's `whsec_` secret. The spec's way: `HMAC-Random-Key` (32 lowercase hex characters, new per attempt) and `HMAC-Authorization`, the lowercase hex HMAC-SHA256 keyed with the whole secret string (prefix included) over the random key followed by the raw body (empty for GET).",
+      'Standard Webhooks: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (unix seconds of this attempt) and `webhook-signature` (`v1,<base64>` of HMAC-SHA256 keyed with the base64-decoded part of the secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`); any Standard Webhooks library verifies it.',
+      `Verify on the raw body as received, never on re-serialised JSON, and refuse a \`webhook-timestamp\` more than ${DEFAULT_TOLERANCE_S} seconds from now (a replay). \`verifyCallback\` of the Node package \`@svc/node\` does both schemes; its \`generateTestCallbackHeaders\` signs a body for your own tests.`,
+      "Delivery is at least once: keep the `webhook-id`s you handled and drop a repeat. Order by the transaction's `sequence`, which grows by one with every update.",
+      `A 2xx within ${timeoutS} s succeeds; redirects are not followed; 410 stops every further attempt. A failure is tried again ${retryScheduleS.join(', ')} seconds after the attempt before; after communication errors, attempts go on every ${retryScheduleS.at(-1)} s until ${giveUpAfterS / 3600} hours after the first (the operator may change the schedule). The log is \`GET /transactions/{transactionNumber}/callbacks\`; \`POST /callbacks/{deliveryId}/redeliver\` sends one again.`,
+      'A callback URL is https in production (http is allowed in the sandbox) and never a loopback, private, link-local or metadata address: a literal one is refused at `init` with 400 `callback_url_not_allowed`, and a name is checked again on every connection.',
+    ],
+  },
+  {
+    id: 'websocket',
+    title: 'The websocket',
+    intro: `\`${WEBSOCKET_PATH}\` on the service's origin pushes every update of a transaction as it commits, whichever instance made it. Every frame is one JSON text message with a \`type\`.`,
+    points: [
+      'A merchant backend authenticates the upgrade with `Authorization: Bearer <sk_ or bk_ key>`; a terminal with `?deviceId=dev_…`; the hosted page with `?link=<linkId>` and a widget with `?session=<SDK session token>`, each from its allowed origin.',
+      'Send `{ "type": "subscribe", "transactionNumber", "afterSequence"? }`, or `{ "type": "subscribe", "scope": "merchant" }` for every transaction of the key (a branch key: its branch), or `"scope": "device"` with a device ID. The answer is `{ "type": "subscribed" }`.',
+      'Updates arrive as `{ "type": "transaction.updated", "eventId", "sequence", "transaction" }`. With `afterSequence`, the updates after it are replayed first, in order, with no gap or duplicate before the live ones: reconnect with the last `sequence` you saw.',
+      `A refusal is \`{ "type": "error", "code", "message" }\`. A message that is not JSON or not a known one closes the socket (${WS_CLOSE_CODES.POLICY_VIOLATION}); a client that does not read is closed with ${WS_CLOSE_CODES.SLOW_CONSUMER}, a revoked credential's socket with ${WS_CLOSE_CODES.CREDENTIAL_REVOKED}. Reconnect after ${WS_CLOSE_CODES.GOING_AWAY} and ${WS_CLOSE_CODES.INTERNAL_ERROR}.`,
+      "Browsers (links, sessions) never receive `paymentCommit.commitLink`, payment tokens or POS data, and are held to a few sockets each (429 beyond); a merchant's or a device's socket is never refused because of them.",
+    ],
+  },
+  {
+    id: 'test-cards',
+    title: 'Test cards',
+    sandboxOnly: true,
+    intro: 'In sandbox mode the sandbox processor answers by card number, with any future expiry and any 3-digit security code:',
+    points: [
+      ...SANDBOX_TEST_CARDS.map(
+        (card) =>
+          `\`${card.number.replace(/(\d{4})(?=\d)/g, '$1 ')}\`: ${CARD_OUTCOMES[card.outcome]}; processor \`${card.processor}\`, ` +
+          `${card.supportsCloseAuth ? 'which supports closeAuth' : 'which does not support closeAuth (409 `close_auth_unsupported`)'}.`,
+      ),
+      'Wallets (PayPal, Apple Pay, Google Pay) are approved in the sandbox. The test clock (`POST /sandbox/clock/advance`) makes time-outs, commit windows, hold expiry and callback retries fall due; `GET /sandbox/messages` shows the SMS and e-mails a link would have sent.',
+    ],
+  },
+  {
+    id: 'sdks',
+    title: 'The SDKs',
+    intro: "Browser scripts for the merchant's pages, served by this service, and a package for the merchant's Node.js backend.",
+    points: [
+      `Elements ${SDK_VERSIONS.elements}: \`/sdk/elements/${SDK_VERSIONS.elements}/sdk.js\`, the \`ServiceFrontEndSDK\` global; the card fields are a frame of this service, the rest is drawn in the merchant's page.`,
+      `The iframe SDK ${SDK_VERSIONS.iframe} (deprecated): \`/sdk/iframe/${SDK_VERSIONS.iframe}/sdk.js\`, the same API with the whole widget in one frame; moving to Elements is a change of script URL.`,
+      `Express ${SDK_VERSIONS.express}: \`/sdk/express/${SDK_VERSIONS.express}/sdk.js\`, the \`<svc-ecom-sdk-express>\` element with PayPal, Apple Pay and Google Pay buttons.`,
+      '`/sdk/manifest.json` gives each script\'s SRI `integrity`: pin it with `crossorigin="anonymous"`. A client ID (`ck_…`) and its allowed origins decide which pages may use them; a widget payment waits in AwaitingCommit (10) for the backend\'s commit.',
+      'The backend: the npm package `@svc/node` (plain JavaScript for ESM and CommonJS, with types, no dependencies) has a typed client of every merchant endpoint (Idempotency-Keys, retries of 503, errors by `code`), `verifyCallback`, `generateTestCallbackHeaders` and the types of every wire shape.',
+    ],
+  },
+];
+
+export const API_GUIDE: GuideSection[] = [...BASICS, ...BEYOND_THE_ENDPOINTS];
+
+/** The guide of a sandbox or a production service's reference. */
+export function guideFor(sandbox: boolean): GuideSection[] {
+  return API_GUIDE.filter((section) => sandbox || !section.sandboxOnly);
+}
 
 export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
   Transactions: 'Create transactions, read their status, cancel them and refund what they settled.',

@@ -20,7 +20,7 @@ export interface OpenApiHeader {
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, OpenApiHeader | OpenApiRef>;
-  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { summary: string; value: unknown }> }>;
+  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { summary: string; description?: string; value: unknown }> }>;
   /** The stable error codes this response carries (problem responses only). */
   'x-svc-error-codes'?: string[];
 }
@@ -44,12 +44,24 @@ export interface OpenApiOperation {
 
 export type HttpMethod = 'get' | 'post';
 
+/** A request the service makes to the merchant (a callback), under the document's `webhooks`. */
+export interface OpenApiWebhookOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  parameters: OpenApiParameter[];
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { description: string }>;
+}
+
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  /** The callbacks the service sends to a transaction's `callbackURL`. */
+  webhooks: Record<string, Partial<Record<HttpMethod, OpenApiWebhookOperation>>>;
   components: {
     schemas: Record<string, JsonSchema>;
     securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;

@@ -19,7 +19,7 @@ export function payOptionsFrom(
     return {
       ok: false,
       error: {
-        code: 'amount_invalid',
+        code: 'invalid_amount',
         message:
           'pay needs { amount, currency } for manual_capture: the amount in cents and the currency, e.g. pay(callback, { amount: 1050, currency: "USD" }).',
       },
@@ -30,6 +30,6 @@ export function payOptionsFrom(
   const aboutAmount = parsed.path === 'amount' || parsed.path === 'currency' || parsed.path === '';
   return {
     ok: false,
-    error: { code: aboutAmount ? 'amount_invalid' : 'config_invalid', message: `pay options: ${parsed.path || 'the options'} ${parsed.message}. ${HOW}` },
+    error: { code: aboutAmount ? 'invalid_amount' : 'config_invalid', message: `pay options: ${parsed.path || 'the options'} ${parsed.message}. ${HOW}` },
   };
 }

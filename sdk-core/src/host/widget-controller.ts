@@ -9,7 +9,7 @@
  * `pay()` checks, in this order, and reports the first that fails through `events.error` (no payment starts, so no
  * `paying` event):
  *   1. already paying, or a payment already completed → `payment_in_progress`;
- *   2. the pay options (amount in cents, currency, billing address) → `amount_invalid` / `config_invalid`;
+ *   2. the pay options (amount in cents, currency, billing address) → `invalid_amount` / `config_invalid`;
  *   3. readiness: the widget's own blocker (Elements: a bad attribute, not on the page), then the session's refusal
  *      (`client_id_unknown`, …); a session still loading means the shopper has not filled anything in yet →
  *      `fields_incomplete`;

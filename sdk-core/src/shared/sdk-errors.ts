@@ -59,7 +59,7 @@ export function paymentError(problem: ProblemInfo): SdkError {
     case 'validation_failed':
       if (problem.paths.some((path) => path === 'amount' || path === 'currency')) {
         return {
-          code: 'amount_invalid',
+          code: 'invalid_amount',
           message: `The payment service refused the amount: ${problem.detail ?? 'invalid amount'}. Pass pay(callback, { amount, currency }) with the amount in cents.`,
         };
       }

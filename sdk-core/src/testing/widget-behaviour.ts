@@ -197,8 +197,8 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
       it('then the options: bad amounts are refused before anything starts', async () => {
         await start();
         await validCard();
-        expect(await refused({ currency: 'USD' })).to.equal('amount_invalid');
-        expect(await refused({ amount: 10.5, currency: 'USD' })).to.equal('amount_invalid');
+        expect(await refused({ currency: 'USD' })).to.equal('invalid_amount');
+        expect(await refused({ amount: 10.5, currency: 'USD' })).to.equal('invalid_amount');
         expect(seen.paying).to.deep.equal([]);
         expect(payments()).to.have.length(0);
       });

@@ -197,9 +197,9 @@ describe('iframe SDK', () => {
     expect(seen.errors.map((error) => error.code)).to.deep.equal([
       'not_configured',
       'not_configured',
-      'amount_invalid',
-      'amount_invalid',
-      'amount_invalid',
+      'invalid_amount',
+      'invalid_amount',
+      'invalid_amount',
       'config_invalid',
     ]);
     sdk.pay(() => undefined, { amount: 1050, currency: 'USD' });

@@ -36,7 +36,7 @@ export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant,
     init: (body: InitTransactionRequest, headers?: Record<string, string>) => op<Transaction>('initTransaction', {}, body, headers),
     get: (transactionNumber: string) => op<Transaction>('getTransaction', { transactionNumber }),
     cancel: (transactionNumber: string) => op<Transaction>('cancelTransaction', { transactionNumber }),
-    pay: (body: { token: string; amount: number; currency?: string }, headers?: Record<string, string>) =>
+    pay: (body: { token?: string; transactionNumber?: string; amount: number; currency?: string }, headers?: Record<string, string>) =>
       op<{ payment: { paymentId: string; amountCents: number }; transaction: Transaction }>('pay', {}, body, headers),
     void: (body: { token?: string; transactionNumber?: string }) => op<Transaction>('void', {}, body),
     authorize: (body: { token: string; amount: number }) => op<Transaction>('authorize', {}, body),

@@ -285,9 +285,9 @@ describe('<svc-ecom-sdk-elements>', () => {
     it('checks the pay options', async () => {
       element = mount();
       await ready(element);
-      expect((await rejection(element.pay())).code, 'manual_capture needs an amount').to.equal('amount_invalid');
-      expect((await rejection(element.pay({ amount: 10.5, currency: 'USD' }))).code).to.equal('amount_invalid');
-      expect((await rejection(element.pay({ amount: 1050, currency: 'GBP' }))).code).to.equal('amount_invalid');
+      expect((await rejection(element.pay())).code, 'manual_capture needs an amount').to.equal('invalid_amount');
+      expect((await rejection(element.pay({ amount: 10.5, currency: 'USD' }))).code).to.equal('invalid_amount');
+      expect((await rejection(element.pay({ amount: 1050, currency: 'GBP' }))).code).to.equal('invalid_amount');
       const unknown = await rejection(element.pay({ amount: 1050, currency: 'USD', tip: 1 } as never));
       expect(unknown.code).to.equal('config_invalid');
       expect(unknown.message).to.contain('tip');

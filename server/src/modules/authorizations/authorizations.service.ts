@@ -39,9 +39,10 @@ export async function pay(
   tx: Tx,
   deps: ServiceDeps,
   principal: Principal,
-  input: { token: string; amount: number; currency?: Currency },
+  target: { token?: string; transactionNumber?: string; amount: number; currency?: Currency },
   context: MutationContext,
 ): Promise<MutationResult | ProcessorHandoff> {
+  const input = { ...target, token: target.token ?? (await tokenOfAuthorization(tx, principal, target.transactionNumber!)) };
   const now = deps.clock.now();
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
   const request = await queueProcessorRequestWith(
@@ -320,6 +321,21 @@ async function recordTokenCharge(
   });
   const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
   return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
+}
+
+/**
+ * The token of the authorization a capture names by its transaction number (the capture then goes on as by token): 404
+ * for a transaction the caller cannot see, 409 for one that is no authorization or holds nothing yet.
+ */
+async function tokenOfAuthorization(tx: Tx, principal: Principal, transactionNumber: string): Promise<string> {
+  const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
+  if (!row) throw new NotFoundError('transaction');
+  if (row.methodType !== 'authorize') {
+    throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to capture against.');
+  }
+  const token = await q.findTokenOfTransaction(tx, row.id);
+  if (!token) throw new ApiError('authorization_not_active', 'The consumer has not paid this authorization yet: there is no hold to capture against.');
+  return token.token;
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {

@@ -1,7 +1,7 @@
 import {
   API_ERRORS,
-  API_GUIDE,
   AUTH_DESCRIPTIONS,
+  guideFor,
   openApiOperations,
   TRANSACTION_STATUSES,
   type ApiErrorCode,
@@ -41,6 +41,7 @@ export function renderApiReference(document: OpenApiDocument): string {
   const operations = openApiOperations(document);
   const serverUrl = document.servers[0]?.url ?? '';
   const sandbox = document.servers[0]?.description === 'Sandbox';
+  const guide = guideFor(sandbox);
 
   const header = [
     `<h1>${escapeHtml(document.info.title)}</h1>`,
@@ -52,7 +53,7 @@ export function renderApiReference(document: OpenApiDocument): string {
   const nav = [
     '<h2>Contents</h2>',
     '<ul>',
-    ...API_GUIDE.map((s) => `<li><a href="#${anchorId(s.id)}">${escapeHtml(s.title)}</a></li>`),
+    ...guide.map((s) => `<li><a href="#${anchorId(s.id)}">${escapeHtml(s.title)}</a></li>`),
     '<li><a href="#statuses">Transaction statuses</a></li>',
     ...STANDALONE_SCHEMAS.filter((s) => context.standalone.has(s.name)).map((s) => `<li><a href="#schema-${s.name}">${escapeHtml(s.title)}</a></li>`),
     ...document.tags.map((tag) => {
@@ -66,7 +67,7 @@ export function renderApiReference(document: OpenApiDocument): string {
 
   const main = [
     `<p>Every endpoint of the service, generated from the schemas the server itself validates with. Bodies are JSON.</p>`,
-    ...API_GUIDE.map((section) =>
+    ...guide.map((section) =>
       [
         `<section aria-labelledby="${anchorId(section.id)}">`,
         `<h2 id="${anchorId(section.id)}">${escapeHtml(section.title)}</h2>`,

@@ -1,11 +1,11 @@
-import { API_ERROR_CODES, ENDPOINTS, TRANSACTION_STATUSES } from '@svc/protocol';
+import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, SANDBOX_TEST_CARDS, TRANSACTION_STATUSES } from '@svc/protocol';
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
 import { docsRouter } from './docs.routes';
-import { escapeHtml } from './html';
+import { escapeHtml, inlineMarkdown } from './html';
 
 const SERVER_URL = 'http://localhost:8080';
 
@@ -104,6 +104,27 @@ describe('GET /docs', () => {
     expect(errors).toContain('id="refund_declined"');
   });
 
+  it('covers what lies beyond the endpoints: callbacks and both verifications, the websocket, the test cards, the SDKs', async () => {
+    const html = await (await sandbox.get('/docs')).text();
+    for (const [id, title] of [
+      ['callbacks', 'Callbacks and their verification'],
+      ['websocket', 'The websocket'],
+      ['test-cards', 'Test cards'],
+      ['sdks', 'The SDKs'],
+    ]) {
+      expect(html).toContain(`<h2 id="${id}">${title}</h2>`);
+      expect(html).toContain(`<a href="#${id}">${title}</a>`);
+    }
+    for (const phrase of ['HMAC-Authorization', 'webhook-signature', 'verifyCallback', 'afterSequence', '/sdk/elements/1.1.1/sdk.js', '@svc/node']) {
+      expect(html, phrase).toContain(`<code>${escapeHtml(phrase)}</code>`);
+    }
+    expect(html).toContain(escapeHtml('"type": "transaction.updated"'));
+    for (const card of SANDBOX_TEST_CARDS) expect(html).toContain(card.number.replace(/(\d{4})(?=\d)/g, '$1 '));
+    const production_ = await (await production.get('/docs')).text();
+    expect(production_).toContain('<h2 id="callbacks">');
+    expect(production_).not.toContain('id="test-cards"');
+  });
+
   it('does not list sandbox-only endpoints in production', async () => {
     const html = await (await production.get('/docs')).text();
     expect(html).toContain('/transactions/init');
@@ -123,5 +144,19 @@ describe('GET /docs/errors', () => {
     const row = html.slice(html.indexOf('id="amount_exceeds_available"'));
     expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/<td>409<\/td>.*href="\/docs#op-pay"/s);
     expect(html.toLowerCase()).not.toContain('<script');
+  });
+
+  it('says for every code what causes it and what to do about it', async () => {
+    const html = await (await sandbox.get('/docs/errors')).text();
+    expect(html).toContain('<th scope="col">Cause</th><th scope="col">What to do</th>');
+    for (const code of API_ERROR_CODES) {
+      const { cause, fix } = API_ERRORS[code];
+      expect(cause.length, code).toBeGreaterThan(20);
+      expect(fix.length, code).toBeGreaterThan(10);
+      const start = html.indexOf(`id="${code}"`);
+      const row = html.slice(start, html.indexOf('</tr>', start));
+      expect(row, code).toContain(inlineMarkdown(cause));
+      expect(row, code).toContain(inlineMarkdown(fix));
+    }
   });
 });

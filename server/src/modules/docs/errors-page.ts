@@ -1,10 +1,10 @@
 import { API_ERROR_CODES, API_ERRORS, openApiOperations, PROBLEM_CONTENT_TYPE, type OpenApiDocument } from '@svc/protocol';
 import { operationAnchor } from './docs-page';
-import { anchorId, escapeHtml, htmlPage, methodBadge } from './html';
+import { anchorId, escapeHtml, htmlPage, inlineMarkdown, methodBadge } from './html';
 
 /**
  * The error reference (`GET /docs/errors`): one row per code, with `id="<code>"`, so a problem's
- * `type` (`/docs/errors#<code>`) lands on its entry.
+ * `type` (`/docs/errors#<code>`) lands on its entry: its status, title, cause and what to do (protocol's API_ERRORS).
  */
 export function renderErrorReference(document: OpenApiDocument): string {
   const operations = openApiOperations(document);
@@ -26,9 +26,10 @@ export function renderErrorReference(document: OpenApiDocument): string {
                   `<li><a href="/docs#${operationAnchor(entry.operation.operationId)}">${methodBadge(entry.method)} <code>${escapeHtml(entry.path)}</code></a></li>`,
               )
               .join('')}</ul>`;
+      const { status, title, cause, fix } = API_ERRORS[code];
       return (
-        `<tr id="${anchorId(code)}"><th scope="row"><code>${escapeHtml(code)}</code></th><td>${API_ERRORS[code].status}</td>` +
-        `<td>${escapeHtml(API_ERRORS[code].title)}</td><td>${endpoints}</td></tr>`
+        `<tr id="${anchorId(code)}"><th scope="row"><code>${escapeHtml(code)}</code></th><td>${status}</td>` +
+        `<td>${escapeHtml(title)}</td><td>${inlineMarkdown(cause)}</td><td>${inlineMarkdown(fix)}</td><td>${endpoints}</td></tr>`
       );
     });
 
@@ -40,7 +41,8 @@ export function renderErrorReference(document: OpenApiDocument): string {
       '<code>validation_failed</code> also carries <code>errors</code>, a list of <code>{ path, message }</code>. ' +
       'Every response has an <code>X-Request-Id</code> header; quote it when you ask for help.</p>',
     '<div class="table-wrap"><table><caption>Error codes</caption>',
-    '<thead><tr><th scope="col">code</th><th scope="col">HTTP status</th><th scope="col">Meaning</th><th scope="col">Answered by</th></tr></thead>',
+    '<thead><tr><th scope="col">code</th><th scope="col">HTTP status</th><th scope="col">Meaning</th>' +
+      '<th scope="col">Cause</th><th scope="col">What to do</th><th scope="col">Answered by</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody></table></div>`,
   ].join('\n');
 
