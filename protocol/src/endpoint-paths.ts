@@ -33,6 +33,8 @@ export const ENDPOINT_PATHS = {
   terminalTap: '/sandbox/terminal/tap',
   terminalCancel: '/sandbox/terminal/cancel',
   health: '/healthz',
+  liveness: '/livez',
+  readiness: '/readyz',
 } as const;
 
 export type OperationId = keyof typeof ENDPOINT_PATHS;

@@ -36,6 +36,7 @@ export const API_ERRORS = {
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with a different request' },
+  messages_unavailable: { status: 422, title: 'The service cannot send this kind of message' },
   rate_limited: { status: 429, title: 'Too many requests' },
   too_many_declines: { status: 429, title: 'Too many declined payment attempts' },
   internal_error: { status: 500, title: 'Internal error' },

@@ -10,6 +10,9 @@ import {
   ConsumerPayRequestSchema,
   EmptyRequestSchema,
   HealthSchema,
+  LivenessSchema,
+  ReadinessCheckSchema,
+  ReadinessSchema,
   PaymentLinkStateSchema,
   PayRequestSchema,
   PayResponseSchema,
@@ -60,6 +63,9 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [SandboxMessageSchema, 'SandboxMessage'],
   [SandboxMessagesSchema, 'SandboxMessages'],
   [HealthSchema, 'Health'],
+  [LivenessSchema, 'Liveness'],
+  [ReadinessCheckSchema, 'ReadinessCheck'],
+  [ReadinessSchema, 'Readiness'],
 ];
 
 const INPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [

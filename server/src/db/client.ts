@@ -32,6 +32,8 @@ export interface OpenDatabaseOptions {
    * the URL still gives the user, password and database.
    */
   socketPath?: string | null;
+  /** The pool's application_name in PostgreSQL: how this instance finds its own connections in pg_stat_activity. */
+  applicationName?: string;
 }
 
 /** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
@@ -97,7 +99,7 @@ function prepareEveryQuery(): void {
  */
 export function openDatabase(
   url: string,
-  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null }: OpenDatabaseOptions = {},
+  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null, applicationName }: OpenDatabaseOptions = {},
 ): DatabaseHandle {
   prepareEveryQuery();
   const sql = postgres(url, {
@@ -107,7 +109,11 @@ export function openDatabase(
     idle_timeout: 60,
     backoff: reconnectBackoffS,
     ...answerDeadline(statementTimeoutMs + 1_000),
-    connection: { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: 2 * statementTimeoutMs },
+    connection: {
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: 2 * statementTimeoutMs,
+      ...(applicationName ? { application_name: applicationName } : {}),
+    },
     onnotice: () => undefined,
     // int8 arrives as a JS number: amounts are bounded far below 2^53 by protocol's MAX_AMOUNT_CENTS, and counts too.
     types: {
