@@ -5,6 +5,7 @@ import { accessLog } from './http/access-log';
 import { clientAddress, proxyTrust } from './http/client-address';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
+import { providerOutbox } from './messages/provider-outbox';
 import { noSniff } from './http/no-sniff';
 import { databaseGate } from './http/database-gate';
 import { DatabaseHealth } from './db/database-health';
@@ -38,7 +39,8 @@ export function createApp(input: AppDepsInput): Express {
     ...input,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
-    messages: input.messages ?? new SandboxMessageOutbox(),
+    // Production sends through the providers the environment names, or refuses the channel; the sandbox only records.
+    messages: input.messages ?? (input.env.SVC_MODE === 'production' ? providerOutbox(input.env, input.logger) : new SandboxMessageOutbox()),
     databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => checkConnection(input.sql), input.logger),
     readiness: input.readiness ?? new ReadinessChecks().add('database', databaseAnswers(input.sql)).add('migrations', migrationsApplied(input.sql)),
   };

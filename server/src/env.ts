@@ -153,9 +153,6 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_SECRET'], message: 'is required with SMS_WEBHOOK_URL (each SMS is signed with it)' });
     }
     if (env.SVC_MODE !== 'production') return;
-    if (env.SMS_WEBHOOK_URL && new URL(env.SMS_WEBHOOK_URL).protocol !== 'https:') {
-      ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'must be an https URL in production' });
-    }
     if (!env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required in production (the embedded database is for sandbox only)' });
     }

@@ -25,5 +25,7 @@ export interface SendContext {
  * provider plugs in behind the same interface and reports whether it accepted the message.
  */
 export interface MessageOutbox {
+  /** Whether this outbox can send on `channel` at all: an init asking for a channel it cannot is refused, creating nothing. */
+  canSend(channel: MessageChannel): boolean;
   send(message: OutboundMessage, context: SendContext): Promise<{ delivered: boolean }>;
 }

@@ -6,6 +6,10 @@ import { insertMessage } from './messages.queries';
  * database transaction, as sent (readable at GET /sandbox/messages).
  */
 export class SandboxMessageOutbox implements MessageOutbox {
+  canSend(): boolean {
+    return true;
+  }
+
   async send(message: OutboundMessage, { db, now }: SendContext): Promise<{ delivered: boolean }> {
     await insertMessage(db, { ...message, status: 'sent', createdAt: now });
     return { delivered: true };

@@ -32,7 +32,7 @@ describe('the payment link by SMS and e-mail', () => {
   });
 
   it('reads Failed when the provider refuses the SMS', async () => {
-    const refusing: MessageOutbox = { send: async (message) => ({ delivered: message.channel !== 'sms' }) };
+    const refusing: MessageOutbox = { canSend: () => true, send: async (message) => ({ delivered: message.channel !== 'sms' }) };
     const app = await startTestApp(t.database, { messages: refusing });
     try {
       const created = await merchantClient(app, t.merchant).init({ amount: 3, currency: 'USD', phone: '+1 555 0100' });

@@ -20,6 +20,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const amounts = resolveInitAmounts(body, methodType);
   const terminal = await resolveTerminal(tx, principal, body.deviceId);
   if (body.callbackURL) assertCallbackUrlAllowed(body.callbackURL, deps.env);
+  assertMessagesSendable(deps.messages, body);
 
   let timeoutAt: Date | null = null;
   if (body.timeOut !== undefined) timeoutAt = new Date(now.getTime() + body.timeOut * 1000);
@@ -71,6 +72,18 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   }
   const { transaction } = await recordChange(tx, change, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
   return transaction;
+}
+
+/** An init asking for a link by SMS or e-mail on a channel this service cannot send is refused before anything is created. */
+function assertMessagesSendable(messages: ServiceDeps['messages'], body: Pick<ParsedInitTransactionRequest, 'phone' | 'email'>): void {
+  const asked: ('sms' | 'email')[] = [...(body.phone ? ['sms' as const] : []), ...(body.email ? ['email' as const] : [])];
+  const missing = asked.filter((channel) => !messages.canSend(channel));
+  if (missing.length === 0) return;
+  const names = missing.map((channel) => (channel === 'sms' ? '`phone` (SMS)' : '`email` (e-mail)'));
+  throw new ApiError(
+    'messages_unavailable',
+    `This service has no provider for ${names.join(' or ')}: nothing was created. Create the transaction without it and send the payment link yourself.`,
+  );
 }
 
 /** `POST /transactions/:transactionNumber/cancel`: Pending → Cancelled, nothing else. */
