@@ -39,8 +39,8 @@ export function createApp(input: AppDepsInput): Express {
     ...input,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
-    // Production sends through the providers the environment names, or refuses the channel; the sandbox only records.
-    messages: input.messages ?? (input.env.SVC_MODE === 'production' ? providerOutbox(input.env, input.logger) : new SandboxMessageOutbox()),
+    // Production queues for the providers the environment names (main.ts starts their sender), or refuses the channel; the sandbox only records.
+    messages: input.messages ?? (input.env.SVC_MODE === 'production' ? providerOutbox(input.env) : new SandboxMessageOutbox()),
     databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => checkConnection(input.sql), input.logger),
     readiness: input.readiness ?? new ReadinessChecks().add('database', databaseAnswers(input.sql)).add('migrations', migrationsApplied(input.sql)),
   };

@@ -142,6 +142,8 @@ const EnvSchema = z
       .string()
       .regex(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/, 'must be whsec_ followed by base64 (as `svc` prints a callback secret)')
       .optional(),
+    /** Waits between attempts of a link message its provider did not accept; after the last, the message is Failed. */
+    MESSAGE_RETRY_SCHEDULE_S: secondsList.default([30, 120, 600, 1800]),
   })
   .superRefine((env, ctx) => {
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {

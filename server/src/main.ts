@@ -21,6 +21,9 @@ import { databaseAnswers, migrationsApplied, ReadinessChecks } from './modules/h
 import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
+import { createMessageSender, type MessageSender } from './messages/message-sender';
+import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
+import { providerSenders } from './messages/provider-outbox';
 import { currentTraceId, startTracing, traceTransactions, type Tracing } from './tracing';
 import { recordPublicBaseUrl } from './modules/merchants';
 import { processorOutcomeRecorders } from './processor-outcomes';
@@ -148,6 +151,15 @@ async function main(): Promise<void> {
     if ((JSON.parse(payload) as EventNotice).callback) callbacks.wake();
   });
   await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
+  // Production: the link messages init queued go to their providers, retried by MESSAGE_RETRY_SCHEDULE_S.
+  const senders = providerSenders(env);
+  let messageSender: MessageSender | null = null;
+  if (env.SVC_MODE === 'production' && Object.keys(senders).length > 0) {
+    const sender = createMessageSender({ db: storage.db, clock, env, logger, senders, onTick: readiness.heartbeat('message_sender', staleAfterMs).beat });
+    sender.start();
+    messageSender = sender;
+    await notifications.listen(MESSAGES_WAKE_CHANNEL, () => sender.wake());
+  }
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   const realtime = await attachRealtime(server, {
@@ -230,6 +242,7 @@ async function main(): Promise<void> {
         await expiryWorker.stop();
         await processorRequests.stop();
         await callbacks.stop();
+        await messageSender?.stop();
         await notifications.stop();
         await storage.close();
         await tracing?.stop();

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { OutboundMessage } from './message-outbox';
+import type { SendableMessage } from './message-outbox';
 
 /** The link e-mail's subject (its body is the text the transactions module wrote). */
 const SUBJECT = 'Your payment link';
@@ -16,7 +16,7 @@ export class SmtpSender {
   }
 
   /** Resolves true once the server accepted the message for its recipient. */
-  async send(message: OutboundMessage): Promise<boolean> {
+  async send(message: SendableMessage): Promise<boolean> {
     const info = await this.#transport.sendMail({ from: this.from, to: message.recipient, subject: SUBJECT, text: message.body });
     return (info.accepted ?? []).length > 0;
   }

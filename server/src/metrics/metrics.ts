@@ -59,7 +59,7 @@ export class ServiceMetrics {
   });
   readonly messages = new Counter({
     name: 'svc_messages_total',
-    help: 'Consumer messages (payment links) by channel and outcome (sent, failed, queued).',
+    help: 'Attempts at sending consumer messages (payment links) by channel and outcome (sent, retrying, failed).',
     labelNames: ['channel', 'outcome'] as const,
     registers: [this.registry],
   });

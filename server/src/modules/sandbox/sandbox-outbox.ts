@@ -1,4 +1,4 @@
-import type { MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
+import type { HandedOver, MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
 import { insertMessage } from './messages.queries';
 
 /**
@@ -10,8 +10,8 @@ export class SandboxMessageOutbox implements MessageOutbox {
     return true;
   }
 
-  async send(message: OutboundMessage, { db, now }: SendContext): Promise<{ delivered: boolean }> {
+  async send(message: OutboundMessage, { db, now }: SendContext): Promise<HandedOver> {
     await insertMessage(db, { ...message, status: 'sent', createdAt: now });
-    return { delivered: true };
+    return 'sent';
   }
 }

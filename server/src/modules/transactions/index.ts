@@ -22,3 +22,4 @@ export {
 export type { TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
+export { recordSmsOutcome } from './sms-outcome';

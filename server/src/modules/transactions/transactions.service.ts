@@ -56,7 +56,8 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const { row } = created;
   let change: TransactionView | string = created;
   if (row.phone || row.email) {
-    // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
+    // Handed to the outbox before the creation is recorded, so the transaction is created with its SMS state: Sent
+    // (the sandbox records it), or Pending until the message sender's provider accepts it (or every attempt failed).
     const merchant = await findMerchant(tx, row.merchantId);
     const facts = {
       businessName: merchant!.name,
@@ -64,9 +65,9 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
       currency: row.currency,
       url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId),
     };
-    const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
-    if (delivered.sms !== undefined) {
-      await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+    const handedOver = await sendLinkMessages(tx, deps.messages, { row, facts, now });
+    if (handedOver.sms !== undefined) {
+      await setSmsState(tx, row.id, handedOver.sms === 'sent' ? 'Sent' : 'Pending');
       change = row.id; // the view is read again: the SMS state moved after the insert
     }
   }
