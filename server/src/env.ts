@@ -78,10 +78,16 @@ const EnvSchema = z
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: postgresUrl.optional(),
     /**
-     * A connection for LISTEN alone, when DATABASE_URL goes through a transaction-pooling PgBouncer (which cannot keep
-     * a LISTEN): the database itself, or a session-mode pool (docs/operating.md#connection-poolers).
+     * A session connection for LISTEN and the migrations' advisory lock, when DATABASE_URL goes through a
+     * transaction-pooling PgBouncer (which keeps neither): the database itself, or a session-mode pool
+     * (docs/operating.md#connection-poolers).
      */
     DATABASE_LISTEN_URL: postgresUrl.optional(),
+    /**
+     * Whether statements are sent prepared (each parsed once per connection). `false` behind a transaction-pooling
+     * PgBouncer, whose server connections change from one transaction to the next and keep no client's statements.
+     */
+    DATABASE_PREPARED_STATEMENTS: booleanText.default(true),
     DATABASE_POOL_MAX: positiveInt.max(200).default(10),
     /** PostgreSQL ends a statement running longer; PostgreSQL that does not answer at all is given this plus 1 s. */
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(10_000),

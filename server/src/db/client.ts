@@ -34,6 +34,11 @@ export interface OpenDatabaseOptions {
   socketPath?: string | null;
   /** The pool's application_name in PostgreSQL: how this instance finds its own connections in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * false: no statement is prepared (each is parsed again, in an unnamed statement), for a transaction-pooling
+   * PgBouncer, which hands each transaction to whichever server connection is free (DATABASE_PREPARED_STATEMENTS).
+   */
+  prepare?: boolean;
 }
 
 /** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
@@ -79,7 +84,8 @@ const answerDeadline = (ms: number): object => ({ socket: socketWithAnswerDeadli
  * an extra round trip describing its parameters first (the lifecycle benchmark counted 58 round trips for 32
  * statements a sequence). postgres.js keeps prepared statements per connection, keyed by their text and types,
  * so preparing every query drizzle builds is safe: after its first use on a connection, each is one round trip.
- * (Not for a transaction-pooling PgBouncer in front of PostgreSQL, which cannot keep prepared statements.)
+ * (Not for a transaction-pooling PgBouncer in front of PostgreSQL, which cannot keep prepared statements: the pool's
+ * `prepare: false` overrides every query's, below.)
  */
 let everyQueryPrepared = false;
 function prepareEveryQuery(): void {
@@ -99,11 +105,13 @@ function prepareEveryQuery(): void {
  */
 export function openDatabase(
   url: string,
-  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null, applicationName }: OpenDatabaseOptions = {},
+  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null, applicationName, prepare = true }: OpenDatabaseOptions = {},
 ): DatabaseHandle {
   prepareEveryQuery();
   const sql = postgres(url, {
     ...(socketPath ? { path: socketPath } : {}),
+    // postgres.js prepares a query only when both the pool and the query say so.
+    prepare,
     max,
     connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 60,

@@ -44,10 +44,12 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
     connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     socketPath,
+    prepare: env.DATABASE_PREPARED_STATEMENTS,
   });
   try {
     await checkConnection(handle.sql);
-    await applyMigrations(url);
+    // The migrations' advisory lock belongs to a session: on DATABASE_LISTEN_URL when DATABASE_URL is a transaction pooler.
+    await applyMigrations(env.DATABASE_LISTEN_URL ?? url);
   } catch (error) {
     await handle.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
