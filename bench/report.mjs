@@ -112,6 +112,23 @@ export function goals(r) {
       null,
     );
   }
+  if (r.observability) {
+    const o = r.observability;
+    add(
+      8,
+      'lifecycle throughput cost of the metrics (METRICS_PORT, scraped)',
+      `${pct(o.metricsCost)} (${n1(o.metrics.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off)`,
+      '≤ 3 %',
+      o.metricsCost <= 0.03,
+    );
+    add(
+      8,
+      'lifecycle throughput cost of tracing (OTLP to a collector stub)',
+      `${pct(o.tracingCost)} (${n1(o.tracing.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off)`,
+      '≤ 10 %',
+      o.tracingCost <= 0.1,
+    );
+  }
   if (r.sdk) {
     for (const a of r.sdk.assets) {
       if (a.goalGzipBytes === null) continue;
@@ -445,6 +462,84 @@ function profileSection(p, title, rate) {
   ].join('\n');
 }
 
+function observabilitySection(o) {
+  return [
+    `### 8. Observability cost`,
+    '',
+    `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector stub that accepts and discards: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off.`,
+    '',
+    table(
+      ['server', 'sequences/s', 'sequences (failed)', 'cost'],
+      [
+        ['both off', n1(o.off.perSecond), `${n0(o.off.completed)} (${n0(o.off.failed)})`, ''],
+        ['metrics on', n1(o.metrics.perSecond), `${n0(o.metrics.completed)} (${n0(o.metrics.failed)})`, pct(o.metricsCost)],
+        ['tracing on', n1(o.tracing.perSecond), `${n0(o.tracing.completed)} (${n0(o.tracing.failed)})`, pct(o.tracingCost)],
+      ],
+    ),
+  ].join('\n');
+}
+
+/**
+ * A run of some metrics only (`--only`) written into an earlier full report: its goal rows and its sections replace
+ * those of the same metrics (or join them, in metric order), and the header says when they were measured; the rest
+ * of the earlier report (its machine, its other metrics) stays as it was.
+ */
+export function mergeReport(previous, r) {
+  const fresh = renderReport(r);
+  const measured = new Set(goals(r).map((g) => g.metric));
+  const rowMetric = (line) => Number(/^\| (\d+) \|/.exec(line)?.[1] ?? NaN);
+  // The goals table's rows (only that table's): a measured metric's rows take the place of its earlier ones, or
+  // follow the others; the rest keep their order.
+  const lines = previous.split('\n');
+  const goalsAt = lines.indexOf('## Goals');
+  const firstRow = lines.findIndex((line, i) => i > goalsAt && Number.isFinite(rowMetric(line)));
+  let lastRow = firstRow;
+  while (lastRow + 1 < lines.length && lines[lastRow + 1].startsWith('|')) lastRow += 1;
+  const freshLines = fresh.split('\n');
+  const freshGoalsAt = freshLines.indexOf('## Goals');
+  const freshRows = (metric) => {
+    const found = [];
+    for (let i = freshGoalsAt + 1; i < freshLines.length && !freshLines[i].startsWith('## '); i++)
+      if (rowMetric(freshLines[i]) === metric) found.push(freshLines[i]);
+    return found;
+  };
+  const rows = [];
+  const placed = new Set();
+  for (const line of lines.slice(firstRow, lastRow + 1)) {
+    const metric = rowMetric(line);
+    if (!measured.has(metric)) rows.push(line);
+    else if (!placed.has(metric)) {
+      placed.add(metric);
+      rows.push(...freshRows(metric));
+    }
+  }
+  for (const metric of measured) if (!placed.has(metric)) rows.push(...freshRows(metric));
+  lines.splice(firstRow, lastRow - firstRow + 1, ...rows);
+  let text = lines.join('\n');
+  // Sections under "## Measurements": `### N. …` up to the next `### ` or `## `.
+  const sectionRe = (metric) => new RegExp(`^### ${metric}\\. [\\s\\S]*?(?=^###? |(?![\\s\\S]))`, 'm');
+  const measurementsEnd = () => {
+    const start = text.indexOf('## Measurements');
+    const next = text.slice(start + 1).search(/^## /m);
+    return next === -1 ? text.length : start + 1 + next;
+  };
+  for (const metric of [...measured].sort((a, b) => a - b)) {
+    const section = sectionRe(metric).exec(fresh.slice(fresh.indexOf('## Measurements')))?.[0];
+    if (!section) continue;
+    const inMeasurements = text.slice(0, measurementsEnd());
+    const old = sectionRe(metric).exec(inMeasurements);
+    if (old) text = text.slice(0, old.index) + section + text.slice(old.index + old[0].length);
+    else {
+      const end = measurementsEnd();
+      text = `${text.slice(0, end).replace(/\n*$/, '\n\n')}${section.replace(/\n*$/, '\n\n')}${text.slice(end)}`;
+    }
+  }
+  // The header names the partial run.
+  const note = ` Metric${measured.size > 1 ? 's' : ''} ${[...measured].sort((a, b) => a - b).join(', ')} measured again by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s).`;
+  text = text.replace(/^(Written by [^\n]*?)( Metrics? [\d, ]+ measured again by [^\n]*)?$/m, (_all, head) => `${head}${note}`);
+  return text;
+}
+
 export function renderReport(r) {
   const rows = goals(r);
   const missed = new Set(rows.filter((g) => g.ok === false).map((g) => g.metric));
@@ -495,6 +590,7 @@ export function renderReport(r) {
   if (r.websocket) out.push(websocketSection(r.websocket), '');
   if (r.sdk) out.push(sdkSection(r.sdk), '');
   if (r.pageTtfb) out.push(pageTtfbSection(r.pageTtfb), '');
+  if (r.observability) out.push(observabilitySection(r.observability), '');
 
   const notes = [];
   const sections = {

@@ -2,8 +2,9 @@
 // `pnpm bench`: measures the service (speed, scale, memory, SDK weight) against a real PostgreSQL and rewrites
 // BENCHMARKS.md. `pnpm bench --quick` runs every metric briefly (under a minute) and writes its report to a
 // temporary file instead, so the test command keeps the harness working; it fails only when the harness breaks,
-// never because a goal is missed. Options: --out=<file>, --only=<metric,…>, --embedded (skip the local PostgreSQL).
-import { writeFile } from 'node:fs/promises';
+// never because a goal is missed. Options: --out=<file>, --only=<metric,…> (a full run of some metrics replaces them in
+// an existing report and keeps the rest), --embedded (skip the local PostgreSQL).
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,12 +16,13 @@ import { createMerchant } from './merchant.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
+import { measureObservability } from './metrics/observability.mjs';
 import { measurePageTtfb } from './metrics/page-ttfb.mjs';
 import { measureRefunds } from './metrics/refunds.mjs';
 import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
-import { goals, renderReport } from './report.mjs';
+import { goals, mergeReport, renderReport } from './report.mjs';
 import { LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
 import { startCountedServer } from './write-count.mjs';
 
@@ -28,7 +30,7 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds'];
+const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability'];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -45,6 +47,7 @@ const CONFIG = quick
       capture: { holds: 40, holdsMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
       refunds: { sales: 40, salesMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
+      observability: { warmupMs: 300, rounds: 1, roundMs: 1000 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -56,6 +59,7 @@ const CONFIG = quick
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
       refunds: { sales: 2000, salesMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
+      observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5 },
@@ -82,7 +86,7 @@ function cleanUp() {
 onInterrupt(cleanUp);
 
 const result = {
-  command: quick ? 'pnpm bench --quick' : 'pnpm bench',
+  command: `pnpm bench${quick ? ' --quick' : ''}${only ? ` --only=${only.join(',')}` : ''}`,
   date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
   logLevel: LOG_LEVEL,
   errors: /** @type {string[]} */ ([]),
@@ -151,6 +155,7 @@ try {
   }
   result.capture = await metric('capture', '2. capture throughput', () => measureCaptures({ ...context, config: CONFIG.capture }));
   result.refunds = await metric('refunds', '8. refund throughput', () => measureRefunds({ ...context, config: CONFIG.refunds }));
+  result.observability = await metric('observability', '9. observability cost', () => measureObservability({ ...context, config: CONFIG.observability }));
   result.pageTtfb = await metric('page-ttfb', '7. hosted page time to first byte', () => measurePageTtfb({ ...context, config: CONFIG.pageTtfb }));
   result.websocket = await metric('websocket', '5. websocket fan-out', () => measureWebsocketFanOut({ ...context, config: CONFIG.websocket }));
   if (CONFIG.profile && result.websocket?.measured && goals({ websocket: result.websocket }).some((g) => g.ok === false)) {
@@ -183,7 +188,9 @@ if (isInterrupted()) {
   process.exit(130);
 }
 if (result.machine) {
-  await writeFile(out, renderReport(result));
+  // A full run of some metrics (--only) into an existing report replaces those metrics in it and keeps the rest.
+  const previous = only && !quick ? await readFile(out, 'utf8').catch(() => null) : null;
+  await writeFile(out, previous ? mergeReport(previous, result) : renderReport(result));
   log(`report written to ${out}`);
   for (const g of goals(result)) {
     const verdict = g.ok === null ? '–' : g.ok ? 'met' : 'NOT MET';

@@ -46,20 +46,21 @@ export function serverEnvironment(store, port, overrides = {}) {
 
 /**
  * Starts a server on `store` and resolves once /healthz answers 200. `cpuProfDir` adds `--cpu-prof` (the profile
- * is written when the server exits after SIGTERM); `databaseUrl` points it elsewhere than the store's own URL.
+ * is written when the server exits after SIGTERM); `databaseUrl` points it elsewhere than the store's own URL; `env`
+ * adds settings (METRICS_PORT, OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 /**
  * @param {{ label: string, url(): string }} store
- * @param {{ cpuProfDir?: string, databaseUrl?: string, name?: string }} [options]
+ * @param {{ cpuProfDir?: string, databaseUrl?: string, name?: string, env?: Record<string, string> }} [options]
  */
-export async function startServer(store, { cpuProfDir, databaseUrl, name = `server-${store.label}` } = {}) {
+export async function startServer(store, { cpuProfDir, databaseUrl, name = `server-${store.label}`, env = {} } = {}) {
   await serverBuilt();
   const port = await freePort();
   const nodeArgs = [];
   if (cpuProfDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`);
   const child = spawnTracked(name, process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: SERVER_DIR,
-    env: serverEnvironment(store, port, databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    env: serverEnvironment(store, port, { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

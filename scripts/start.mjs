@@ -16,7 +16,12 @@ const demoPort = process.env.DEMO_PORT || '3000';
 const serviceUrl = `http://localhost:${port}`;
 
 /** Sandbox conveniences: local callback receivers are allowed when started this way; `pnpm dev` revalidates SDK scripts. */
-const sandboxEnv = process.env.SVC_MODE === 'production' ? {} : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', ...(dev ? { SDK_FILES_REVALIDATE: 'true' } : {}) };
+/** The Prometheus scrape of the service: http://127.0.0.1:9464/metrics unless METRICS_PORT says otherwise. */
+const metricsPort = process.env.METRICS_PORT || '9464';
+const sandboxEnv =
+  process.env.SVC_MODE === 'production'
+    ? {}
+    : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: metricsPort, ...(dev ? { SDK_FILES_REVALIDATE: 'true' } : {}) };
 
 /** The browser files the service serves: the SDKs from their packages' dist/, the consumer pages' from server/dist/pages/. */
 const builds = [

@@ -11,7 +11,11 @@ export const MINOR_UNITS_PER_MAJOR = 100;
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 
 export const METHOD_TYPES = ['sale', 'authorize', 'manual_capture', 'tokenize'] as const;
-export const SMS_STATES = ['Not requested', 'Sent', 'Failed'] as const;
+/**
+ * The transaction's `SMS` field: `Pending` while the link SMS waits in the outbox for its provider to accept it
+ * (production; retried), `Sent` once it did, `Failed` once every attempt was refused.
+ */
+export const SMS_STATES = ['Not requested', 'Pending', 'Sent', 'Failed'] as const;
 export const WALLET_METHODS = ['paypal', 'applepay', 'googlepay'] as const;
 /** The languages every consumer surface speaks (docs/languages.md); `en` is the default and the fallback. */
 export const LANGUAGES = ['en', 'he', 'ar', 'ru', 'fr', 'de', 'es'] as const;

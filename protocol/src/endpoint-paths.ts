@@ -42,6 +42,8 @@ export const getPaymentMethodsPath = '/merchant/payment-methods';
 export const updatePaymentMethodsPath = '/merchant/payment-methods';
 export const listAuditLogPath = '/merchant/audit-log';
 export const healthPath = '/healthz';
+export const livenessPath = '/livez';
+export const readinessPath = '/readyz';
 
 /**
  * A path template with its `{name}` slots filled from `params`, URI-encoded. A missing parameter throws, so a client

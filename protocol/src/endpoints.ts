@@ -9,6 +9,8 @@ import {
   ConsumerPayRequestSchema,
   EmptyRequestSchema,
   HealthSchema,
+  LivenessSchema,
+  ReadinessSchema,
   PaymentLinkStateSchema,
   PayRequestSchema,
   PayResponseSchema,
@@ -100,7 +102,7 @@ const TABLE = {
     auth: ['merchant', 'device'],
     request: InitTransactionRequestSchema,
     response: { status: 200, description: 'The new transaction, status 1 (Pending)', schema: TransactionSchema },
-    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'callback_url_not_allowed'],
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'callback_url_not_allowed', 'messages_unavailable'],
     idempotent: true,
   },
   getTransaction: {
@@ -737,6 +739,33 @@ const TABLE = {
     auth: ['none'],
     response: { status: 200, description: 'Healthy', schema: HealthSchema },
     errors: ['database_unavailable'],
+    idempotent: false,
+  },
+  liveness: {
+    operationId: 'liveness',
+    method: 'get',
+    path: paths.livenessPath,
+    tag: 'Service',
+    summary: 'Liveness',
+    description: '200 while the process serves requests, whatever its database does. For an orchestrator deciding whether to restart it.',
+    auth: ['none'],
+    response: { status: 200, description: 'Alive', schema: LivenessSchema },
+    errors: [],
+    idempotent: false,
+  },
+  readiness: {
+    operationId: 'readiness',
+    method: 'get',
+    path: paths.readinessPath,
+    tag: 'Service',
+    summary: 'Readiness',
+    description:
+      'Whether this instance should receive traffic: 200 `ready` when the database answers, its migrations are applied, the LISTEN ' +
+      'connection hears its own notifications and every background worker (callback dispatcher, expiry sweeps, processor-request ' +
+      'worker) ticked recently; otherwise 503 with the same body, `not_ready`. Each check is named with `ok` and a `detail`.',
+    auth: ['none'],
+    response: { status: 200, description: 'Ready (503 with the same shape when not)', schema: ReadinessSchema },
+    errors: [],
     idempotent: false,
   },
 } as const satisfies Record<string, EndpointDescription>;

@@ -250,6 +250,12 @@ export const API_ERRORS = {
     cause: 'The key was used within 24 hours for a request with another body.',
     fix: 'Use a new key for every new operation; reuse a key only to retry the very same request.',
   },
+  messages_unavailable: {
+    status: 422,
+    title: 'No provider is configured to send this kind of message',
+    cause: 'The transaction asked for a link by SMS (`phone`) or e-mail (`email`), and the production service has no SMS gateway (SMS_WEBHOOK_URL) or SMTP server (SMTP_URL) for it.',
+    fix: 'Leave `phone` or `email` out and send the link yourself, or ask the operator to configure the provider.',
+  },
   rate_limited: {
     status: 429,
     title: 'Too many requests',

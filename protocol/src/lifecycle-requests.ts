@@ -164,3 +164,18 @@ export const HealthSchema = z.object({
   database: z.object({ status: z.literal('ok'), latencyMs: z.number() }),
 });
 export type Health = z.infer<typeof HealthSchema>;
+
+/** `GET /livez`: the process serves requests, whatever its database does. */
+export const LivenessSchema = z.object({ status: z.literal('ok') });
+export type Liveness = z.infer<typeof LivenessSchema>;
+
+/** One readiness check: whether it passes and, in a few words, what it found. */
+export const ReadinessCheckSchema = z.object({ ok: z.boolean(), detail: z.string() });
+export type ReadinessCheck = z.infer<typeof ReadinessCheckSchema>;
+
+/** `GET /readyz`: 200 `ready` when every check passes, else 503 `not_ready`; each check by its name. */
+export const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.record(z.string(), ReadinessCheckSchema),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;

@@ -7,6 +7,7 @@ import type { CredentialCache } from './http/credential-cache';
 import type { RateLimiter } from './http/rate-limit';
 import type { Logger } from './logger';
 import type { MessageOutbox } from './messages/message-outbox';
+import type { ReadinessChecks } from './modules/health';
 import type { PaymentProcessor } from './processor/processor';
 
 /** Everything the app is built from: a type below the routers that take it, so that none of them imports app.ts. */
@@ -27,10 +28,13 @@ export interface AppDeps {
   credentials: CredentialCache;
   /** Whether the database is reachable: requests answer 503 database_unavailable at once while it is not. */
   databaseHealth: DatabaseHealth;
+  /** What GET /readyz checks; main.ts adds the listener and the workers' heartbeats to the database's checks. */
+  readiness: ReadinessChecks;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth'> & {
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth' | 'readiness'> & {
   databaseHealth?: DatabaseHealth;
+  readiness?: ReadinessChecks;
   limiter?: RateLimiter;
   credentials?: CredentialCache;
   messages?: MessageOutbox;

@@ -5,6 +5,7 @@ import { accessLog } from './http/access-log';
 import { clientAddress, proxyTrust } from './http/client-address';
 import { CredentialCache } from './http/credential-cache';
 import { jsonBody } from './http/json-body';
+import { providerOutbox } from './messages/provider-outbox';
 import { noSniff } from './http/no-sniff';
 import { databaseGate } from './http/database-gate';
 import { DatabaseHealth } from './db/database-health';
@@ -13,7 +14,9 @@ import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { endpointRouter, type EndpointRoute } from './http/endpoint-router';
 import { docsRouter } from './modules/docs/docs.routes';
-import { healthRoutes } from './modules/health/health.routes';
+import { databaseAnswers, healthRoutes, migrationsApplied, probeRoutes, ReadinessChecks } from './modules/health';
+import { httpMetrics, metrics } from './metrics';
+import { requestSpans } from './tracing';
 import { authorizationsRoutes } from './modules/authorizations/authorizations.routes';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes';
 import { commitsRoutes } from './modules/commits/commits.routes';
@@ -40,8 +43,10 @@ export function createApp(input: AppDepsInput): Express {
     ...input,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
-    messages: input.messages ?? new SandboxMessageOutbox(),
+    // Production queues for the providers the environment names (main.ts starts their sender), or refuses the channel; the sandbox only records.
+    messages: input.messages ?? (input.env.SVC_MODE === 'production' ? providerOutbox(input.env) : new SandboxMessageOutbox()),
     databaseHealth: input.databaseHealth ?? new DatabaseHealth(() => checkConnection(input.sql), input.logger),
+    readiness: input.readiness ?? new ReadinessChecks().add('database', databaseAnswers(input.sql)).add('migrations', migrationsApplied(input.sql)),
   };
   const app = express();
   app.disable('x-powered-by');
@@ -60,9 +65,14 @@ export function createApp(input: AppDepsInput): Express {
   // (http/etag.ts: docs, the SDK manifest and files, the consumer pages' assets, a link's QR code).
   app.set('etag', false);
   app.use(requestId);
+  // Counted and timed only when the metrics are served (METRICS_PORT); a span per request only when tracing is on.
+  if (deps.env.METRICS_PORT !== undefined) app.use(httpMetrics(metrics));
+  if (deps.env.OTEL_EXPORTER_OTLP_ENDPOINT) app.use(requestSpans);
   app.use(noSniff);
   app.use(accessLog(deps.logger));
   app.use(docsRouter(deps));
+  // Liveness and readiness answer whatever the database does: ahead of the gate.
+  app.use(endpointRouter(deps, probeRoutes(deps)));
   app.use(databaseGate(deps.databaseHealth));
   app.use(endpointRouter(deps, healthRoutes(deps)));
   app.use(jsonBody);

@@ -66,17 +66,29 @@ function isAddressOrSubnet(entry: string): boolean {
   return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+  .refine((v) => URL.canParse(v), 'must be a valid URL');
+
 const EnvSchema = z
   .object({
     SVC_MODE: z.enum(['sandbox', 'production']).default('sandbox'),
     PORT: port.default(8080),
     HOST: z.string().min(1).optional(),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-      .refine((v) => URL.canParse(v), 'must be a valid URL')
-      .optional(),
+    DATABASE_URL: postgresUrl.optional(),
+    /**
+     * A session connection for LISTEN and the migrations' advisory lock, when DATABASE_URL goes through a
+     * transaction-pooling PgBouncer (which keeps neither): the database itself, or a session-mode pool
+     * (docs/operating.md#connection-poolers).
+     */
+    DATABASE_LISTEN_URL: postgresUrl.optional(),
+    /**
+     * Whether statements are sent prepared (each parsed once per connection). `false` behind a transaction-pooling
+     * PgBouncer, whose server connections change from one transaction to the next and keep no client's statements.
+     */
+    DATABASE_PREPARED_STATEMENTS: booleanText.default(true),
     DATABASE_POOL_MAX: positiveInt.max(200).default(10),
     /** PostgreSQL ends a statement running longer; PostgreSQL that does not answer at all is given this plus 1 s. */
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(10_000),
@@ -117,8 +129,38 @@ const EnvSchema = z
      * session takes 5 declines in 30 minutes of its own.)
      */
     DECLINES_PER_ADDRESS_PER_HOUR: positiveInt.max(10_000).default(20),
+    /** The Prometheus scrape (`GET /metrics`) listens here, never on PORT. Unset: no metrics listener. */
+    METRICS_PORT: port.optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A background worker whose last tick is older than this makes /readyz answer 503. */
+    READINESS_WORKER_STALE_S: positiveInt.max(3600).default(60),
+    /** Traces go to this OTLP/HTTP collector (`http://collector:4318`); unset, nothing of OpenTelemetry is loaded. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    /** Link e-mails are sent through this SMTP server (`smtps://user:password@mail.example.com`), from SMTP_FROM. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .refine((v) => URL.canParse(v), 'must be a valid URL')
+      .optional(),
+    SMTP_FROM: z.string().min(3).optional(),
+    /** Each link SMS is posted `{ to, text }` here, signed with SMS_WEBHOOK_SECRET the way callbacks are. */
+    SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SMS_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/, 'must be whsec_ followed by base64 (as `svc` prints a callback secret)')
+      .optional(),
+    /** Waits between attempts of a link message its provider did not accept; after the last, the message is Failed. */
+    MESSAGE_RETRY_SCHEDULE_S: secondsList.default([30, 120, 600, 1800]),
   })
   .superRefine((env, ctx) => {
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: the metrics are never served on the public port' });
+    }
+    if (env.SMTP_URL && !env.SMTP_FROM)
+      ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'is required with SMTP_URL (the From address of link e-mails)' });
+    if (env.SMS_WEBHOOK_URL && !env.SMS_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_SECRET'], message: 'is required with SMS_WEBHOOK_URL (each SMS is signed with it)' });
+    }
     if (env.SVC_MODE !== 'production') return;
     if (!env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required in production (the embedded database is for sandbox only)' });

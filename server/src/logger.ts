@@ -55,12 +55,22 @@ export interface LoggerOptions {
   level: string;
   /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
   destination?: DestinationStream;
+  /** The trace id of the span running now (tracing on): written into each line as `traceId`. */
+  traceId?: () => string | undefined;
 }
 
-export function createLogger({ level, destination }: LoggerOptions): Logger {
+export function createLogger({ level, destination, traceId }: LoggerOptions): Logger {
   return pino(
     {
       level,
+      ...(traceId
+        ? {
+            mixin: () => {
+              const id = traceId();
+              return id ? { traceId: id } : {};
+            },
+          }
+        : {}),
       base: { service: 'svc' },
       timestamp: pino.stdTimeFunctions.isoTime,
       // `formatters.log` below already turned errors into plain objects (with their cause, where drivers put the

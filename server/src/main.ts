@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { createApp } from './app';
@@ -16,6 +17,14 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/expiry';
+import { databaseAnswers, migrationsApplied, ReadinessChecks } from './modules/health';
+import { metrics, startMetricsServer } from './metrics';
+import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
+import { instrumentedProcessor } from './processor/instrumented-processor';
+import { createMessageSender, type MessageSender } from './messages/message-sender';
+import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
+import { providerSenders } from './messages/provider-outbox';
+import { currentTraceId, startTracing, traceTransactions, type Tracing } from './tracing';
 import { recordPublicBaseUrl } from './modules/merchants';
 import { processorOutcomeRecorders } from './processor-outcomes';
 import { startProcessorRequestWorker } from './modules/processor-requests';
@@ -35,8 +44,8 @@ async function main(): Promise<void> {
   let processor: PaymentProcessor;
   try {
     env = loadEnv();
-    // Before anything starts: production never runs on the sandbox processor.
-    processor = processorForMode(env);
+    // Before anything starts: production never runs on the sandbox processor. Every call is counted (and traced).
+    processor = instrumentedProcessor(processorForMode(env), metrics);
   } catch (error) {
     if (error instanceof EnvError || error instanceof ProcessorConfigError) {
       process.stderr.write(`svc: ${error.message}\n`);
@@ -44,11 +53,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: env.LOG_LEVEL });
+  // OpenTelemetry is loaded only when a collector is named; each log line then carries the trace id of its span.
+  const tracing: Tracing | null = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await startTracing(env.OTEL_EXPORTER_OTLP_ENDPOINT) : null;
+  const logger = createLogger({ level: env.LOG_LEVEL, ...(tracing ? { traceId: currentTraceId } : {}) });
   const storage = await openStorage(env, logger).catch((error: Error) => fail(logger, error));
+  if (tracing) traceTransactions(storage.db);
   // Every LISTEN of this instance (test clock, events, callback wake-ups, credential changes) on a connection of its
   // own that starts over when it stops hearing itself, as after a database restart.
-  const notifications = new ResilientListener(() => postgres(storage.url, { max: 1, connect_timeout: 10, onnotice: () => undefined }), logger);
+  // DATABASE_LISTEN_URL: a session connection for LISTEN when DATABASE_URL is a transaction-pooling PgBouncer.
+  const listenUrl = env.DATABASE_LISTEN_URL ?? storage.url;
+  const notifications = new ResilientListener(() => postgres(listenUrl, { max: 1, connect_timeout: 10, onnotice: () => undefined }), logger);
   await notifications.start();
 
   // The CLI, sharing this database, prints links on the base URL this service answers on.
@@ -94,7 +108,19 @@ async function main(): Promise<void> {
   // A lost database is an outage, not a crash: requests answer 503 database_unavailable while a probe finds it gone,
   // and service resumes when the probe finds it back.
   const databaseHealth = new DatabaseHealth(storage.probe, logger);
+  // GET /readyz: the database, its migrations, the LISTEN connection, and a heartbeat per background worker.
+  const staleAfterMs = env.READINESS_WORKER_STALE_S * 1000;
+  const readiness = new ReadinessChecks()
+    .add('database', databaseAnswers(storage.sql))
+    .add('migrations', migrationsApplied(storage.sql))
+    .add('listener', () => notifications.status());
+  const heartbeats = {
+    callbacks: readiness.heartbeat('callback_dispatcher', staleAfterMs),
+    expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),
+    processorRequests: readiness.heartbeat('processor_request_worker', staleAfterMs),
+  };
   const app = createApp({
+    readiness,
     env,
     db: storage.db,
     sql: storage.sql,
@@ -106,10 +132,18 @@ async function main(): Promise<void> {
     processor,
     databaseHealth,
   });
-  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger });
+  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger, onTick: heartbeats.expiry.beat });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
-  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, env, recorders: processorOutcomeRecorders({ env }) });
-  const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
+  const processorRequests = startProcessorRequestWorker({
+    db: storage.db,
+    processor,
+    clock,
+    logger,
+    env,
+    recorders: processorOutcomeRecorders({ env }),
+    onTick: heartbeats.processorRequests.beat,
+  });
+  const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger, onTick: heartbeats.callbacks.beat });
   dispatcher = callbacks;
   callbacks.start();
   // A queued callback, a redelivery, or a moved test clock: look for due deliveries now rather than at the next poll.
@@ -117,6 +151,15 @@ async function main(): Promise<void> {
     if ((JSON.parse(payload) as EventNotice).callback) callbacks.wake();
   });
   await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
+  // Production: the link messages init queued go to their providers, retried by MESSAGE_RETRY_SCHEDULE_S.
+  const senders = providerSenders(env);
+  let messageSender: MessageSender | null = null;
+  if (env.SVC_MODE === 'production' && Object.keys(senders).length > 0) {
+    const sender = createMessageSender({ db: storage.db, clock, env, logger, senders, onTick: readiness.heartbeat('message_sender', staleAfterMs).beat });
+    sender.start();
+    messageSender = sender;
+    await notifications.listen(MESSAGES_WAKE_CHANNEL, () => sender.wake());
+  }
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   const realtime = await attachRealtime(server, {
@@ -134,6 +177,23 @@ async function main(): Promise<void> {
     server.listen(env.PORT, env.HOST, resolve);
   }).catch((error: Error) => fail(logger, new Error(`cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)));
   logger.info({ url: env.PUBLIC_BASE_URL, host: env.HOST, port: env.PORT, mode: env.SVC_MODE }, `listening on ${env.PUBLIC_BASE_URL}`);
+  // GET /metrics on a listener of its own, never the public port.
+  metrics.readFrom({
+    databaseUp: () => !databaseHealth.down,
+    poolConnections: () => countPoolConnections(storage.db, storage.applicationName),
+    callbackBacklog: () => countCallbackBacklog(storage.db),
+    processorRequests: () => countUnfinishedProcessorRequests(storage.db),
+  });
+  const metricsServer =
+    env.METRICS_PORT === undefined
+      ? null
+      : await startMetricsServer(metrics, { host: env.METRICS_HOST, port: env.METRICS_PORT, logger }).catch((error: Error) =>
+          fail(logger, new Error(`cannot listen for metrics on ${env.METRICS_HOST}:${env.METRICS_PORT}: ${error.message}`)),
+        );
+  if (metricsServer) {
+    const address = metricsServer.address() as AddressInfo;
+    logger.info({ host: env.METRICS_HOST, port: address.port }, `metrics on http://${env.METRICS_HOST}:${address.port}/metrics`);
+  }
   // Started by `pnpm start` (with a message channel): tell it where this service answers and which credentials file is
   // its own, so the demo shop it starts next reads exactly those, whatever DATA_DIR or database this service has.
   process.send?.({ type: 'svc:ready', url: env.PUBLIC_BASE_URL, sandboxCredentialsFile } satisfies ServiceReadyMessage);
@@ -171,6 +231,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, env.SHUTDOWN_GRACE_MS);
     databaseHealth.stop();
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     // Upgraded websockets are not the HTTP server's any more: close them (1001) alongside.
     const realtimeClosed = realtime.close().catch((error: Error) => logger.warn({ err: error }, 'closing websockets failed'));
     server.close(async () => {
@@ -180,8 +242,10 @@ async function main(): Promise<void> {
         await expiryWorker.stop();
         await processorRequests.stop();
         await callbacks.stop();
+        await messageSender?.stop();
         await notifications.stop();
         await storage.close();
+        await tracing?.stop();
         logger.info('stopped');
       } catch (error) {
         logger.error({ err: error }, 'error while closing the database');

@@ -10,6 +10,9 @@ import {
   ConsumerPayRequestSchema,
   EmptyRequestSchema,
   HealthSchema,
+  LivenessSchema,
+  ReadinessCheckSchema,
+  ReadinessSchema,
   PaymentLinkStateSchema,
   PayRequestSchema,
   PayResponseSchema,
@@ -69,6 +72,9 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [RedeliverResponseSchema, 'RedeliverResponse'],
   [SaveReceiptResponseSchema, 'SaveReceiptResponse'],
   [ReceiptSchema, 'Receipt'],
+  [LivenessSchema, 'Liveness'],
+  [ReadinessCheckSchema, 'ReadinessCheck'],
+  [ReadinessSchema, 'Readiness'],
 ];
 
 const INPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [

@@ -32,6 +32,13 @@ export interface OpenDatabaseOptions {
    * the URL still gives the user, password and database.
    */
   socketPath?: string | null;
+  /** The pool's application_name in PostgreSQL: how this instance finds its own connections in pg_stat_activity. */
+  applicationName?: string;
+  /**
+   * false: no statement is prepared (each is parsed again, in an unnamed statement), for a transaction-pooling
+   * PgBouncer, which hands each transaction to whichever server connection is free (DATABASE_PREPARED_STATEMENTS).
+   */
+  prepare?: boolean;
 }
 
 /** A reconnect waits at most half a second, so service resumes promptly when the database is back. */
@@ -77,7 +84,8 @@ const answerDeadline = (ms: number): object => ({ socket: socketWithAnswerDeadli
  * an extra round trip describing its parameters first (the lifecycle benchmark counted 58 round trips for 32
  * statements a sequence). postgres.js keeps prepared statements per connection, keyed by their text and types,
  * so preparing every query drizzle builds is safe: after its first use on a connection, each is one round trip.
- * (Not for a transaction-pooling PgBouncer in front of PostgreSQL, which cannot keep prepared statements.)
+ * (Not for a transaction-pooling PgBouncer in front of PostgreSQL, which cannot keep prepared statements: the pool's
+ * `prepare: false` overrides every query's, below.)
  */
 let everyQueryPrepared = false;
 function prepareEveryQuery(): void {
@@ -97,17 +105,23 @@ function prepareEveryQuery(): void {
  */
 export function openDatabase(
   url: string,
-  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null }: OpenDatabaseOptions = {},
+  { max = 10, connectTimeoutMs = 5_000, statementTimeoutMs = 10_000, socketPath = null, applicationName, prepare = true }: OpenDatabaseOptions = {},
 ): DatabaseHandle {
   prepareEveryQuery();
   const sql = postgres(url, {
     ...(socketPath ? { path: socketPath } : {}),
+    // postgres.js prepares a query only when both the pool and the query say so.
+    prepare,
     max,
     connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 60,
     backoff: reconnectBackoffS,
     ...answerDeadline(statementTimeoutMs + 1_000),
-    connection: { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: 2 * statementTimeoutMs },
+    connection: {
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: 2 * statementTimeoutMs,
+      ...(applicationName ? { application_name: applicationName } : {}),
+    },
     onnotice: () => undefined,
     // int8 arrives as a JS number: amounts are bounded far below 2^53 by protocol's MAX_AMOUNT_CENTS, and counts too.
     types: {

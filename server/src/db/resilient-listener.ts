@@ -38,6 +38,9 @@ export class ResilientListener implements Listener {
   #checking: Promise<void> | null = null;
   #pending: { nonce: string; heard(): void } | null = null;
   #stopped = false;
+  /** When the listener last heard its own ping (or started listening), and since when it has not (null: it hears). */
+  #heardAt = performance.now();
+  #silentSince: number | null = null;
 
   constructor(
     private readonly connect: () => postgres.Sql,
@@ -95,6 +98,10 @@ export class ResilientListener implements Listener {
     void this.#sql`select pg_notify(${PING_CHANNEL}, ${nonce})`.catch(() => undefined);
     const ok = await heard;
     this.#pending = null;
+    if (ok) {
+      this.#heardAt = performance.now();
+      this.#silentSince = null;
+    } else this.#silentSince ??= performance.now();
     if (ok || this.#stopped) return;
     this.logger.warn({ channels: this.#channels.size }, 'database notifications: not hearing the listener; listening again on a new connection');
     const old = this.#sql;
@@ -106,6 +113,13 @@ export class ResilientListener implements Listener {
     } catch (error) {
       this.logger.warn({ err: error }, 'database notifications: listening again failed; the next check retries');
     }
+  }
+
+  /** For readiness: whether the last check heard its own notification. */
+  status(): { ok: boolean; detail: string } {
+    const ago = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s ago`;
+    if (this.#silentSince !== null) return { ok: false, detail: `not hearing its own notifications since ${ago(this.#silentSince)}; listening again` };
+    return { ok: true, detail: `heard its own notification ${ago(this.#heardAt)}` };
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Env } from '../env';
 import type { Logger } from '../logger';
 import { checkConnection, describeConnectionError, openDatabase, type DatabaseHandle } from './client';
@@ -11,6 +12,8 @@ export class StartupError extends Error {
 
 export interface Storage extends DatabaseHandle {
   url: string;
+  /** The pool's application_name, unique to this process (its connections in pg_stat_activity). */
+  applicationName: string;
   embedded: EmbeddedPostgres | null;
 }
 
@@ -34,15 +37,19 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
   // it has one: cheaper statements than over loopback TCP.
   const socketPath = await localSocketPath(url);
   if (socketPath) logger.info({ socket: socketPath }, 'connecting to PostgreSQL through its Unix socket');
+  const applicationName = `svc-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handle = openDatabase(url, {
+    applicationName,
     max: env.DATABASE_POOL_MAX,
     connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     socketPath,
+    prepare: env.DATABASE_PREPARED_STATEMENTS,
   });
   try {
     await checkConnection(handle.sql);
-    await applyMigrations(url);
+    // The migrations' advisory lock belongs to a session: on DATABASE_LISTEN_URL when DATABASE_URL is a transaction pooler.
+    await applyMigrations(env.DATABASE_LISTEN_URL ?? url);
   } catch (error) {
     await handle.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
@@ -51,6 +58,7 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
   return {
     ...handle,
     url,
+    applicationName,
     embedded,
     close: async () => {
       await handle.close();

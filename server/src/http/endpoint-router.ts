@@ -10,6 +10,7 @@ import { runMutation, sendMutation, type IdempotencyScope, type MutationResponse
 import { parseInput } from './parse';
 import { PATH_PARAMS } from './path-params';
 import { requestIdOf } from './request-id';
+import { noteRoutePattern } from './route-pattern';
 
 /** The body a handler gets: the endpoint's request schema's output, or nothing when it takes none. */
 type BodyOf<E> = E extends { request: infer S extends z.ZodType } ? z.output<S> : undefined;
@@ -92,8 +93,12 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
     const kinds = credentialKinds(endpoint);
     const guards = kinds.length > 0 ? [authenticate(deps, { allow: kinds })] : [];
     const path = expressPath(endpoint.path);
-    if (cors) router.options(path, cors);
-    router[endpoint.method](path, ...(cors ? [cors] : []), ...before, ...guards, async (req: Request, res: Response) => {
+    const pattern: RequestHandler = (_req, res, next) => {
+      noteRoutePattern(res, endpoint.path);
+      next();
+    };
+    if (cors) router.options(path, pattern, cors);
+    router[endpoint.method](path, pattern, ...(cors ? [cors] : []), ...before, ...guards, async (req: Request, res: Response) => {
       const params = checksParams(endpoint) ? parsePathParams(req.params as Record<string, string>) : (req.params as Record<string, string>);
       const body = endpoint.request && endpoint.method === 'post' ? parseInput(endpoint.request, req.body) : undefined;
       const requestId = requestIdOf(res);

@@ -19,11 +19,31 @@ export interface SendContext {
   now: Date;
 }
 
+/** Where a message stands once handed to the outbox: already `sent` (the sandbox records it), or `queued` for the sender. */
+export type HandedOver = 'sent' | 'queued';
+
 /**
- * The port through which the core sends consumers their messages (payment links by SMS or e-mail). The sandbox
- * implementation records each message in the database (readable at GET /sandbox/messages); an SMS or e-mail
- * provider plugs in behind the same interface and reports whether it accepted the message.
+ * The port through which the core sends consumers their messages (payment links by SMS or e-mail), in the database
+ * transaction of the change that sends them. The sandbox implementation records each message as sent (readable at
+ * GET /sandbox/messages); the production one queues it in the same transaction, and the message sender
+ * (message-sender.ts) hands it to the provider after the commit, retrying what the provider did not accept.
  */
 export interface MessageOutbox {
-  send(message: OutboundMessage, context: SendContext): Promise<{ delivered: boolean }>;
+  /** Whether this outbox can send on `channel` at all: an init asking for a channel it cannot is refused, creating nothing. */
+  canSend(channel: MessageChannel): boolean;
+  send(message: OutboundMessage, context: SendContext): Promise<HandedOver>;
 }
+
+/** One queued message as a provider is given it: its id (the same on every attempt), recipient and text. */
+export interface SendableMessage {
+  id: string;
+  recipient: string;
+  body: string;
+}
+
+/** A provider of one channel: resolves true once it accepted the message; false or a throw is a refusal. */
+export interface ChannelSender {
+  send(message: SendableMessage): Promise<boolean>;
+}
+
+export type ChannelSenders = Partial<Record<MessageChannel, ChannelSender>>;

@@ -6,6 +6,7 @@ import type { AppDeps } from '../app-deps';
 import type { Listener } from '../db/resilient-listener';
 import type { Audience } from './audience';
 import { BROWSER_SOCKET_LIMITS, BrowserSocketCounts, type BrowserSocketLimits } from './browser-socket-caps';
+import { metrics } from '../metrics';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
 import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-cache';
@@ -146,7 +147,9 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, socket, verdict.audience, context);
       connections.add(connection);
+      metrics.websocketConnections.inc();
       void connection.closed.then(() => {
+        metrics.websocketConnections.dec();
         connections.delete(connection);
         release();
       });

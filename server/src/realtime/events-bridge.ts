@@ -5,6 +5,7 @@ import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
 import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions';
 import type { Hub } from './hub';
+import { inSpan } from '../tracing';
 import { RealtimeEvent } from './realtime-event';
 import { CATCH_UP_MARGIN_MS } from './scope-subscription';
 import { eventPayloads } from './realtime.queries';
@@ -59,27 +60,32 @@ export async function startEventsBridge({
   let pending: EventNotice[] = [];
   let draining: Promise<void> | null = null;
 
+  /** One batch of notices: their events read from the store, then handed to the hub's subscribers. */
+  const fanOut = async (batch: EventNotice[]) => {
+    let payloads: Map<string, string>;
+    try {
+      payloads = await eventPayloads(db, [...new Set(batch.map((notice) => notice.eventId))]);
+    } catch (error) {
+      // The transaction subscriptions read the store themselves (and tell their client if that fails too).
+      logger.error({ err: error, events: batch.length }, 'websocket: reading notified events failed');
+      recover(batch.map((notice) => notice.transactionNumber));
+      return;
+    }
+    for (const notice of batch) {
+      const payload = payloads.get(notice.eventId);
+      if (payload === undefined) {
+        logger.warn({ eventId: notice.eventId }, 'websocket: notified event not found');
+        continue;
+      }
+      hub.publish(notice, new RealtimeEvent(notice.eventId, notice.transactionNumber, notice.sequence, payload));
+    }
+  };
+
   const drain = async () => {
     while (pending.length > 0 && !stopped) {
       const batch = pending.slice(0, BATCH);
       pending = pending.slice(BATCH);
-      let payloads: Map<string, string>;
-      try {
-        payloads = await eventPayloads(db, [...new Set(batch.map((notice) => notice.eventId))]);
-      } catch (error) {
-        // The transaction subscriptions read the store themselves (and tell their client if that fails too).
-        logger.error({ err: error, events: batch.length }, 'websocket: reading notified events failed');
-        recover(batch.map((notice) => notice.transactionNumber));
-        continue;
-      }
-      for (const notice of batch) {
-        const payload = payloads.get(notice.eventId);
-        if (payload === undefined) {
-          logger.warn({ eventId: notice.eventId }, 'websocket: notified event not found');
-          continue;
-        }
-        hub.publish(notice, new RealtimeEvent(notice.eventId, notice.transactionNumber, notice.sequence, payload));
-      }
+      await inSpan('websocket fan-out', { 'svc.realtime.events': batch.length }, () => fanOut(batch));
     }
   };
 

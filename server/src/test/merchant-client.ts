@@ -21,7 +21,7 @@ export interface Answer<T> {
 }
 
 /** A merchant's backend, as tests drive it: every call is real HTTP against the test app. */
-export function merchantClient(app: TestApp, merchant: Pick<ProvisionedMerchant, 'apiKey'>, key: string = merchant.apiKey) {
+export function merchantClient(app: Pick<TestApp, 'request'>, merchant: Pick<ProvisionedMerchant, 'apiKey'>, key: string = merchant.apiKey) {
   const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
     const res = await app.request(path, { method, headers: { authorization: `Bearer ${key}`, ...headers }, body });
     return { status: res.status, body: (await res.json()) as T, headers: res.headers };
@@ -50,7 +50,7 @@ export type MerchantClient = ReturnType<typeof merchantClient>;
 
 /** The consumer's side of a payment link. */
 export async function consumerPays(
-  app: TestApp,
+  app: Pick<TestApp, 'request'>,
   transaction: Pick<Transaction, 'transactionPage'>,
   body: ConsumerPayRequest = TEST_CARD,
 ): Promise<Answer<PaymentLinkState>> {
@@ -66,7 +66,7 @@ export const REFUND_DECLINED_CARD: ConsumerPayRequest = { method: 'card', card: 
 export const cardNumbered = (number: string): ConsumerPayRequest => ({ method: 'card', card: { number, expMonth: 12, expYear: 2099, cvc: '123' } });
 
 /** init an authorization of `amountCents` and have the consumer pay it: an active hold and its token. */
-export async function authorizedHold(app: TestApp, client: MerchantClient, amountCents: number, card: ConsumerPayRequest = TEST_CARD) {
+export async function authorizedHold(app: Pick<TestApp, 'request'>, client: MerchantClient, amountCents: number, card: ConsumerPayRequest = TEST_CARD) {
   const created = await client.init({ amount: amountCents, isCent: true, currency: 'USD', methodType: 'authorize' });
   if (created.status !== 200) throw new Error(`init failed: ${JSON.stringify(created.body)}`);
   const paid = await consumerPays(app, created.body, card);

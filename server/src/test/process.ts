@@ -22,10 +22,17 @@ export function runNode(args: string[], env: Record<string, string>, timeoutMs =
   return finished(spawnNode(args, env), timeoutMs);
 }
 
-/** `ipc`: with a message channel, as `pnpm start` runs the service (it tells its parent where things are). */
-export function spawnNode(args: string[], env: Record<string, string>, { ipc = false } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+/**
+ * `ipc`: with a message channel, as `pnpm start` runs the service (it tells its parent where things are). `tsx`: with
+ * the TypeScript loader (for `src/…` files); off for a built bundle.
+ */
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  { ipc = false, tsx = true } = {},
+): ChildProcess & { output: { stdout: string; stderr: string } } {
   const stdio: ('ignore' | 'pipe' | 'ipc')[] = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio }) as ChildProcess & {
+  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio }) as ChildProcess & {
     stdout: NonNullable<ChildProcess['stdout']>;
     stderr: NonNullable<ChildProcess['stderr']>;
   };

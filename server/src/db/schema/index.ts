@@ -5,6 +5,7 @@ export * from './payment-tokens';
 export * from './transaction-events';
 export * from './idempotency-keys';
 export * from './sandbox';
+export * from './messages';
 export * from './callbacks';
 export * from './sdk-sessions';
 export * from './receipts';

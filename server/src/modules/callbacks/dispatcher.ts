@@ -8,6 +8,8 @@ import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDe
 import { OutcomeBatch } from './outcome-batch';
 import { afterAttempt, type RetryPolicy } from './retry-schedule';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
+import { metrics } from '../../metrics';
+import { inSpan } from '../../tracing';
 
 export interface DispatcherDeps {
   db: Database;
@@ -22,6 +24,8 @@ export interface DispatcherDeps {
   wallSeconds?: () => number;
   /** Name resolution for callback hosts (tests); the address guard always wraps it. */
   lookup?: SendRequest['lookup'];
+  /** Called on every turn of the running loop, for readiness. */
+  onTick?: () => void;
 }
 
 export interface CallbackDispatcher {
@@ -49,7 +53,10 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
   // Outcomes of attempts that end together are written in one statement (outcome-batch.ts).
   const outcomes = new OutcomeBatch<AttemptOutcome, OutcomeWrite>((batch) => recordOutcomes(deps.db, batch));
 
-  const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
+  const attempt = (delivery: ClaimedDelivery): Promise<void> =>
+    inSpan('callback attempt', { 'svc.callback.attempt': delivery.attemptNo, 'http.request.method': delivery.method }, () => send(delivery));
+
+  const send = async (delivery: ClaimedDelivery): Promise<void> => {
     const body = delivery.method === 'POST' ? delivery.payload : '';
     const url = new URL(delivery.url);
     if (delivery.method === 'GET') {
@@ -97,6 +104,7 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
       httpStatus: outcome.httpStatus,
       durationMs: outcome.durationMs,
     };
+    metrics.callbackDeliveries.inc({ outcome: written === 'superseded' ? 'superseded' : next.state === 'pending' ? 'retrying' : next.state });
     if (written === 'superseded') {
       deps.logger.info(
         { ...fields, code: 'callback_outcome_superseded' },
@@ -196,6 +204,7 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     start() {
       loop = (async () => {
         while (!stopped) {
+          deps.onTick?.();
           let claimed = 0;
           const room = batchSize - inFlight.size;
           try {

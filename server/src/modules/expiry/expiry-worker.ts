@@ -9,10 +9,10 @@ export interface ExpiryWorker {
 }
 
 /**
- * Sweeps time-outs and hold expiries every `intervalMs`, following the clock (the sandbox clock included), and deletes
+ * Sweeps time-outs and hold expiries every `intervalMs` (calling `onTick` after each, for readiness), following the clock (the sandbox clock included), and deletes
  * the Idempotency-Keys that expired (their answers and request fingerprints are kept no longer than they serve).
  */
-export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logger; intervalMs?: number }): ExpiryWorker {
+export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logger; intervalMs?: number; onTick?: () => void }): ExpiryWorker {
   const intervalMs = deps.intervalMs ?? 1000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -33,6 +33,7 @@ export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logg
       if (isDatabaseUnavailable(error)) outage.failed(error);
       else deps.logger.error({ err: error }, 'expiry sweep failed; retrying on the next tick');
     }
+    deps.onTick?.();
   };
   const schedule = () => {
     if (stopped) return;

@@ -1,4 +1,4 @@
-import { ENDPOINT, type Health } from '@svc/protocol';
+import { ENDPOINT, type Health, type Liveness, type Readiness } from '@svc/protocol';
 import type postgres from 'postgres';
 import type { Env } from '../../env';
 import { checkConnection } from '../../db/client';
@@ -6,6 +6,7 @@ import { DatabaseAnswerTimeoutError } from '../../db/answer-deadline';
 import type { DatabaseHealth } from '../../db/database-health';
 import { DatabaseUnavailableError } from '../../errors';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
+import type { ReadinessChecks } from './readiness';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
@@ -36,6 +37,24 @@ export function healthRoutes({ sql, env, databaseHealth }: { sql: postgres.Sql; 
       }
       res.setHeader('Cache-Control', 'no-store');
       res.json({ status: 'ok', mode: env.SVC_MODE, database: { status: 'ok', latencyMs: Math.round(performance.now() - started) } } satisfies Health);
+    }),
+  ];
+}
+
+/**
+ * `GET /livez` and `GET /readyz`, mounted ahead of the database gate: liveness answers 200 whatever the database does;
+ * readiness runs every check and answers 200 `ready` or 503 `not_ready`, each check named with `ok` and a `detail`.
+ */
+export function probeRoutes({ readiness }: { readiness: ReadinessChecks }): EndpointRoute[] {
+  return [
+    route(ENDPOINT.liveness, async ({ res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ status: 'ok' } satisfies Liveness);
+    }),
+    route(ENDPOINT.readiness, async ({ res }) => {
+      const { ok, checks } = await readiness.run();
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks } satisfies Readiness);
     }),
   ];
 }

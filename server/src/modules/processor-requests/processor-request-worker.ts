@@ -77,8 +77,13 @@ function messageOf(error: unknown): string {
   return redactSensitive(cause instanceof Error ? cause.message : String(cause)) as string;
 }
 
-/** Runs `finishAbandonedProcessorRequests` at once (requests a crash or restart left behind) and then every `intervalMs`, following the clock. */
-export function startProcessorRequestWorker(deps: ProcessorCallDeps & { recorders: OutcomeRecorders; intervalMs?: number }): ProcessorRequestWorker {
+/**
+ * Runs `finishAbandonedProcessorRequests` at once (requests a crash or restart left behind) and then every `intervalMs`,
+ * following the clock; `onTick` after each run, for readiness.
+ */
+export function startProcessorRequestWorker(
+  deps: ProcessorCallDeps & { recorders: OutcomeRecorders; intervalMs?: number; onTick?: () => void },
+): ProcessorRequestWorker {
   const intervalMs = deps.intervalMs ?? 5_000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -92,6 +97,7 @@ export function startProcessorRequestWorker(deps: ProcessorCallDeps & { recorder
       if (isDatabaseUnavailable(error)) outage.failed(error);
       else deps.logger.error({ err: error }, 'processor request worker failed; retrying on the next tick');
     }
+    deps.onTick?.();
   };
   let running = tick();
   const schedule = () => {

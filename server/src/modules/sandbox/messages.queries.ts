@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { messages, transactions } from '../../db/schema';
@@ -10,7 +10,10 @@ export async function insertMessage(db: Queryable, values: NewMessageRow): Promi
   await db.insert(messages).values(values);
 }
 
-/** The messages of the transactions the caller may see (a branch key: its branch's only), newest first. */
+/**
+ * The messages of the transactions the caller may see (a branch key: its branch's only), newest first. The sandbox
+ * outbox records each message as sent; none is ever queued here (that is production's outbox).
+ */
 export async function listMessages(db: Queryable, principal: Principal, limit = 100) {
   return db
     .select({
@@ -18,7 +21,7 @@ export async function listMessages(db: Queryable, principal: Principal, limit = 
       channel: messages.channel,
       recipient: messages.recipient,
       body: messages.body,
-      status: messages.status,
+      status: sql<'sent' | 'failed'>`${messages.status}`,
       encoding: messages.encoding,
       segments: messages.segments,
       createdAt: messages.createdAt,
@@ -26,7 +29,7 @@ export async function listMessages(db: Queryable, principal: Principal, limit = 
     })
     .from(messages)
     .innerJoin(transactions, eq(transactions.id, messages.transactionId))
-    .where(and(eq(messages.merchantId, principal.merchantId), transactionScope(principal)))
+    .where(and(eq(messages.merchantId, principal.merchantId), ne(messages.status, 'queued'), transactionScope(principal)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
 }

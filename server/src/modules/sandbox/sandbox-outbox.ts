@@ -1,4 +1,4 @@
-import type { MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
+import type { HandedOver, MessageOutbox, OutboundMessage, SendContext } from '../../messages/message-outbox';
 import { smsShape } from '../../messages/sms-encoding';
 import { insertMessage } from './messages.queries';
 
@@ -7,9 +7,13 @@ import { insertMessage } from './messages.queries';
  * database transaction, as sent (readable at GET /sandbox/messages).
  */
 export class SandboxMessageOutbox implements MessageOutbox {
-  async send(message: OutboundMessage, { db, now }: SendContext): Promise<{ delivered: boolean }> {
+  canSend(): boolean {
+    return true;
+  }
+
+  async send(message: OutboundMessage, { db, now }: SendContext): Promise<HandedOver> {
     const shape = message.channel === 'sms' ? smsShape(message.body) : null;
     await insertMessage(db, { ...message, status: 'sent', encoding: shape?.encoding ?? null, segments: shape?.segments ?? null, createdAt: now });
-    return { delivered: true };
+    return 'sent';
   }
 }

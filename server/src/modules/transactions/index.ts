@@ -23,3 +23,4 @@ export {
 export type { RefundRow, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
+export { recordSmsOutcome } from './sms-outcome';

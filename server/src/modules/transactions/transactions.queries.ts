@@ -341,6 +341,19 @@ export async function cancelPending(db: Queryable, transactionId: string, now: D
 }
 
 /** The `SMS` field once the link SMS was handed to the outbox (before the creation is recorded: no new sequence). */
-export async function setSmsState(db: Queryable, transactionId: string, smsState: 'Sent' | 'Failed'): Promise<void> {
+export async function setSmsState(db: Queryable, transactionId: string, smsState: 'Sent' | 'Pending'): Promise<void> {
   await db.update(transactions).set({ smsState }).where(eq(transactions.id, transactionId));
+}
+
+/**
+ * Pending → Sent or Failed once the message sender knows the SMS's fate: guarded (only a Pending SMS moves, so a
+ * repeated outcome changes nothing) and taking the next sequence. Answers the transaction's id, or null.
+ */
+export async function settleSmsState(db: Queryable, transactionId: string, smsState: 'Sent' | 'Failed', now: Date): Promise<string | null> {
+  const [row] = await db
+    .update(transactions)
+    .set({ smsState, sequence: nextSequence(), updatedAt: now })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.smsState, 'Pending')))
+    .returning({ id: transactions.id });
+  return row?.id ?? null;
 }

@@ -20,6 +20,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const amounts = resolveInitAmounts(body, methodType);
   const terminal = await resolveTerminal(tx, principal, body.deviceId);
   if (body.callbackURL) assertCallbackUrlAllowed(body.callbackURL, deps.env);
+  assertMessagesSendable(deps.messages, body);
 
   let timeoutAt: Date | null = null;
   if (body.timeOut !== undefined) timeoutAt = new Date(now.getTime() + body.timeOut * 1000);
@@ -56,7 +57,8 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const { row } = created;
   let change: TransactionView | string = created;
   if (row.phone || row.email) {
-    // Sent before the creation is recorded, so the transaction is created with its SMS state: Sent or Failed.
+    // Handed to the outbox before the creation is recorded, so the transaction is created with its SMS state: Sent
+    // (the sandbox records it), or Pending until the message sender's provider accepts it (or every attempt failed).
     const merchant = await findMerchant(tx, row.merchantId);
     const facts = {
       businessName: merchant!.name,
@@ -65,14 +67,26 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
       url: paymentPageUrl(deps.env.PUBLIC_BASE_URL, row.linkId),
       language: body.language ?? 'en',
     };
-    const delivered = await sendLinkMessages(tx, deps.messages, { row, facts, now });
-    if (delivered.sms !== undefined) {
-      await setSmsState(tx, row.id, delivered.sms ? 'Sent' : 'Failed');
+    const handedOver = await sendLinkMessages(tx, deps.messages, { row, facts, now });
+    if (handedOver.sms !== undefined) {
+      await setSmsState(tx, row.id, handedOver.sms === 'sent' ? 'Sent' : 'Pending');
       change = row.id; // the view is read again: the SMS state moved after the insert
     }
   }
   const { transaction } = await recordChange(tx, change, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
   return transaction;
+}
+
+/** An init asking for a link by SMS or e-mail on a channel this service cannot send is refused before anything is created. */
+function assertMessagesSendable(messages: ServiceDeps['messages'], body: Pick<ParsedInitTransactionRequest, 'phone' | 'email'>): void {
+  const asked: ('sms' | 'email')[] = [...(body.phone ? ['sms' as const] : []), ...(body.email ? ['email' as const] : [])];
+  const missing = asked.filter((channel) => !messages.canSend(channel));
+  if (missing.length === 0) return;
+  const names = missing.map((channel) => (channel === 'sms' ? '`phone` (SMS)' : '`email` (e-mail)'));
+  throw new ApiError(
+    'messages_unavailable',
+    `This service has no provider for ${names.join(' or ')}: nothing was created. Create the transaction without it and send the payment link yourself.`,
+  );
 }
 
 /** `POST /transactions/:transactionNumber/cancel`: Pending → Cancelled, nothing else. */
