@@ -5,6 +5,7 @@
  */
 export const ENDPOINT_PATHS = {
   initTransaction: '/transactions/init',
+  listTransactions: '/transactions',
   getTransaction: '/transactions/{transactionNumber}',
   cancelTransaction: '/transactions/{transactionNumber}/cancel',
   pay: '/transactions/pay',
@@ -23,6 +24,8 @@ export const ENDPOINT_PATHS = {
   commitByLink: '/transactions/commitPayment/{commitId}',
   listCallbacks: '/transactions/{transactionNumber}/callbacks',
   redeliverCallback: '/callbacks/{deliveryId}/redeliver',
+  getMerchantSettings: '/merchant/settings',
+  updateMerchantSettings: '/merchant/settings',
   createSdkSession: '/sdk/sessions',
   submitSdkPayment: '/sdk/sessions/{sessionId}/payments',
   getSandboxClock: '/sandbox/clock',

@@ -62,8 +62,9 @@ export const API_GUIDE: GuideSection[] = [
 ];
 
 export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
-  Transactions: 'Create transactions, read their status and cancel them.',
+  Transactions: 'Create transactions, list and search them, read their status and cancel them.',
   Authorizations: 'Capture against, re-authorize, void and close authorizations.',
+  Merchant: "The merchant's own settings, changed with the merchant's API key.",
   Consumer: 'What the hosted payment page and the browser SDKs call: the link id or the SDK session is the credential.',
   Sandbox: 'Sandbox-only tools: the test clock and the message outbox.',
   Service: 'Operational endpoints.',
@@ -71,6 +72,7 @@ export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
 
 export const AUTH_DESCRIPTIONS: Record<EndpointAuth, string> = {
   merchant: 'Merchant or branch API key (`sk_…`, `bk_…`)',
+  merchant_key: 'Merchant API key (`sk_…`) only: a branch key cannot',
   device: 'Device ID (`dev_…`), in the body field `deviceId` or as the bearer token',
   client: "Client ID (`ck_…`) in the body, from one of its allowed origins (the request's `Origin`)",
   session: "SDK session token (`sess_…`) as the bearer token, from the card frame or the session's origin",

@@ -91,6 +91,21 @@ export const transactions = pgTable(
    * column that most rows leave null covers only the rows that have it.
    */
   (t) => [
+    // GET /transactions, newest first by keyset (transaction-list.queries.ts): a merchant key's and a branch key's
+    // pages read these in order and stop after a page. Their columns never change, so a status change stays a HOT
+    // update (they cost an entry per insert only).
+    index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
+    index('transactions_branch_created_idx')
+      .on(t.branchId, t.createdAt, t.id)
+      .where(sql`${t.branchId} is not null`),
+    // Its `q` search by a confirmation number or the last four digits of a card: both live in the confirmation an
+    // approval writes (once), so only approved rows have an entry.
+    index('transactions_confirmation_number_idx')
+      .on(sql`(${t.confirmation} ->> 'confirmationNumber')`)
+      .where(sql`${t.confirmation} ->> 'confirmationNumber' is not null`),
+    index('transactions_last_four_idx')
+      .on(t.merchantId, sql`(${t.confirmation} ->> 'lastFourDigits')`, t.createdAt, t.id)
+      .where(sql`${t.confirmation} ->> 'lastFourDigits' is not null`),
     // The commit link's lookup (commits.queries.ts findByCommitId); only SDK payments that wait for a commit have one.
     uniqueIndex('transactions_commit_id_unique')
       .on(t.commitId)
