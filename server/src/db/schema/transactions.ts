@@ -96,7 +96,7 @@ export const transactions = pgTable(
     // update (they cost an entry per insert only).
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
     index('transactions_branch_created_idx')
-      .on(t.branchId, t.createdAt, t.id)
+      .on(t.merchantId, t.branchId, t.createdAt, t.id)
       .where(sql`${t.branchId} is not null`),
     // Its `q` search by a confirmation number or the last four digits of a card: both live in the confirmation an
     // approval writes (once), so only approved rows have an entry.
@@ -113,10 +113,10 @@ export const transactions = pgTable(
     index('transactions_pending_timeout_idx')
       .on(t.timeoutAt)
       .where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
-    // A device's newest payable link (stickers) and device-scoped event replay (realtime); merchant and branch keys
-    // create transactions without a device.
+    // A device's newest payable link (stickers), device-scoped event replay (realtime) and a device's pages of
+    // GET /transactions (newest first by created_at, id); merchant and branch keys create transactions without a device.
     index('transactions_device_idx')
-      .on(t.deviceId, t.createdAt)
+      .on(t.deviceId, t.createdAt, t.id)
       .where(sql`${t.deviceId} is not null`),
     // The newest transaction of an SDK session (sdk-sessions.queries.ts findLatestSessionTransaction).
     index('transactions_sdk_session_idx')
