@@ -8,6 +8,7 @@ import { provisionMerchant, recordedPublicBaseUrl } from '../modules/merchants';
 import { listNeedingReview, retryNeedingReview } from '../modules/processor-requests';
 import { SandboxClock } from '../modules/sandbox';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
+import { runMerchantSettings } from './merchant-settings-command';
 import { printable, printableJson } from './printable';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */
@@ -25,6 +26,7 @@ async function run(argv: string[]): Promise<number> {
   const storage = await openStorage(env, logger);
   try {
     if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
+    if (command.command === 'merchant settings') return await runMerchantSettings(storage.db, env, command);
     return await processorRequests(storage.db, env, command);
   } finally {
     await storage.close();

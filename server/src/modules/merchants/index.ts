@@ -12,4 +12,4 @@ export {
 export { createMerchantRecords, issueCredentials, provisionMerchant, stickerUrlOf } from './merchants.service';
 export { recordedPublicBaseUrl, recordPublicBaseUrl } from './service-settings.queries';
 export { callbackDefaultsFor, setCallbackDefaults } from './merchant-settings.queries';
-export { merchantSettings, updateMerchantSettings } from './merchant-settings.service';
+export { merchantSettings, updateMerchantSettings, type MerchantSettingsUpdate } from './merchant-settings.service';
