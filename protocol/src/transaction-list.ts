@@ -58,14 +58,15 @@ export const ListTransactionsQuerySchema = z
     status: StatusFilterSchema.optional(),
     createdFrom: DateTimeSchema('Created at or after this time (ISO 8601)').optional(),
     createdTo: DateTimeSchema('Created before this time (ISO 8601)').optional(),
-    methodType: once(`One of ${METHOD_TYPES.join(', ')}`)
-      .pipe(z.enum(METHOD_TYPES, { error: `must be one of ${METHOD_TYPES.join(', ')}` }))
+    methodType: z
+      .enum(METHOD_TYPES, { error: `must be one of ${METHOD_TYPES.join(', ')}` })
+      .describe('Only transactions of this method type')
       .optional(),
     minAmount: CentsFilterSchema('At least this amount, in cents').optional(),
     maxAmount: CentsFilterSchema('At most this amount, in cents').optional(),
     deviceId: once('Only the transactions of this device (its device ID, `dev_…`)')
       .max(200)
-      .startsWith(CREDENTIAL_PREFIXES.device, `must be a device ID (${CREDENTIAL_PREFIXES.device}…)`)
+      .regex(new RegExp(`^${CREDENTIAL_PREFIXES.device}\\w+$`), `must be a device ID (${CREDENTIAL_PREFIXES.device}…)`)
       .optional(),
     posData: z
       .record(z.string().min(1).max(100), once('The value, compared as text').max(500))
@@ -99,3 +100,41 @@ export const TransactionPageSchema = z.object({
   nextCursor: z.string().nullable().describe('Pass as `startingAfter` for the next page; null when `hasMore` is false'),
 });
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;
+
+/** The query of `GET /transactions` as a client writes it: numbers, dates and lists in their own types. */
+export interface ListTransactionsParams {
+  limit?: number;
+  startingAfter?: string | null;
+  status?: TransactionStatusCode | TransactionStatusCode[];
+  createdFrom?: string | Date;
+  createdTo?: string | Date;
+  methodType?: (typeof METHOD_TYPES)[number];
+  minAmount?: number;
+  maxAmount?: number;
+  deviceId?: string;
+  posData?: Record<string, string>;
+  q?: string;
+}
+
+/** `?limit=…&status=5,6&posData[orderId]=A-17…` for these parameters ('' for none); empty values are left out. */
+export function listTransactionsSearch(params: ListTransactionsParams): string {
+  const search = new URLSearchParams();
+  const put = (name: string, value: string | number | Date | null | undefined) => {
+    if (value === undefined || value === null || value === '') return;
+    search.append(name, value instanceof Date ? value.toISOString() : String(value));
+  };
+  put('limit', params.limit);
+  put('startingAfter', params.startingAfter);
+  const statuses = params.status === undefined ? [] : Array.isArray(params.status) ? params.status : [params.status];
+  if (statuses.length > 0) put('status', statuses.join(','));
+  put('createdFrom', params.createdFrom);
+  put('createdTo', params.createdTo);
+  put('methodType', params.methodType);
+  put('minAmount', params.minAmount);
+  put('maxAmount', params.maxAmount);
+  put('deviceId', params.deviceId);
+  for (const [key, value] of Object.entries(params.posData ?? {})) put(`posData[${key}]`, value);
+  put('q', params.q?.trim());
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
