@@ -1,4 +1,23 @@
 /**
+ * The paths a browser calls (the SDKs, the hosted payment page, the sticker and terminal pages): the only ones the
+ * light entry (`@svc/protocol/light`) carries into the bundles, whose size budgets every path would count against.
+ */
+export const BROWSER_ENDPOINT_PATHS = {
+  getPaymentLinkState: '/pay/{linkId}/state',
+  payPaymentLink: '/pay/{linkId}',
+  getPaymentPage: '/pay/{linkId}',
+  getPaymentQrCode: '/pay/{linkId}/qr.svg',
+  openSticker: '/s/{stickerCode}',
+  nextStickerPayment: '/s/{stickerCode}/next',
+  createSdkSession: '/sdk/sessions',
+  submitSdkPayment: '/sdk/sessions/{sessionId}/payments',
+  terminalSimulator: '/sandbox/terminal',
+  terminalCurrent: '/sandbox/terminal/current',
+  terminalTap: '/sandbox/terminal/tap',
+  terminalCancel: '/sandbox/terminal/cancel',
+} as const;
+
+/**
  * The path of every endpoint, by operation: written here once. The endpoint table (endpoints.ts) describes each, the
  * server mounts them from it, and clients fill them with `endpointRequest` (endpoint-path.ts) — the browser scripts
  * too, since this file is free of zod.
@@ -12,12 +31,6 @@ export const ENDPOINT_PATHS = {
   void: '/transactions/void',
   authorize: '/transactions/authorize',
   closeAuthorization: '/transactions/{transactionNumber}/closeAuth',
-  getPaymentLinkState: '/pay/{linkId}/state',
-  payPaymentLink: '/pay/{linkId}',
-  getPaymentPage: '/pay/{linkId}',
-  getPaymentQrCode: '/pay/{linkId}/qr.svg',
-  openSticker: '/s/{stickerCode}',
-  nextStickerPayment: '/s/{stickerCode}/next',
   saveReceipt: '/transactions/{transactionNumber}/receipt',
   getReceipt: '/transactions/{transactionNumber}/receipt',
   commit: '/transactions/{transactionNumber}/commit',
@@ -26,16 +39,11 @@ export const ENDPOINT_PATHS = {
   redeliverCallback: '/callbacks/{deliveryId}/redeliver',
   getMerchantSettings: '/merchant/settings',
   updateMerchantSettings: '/merchant/settings',
-  createSdkSession: '/sdk/sessions',
-  submitSdkPayment: '/sdk/sessions/{sessionId}/payments',
   getSandboxClock: '/sandbox/clock',
   advanceSandboxClock: '/sandbox/clock/advance',
   listSandboxMessages: '/sandbox/messages',
-  terminalSimulator: '/sandbox/terminal',
-  terminalCurrent: '/sandbox/terminal/current',
-  terminalTap: '/sandbox/terminal/tap',
-  terminalCancel: '/sandbox/terminal/cancel',
   health: '/healthz',
+  ...BROWSER_ENDPOINT_PATHS,
 } as const;
 
 export type OperationId = keyof typeof ENDPOINT_PATHS;
@@ -45,7 +53,18 @@ export type OperationId = keyof typeof ENDPOINT_PATHS;
  * client built on this cannot call a path the table does not list.
  */
 export function endpointPath(operationId: OperationId, params: Record<string, string> = {}): string {
-  const template: string | undefined = ENDPOINT_PATHS[operationId];
+  return fillPath(ENDPOINT_PATHS, operationId, params);
+}
+
+export type BrowserOperationId = keyof typeof BROWSER_ENDPOINT_PATHS;
+
+/** `endpointPath` over the browser's paths only (the light entry's `endpointPath`). */
+export function browserEndpointPath(operationId: BrowserOperationId, params: Record<string, string> = {}): string {
+  return fillPath(BROWSER_ENDPOINT_PATHS, operationId, params);
+}
+
+function fillPath(table: Record<string, string>, operationId: string, params: Record<string, string>): string {
+  const template: string | undefined = table[operationId];
   if (template === undefined) throw new Error(`no endpoint ${operationId} in the endpoint table`);
   return template.replace(/\{(\w+)\}/g, (_slot, name: string) => {
     const value = params[name];

@@ -16,4 +16,5 @@ export { LoaderToWidgetMessageWire } from './loader-messages';
 export { WidgetToLoaderMessageWire } from './widget-messages';
 export { readProblem, type ProblemInfo } from './problem';
 export { centsToMajor, majorToCents } from '../money';
-export { endpointPath, type OperationId } from '../endpoint-paths';
+// Only the paths a browser calls: the others would count against every bundle's size budget.
+export { browserEndpointPath as endpointPath, type BrowserOperationId as OperationId } from '../endpoint-paths';
