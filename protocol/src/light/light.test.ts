@@ -701,13 +701,13 @@ describe('readProblem', () => {
 });
 
 describe('the light files', () => {
-  it('import only each other, ../constants and ../money (never zod nor the package index)', () => {
+  it('import only each other, ../constants, ../endpoint-paths and ../money (never zod nor the package index)', () => {
     const dir = dirname(fileURLToPath(import.meta.url));
     const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
     expect(files).toContain('index.ts');
     for (const file of files) {
       for (const [, specifier] of readFileSync(join(dir, file), 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(?:\.\/[\w-]+|\.\.\/constants|\.\.\/money)$/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(?:\.\/[\w-]+|\.\.\/constants|\.\.\/endpoint-paths|\.\.\/money)$/);
       }
     }
   });
