@@ -339,6 +339,22 @@ function storeGrowthSection(g) {
       ),
     );
   }
+  if (g.listPages) {
+    const { empty, seeded } = g.listPages;
+    lines.push(
+      '',
+      `A page of \`GET /transactions\` on each store after the load (one connection, each kind asked ${n0(seeded.pages[0]?.count)} times in a row, warm): ` +
+        'newest first by keyset on an index, so a page should cost the same whatever the store holds.',
+      '',
+      table(
+        ['page', `${n0(empty.stored)} stored: p50 (p99)`, `${n0(seeded.stored)} stored: p50 (p99)`, 'ratio of p50'],
+        seeded.pages.map((page, i) => {
+          const small = empty.pages[i];
+          return [page.kind, `${ms(small?.p50)} (${ms(small?.p99)})`, `${ms(page.p50)} (${ms(page.p99)})`, ratioOf(small?.p50, page.p50)];
+        }),
+      ),
+    );
+  }
   return lines.join('\n');
 }
 

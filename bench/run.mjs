@@ -51,7 +51,7 @@ const CONFIG = quick
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
-      storeGrowth: { startEarly: true, seedCount: 2_000, warmupMs: 300, rounds: 1, roundMs: 1500, explainRepeat: 1 },
+      storeGrowth: { startEarly: true, seedCount: 2_000, warmupMs: 300, rounds: 1, roundMs: 1500, explainRepeat: 1, listRepeat: 3 },
     }
   : {
       lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
@@ -62,7 +62,7 @@ const CONFIG = quick
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
-      storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5 },
+      storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
     };
 
 const started = performance.now();

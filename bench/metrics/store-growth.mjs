@@ -10,6 +10,7 @@ import { createMerchant } from '../merchant.mjs';
 import { startServer } from '../server-process.mjs';
 import { seedFinishedTransactions } from '../store-seed.mjs';
 import { explainHotQueries } from '../hot-queries.mjs';
+import { measureListPages } from '../list-pages.mjs';
 import { lifecycleTarget } from './lifecycle.mjs';
 import { cpuSampler } from '../cpu-usage.mjs';
 
@@ -80,6 +81,17 @@ export async function measureStoreGrowth({ sides, config, log }) {
     queries = onSeeded.map((q, i) => ({ name: q.name, emptyMs: onEmpty[i]?.executionMs, seededMs: q.executionMs, plan: q.plan }));
   }
 
+  let listPages = null;
+  if (config.listRepeat > 0) {
+    log('  GET /transactions pages on both stores…');
+    listPages = {};
+    for (const [label, side] of Object.entries(sides)) {
+      const [{ stored }] = await side.sql`select count(*)::int as stored from transactions`;
+      const pages = await measureListPages(side.server.url, side.merchant.apiKey, side.template.transactionNumber, config.listRepeat);
+      listPages[label] = { stored, pages };
+    }
+  }
+
   for (const side of Object.values(sides)) await side.server.stop();
   return {
     seedCount: config.seedCount,
@@ -90,5 +102,6 @@ export async function measureStoreGrowth({ sides, config, log }) {
     ratio: seeded.perSecond / empty.perSecond,
     roundRatios: targets.seeded.rounds.map((s, i) => s.perSecond / targets.empty.rounds[i].perSecond),
     queries,
+    listPages,
   };
 }

@@ -1,6 +1,6 @@
 // The back office: the shop's orders, live (the shop's backend relays the service's websocket over Server-Sent
-// Events), what can be done with a payment afterwards, its callback delivery log, the callbacks received and the
-// sandbox clock. Every refusal shows the service's own code and detail.
+// Events), what can be done with a payment afterwards, its callback delivery log, every transaction at the service
+// (searched and paged there), the callbacks received and the sandbox clock. Every refusal shows the service's own code and detail.
 import { api, cell, describe, followLive, money, say, toCents } from './shop.js';
 
 const $ = (id) => document.getElementById(id);
@@ -224,6 +224,72 @@ async function loadDeliveries() {
   // While a delivery is on its way, follow it (the service does not push its delivery log).
   if (log.deliveries.some((d) => d.state === 'pending')) deliveriesTimer = setTimeout(loadDeliveries, 1000);
 }
+
+// ——— every transaction at the service: searched and paged there, newest first ———
+// The cursor of each page shown so far (null: the first), so Previous goes back the way Next came.
+const search = { q: '', status: '', cursors: [null], next: null };
+
+async function loadTransactions() {
+  const query = new URLSearchParams();
+  if (search.q) query.set('q', search.q);
+  if (search.status) query.set('status', search.status);
+  const cursor = search.cursors.at(-1);
+  if (cursor) query.set('startingAfter', cursor);
+  say($('transactions-result'), 'Searching…', 'busy');
+  let page;
+  try {
+    page = await api(`/api/transactions?${query}`);
+  } catch (error) {
+    say($('transactions-result'), `Search refused: ${describe(error)}`, 'error');
+    return;
+  }
+  if ($('transactions-status').options.length === 1) {
+    $('transactions-status').append(...page.statuses.map((s) => new Option(`${s.statusName} (${s.status})`, String(s.status))));
+    $('transactions-status').value = search.status;
+  }
+  search.next = page.nextCursor;
+  $('transactions').replaceChildren(
+    ...page.transactions.map((t) => {
+      const row = document.createElement('tr');
+      row.append(
+        cell(t.transactionNumber),
+        cell(new Date(t.createdAt).toLocaleString()),
+        cell(t.methodType),
+        cell(t.amountCents === null ? '—' : money(t.amountCents, t.currency)),
+        cell(`${t.statusName} (${t.status})`),
+        cell(t.confirmationNumber ?? '—'),
+        cell(t.lastFourDigits ? `ending in ${t.lastFourDigits}` : '—'),
+      );
+      return row;
+    }),
+  );
+  const pageNumber = search.cursors.length;
+  say(
+    $('transactions-result'),
+    page.transactions.length === 0
+      ? 'No transaction matches.'
+      : `Page ${pageNumber}: ${page.transactions.length} transactions${page.hasMore ? ', more on the next page' : ''}.`,
+    'ok',
+  );
+  $('transactions-previous').disabled = pageNumber === 1;
+  $('transactions-next').disabled = !page.hasMore;
+}
+
+$('transactions-search').addEventListener('submit', (event) => {
+  event.preventDefault();
+  Object.assign(search, { q: $('transactions-q').value.trim(), status: $('transactions-status').value, cursors: [null] });
+  loadTransactions();
+});
+$('transactions-next').addEventListener('click', () => {
+  if (!search.next) return;
+  search.cursors.push(search.next);
+  loadTransactions();
+});
+$('transactions-previous').addEventListener('click', () => {
+  if (search.cursors.length > 1) search.cursors.pop();
+  loadTransactions();
+});
+loadTransactions();
 
 // ——— the sandbox clock ———
 function showClock(clock) {

@@ -4,6 +4,7 @@
  * `endpointRequest`). Separate constants, so a browser bundle carries only the paths it uses; this file is free of zod.
  */
 export const initTransactionPath = '/transactions/init';
+export const listTransactionsPath = '/transactions';
 export const getTransactionPath = '/transactions/{transactionNumber}';
 export const cancelTransactionPath = '/transactions/{transactionNumber}/cancel';
 export const payPath = '/transactions/pay';
@@ -41,6 +42,8 @@ export const rollWebhookSecretPath = '/merchant/webhook-secret/roll';
 export const getPaymentMethodsPath = '/merchant/payment-methods';
 export const updatePaymentMethodsPath = '/merchant/payment-methods';
 export const listAuditLogPath = '/merchant/audit-log';
+export const getMerchantSettingsPath = '/merchant/settings';
+export const updateMerchantSettingsPath = '/merchant/settings';
 export const healthPath = '/healthz';
 export const livenessPath = '/livez';
 export const readinessPath = '/readyz';

@@ -45,6 +45,8 @@ import {
   RollWebhookSecretRequestSchema,
   UpdatePaymentMethodsRequestSchema,
 } from './merchant-admin';
+import { ListTransactionsQuerySchema, TransactionPageSchema } from './transaction-list';
+import { MerchantSettingsSchema, UpdateMerchantSettingsRequestSchema } from './merchant-settings';
 
 export type EndpointAuth = 'merchant' | 'merchant_key' | 'device' | 'client' | 'session' | 'none';
 
@@ -66,6 +68,12 @@ export interface EndpointDescription {
    */
   auth: readonly EndpointAuth[];
   request?: z.ZodType;
+  /**
+   * The query string's parameters, for a GET: an object schema over their text values (a repeated parameter arrives
+   * as a list, `name[key]=value` as `name: { key: value }`). The server parses the query with it (400
+   * `validation_failed` naming the parameter) and the OpenAPI document lists each field as a query parameter.
+   */
+  query?: z.ZodType;
   /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
   response: { status: number; description: string; schema: z.ZodType; contentType?: 'text/html' | 'image/svg+xml' };
   errors: readonly ApiErrorCode[];
@@ -104,6 +112,23 @@ const TABLE = {
     response: { status: 200, description: 'The new transaction, status 1 (Pending)', schema: TransactionSchema },
     errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'callback_url_not_allowed', 'messages_unavailable'],
     idempotent: true,
+  },
+  listTransactions: {
+    operationId: 'listTransactions',
+    method: 'get',
+    path: paths.listTransactionsPath,
+    tag: 'Transactions',
+    summary: 'List and search transactions',
+    description:
+      'Newest first, a page at a time: pass `nextCursor` as `startingAfter` for the next page (new transactions never shift the pages after ' +
+      'the first). Filters combine: `status` (several), `createdFrom` / `createdTo`, `methodType`, `minAmount` / `maxAmount` in cents, ' +
+      '`deviceId`, `posData[key]=value`, and `q`, which finds a transaction number, a confirmation number, or the last four digits of a card. ' +
+      "A merchant key sees all of the merchant's transactions, a branch key its branch's, a device ID its own.",
+    auth: ['merchant', 'device'],
+    query: ListTransactionsQuerySchema,
+    response: { status: 200, description: 'A page of transactions, newest first', schema: TransactionPageSchema },
+    errors: [...COMMON_AUTH_ERRORS, 'validation_failed'],
+    idempotent: false,
   },
   getTransaction: {
     operationId: 'getTransaction',
@@ -441,6 +466,35 @@ const TABLE = {
     response: { status: 202, description: 'Queued', schema: RedeliverResponseSchema },
     errors: [...COMMON_AUTH_ERRORS, 'not_found', 'validation_failed'],
     idempotent: false,
+  },
+  getMerchantSettings: {
+    operationId: 'getMerchantSettings',
+    method: 'get',
+    path: paths.getMerchantSettingsPath,
+    tag: 'Merchant',
+    summary: "Read the merchant's settings",
+    description:
+      'The default `callbackURL` and `callbackMethod` a transaction gets when its `init` names no callbackURL, for the merchant and each of its ' +
+      "branches (a branch's own default first, then the merchant's).",
+    auth: ['merchant_key'],
+    response: { status: 200, description: 'The settings', schema: MerchantSettingsSchema },
+    errors: [...COMMON_AUTH_ERRORS],
+    idempotent: false,
+  },
+  updateMerchantSettings: {
+    operationId: 'updateMerchantSettings',
+    method: 'post',
+    path: paths.updateMerchantSettingsPath,
+    tag: 'Merchant',
+    summary: "Change the merchant's settings",
+    description:
+      "Changes the settings given and keeps the others; with `branchId`, that branch's. A default callbackURL passes the checks an init's " +
+      'does (https in production, a public address, no credentials in it); `callbackURL: null` removes it.',
+    auth: ['merchant_key'],
+    request: UpdateMerchantSettingsRequestSchema,
+    response: { status: 200, description: 'The settings after the change', schema: MerchantSettingsSchema },
+    errors: [...COMMON_BODY_ERRORS, ...COMMON_AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, 'not_found', 'callback_url_not_allowed'],
+    idempotent: true,
   },
   createSdkSession: {
     operationId: 'createSdkSession',

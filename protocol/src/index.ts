@@ -5,6 +5,8 @@ export * from './status';
 export * from './error-codes';
 export * from './problem';
 export * from './transaction';
+export * from './transaction-list';
+export * from './merchant-settings';
 export * from './init-request';
 export * from './credentials';
 export * from './merchant-admin';

@@ -19,6 +19,31 @@ describe('createMerchantClient', () => {
     expect(JSON.parse(seen[0]!.init.body as string)).toEqual({ amount: 1, currency: 'USD' });
   });
 
+  it('lists transactions with the query written from typed parameters', async () => {
+    const urls: string[] = [];
+    const client = createMerchantClient({
+      baseUrl: 'http://svc.test',
+      apiKey: 'sk_x',
+      fetch: (async (url: string) => {
+        urls.push(url);
+        return new Response(JSON.stringify({ data: [], hasMore: false, nextCursor: null }), { status: 200 });
+      }) as typeof fetch,
+    });
+    expect(await client.listTransactions()).toEqual({ data: [], hasMore: false, nextCursor: null });
+    await client.listTransactions({
+      limit: 50,
+      startingAfter: 'abc',
+      status: [5, 6],
+      createdFrom: new Date('2026-01-01T00:00:00Z'),
+      posData: { orderId: 'A 17' },
+      q: ' 4242 ',
+    });
+    expect(urls).toEqual([
+      'http://svc.test/transactions',
+      'http://svc.test/transactions?limit=50&startingAfter=abc&status=5%2C6&createdFrom=2026-01-01T00%3A00%3A00.000Z&posData%5BorderId%5D=A+17&q=4242',
+    ]);
+  });
+
   it('rejects with the problem details and their stable code', async () => {
     const problem = {
       type: '/docs/errors#amount_exceeds_available',

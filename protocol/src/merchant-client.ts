@@ -2,6 +2,8 @@ import type { CallbackLog, RedeliverResponse } from './callbacks';
 import type { Receipt, SaveReceiptResponse } from './channels';
 import { endpointRequest } from './endpoint-path';
 import type { InitTransactionRequest } from './init-request';
+import type { MerchantSettings, UpdateMerchantSettingsRequest } from './merchant-settings';
+import { listTransactionsSearch, type ListTransactionsParams, type TransactionPage } from './transaction-list';
 import type { AuthorizeRequest, ClockState, PayRequest, PayResponse, RefundRequest, RefundResponse, SandboxMessages, VoidRequest } from './lifecycle-requests';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem';
 import type { CommitRequest, CommitResponse } from './sdk';
@@ -61,13 +63,16 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     }
     return JSON.parse(text) as T;
   }
-  const op = <T>(operationId: string, params: Record<string, string>, body?: unknown, o?: RequestOptions) => {
+  const op = <T>(operationId: string, params: Record<string, string>, body?: unknown, o?: RequestOptions, search = '') => {
     const { method, path } = endpointRequest(operationId, params);
-    return call<T>(method, path, body, o);
+    return call<T>(method, `${path}${search}`, body, o);
   };
   return {
     init: (body: InitTransactionRequest, o?: RequestOptions) => op<Transaction>('initTransaction', {}, body, o),
     get: (transactionNumber: string) => op<Transaction>('getTransaction', { transactionNumber }),
+    /** A page of transactions, newest first; pass its `nextCursor` as `startingAfter` for the next. */
+    listTransactions: (params: ListTransactionsParams = {}) =>
+      op<TransactionPage>('listTransactions', {}, undefined, undefined, listTransactionsSearch(params)),
     cancel: (transactionNumber: string, o?: RequestOptions) => op<Transaction>('cancelTransaction', { transactionNumber }, undefined, o),
     pay: (body: PayRequest, o?: RequestOptions) => op<PayResponse>('pay', {}, body, o),
     void: (body: VoidRequest, o?: RequestOptions) => op<Transaction>('void', {}, body, o),
@@ -85,6 +90,8 @@ export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch
     saveReceipt: (transactionNumber: string, receipt: Record<string, unknown>, o?: RequestOptions) =>
       op<SaveReceiptResponse>('saveReceipt', { transactionNumber }, { receipt }, o),
     receipt: (transactionNumber: string) => op<Receipt>('getReceipt', { transactionNumber }),
+    settings: () => op<MerchantSettings>('getMerchantSettings', {}),
+    updateSettings: (body: UpdateMerchantSettingsRequest, o?: RequestOptions) => op<MerchantSettings>('updateMerchantSettings', {}, body, o),
   };
 }
 export type MerchantClient = ReturnType<typeof createMerchantClient>;

@@ -116,6 +116,21 @@ describe('the OpenAPI document', () => {
     expect(openApiOperations(sandbox)).toHaveLength(ENDPOINTS.length);
   });
 
+  it("lists a GET's query schema as its query parameters: a list repeated, an object as name[key]", () => {
+    const parameters = sandbox.paths['/transactions']?.get?.parameters ?? [];
+    const byName = Object.fromEntries(parameters.flatMap((p) => ('in' in p && p.in === 'query' ? [[p.name, p]] : [])));
+    expect(Object.keys(byName).sort()).toEqual(
+      ['createdFrom', 'createdTo', 'deviceId', 'limit', 'maxAmount', 'methodType', 'minAmount', 'posData', 'q', 'startingAfter', 'status'].sort(),
+    );
+    expect(Object.values(byName).every((p) => !p.required && p.description.length > 10)).toBe(true);
+    expect(byName.posData).toMatchObject({ style: 'deepObject', explode: true, schema: { type: 'object' } });
+    expect(byName.methodType?.schema).toMatchObject({ enum: ['sale', 'authorize', 'manual_capture', 'tokenize'] });
+    for (const endpoint of ENDPOINTS.filter((e) => !e.query)) {
+      const query = (sandbox.paths[endpoint.path]?.[endpoint.method]?.parameters ?? []).filter((p) => 'in' in p && p.in === 'query');
+      expect(query, endpoint.operationId).toEqual([]);
+    }
+  });
+
   it('leaves the sandbox-only endpoints out of a production document', () => {
     const sandboxOnly = ENDPOINTS.filter((e) => e.sandboxOnly);
     expect(sandboxOnly.length).toBeGreaterThan(0);

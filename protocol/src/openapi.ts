@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import { ENDPOINTS, type EndpointDescription } from './endpoints';
 import { API_ERRORS, type ApiErrorCode } from './error-codes';
 import { buildComponentSchemas, schemaRef, type ComponentSchemas } from './openapi/components';
 import { AUTH_DESCRIPTIONS, guideAsMarkdown, guideFor, TAG_DESCRIPTIONS } from './openapi/guide';
 import { transactionWebhooks } from './openapi/webhooks';
-import type { HttpMethod, OpenApiDocument, OpenApiOperation, OpenApiOperationEntry, OpenApiParameter, OpenApiResponse } from './openapi/types';
+import type { HttpMethod, JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiOperationEntry, OpenApiParameter, OpenApiResponse } from './openapi/types';
 import { PROBLEM_CONTENT_TYPE, problemFor, type ProblemDetails } from './problem';
 
 export * from './openapi/types';
@@ -119,7 +120,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
 }
 
 function operationFor(endpoint: EndpointDescription, components: ComponentSchemas): OpenApiOperation {
-  const parameters: OpenApiOperation['parameters'] = pathParameters(endpoint.path);
+  const parameters: OpenApiOperation['parameters'] = [...pathParameters(endpoint.path), ...queryParameters(endpoint.query)];
   if (endpoint.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const requestName = components.requestName(endpoint);
   const successHeaders: OpenApiResponse['headers'] = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
@@ -166,6 +167,29 @@ function pathParameters(path: string): OpenApiParameter[] {
     description: PATH_PARAMETER_DESCRIPTIONS[name] ?? `The ${name}.`,
     schema: { type: 'string' },
   }));
+}
+
+/**
+ * One query parameter per field of the endpoint's query schema, as a client sends them: a list is the parameter
+ * repeated (`form`, exploded), an object is `name[key]=value` (`deepObject`).
+ */
+export function queryParameters(schema: z.ZodType | undefined): OpenApiParameter[] {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    const isObject = rest.type === 'object';
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      description: typeof description === 'string' ? description : `The ${name}.`,
+      schema: rest,
+      ...(isObject ? { style: 'deepObject' as const, explode: true } : {}),
+    };
+  });
 }
 
 function securityFor(endpoint: EndpointDescription): Record<string, string[]>[] {

@@ -23,6 +23,7 @@ import { commitsRoutes } from './modules/commits/commits.routes';
 import { sdkAssetsRouter } from './modules/sdk-assets/sdk-assets.routes';
 import { sdkSessionsRoutes } from './modules/sdk-sessions/sdk-sessions.routes';
 import { hostedPageRoutes } from './modules/hosted-page/hosted-page.routes';
+import { merchantSettingsRoutes } from './modules/merchants/merchant-settings.routes';
 import { receiptsRoutes } from './modules/receipts/receipts.routes';
 import { paymentPageRoutes } from './modules/hosted-page/payment-page.routes';
 import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
@@ -100,6 +101,7 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...credentialsRoutes(deps),
     ...paymentMethodsRoutes(deps),
     ...auditRoutes(deps),
+    ...merchantSettingsRoutes(deps),
     ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),
   ];
 }

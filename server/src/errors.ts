@@ -26,10 +26,12 @@ export class ValidationError extends ApiError {
 
   static fromZod(error: ZodError, pathPrefix: string[] = []): ValidationError {
     return new ValidationError(
-      error.issues.map((issue) => ({
-        path: [...pathPrefix, ...issue.path.map(String)].join('.'),
-        message: issue.message,
-      })),
+      error.issues.flatMap((issue) => {
+        const path = [...pathPrefix, ...issue.path.map(String)];
+        // One error per unknown field or parameter, at its own path, so the answer names it.
+        if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not accepted here' }));
+        return [{ path: path.join('.'), message: issue.message }];
+      }),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { REFUND_REASONS, type MerchantClient, type Transaction } from '@svc/protocol';
+import { REFUND_REASONS, TRANSACTION_STATUSES, TransactionStatusCodeSchema, type MerchantClient, type Transaction } from '@svc/protocol';
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { DemoError } from '../demo-error';
@@ -11,6 +11,37 @@ const OptionalAmountBody = z.object({ amount: Cents.optional() });
 const DeliveryIdSchema = z.string().min(1).max(100);
 /** A refund as the back office asks for it: an amount (omitted: everything still refundable) and a reason. */
 const RefundBody = z.object({ amount: Cents.optional(), reason: z.enum(REFUND_REASONS).optional(), description: z.string().max(500).optional() });
+
+/** The back office's search: what the page sends (each once), checked before it goes to the service. */
+const TransactionSearchSchema = z.strictObject({
+  q: z.string().trim().max(64).optional(),
+  status: z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .transform(Number)
+    .pipe(TransactionStatusCodeSchema)
+    .optional(),
+  startingAfter: z.string().min(1).max(200).optional(),
+});
+const SEARCH_PAGE_SIZE = 10;
+
+/**
+ * A transaction as the back office's list shows it. The page is a browser: it never gets the whole object, whose
+ * commit link, token and POS data are the shop's backend's alone.
+ */
+function listed(t: Transaction) {
+  return {
+    transactionNumber: t.TransactionNumber,
+    createdAt: t.createdAt,
+    methodType: t.methodType,
+    amountCents: t.amountCents,
+    currency: t.currency,
+    status: t.status,
+    statusName: t.statusName,
+    confirmationNumber: t.confirmation?.confirmationNumber ?? null,
+    lastFourDigits: t.confirmation?.lastFourDigits ?? null,
+  };
+}
 
 /**
  * The back office: the shop's orders and their transactions, and what a merchant does with them afterwards. Every
@@ -113,6 +144,18 @@ export function backOfficeRoutes({ service, orders }: DemoDeps): Router {
   });
   router.post('/api/callbacks/:deliveryId/redeliver', async (req, res) => {
     res.json(await (await service.connect()).client.redeliver(DeliveryIdSchema.parse(req.params.deliveryId)));
+  });
+
+  // Every transaction of the merchant at the service, newest first, searched and paged there (GET /transactions).
+  router.get('/api/transactions', async (req, res) => {
+    const search = TransactionSearchSchema.parse(Object.fromEntries(Object.entries(req.query).filter(([, value]) => value !== '')));
+    const page = await (await service.connect()).client.listTransactions({ ...search, limit: SEARCH_PAGE_SIZE });
+    res.json({
+      transactions: page.data.map(listed),
+      hasMore: page.hasMore,
+      nextCursor: page.nextCursor,
+      statuses: TRANSACTION_STATUSES.map(({ status, statusName }) => ({ status, statusName })),
+    });
   });
 
   // The sandbox clock: moving it applies time-outs, commit windows, hold expiry and callback retries.

@@ -7,6 +7,9 @@ export interface OpenApiParameter {
   required: boolean;
   description: string;
   schema: JsonSchema;
+  /** `deepObject` for an object parameter sent as `name[key]=value`. */
+  style?: 'deepObject' | 'form';
+  explode?: boolean;
 }
 
 export type OpenApiRef = { $ref: string };

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { OriginSchema } from '@svc/protocol';
 import { ADMIN_HELP, ADMIN_USAGE, isAdminCommand, parseAdminCommand, type AdminCommand } from './admin-commands';
+import { MERCHANT_SETTINGS_HELP, MERCHANT_SETTINGS_SYNOPSIS, parseMerchantSettingsCommand, type MerchantSettingsCommand } from './merchant-settings-command';
 import { UsageError } from './usage-error';
 
 export { UsageError };
@@ -11,6 +12,7 @@ export { UsageError };
  * stdout carries only the result; diagnostics go to stderr. Exit 2 for a usage error, 1 for a failure.
  */
 export const USAGE = `usage: svc merchant create --name NAME [--origin URL ...] [--json]
+${MERCHANT_SETTINGS_SYNOPSIS}
        svc processor-requests [--json]
        svc processor-requests retry ID
 ${ADMIN_USAGE}
@@ -20,6 +22,8 @@ merchant create
   --origin URL     a browser origin allowed to use the client ID (repeatable), e.g. https://shop.example.com
   --json           print only the credentials as JSON
   Credentials are shown once: keys are stored only as hashes.
+
+${MERCHANT_SETTINGS_HELP}
 
 processor-requests
   Lists the processor requests the worker gave up on (needs_review, after PROCESSOR_REQUEST_GIVE_UP_S): what each
@@ -37,11 +41,12 @@ export interface CreateMerchantCommand {
 
 export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
 
-export type Command = CreateMerchantCommand | ProcessorRequestsCommand | AdminCommand;
+export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorRequestsCommand | AdminCommand;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseCommand(argv: string[]): Command {
+  if (argv[0] === 'merchant' && argv[1] === 'settings') return parseMerchantSettingsCommand(argv.slice(2), (message) => new UsageError(message));
   if (isAdminCommand(argv)) return parseAdminCommand(argv);
   let parsed;
   try {

@@ -9,6 +9,7 @@ import { listNeedingReview, retryNeedingReview } from '../modules/processor-requ
 import { SandboxClock } from '../modules/sandbox';
 import { runAdminCommand } from './admin-actions';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
+import { runMerchantSettings } from './merchant-settings-command';
 import { printable, printableJson } from './printable';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */
@@ -26,6 +27,7 @@ async function run(argv: string[]): Promise<number> {
   const storage = await openStorage(env, logger);
   try {
     if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
+    if (command.command === 'merchant settings') return await runMerchantSettings(storage.db, env, command);
     if (command.command === 'processor-requests list' || command.command === 'processor-requests retry') {
       return await processorRequests(storage.db, env, command);
     }

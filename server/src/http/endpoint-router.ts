@@ -15,6 +15,9 @@ import { noteRoutePattern } from './route-pattern';
 /** The body a handler gets: the endpoint's request schema's output, or nothing when it takes none. */
 type BodyOf<E> = E extends { request: infer S extends z.ZodType } ? z.output<S> : undefined;
 
+/** The query a handler gets: the endpoint's query schema's output, or nothing when it declares none. */
+type QueryOf<E> = E extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+
 /** `{a}/x/{b}` → `{ a: string; b: string }`: the parameters a path template names. */
 type ParamsOf<P> = P extends `${string}{${infer Name}}${infer Rest}` ? { [K in Name]: string } & ParamsOf<Rest> : unknown;
 
@@ -26,6 +29,8 @@ export interface EndpointCall<E extends EndpointDescription> {
   req: Request;
   res: Response;
   body: BodyOf<E>;
+  /** The query string parsed with the endpoint's query schema (queryInput shows how its text is read). */
+  query: QueryOf<E>;
   /** The path parameters, each checked by its schema in path-params.ts (a page's are left as sent). */
   params: ParamsOf<E['path']>;
   /** The authenticated caller: only on an endpoint a merchant or device credential calls. */
@@ -101,6 +106,7 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
     router[endpoint.method](path, pattern, ...(cors ? [cors] : []), ...before, ...guards, async (req: Request, res: Response) => {
       const params = checksParams(endpoint) ? parsePathParams(req.params as Record<string, string>) : (req.params as Record<string, string>);
       const body = endpoint.request && endpoint.method === 'post' ? parseInput(endpoint.request, req.body) : undefined;
+      const query = endpoint.query ? parseInput(endpoint.query, queryInput(req.originalUrl)) : undefined;
       const requestId = requestIdOf(res);
       const run = (effect: Effect, space?: KeySpace) => {
         const key = endpoint.idempotent ? req.get('idempotency-key') : undefined;
@@ -112,6 +118,7 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
         req,
         res,
         body: body as never,
+        query: query as never,
         params: params as never,
         principal: () => principalOf(res),
         requestId,
@@ -122,6 +129,36 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
     });
   }
   return router;
+}
+
+/**
+ * The query string as a query schema reads it: each parameter's text, a list when it is repeated, and
+ * `name[key]=value` as `name: { key: value }` (OpenAPI's deepObject style). Read from the URL itself, so it does not
+ * depend on the app's query parser.
+ */
+export function queryInput(url: string): Record<string, unknown> {
+  const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const add = (target: Record<string, unknown>, key: string, value: string) => {
+    const present = target[key];
+    target[key] = present === undefined ? value : Array.isArray(present) ? [...(present as unknown[]), value] : [present, value];
+  };
+  const search = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  for (const [name, value] of new URLSearchParams(search)) {
+    const nested = /^([A-Za-z]\w*)\[([^\]]+)\]$/.exec(name);
+    if (!nested) {
+      add(input, name, value);
+      continue;
+    }
+    const [, outer = '', key = ''] = nested;
+    const present = input[outer];
+    const group = present !== undefined && typeof present === 'object' && !Array.isArray(present) ? (present as Record<string, unknown>) : undefined;
+    if (present !== undefined && !group) {
+      add(input, name, value); // `posData=x` beside `posData[k]=y`: left as sent, for the schema to refuse
+      continue;
+    }
+    add((input[outer] = group ?? (Object.create(null) as Record<string, unknown>)) as Record<string, unknown>, key, value);
+  }
+  return { ...input };
 }
 
 function parsePathParams(params: Record<string, string>): Record<string, string> {

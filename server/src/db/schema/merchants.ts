@@ -9,6 +9,17 @@ export const merchantIdColumn = () =>
     .notNull()
     .references(() => merchants.id);
 
+/**
+ * The callback a transaction gets when its init names none (docs/integrating.md#default-callback): the branch's,
+ * else the merchant's. A null URL is no default.
+ */
+const callbackDefaultColumns = () => ({
+  callbackUrl: text('callback_url'),
+  callbackMethod: text('callback_method', { enum: ['GET', 'POST'] })
+    .notNull()
+    .default('POST'),
+});
+
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
   businessId: integer('business_id').generatedAlwaysAsIdentity().notNull().unique(),
@@ -27,6 +38,7 @@ export const merchants = pgTable('merchants', {
     .notNull()
     .default(sql`'{card,paypal,applepay,googlepay}'::text[]`),
   isSandboxDemo: boolean('is_sandbox_demo').notNull().default(false),
+  ...callbackDefaultColumns(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -36,6 +48,7 @@ export const branches = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: merchantIdColumn(),
     name: text('name').notNull(),
+    ...callbackDefaultColumns(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('branches_merchant_idx').on(t.merchantId)],

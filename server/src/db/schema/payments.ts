@@ -17,5 +17,12 @@ export const payments = pgTable(
     confirmationNumber: text('confirmation_number'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('payments_transaction_idx').on(t.transactionId, t.createdAt), check('payments_amount_positive', sql`${t.amountCents} > 0`)],
+  (t) => [
+    index('payments_transaction_idx').on(t.transactionId, t.createdAt),
+    // GET /transactions?q=<a capture's confirmation number> (transaction-list.queries.ts).
+    index('payments_confirmation_number_idx')
+      .on(t.confirmationNumber)
+      .where(sql`${t.confirmationNumber} is not null`),
+    check('payments_amount_positive', sql`${t.amountCents} > 0`),
+  ],
 );

@@ -108,6 +108,21 @@ export const transactions = pgTable(
    * column that most rows leave null covers only the rows that have it.
    */
   (t) => [
+    // GET /transactions, newest first by keyset (transaction-list.queries.ts): a merchant key's and a branch key's
+    // pages read these in order and stop after a page. Their columns never change, so a status change stays a HOT
+    // update (they cost an entry per insert only).
+    index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
+    index('transactions_branch_created_idx')
+      .on(t.merchantId, t.branchId, t.createdAt, t.id)
+      .where(sql`${t.branchId} is not null`),
+    // Its `q` search by a confirmation number or the last four digits of a card: both live in the confirmation an
+    // approval writes (once), so only approved rows have an entry.
+    index('transactions_confirmation_number_idx')
+      .on(sql`(${t.confirmation} ->> 'confirmationNumber')`)
+      .where(sql`${t.confirmation} ->> 'confirmationNumber' is not null`),
+    index('transactions_last_four_idx')
+      .on(t.merchantId, sql`(${t.confirmation} ->> 'lastFourDigits')`, t.createdAt, t.id)
+      .where(sql`${t.confirmation} ->> 'lastFourDigits' is not null`),
     // The commit link's lookup (commits.queries.ts findByCommitId); only SDK payments that wait for a commit have one.
     uniqueIndex('transactions_commit_id_unique')
       .on(t.commitId)
@@ -115,10 +130,10 @@ export const transactions = pgTable(
     index('transactions_pending_timeout_idx')
       .on(t.timeoutAt)
       .where(sql`${t.status} = ${sql.raw(String(Status.Pending))}`),
-    // A device's newest payable link (stickers) and device-scoped event replay (realtime); merchant and branch keys
-    // create transactions without a device.
+    // A device's newest payable link (stickers), device-scoped event replay (realtime) and a device's pages of
+    // GET /transactions (newest first by created_at, id); merchant and branch keys create transactions without a device.
     index('transactions_device_idx')
-      .on(t.deviceId, t.createdAt)
+      .on(t.deviceId, t.createdAt, t.id)
       .where(sql`${t.deviceId} is not null`),
     // The newest transaction of an SDK session (sdk-sessions.queries.ts findLatestSessionTransaction).
     index('transactions_sdk_session_idx')

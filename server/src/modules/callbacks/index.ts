@@ -1,2 +1,3 @@
 /** The callbacks module's public surface: what other modules and the wiring may use. */
 export { callbackHostProblem } from './address-guard';
+export { assertCallbackUrlAllowed } from './callback-url';

@@ -10,7 +10,7 @@ import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
-import { assertCallbackUrlAllowed } from '../transactions';
+import { assertCallbackUrlAllowed } from '../callbacks';
 import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
 import {
   answerFromProcessor,

@@ -127,10 +127,15 @@ function renderOperation({ path, method, operation }: OpenApiOperationEntry, con
     .join('\n\n');
   const callers = operation['x-svc-auth'].map((kind) => inlineMarkdown(AUTH_DESCRIPTIONS[kind as EndpointAuth] ?? kind));
   const pathParameters = (operation.parameters ?? []).filter((p): p is OpenApiParameter => 'in' in p && p.in === 'path');
+  const queryParameters = (operation.parameters ?? []).filter((p): p is OpenApiParameter => 'in' in p && p.in === 'query');
   const details = [
     `<dt>Who may call</dt><dd>${callers.join('; ')}</dd>`,
     `<dt>Idempotency-Key</dt><dd>${operation['x-svc-idempotent'] ? 'Accepted (see <a href="#idempotency">Idempotency</a>)' : 'Not used (the call changes nothing)'}</dd>`,
     ...pathParameters.map((p) => `<dt>Path parameter <code>${escapeHtml(p.name)}</code></dt><dd>${inlineMarkdown(p.description)}</dd>`),
+    ...queryParameters.map(
+      (p) =>
+        `<dt>Query parameter <code>${escapeHtml(p.style === 'deepObject' ? `${p.name}[key]` : p.name)}</code></dt><dd>${inlineMarkdown(p.description)}</dd>`,
+    ),
     ...(operation['x-svc-sandbox-only'] ? ['<dt>Availability</dt><dd>Sandbox mode only</dd>'] : []),
   ];
   const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));

@@ -91,6 +91,8 @@ describe('GET /docs', () => {
     expect(html).toContain('Idempotency-Key');
     expect(html).toContain('href="/docs/errors#amount_exceeds_available"');
     expect(html).toContain('href="#schema-Transaction"');
+    expect(html).toContain('<dt>Query parameter <code>startingAfter</code></dt>');
+    expect(html).toContain('<dt>Query parameter <code>posData[key]</code></dt>');
   });
 
   it('documents the refund endpoint, its refusals, and when to void instead of refunding', async () => {

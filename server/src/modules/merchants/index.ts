@@ -11,3 +11,5 @@ export {
 } from './merchants.queries';
 export { createMerchantRecords, issueCredentials, provisionMerchant, stickerUrlOf } from './merchants.service';
 export { recordedPublicBaseUrl, recordPublicBaseUrl } from './service-settings.queries';
+export { callbackDefaultsFor, setCallbackDefaults } from './merchant-settings.queries';
+export { merchantSettings, updateMerchantSettings, type MerchantSettingsUpdate } from './merchant-settings.service';

@@ -1,5 +1,4 @@
 /** The transactions module's public surface: what other modules and the wiring may use. */
-export { assertCallbackUrlAllowed } from './callback-url';
 export { newConfirmationNumber, newLinkId, newPaymentId, newToken, newTransactionNumber } from './identifiers';
 export { resolveInitAmounts } from './init-amounts';
 export { EVENTS_CHANNEL, recordChange } from './transaction-events';

@@ -125,8 +125,16 @@ function viewOfWrite(write: SQL): SQL {
   return sql`with ${transactions} as (${write}) ${viewOfWritten}`;
 }
 
+/**
+ * The views of the rows `rows` selects (whole `transactions` rows, and any columns of its own beside them, which come
+ * back in the raw columns), in the order `order` gives: one statement, the view select reading `rows` as the table.
+ */
+export function viewsOfRows(rows: SQL, order: SQL): SQL {
+  return sql`with ${transactions} as (${rows}) ${viewOfWritten} ${order}`;
+}
+
 /** A view from the raw columns of `viewOfWritten`, mapped as drizzle maps a selected row. */
-function viewFromColumns(raw: Record<string, unknown>): TransactionView {
+export function viewFromColumns(raw: Record<string, unknown>): TransactionView {
   const token = raw.view_token as string | null;
   return {
     row: rowFromColumns(transactions, raw),

@@ -3,9 +3,9 @@ import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import { findCredentialByHash, findMerchant, hashCredential } from '../merchants';
+import { callbackDefaultsFor, findCredentialByHash, findMerchant, hashCredential } from '../merchants';
 import type { ServiceDeps } from '../../service-deps';
-import { assertCallbackUrlAllowed } from './callback-url';
+import { assertCallbackUrlAllowed } from '../callbacks';
 import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
@@ -19,7 +19,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const methodType = body.methodType ?? 'sale';
   const amounts = resolveInitAmounts(body, methodType);
   const terminal = await resolveTerminal(tx, principal, body.deviceId);
-  if (body.callbackURL) assertCallbackUrlAllowed(body.callbackURL, deps.env);
+  const callback = await callbackOf(tx, deps, principal.merchantId, terminal.branchId, body);
   assertMessagesSendable(deps.messages, body);
 
   let timeoutAt: Date | null = null;
@@ -46,8 +46,8 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     email: body.email ?? null,
     language: body.language ?? null,
     smsState: 'Not requested',
-    callbackUrl: body.callbackURL ?? null,
-    callbackMethod: body.callbackMethod ?? 'POST',
+    callbackUrl: callback.url,
+    callbackMethod: callback.method,
     timeoutAt,
     linkId: newLinkId(),
     sequence: 1,
@@ -105,6 +105,28 @@ export async function cancelTransaction(tx: Tx, deps: ServiceDeps, principal: Pr
     );
   }
   return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+}
+
+/**
+ * Where the transaction's callbacks go: the init's own callbackURL (and callbackMethod, POST by default); without
+ * one, the default of its branch, else its merchant's (docs/integrating.md#default-callback), with the init's
+ * callbackMethod if it gives one. Either passes the address checks; none at all is no callback.
+ */
+async function callbackOf(
+  tx: Tx,
+  deps: ServiceDeps,
+  merchantId: string,
+  branchId: string | null,
+  body: Pick<ParsedInitTransactionRequest, 'callbackURL' | 'callbackMethod'>,
+): Promise<{ url: string | null; method: 'GET' | 'POST' }> {
+  if (body.callbackURL) {
+    assertCallbackUrlAllowed(body.callbackURL, deps.env);
+    return { url: body.callbackURL, method: body.callbackMethod ?? 'POST' };
+  }
+  const fallback = await callbackDefaultsFor(tx, merchantId, branchId);
+  if (!fallback) return { url: null, method: body.callbackMethod ?? 'POST' };
+  assertCallbackUrlAllowed(fallback.url, deps.env, `The ${fallback.owner}'s default callbackURL (merchant settings)`);
+  return { url: fallback.url, method: body.callbackMethod ?? fallback.method };
 }
 
 /**
