@@ -47,8 +47,9 @@ export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as co
 
 /**
  * `config({ appearance })` / `update({ appearance })` (sdk-elements/README.md#appearance), in the shape of Stripe's
- * Appearance API: a theme, variables, and rules keyed by these selectors. The widget and the card frame check every
- * value themselves (sdk-core's shared/appearance.ts) and drop what they refuse.
+ * Appearance API: a theme, variables, and rules keyed by these selectors. The pages of the service's origin (Elements'
+ * card frame, the iframe widget page) check every value themselves (sdk-core's shared/appearance.ts) and drop what
+ * they refuse; Elements' element applies what its card frame accepted.
  */
 export const APPEARANCE_THEMES = ['default', 'night', 'flat'] as const;
 export const APPEARANCE_VARIABLES = [

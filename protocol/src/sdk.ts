@@ -30,9 +30,10 @@ export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
 
 /**
- * `appearance` (sdk-elements/README.md#appearance): the shape only. Every value is a string that the widget and the card
- * frame check themselves (an allow-list of properties and values; sdk-core's shared/appearance.ts), dropping what they
- * refuse with a warning in debug mode: the merchant page is not trusted with the frame's look.
+ * `appearance` (sdk-elements/README.md#appearance): the shape only. Every value is a string that the card frame and the
+ * iframe widget page check themselves (an allow-list of properties and values; sdk-core's shared/appearance.ts),
+ * dropping what they refuse with a warning in debug mode: the merchant page is not trusted with the frame's look.
+ * Elements' element applies what its card frame accepted (the frame's `look` message).
  */
 export const AppearanceSchema = z.strictObject({
   theme: z.enum(APPEARANCE_THEMES).optional(),
