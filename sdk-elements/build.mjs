@@ -1,7 +1,8 @@
 // Builds dist/sdk.js, dist/card-frame.js and dist/card-frame.html (served by the server under /sdk/elements/1.1.1/),
 // prints their gzip sizes, and fails when a bundle is over its budget, pulls in zod, or crosses the host/frame line:
-// sdk.js (the merchant page) may not contain sdk-core/src/frame/, card-frame.js may contain only sdk-core's frame/ and
-// shared/ code (and protocol), never host code. `--watch` rebuilds on every change (`pnpm dev`). How every SDK builds
+// sdk.js (the merchant page) may not contain sdk-core/src/frame/ nor the appearance checker (the card frame checks
+// the look and tells the element what it accepted), card-frame.js may contain only sdk-core's frame/ and shared/ code
+// (and protocol), never host code. `--watch` rebuilds on every change (`pnpm dev`). How every SDK builds
 // is sdk-core's (build-kit.mjs).
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,12 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
     {
       entry: 'src/sdk.ts',
       file: 'sdk.js',
-      refuse: (input) => (input.startsWith(`${CORE}frame/`) ? 'imports frame code' : undefined),
+      refuse: (input) =>
+        input.startsWith(`${CORE}frame/`)
+          ? 'imports frame code'
+          : input === `${CORE}shared/appearance.ts`
+            ? 'imports the appearance checker (the card frame checks the look)'
+            : undefined,
     },
     {
       entry: 'src/card-frame.ts',

@@ -66,8 +66,9 @@ export const PAYMENT_METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as co
 
 /**
  * `config({ appearance })` / `update({ appearance })` (sdk-elements/README.md#appearance), in the shape of Stripe's
- * Appearance API: a theme, variables, and rules keyed by these selectors. The widget and the card frame check every
- * value themselves (sdk-core's shared/appearance.ts) and drop what they refuse.
+ * Appearance API: a theme, variables, and rules keyed by these selectors. The pages of the service's origin (Elements'
+ * card frame, the iframe widget page) check every value themselves (sdk-core's shared/appearance.ts) and drop what
+ * they refuse; Elements' element applies what its card frame accepted.
  */
 export const APPEARANCE_THEMES = ['default', 'night', 'flat'] as const;
 export const APPEARANCE_VARIABLES = [
@@ -82,6 +83,14 @@ export const APPEARANCE_VARIABLES = [
   'borderRadius',
 ] as const;
 export const APPEARANCE_SELECTORS = ['.Input', '.Input:focus', '.Input--invalid', '.Label', '.Error', '.Tab', '.Tab--selected', '.Button'] as const;
+/**
+ * What an accepted declaration of an appearance is made of: a CSS property (`border-color`, `--svc-color-accent`) and a
+ * value of plain CSS characters only (letters, digits, space, `#%.,()-+*_/'"`; no `\`, `;`, `:`, `{`, `}`, `@`, `!`,
+ * `<`, `>`, newline), so neither can leave its declaration or its rule. The checker (sdk-core's shared/appearance.ts)
+ * refuses any other value; the card frame's `look` message carries only such pairs.
+ */
+export const APPEARANCE_CSS_PROPERTY = /^(?:--)?[a-z][a-z-]*$/;
+export const APPEARANCE_CSS_VALUE = /^[A-Za-z0-9 #%.,()\-+*_/'"]*$/;
 
 /** Codes the SDKs' `error` callback (and Express's onError) report; each message says what to do. */
 export const SDK_ERROR_CODES = [

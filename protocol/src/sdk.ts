@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  APPEARANCE_CSS_PROPERTY,
+  APPEARANCE_CSS_VALUE,
   APPEARANCE_SELECTORS,
   APPEARANCE_THEMES,
   APPEARANCE_VARIABLES,
@@ -28,9 +30,10 @@ export const PaymentMethodNameSchema = z.enum(PAYMENT_METHODS);
 export type PaymentMethodName = z.infer<typeof PaymentMethodNameSchema>;
 
 /**
- * `appearance` (sdk-elements/README.md#appearance): the shape only. Every value is a string that the widget and the card
- * frame check themselves (an allow-list of properties and values; sdk-core's shared/appearance.ts), dropping what they
- * refuse with a warning in debug mode: the merchant page is not trusted with the frame's look.
+ * `appearance` (sdk-elements/README.md#appearance): the shape only. Every value is a string that the card frame and the
+ * iframe widget page check themselves (an allow-list of properties and values; sdk-core's shared/appearance.ts),
+ * dropping what they refuse with a warning in debug mode: the merchant page is not trusted with the frame's look.
+ * Elements' element applies what its card frame accepted (the frame's `look` message).
  */
 export const AppearanceSchema = z.strictObject({
   theme: z.enum(APPEARANCE_THEMES).optional(),
@@ -214,6 +217,9 @@ export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 
 export const CardFieldSchema = z.enum(CARD_FIELDS);
 
+/** A declaration the card frame accepted of an appearance: `[property, value]`, neither able to leave its declaration. */
+export const AppearanceDeclarationSchema = z.tuple([z.string().regex(APPEARANCE_CSS_PROPERTY), z.string().max(400).regex(APPEARANCE_CSS_VALUE)]);
+
 /** Frame → host. Sent with targetOrigin = the merchant page's origin the frame was created for. */
 export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('ready') }),
@@ -225,6 +231,25 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
     isValid: z.boolean(),
     brand: z.string().nullable(),
     errors: z.array(z.object({ field: CardFieldSchema, message: z.string() })),
+  }),
+  /**
+   * The frame's answer to every `appearance`, which it checked itself: the theme's variables as custom properties with
+   * the accepted ones over them, each selector's accepted declarations, and what it refused (`path`, `reason`). The
+   * host applies to its own parts exactly these (it has no checker of its own, and shows its default look until this
+   * answer) and names the refusals in its debug warning.
+   */
+  z.strictObject({
+    source: z.literal(FRAME),
+    instanceId,
+    type: z.literal('look'),
+    variables: z.array(AppearanceDeclarationSchema),
+    rules: z.strictObject(
+      Object.fromEntries(APPEARANCE_SELECTORS.map((selector) => [selector, z.array(AppearanceDeclarationSchema).optional()])) as Record<
+        (typeof APPEARANCE_SELECTORS)[number],
+        z.ZodOptional<z.ZodArray<typeof AppearanceDeclarationSchema>>
+      >,
+    ),
+    refusals: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
   // One `result` type, told apart by `ok` (a discriminated union may not repeat a discriminator value).
   z.discriminatedUnion('ok', [

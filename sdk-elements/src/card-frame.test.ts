@@ -238,6 +238,27 @@ describe('card frame', () => {
     await waitFor(() => frameDoc().activeElement?.id === 'number', 'focus on the number');
   });
 
+  it('checks an appearance itself, applies it, and tells its host what it accepted and what it refused', async () => {
+    await waitFor(() => messagesOf('ready').length, 'ready');
+    send({
+      type: 'appearance',
+      appearance: {
+        theme: 'night',
+        variables: { colorText: 'transparent' },
+        rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' }, '.Tab': { borderColor: 'var(--colorPrimary)', backgroundImage: 'url(/x.png)' } },
+      },
+    });
+    await waitFor(() => getComputedStyle(input('number')).backgroundColor === 'rgb(1, 2, 3)', 'the rule on the card number');
+    const look = await waitFor(() => received.find((entry) => entry.data.type === 'look'), 'the look message');
+    expect(frameToHost.safeParse(look.data).success, 'a protocol message').to.equal(true);
+    const { variables, rules, refusals } = look.data as { variables: [string, string][]; rules: Record<string, [string, string][]>; refusals: unknown[] };
+    expect(variables, "the night theme's variables").to.deep.include(['--svc-color-background', '#1c1f26']);
+    expect(variables, 'a refused variable keeps the theme value').to.deep.include(['--svc-color-text', '#f2f4f8']);
+    expect(rules['.Tab']).to.deep.equal([['border-color', 'var(--svc-color-accent)']]);
+    expect(rules['.Input']).to.deep.equal([['background-color', 'rgb(1, 2, 3)']]);
+    expect(refusals.map((refusal) => (refusal as { path: string }).path)).to.deep.equal(['variables.colorText', 'rules[".Tab"].backgroundImage']);
+  });
+
   describe('ignores messages it must not trust', () => {
     const forgedInit = () => ({
       source: HOST,

@@ -2,8 +2,8 @@
  * Mirrors of the card frame's postMessage schemas (`../sdk.ts`: host page <-> card frame), apart from the options in
  * ./sdk.ts because they carry the whole transaction. Checked against the zod originals in light.test.ts.
  */
-import { CARD_FIELDS, LANGUAGES, POST_MESSAGE_SOURCES } from '../constants';
-import { array, boolean, literal, nullable, number, object, oneOf, optional, string, union, url } from './schema';
+import { APPEARANCE_CSS_PROPERTY, APPEARANCE_CSS_VALUE, APPEARANCE_SELECTORS, CARD_FIELDS, LANGUAGES, POST_MESSAGE_SOURCES } from '../constants';
+import { array, boolean, literal, nullable, number, object, oneOf, optional, string, tuple, union, url, type Validator } from './schema';
 import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
 import { BrowserTransactionWire } from './transaction';
@@ -34,6 +34,9 @@ export const HostToFrameMessageWire = union('type', [
 ]);
 
 const nonNegative = number({ min: 0 });
+/** protocol AppearanceDeclarationSchema */
+const declaration = tuple(string({ pattern: APPEARANCE_CSS_PROPERTY }), string({ max: 400, pattern: APPEARANCE_CSS_VALUE }));
+const declarations = array(declaration);
 
 export const FrameToHostMessageWire = union('type', [
   object({ source: frame, instanceId, type: literal('ready') }, strict),
@@ -46,6 +49,23 @@ export const FrameToHostMessageWire = union('type', [
       isValid: boolean,
       brand: nullable(string()),
       errors: array(object({ field: oneOf(CARD_FIELDS), message: string() })),
+    },
+    strict,
+  ),
+  object(
+    {
+      source: frame,
+      instanceId,
+      type: literal('look'),
+      variables: declarations,
+      rules: object(
+        Object.fromEntries(APPEARANCE_SELECTORS.map((selector) => [selector, optional(declarations)])) as Record<
+          (typeof APPEARANCE_SELECTORS)[number],
+          Validator<[string, string][] | undefined>
+        >,
+        strict,
+      ),
+      refusals: array(object({ path: string(), reason: string() })),
     },
     strict,
   ),

@@ -423,10 +423,49 @@ describe('light mirrors agree with the protocol', () => {
     );
   });
 
+  // The protocol's discriminated union has two `result` options, which zod 4 refuses at parse time
+  // ("Duplicate discriminator value"); a plain union of the same options is what it means.
+  const frameToHost = z.union(protocol.FrameToHostMessageSchema.options);
+
+  it('FrameToHostMessage look: only declarations whose property and value cannot leave their declaration', () => {
+    const property = fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom('color', 'border-top-color', '--svc-color-accent') },
+      { weight: 1, arbitrary: fc.constantFrom('Color', '-x', 'color:red', '--', '') },
+    );
+    const value = fc.oneof(
+      {
+        weight: 12,
+        arbitrary: fc.constantFrom('#0570de', 'var(--svc-color-accent)', 'system-ui, -apple-system, "Segoe UI"', '0 1px 2px rgba(0, 0, 0, 0.1)', ''),
+      },
+      { weight: 1, arbitrary: fc.constantFrom('red;x', 'a}b{', 'x\\9', 'a:b', 'a\nb', '@import', 'a'.repeat(400), 'a'.repeat(401)) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+    );
+    const declaration = fc.oneof(
+      { weight: 24, arbitrary: fc.tuple(property, value) },
+      { weight: 1, arbitrary: fc.array(fc.constantFrom('color', 'red'), { maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.anything() },
+    );
+    const declarations = maybe(fc.array(declaration, { maxLength: 2 }));
+    check(
+      'FrameToHostMessage look',
+      FrameToHostMessageWire,
+      frameToHost,
+      objectOf(
+        {
+          source: fc.constant(frame),
+          instanceId,
+          type: fc.constant('look'),
+          variables: declarations,
+          rules: maybe(objectOf({ '.Input': declarations, '.Tab--selected': declarations })),
+          refusals: maybe(fc.array(objectOf({ path: maybe(fc.string()), reason: maybe(fc.string()) }, ['path', 'reason']), { maxLength: 2 })),
+        },
+        ['source', 'instanceId', 'type', 'variables', 'rules', 'refusals'],
+      ),
+    );
+  });
+
   it('FrameToHostMessage', () => {
-    // The protocol's discriminated union has two `result` options, which zod 4 refuses at parse time
-    // ("Duplicate discriminator value"); a plain union of the same options is what it means.
-    const schema = z.union(protocol.FrameToHostMessageSchema.options);
+    const schema = frameToHost;
     const field = fc.constantFrom('number', 'expiry', 'cvc', 'zip');
     check(
       'FrameToHostMessage',

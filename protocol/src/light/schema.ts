@@ -108,6 +108,14 @@ export function array<T>(item: Validator<T>): Validator<T[]> {
   };
 }
 
+/** zod's `z.tuple([...])` without a rest: a list of exactly these items, in order. */
+export function tuple<const V extends readonly Validator<unknown>[]>(...items: V): Validator<{ -readonly [K in keyof V]: Infer<V[K]> }> {
+  return (input, path) => {
+    if (!Array.isArray(input) || input.length !== items.length) return fail(path, `must be a list of ${items.length}`);
+    return items.map((item, index) => item(input[index], join(path, index))) as { -readonly [K in keyof V]: Infer<V[K]> };
+  };
+}
+
 type Shape = Record<string, Validator<unknown>>;
 /** Keys whose validator accepts undefined become optional, as in zod. */
 type ObjectOf<S extends Shape> = {

@@ -1,8 +1,9 @@
 /**
  * The secure card frame: served by the service at {apiBase}/sdk/elements/1.1.1/card-frame.html?clientId=…&origin=…#instance=…
  * Handshake: posts `ready` to its parent (targetOrigin = the `origin` parameter), takes the session from the host's `init`,
- * reports `validation` and `size`, applies the `appearance` it is sent (after checking it), and on `submit` pays with the
- * card itself and posts back only the `result`.
+ * reports `validation` and `size`, applies the `appearance` it is sent (after checking it) and answers with the `look`
+ * it accepted (what the host applies to its own parts), and on `submit` pays with the card itself and posts back only
+ * the `result`.
  */
 import type { HostToFrameMessage } from '@svc/protocol';
 import { frameEnd } from '../shared/channel';
@@ -65,9 +66,11 @@ export function startCardFrame(win: Window): void {
         return;
       }
       case 'appearance': {
-        // Checked here, whatever the page checked: what is refused is never applied.
-        const refused = applyAppearance(message.appearance);
-        if (refused.length) log('appearance refused', refused);
+        // Checked here (the page is not trusted with it): what is refused is never applied. The host applies to its own
+        // parts what this frame accepted, and nothing else.
+        const { variables, rules, refusals } = applyAppearance(message.appearance);
+        if (refusals.length) log('appearance refused', refusals);
+        link.send({ type: 'look', variables, rules, refusals });
         return;
       }
       case 'reset':

@@ -10,4 +10,6 @@ export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from '
 export { observeSize } from './observe-size';
 export { instanceIdFrom, parentOriginFrom } from './frame-url';
 export { applyCardFormStyles, CARD_FORM_SELECTORS } from './styles';
+// The appearance checker runs where a look is applied on the service's origin (the card frame, the iframe widget page).
+export { checkAppearance, THEMES, VARIABLE_PROPERTIES, type AppearanceTheme, type AppearanceVariable } from '../shared/appearance';
 export * from './card-rules';

@@ -8,7 +8,8 @@
  * moves the other; each field's error line is always there (empty when there is no error), so an error appearing
  * moves nothing.
  */
-import { appearanceCss, checkAppearance, type AppearanceSelector, type Refusal } from '../shared/appearance';
+import { checkAppearance } from '../shared/appearance';
+import { appearanceCss, type AppearanceSelector, type CheckedAppearance } from '../shared/appearance-css';
 
 const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
@@ -53,19 +54,19 @@ const sheetOf = (doc: Document, text: string): CSSStyleSheet => {
 /**
  * Adds the card form's style sheets to `doc` and returns the function that applies an appearance (anything: it is
  * checked here) in place of the last one, at once and without touching the form, so nothing typed is lost. It returns
- * what it refused (left out).
+ * the checked appearance: what it applied and what it refused (left out).
  */
 export function applyCardFormStyles(
   doc: Document,
   selectors: Partial<Record<AppearanceSelector, string>> = CARD_FORM_SELECTORS,
   root = ':root',
-): (appearance: unknown) => Refusal[] {
+): (appearance: unknown) => CheckedAppearance {
   const look = sheetOf(doc, '');
   doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheetOf(doc, CSS), look];
-  const apply = (appearance: unknown): Refusal[] => {
+  const apply = (appearance: unknown): CheckedAppearance => {
     const checked = checkAppearance(appearance);
     look.replaceSync(appearanceCss(checked, root, selectors));
-    return checked.refusals;
+    return checked;
   };
   apply(undefined);
   return apply;

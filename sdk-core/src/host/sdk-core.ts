@@ -8,7 +8,7 @@
  */
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { parseWith, SdkConfigWire, SdkUpdateWire, type Parsed } from '@svc/protocol/light';
-import { checkAppearance, describeRefusals } from '../shared/appearance';
+import { refusalsWarning, type Refusal } from '../shared/appearance-css';
 import { SdkErrorException } from '../shared/sdk-errors';
 import type { WidgetAdapter, WidgetConfig, WidgetEvents, WidgetHandle } from './adapter';
 import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, summary, VISUALIZER_ID, type Connect, type CoreCall, type CoreEvent } from './sdk-link';
@@ -44,6 +44,12 @@ export interface SdkCoreOptions {
   adapter: WidgetAdapter;
   /** Takes the core's events (the facade, or the widget page's channel to it). */
   emit: (event: CoreEvent) => void;
+  /**
+   * The appearance checker, where the core runs beside it (the iframe SDK's widget page: frame/'s `checkAppearance`):
+   * in debug mode the core warns about what it refuses. Elements' core, in the merchant page, has none: its element
+   * warns about what its card frame refused.
+   */
+  checkLook?: ((appearance: Appearance) => { refusals: Refusal[] }) | undefined;
 }
 
 export interface SdkCore {
@@ -54,7 +60,7 @@ export interface SdkCore {
   handle(call: Exclude<CoreCall, { type: 'init' }>): void;
 }
 
-export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCore {
+export function createSdkCore({ apiBase, adapter, emit, checkLook: checker }: SdkCoreOptions): SdkCore {
   let config: Config | null = null;
   let configFailed = false;
   let widget: WidgetHandle | null = null;
@@ -83,7 +89,17 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
       if (!replay) report({ code: 'config_invalid', message: configMessage(parsed, options) }, debug);
       return;
     }
-    const { mode, clientId, methodType = 'manual_capture', debug = false, visualizer = false, payButtonId, locale = 'auto', appearance, paymentMethods } = parsed.value;
+    const {
+      mode,
+      clientId,
+      methodType = 'manual_capture',
+      debug = false,
+      visualizer = false,
+      payButtonId,
+      locale = 'auto',
+      appearance,
+      paymentMethods,
+    } = parsed.value;
     config = { mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods };
     configFailed = false;
     emit({ type: 'configured', config: { clientId, debug, visualizer, payButtonId: payButtonId ?? null } });
@@ -108,11 +124,11 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
 
   /** What the widget will refuse of an appearance, said once in the console in debug mode (and in the log). */
   function checkLook(appearance: Appearance | undefined): void {
-    if (!appearance || !config?.debug) return;
-    const { refusals } = checkAppearance(appearance);
+    if (!appearance || !config?.debug || !checker) return;
+    const { refusals } = checker(appearance);
     if (!refusals.length) return;
     log('appearance refused', refusals);
-    warn('appearance-refused', `These appearance values were refused and are not applied: ${describeRefusals(refusals)}.`);
+    warn('appearance-refused', refusalsWarning(refusals));
   }
 
   function widgetConfig({ clientId, mode, methodType, debug, locale, appearance, paymentMethods }: Config): WidgetConfig {
@@ -266,7 +282,7 @@ export function createSdkCore({ apiBase, adapter, emit }: SdkCoreOptions): SdkCo
   };
 }
 
-/** Elements' link: the core in the merchant page, called directly. */
+/** Elements' link: the core in the merchant page, called directly (without the appearance checker: see `checkLook`). */
 export function localCore(apiBase: string, adapter: WidgetAdapter): Connect {
   return (emit) => {
     const core = createSdkCore({ apiBase, adapter, emit });

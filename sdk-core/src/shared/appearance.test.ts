@@ -9,7 +9,8 @@ import { APPEARANCE_SELECTORS, APPEARANCE_VARIABLES } from '@svc/protocol/light'
 import { renderCardForm } from '../frame/card-form-markup';
 import { applyCardFormStyles } from '../frame/styles';
 import { waitFor } from '../testing/helpers';
-import { appearanceCss, checkAppearance, type CheckedAppearance } from './appearance';
+import { checkAppearance } from './appearance';
+import { appearanceCss, type CheckedAppearance } from './appearance-css';
 
 const PROBE = '/__appearance-probe__';
 const LOADERS = [
@@ -243,14 +244,14 @@ describe('the card form with a hostile appearance', () => {
     const doc = await page();
     const apply = applyCardFormStyles(doc);
     let refused = 0;
-    for (const value of LOADERS) refused += apply(hostileAppearance(value)).length;
+    for (const value of LOADERS) refused += apply(hostileAppearance(value)).refusals.length;
     // The last one stays applied; all of them together once more, as one appearance's rules.
     refused += apply({
       theme: 'night',
       rules: Object.fromEntries(
         APPEARANCE_SELECTORS.map((selector, index) => [selector, { background: LOADERS[index]!, color: 'transparent', fontSize: '0' }]),
       ),
-    }).length;
+    }).refusals.length;
     expect(refused).to.be.greaterThan(0);
     await waitFor(() => loaded(control).length > 0, 'the control frame loading its probe');
     expect(loaded(doc), 'what the checked appearance loaded').to.deep.equal([]);

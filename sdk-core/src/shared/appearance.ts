@@ -1,7 +1,8 @@
 /**
  * The appearance checker (sdk-elements/README.md#appearance): what of a merchant's `appearance` a widget or the card
- * frame may apply. A pure function, run where the look is applied (the card frame and the iframe widget check what
- * they are sent themselves: the merchant page is not trusted), returning the accepted declarations and the refusals.
+ * frame may apply. A pure function, run only on the service's origin, where the look is applied (the card frame and
+ * the iframe widget check what they are sent themselves: the merchant page is not trusted; Elements' element applies
+ * what its card frame accepted), returning the accepted declarations and the refusals.
  *
  * Everything is an allow-list. A rule's property must be one of the colours, backgrounds, borders, radii, shadows,
  * fonts, spacing, outlines and transitions below (never display, position, size, opacity, content…); a value must be
@@ -11,28 +12,11 @@
  * negative margin, no text too small to read, no transparent text). So an appearance can never make a page load
  * anything nor hide a field; what is refused is left out and named in `refusals`.
  */
-import { APPEARANCE_SELECTORS, APPEARANCE_THEMES, APPEARANCE_VARIABLES } from '@svc/protocol/light';
+import { APPEARANCE_CSS_VALUE, APPEARANCE_SELECTORS, APPEARANCE_THEMES, APPEARANCE_VARIABLES } from '@svc/protocol/light';
+import type { AppearanceSelector, CheckedAppearance, Declaration, Refusal } from './appearance-css';
 
 export type AppearanceTheme = (typeof APPEARANCE_THEMES)[number];
 export type AppearanceVariable = (typeof APPEARANCE_VARIABLES)[number];
-export type AppearanceSelector = (typeof APPEARANCE_SELECTORS)[number];
-
-/** One CSS declaration: a property in CSS spelling (`border-color`) and its checked value. */
-export type Declaration = readonly [property: string, value: string];
-
-export interface Refusal {
-  /** Where in the appearance: `theme`, `variables.colorText`, `rules[".Input"].backgroundImage`. */
-  path: string;
-  reason: string;
-}
-
-export interface CheckedAppearance {
-  /** The theme's custom properties with the accepted variables over them (`--svc-color-accent`…), for the root. */
-  variables: Declaration[];
-  /** The accepted declarations of each selector that has any. */
-  rules: Partial<Record<AppearanceSelector, Declaration[]>>;
-  refusals: Refusal[];
-}
 
 /** The custom property each appearance variable sets (those a merchant could already set by hand keep their names). */
 export const VARIABLE_PROPERTIES: Readonly<Record<AppearanceVariable, string>> = {
@@ -214,7 +198,7 @@ const MAX_PX: Partial<Record<Kind, number>> = {
 };
 const MAX_LENGTH = 200;
 /** Plain CSS characters only: letters, digits, space, `#%.,()-+*_/'"`. No `\`, `;`, `{`, `}`, `@`, `!`, `:`, `<`, `>`, `&`, newline… */
-const PLAIN = /^[A-Za-z0-9 #%.,()\-+*_/'"]*$/;
+const PLAIN = APPEARANCE_CSS_VALUE;
 const NUMBER_WITH_UNIT = /(-?)(\d*\.?\d+)([a-z%]*)/gi;
 
 class Refused extends Error {}
@@ -382,20 +366,3 @@ export function checkAppearance(input: unknown): CheckedAppearance {
   }
   return { variables: [...values], rules, refusals };
 }
-
-/**
- * The style sheet of a checked appearance for one surface: its variables on `root`, and each rule on the surface's
- * own selector for it (a surface without, say, tabs leaves `.Tab` out). Every value passed the checker, whose
- * character allow-list keeps a value from closing its declaration or its rule.
- */
-export function appearanceCss(checked: CheckedAppearance, root: string, selectors: Partial<Record<AppearanceSelector, string>>): string {
-  const block = (declarations: readonly Declaration[]) => declarations.map(([property, value]) => `${property}:${value}`).join(';');
-  const rules = Object.entries(checked.rules).flatMap(([selector, declarations]) => {
-    const target = selectors[selector as AppearanceSelector];
-    return target ? [`${target}{${block(declarations)}}`] : [];
-  });
-  return [`${root}{${block(checked.variables)}}`, ...rules].join('\n');
-}
-
-/** One line per refusal, for a warning. */
-export const describeRefusals = (refusals: readonly Refusal[]): string => refusals.map(({ path, reason }) => `appearance.${path}: ${reason}`).join('; ');

@@ -1,6 +1,7 @@
 /**
  * `@svc/sdk-core/shared`: what both sides use, the merchant page's code and the frames' code: the typed postMessage
- * channel, the SDK errors (problem+json → SDK error codes), and diagnostics (dev warnings, debug log, visualizer).
+ * channel, the SDK errors (problem+json → SDK error codes), diagnostics (dev warnings, debug log, visualizer), and
+ * applying a checked appearance (the checker itself is `@svc/sdk-core/frame`'s: it runs on the service's origin).
  */
 export {
   frameEnd,
@@ -17,17 +18,5 @@ export { networkError, paymentError, sessionError, SdkErrorException } from './s
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
 export { createVisualizer, type Visualizer } from './visualizer';
 export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';
-export {
-  appearanceCss,
-  checkAppearance,
-  describeRefusals,
-  THEMES,
-  VARIABLE_PROPERTIES,
-  type AppearanceSelector,
-  type AppearanceTheme,
-  type AppearanceVariable,
-  type CheckedAppearance,
-  type Declaration,
-  type Refusal,
-} from './appearance';
+export { appearanceCss, refusalsWarning, type AppearanceSelector, type CheckedAppearance, type Declaration, type Refusal } from './appearance-css';
 export { CARD_MARKS, createMark, WALLET_MARKS, type Mark } from './marks';

@@ -6,7 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Appearance, BillingAddress, FrameToHostMessage, HostToFrameMessage, SdkError, SdkSession, Transaction } from '@svc/protocol';
 import type { CardFieldError } from '@svc/sdk-core/host';
-import { hostEnd, randomInstanceId, type PostMessageChannel } from '@svc/sdk-core/shared';
+import { hostEnd, randomInstanceId, type CheckedAppearance, type PostMessageChannel } from '@svc/sdk-core/shared';
 import type { Language } from '@svc/sdk-core/i18n';
 import { ELEMENTS_VERSION } from '../version';
 
@@ -21,6 +21,8 @@ export interface CardFrameCallbacks {
   onValidation: (validation: CardValidationState) => void;
   onResize: () => void;
   onUnavailable: (error: SdkError) => void;
+  /** What the frame accepted of the appearance last sent (and refused), after every appearance it was sent. */
+  onLook: (look: CheckedAppearance) => void;
   log: (event: string, detail?: unknown) => void;
 }
 
@@ -108,7 +110,11 @@ export class CardFrameController implements ReactiveController {
     this.#sendInit();
   }
 
-  /** The appearance for the frame, sent now if it is ready, else with its handshake; the frame checks it itself. */
+  /**
+   * The appearance for the frame, sent now if it is ready, else with its handshake (every time it says ready: a new
+   * frame knows nothing of the last one's look). The frame checks it, applies it, and answers with what it accepted
+   * (`onLook`); the answers come in the order of the appearances sent, so the last one is the current appearance's.
+   */
   setAppearance(appearance: Appearance | undefined): void {
     this.#appearance = appearance;
     this.#sendAppearance();
@@ -196,7 +202,7 @@ export class CardFrameController implements ReactiveController {
         this.frameReady = true;
         clearTimeout(this.#readyTimer);
         this.callbacks.log('frame ready');
-        if (this.#appearance) this.#sendAppearance();
+        this.#sendAppearance();
         if (this.#language !== 'en') this.#channel?.send({ type: 'locale', locale: this.#language });
         this.#sendInit();
         for (const waiter of this.#readyWaiters) waiter();
@@ -209,6 +215,9 @@ export class CardFrameController implements ReactiveController {
           this.host.requestUpdate();
           this.callbacks.onResize();
         }
+        return;
+      case 'look':
+        this.callbacks.onLook(message);
         return;
       case 'validation':
         this.validation = { isValid: message.isValid, brand: message.brand, errors: message.errors };

@@ -8,7 +8,16 @@
  */
 import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import type { ProblemInfo } from '@svc/protocol/light';
-import { applyCardFormStyles, instanceIdFrom, mountCardForm, observeSize, parentOriginFrom, submitCardForm, type CardForm } from '@svc/sdk-core/frame';
+import {
+  applyCardFormStyles,
+  checkAppearance,
+  instanceIdFrom,
+  mountCardForm,
+  observeSize,
+  parentOriginFrom,
+  submitCardForm,
+  type CardForm,
+} from '@svc/sdk-core/frame';
 import { createSdkCore, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
 import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
@@ -43,7 +52,7 @@ export function startWidget(win: Window): void {
       else if (!core.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
     },
   });
-  const core = createSdkCore({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event) });
+  const core = createSdkCore({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
   channel.open();
   channel.send({ type: 'ready' });
   if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));

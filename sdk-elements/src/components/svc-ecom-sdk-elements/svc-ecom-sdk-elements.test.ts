@@ -6,7 +6,7 @@ import type { Transaction } from '@svc/protocol';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { frameOf, mount, part, radios, ready, record, typeCard } from '../../../test/element-helpers';
 import { otherOrigin, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
-import type { SdkErrorException } from '@svc/sdk-core/shared';
+import { resetWarnings, type SdkErrorException } from '@svc/sdk-core/shared';
 import { EN_WIDGET } from '@svc/sdk-core/i18n';
 import type { SvcEcomSdkElements } from './svc-ecom-sdk-elements';
 
@@ -421,6 +421,38 @@ describe('<svc-ecom-sdk-elements>', () => {
       const transaction = await element.pay({ amount: 4200, currency: 'USD' });
       expect(transaction).to.include({ status: 10, amountCents: 4200 });
       expect(paymentCalls(), 'the card went from the frame to its own origin, not through this page').to.have.length(0);
+    });
+  });
+
+  describe('appearance', () => {
+    const { warn } = console;
+    afterEach(() => {
+      console.warn = warn;
+    });
+
+    it('applies to its own parts only what the card frame accepted, and nothing before the frame answered', async () => {
+      resetWarnings();
+      const warnings: string[] = [];
+      console.warn = (message: string) => warnings.push(message);
+      element = mount({ apiBase: otherOrigin(), debug: true });
+      element.appearance = {
+        theme: 'night',
+        variables: { colorText: 'rgb(7, 8, 9)' },
+        rules: { '.Tab': { backgroundColor: 'rgb(1, 2, 3)', backgroundImage: 'url(/x.png)' } },
+      };
+      await element.updateComplete;
+      expect(getComputedStyle(element).color, 'the default look until the frame has checked the appearance').to.equal('rgb(26, 26, 26)');
+      await ready(element);
+      await waitFor(() => getComputedStyle(element).color === 'rgb(7, 8, 9)', "the frame's accepted variables on the element");
+      const tab = part(element, 'method')!;
+      await waitFor(() => getComputedStyle(tab).backgroundColor === 'rgb(1, 2, 3)', "the frame's accepted rule on the tabs");
+      expect(getComputedStyle(tab).backgroundImage, 'a refused value is never applied').to.equal('none');
+      const warning = await waitFor(() => warnings.find((line) => line.includes('appearance-refused')), "the frame's refusals, in debug mode");
+      expect(warning).to.contain('rules[".Tab"].backgroundImage');
+
+      element.appearance = undefined;
+      await waitFor(() => getComputedStyle(element).color === 'rgb(26, 26, 26)', 'back to the default look');
+      expect(getComputedStyle(tab).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
     });
   });
 });

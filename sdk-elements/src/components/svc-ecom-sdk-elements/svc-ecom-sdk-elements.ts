@@ -4,14 +4,18 @@ import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOpti
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
 import { PHASE_STATUS_KEY, shopperErrorKey, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
 import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
-import { appearanceCss, checkAppearance, describeRefusals, issueWarning, type AppearanceSelector } from '@svc/sdk-core/shared';
+import { appearanceCss, issueWarning, refusalsWarning, type AppearanceSelector, type CheckedAppearance } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
 
 export type WidgetState = WidgetPhase;
 
-/** Where the appearance's selectors land in this element (the inputs, their labels and errors are the card frame's). */
+/**
+ * Where the appearance's selectors land in this element (the inputs, their labels and errors are the card frame's).
+ * The element applies only what its card frame accepted of the appearance: the checker runs in the frame, on the
+ * service's origin, not in the merchant page.
+ */
 const LOOK_SELECTORS: Partial<Record<AppearanceSelector, string>> = {
   '.Label': '.methods legend',
   '.Tab': '.method',
@@ -116,7 +120,7 @@ export class SvcEcomSdkElements extends LitElement {
   #frameSrcKey = '';
   #dimensions = { height: 0, width: 0 };
   #resizeObserver: ResizeObserver | null = null;
-  /** The appearance's style sheet, after the element's own. */
+  /** The appearance's style sheet, after the element's own: empty (the default look) until the card frame has answered. */
   readonly #look = new CSSStyleSheet();
   #lookOf: unknown = null;
   /** The widget's texts in its language (`en` until another language's catalogue has loaded). */
@@ -160,6 +164,7 @@ export class SvcEcomSdkElements extends LitElement {
     },
     onResize: () => this.#log('frame resized', { height: this.#frame.height }),
     onUnavailable: (error) => this.#widget.report(error),
+    onLook: (look) => this.#applyLook(look),
     log: (event, detail) => this.#log(event, detail),
   });
 
@@ -244,7 +249,10 @@ export class SvcEcomSdkElements extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('paymentMethods')) this.#widget.allowMethods(Array.isArray(this.paymentMethods) ? this.paymentMethods : null);
-    if (this.appearance !== this.#lookOf) this.#applyAppearance();
+    if (this.appearance !== this.#lookOf) {
+      this.#lookOf = this.appearance;
+      this.#frame.setAppearance(this.appearance);
+    }
     void this.#locale.request(this.locale, this.#apiBase());
     const settings = this.#settings();
     const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
@@ -341,15 +349,16 @@ export class SvcEcomSdkElements extends LitElement {
     </div>`;
   }
 
-  /** Checks the appearance and applies what passes, here and in the card frame (which checks it again itself). */
-  #applyAppearance(): void {
-    this.#lookOf = this.appearance;
-    const checked = checkAppearance(this.appearance);
-    this.#look.replaceSync(appearanceCss(checked, ':host', LOOK_SELECTORS));
-    if (checked.refusals.length && this.debug) {
-      issueWarning('appearance-refused', `These appearance values were refused and are not applied: ${describeRefusals(checked.refusals)}.`);
+  /**
+   * What the card frame accepted of the appearance (its `look` message, whose every declaration the protocol's
+   * character allow-list let through): its variables and this element's rules, in place of the last look.
+   */
+  #applyLook(look: CheckedAppearance): void {
+    this.#look.replaceSync(appearanceCss(look, ':host', LOOK_SELECTORS));
+    if (look.refusals.length) {
+      this.#log('appearance refused', look.refusals);
+      if (this.debug) issueWarning('appearance-refused', refusalsWarning(look.refusals));
     }
-    this.#frame.setAppearance(this.appearance);
   }
 
   #apiBase(): string {
