@@ -181,7 +181,8 @@ export const API_ERRORS = {
   nothing_to_refund: {
     status: 409,
     title: 'Nothing settled on the transaction can be refunded',
-    cause: 'Nothing was settled: the transaction is pending, declined, cancelled, timed out, awaiting commit, failed, a tokenization, or an authorization voided without captures.',
+    cause:
+      'Nothing was settled: the transaction is pending, declined, cancelled, timed out, awaiting commit, failed, a tokenization, or an authorization voided without captures.',
     fix: 'Cancel a pending transaction and void a hold; a refund gives back settled money only. The detail says which applies.',
   },
   authorization_active: {
@@ -218,7 +219,7 @@ export const API_ERRORS = {
     status: 409,
     title: 'Only a client ID has allowed origins',
     cause: 'Allowed origins were changed on an API key, a branch key or a device.',
-    fix: "Change the allowed origins of the client ID (`ck_…`) your widgets use.",
+    fix: 'Change the allowed origins of the client ID (`ck_…`) your widgets use.',
   },
   payment_method_not_offered: {
     status: 409,
@@ -253,7 +254,8 @@ export const API_ERRORS = {
   messages_unavailable: {
     status: 422,
     title: 'No provider is configured to send this kind of message',
-    cause: 'The transaction asked for a link by SMS (`phone`) or e-mail (`email`), and the production service has no SMS gateway (SMS_WEBHOOK_URL) or SMTP server (SMTP_URL) for it.',
+    cause:
+      'The transaction asked for a link by SMS (`phone`) or e-mail (`email`), and the production service has no SMS gateway (SMS_WEBHOOK_URL) or SMTP server (SMTP_URL) for it.',
     fix: 'Leave `phone` or `email` out and send the link yourself, or ask the operator to configure the provider.',
   },
   rate_limited: {

@@ -156,7 +156,8 @@ export const TAG_DESCRIPTIONS: Record<EndpointDescription['tag'], string> = {
   Transactions: 'Create transactions, list and search them, read their status, cancel them and refund what they settled.',
   Authorizations: 'Capture against, re-authorize, void and close authorizations.',
   Consumer: 'What the hosted payment page and the browser SDKs call: the link id or the SDK session is the credential.',
-  Merchant: "The merchant's own settings (default callback, widget payment methods), credentials, allowed origins and HMAC secret, and the audit log: merchant API key only.",
+  Merchant:
+    "The merchant's own settings (default callback, widget payment methods), credentials, allowed origins and HMAC secret, and the audit log: merchant API key only.",
   Sandbox: 'Sandbox-only tools: the test clock and the message outbox.',
   Service: 'Operational endpoints.',
 };

@@ -85,7 +85,8 @@ describe('GET /metrics on METRICS_PORT', () => {
     await dispatcher.runOnce();
     receiver.behave(answer(200));
     await database.sql`update callback_deliveries set next_attempt_at = now() - interval '1 hour' where state = 'pending'`;
-    while ((await dispatcher.runOnce()) > 0) await database.sql`update callback_deliveries set next_attempt_at = now() - interval '1 hour' where state = 'pending'`;
+    while ((await dispatcher.runOnce()) > 0)
+      await database.sql`update callback_deliveries set next_attempt_at = now() - interval '1 hour' where state = 'pending'`;
     await socket.close();
     await receiver.close();
 
@@ -109,7 +110,17 @@ describe('GET /metrics on METRICS_PORT', () => {
     const routes = new Set([...after.matchAll(/route="([^"]*)"/g)].map((m) => m[1]!));
     for (const route of routes) expect(route === 'unmatched' || route === 'other' || /^\/[\w/{}.-]*$/.test(route), route).toBe(true);
     const linkId = created.body.transactionPage.qrURL.split('/pay/')[1]!;
-    for (const secret of [number, linkId, merchant.apiKey, merchant.hmacSecret, merchant.clientId, merchant.deviceId, '15551234567', 'shopper@example.com', '4242424242424242']) {
+    for (const secret of [
+      number,
+      linkId,
+      merchant.apiKey,
+      merchant.hmacSecret,
+      merchant.clientId,
+      merchant.deviceId,
+      '15551234567',
+      'shopper@example.com',
+      '4242424242424242',
+    ]) {
       expect(after).not.toContain(secret);
     }
   });
