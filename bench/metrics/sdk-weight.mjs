@@ -10,7 +10,7 @@ const KB = 1024;
 export const SDK_ASSETS = [
   { name: 'Elements sdk.js', paths: ['/sdk/elements/1.1.1/sdk.js'], goalGzipBytes: 25 * KB },
   { name: 'card frame (page + its scripts)', paths: ['/sdk/elements/1.1.1/card-frame.html{frame}'], goalGzipBytes: 20 * KB },
-  { name: 'Express sdk.js', paths: ['/sdk/express/1.0.0/sdk.js'], goalGzipBytes: 15 * KB },
+  { name: 'Express sdk.js', paths: ['/sdk/express/1.0.0/sdk.js'], goalGzipBytes: 18 * KB },
   { name: 'iframe loader sdk.js', paths: ['/sdk/iframe/1.0.9/sdk.js'], goalGzipBytes: 5 * KB },
   { name: 'iframe widget page (page + its scripts)', paths: ['/sdk/iframe/1.0.9/widget.html{frame}'], goalGzipBytes: 25 * KB },
   // `{payLink}`: the hosted payment page of a new 12.50 USD transaction with one product (the card form and wallets showing).

@@ -2,7 +2,7 @@
 // page loads the SDK from the service with its SRI hash, the consumer pays in the widget, then the shop's backend
 // commits the order's amount with its API key and keeps the payment token. The page knows the client ID, its order
 // id and the outcome, nothing else.
-import { api, cart, describe, money, say } from './shop.js';
+import { api, cart, describe, languageSwitch, money, say } from './shop.js';
 import { loadScript } from './sdk-script.js';
 
 const outcome = document.getElementById('outcome');
@@ -33,6 +33,11 @@ themeSelect.addEventListener('change', () => {
   document.body.dataset.theme = themeSelect.value;
   window.ServiceFrontEndSDK?.update({ appearance: { theme: themeSelect.value } });
 });
+// The widget's language (config({ locale })): config() again with another locale changes it in place.
+let sdkConfig = null;
+const locale = languageSwitch(params, (chosen) => {
+  if (sdkConfig) window.ServiceFrontEndSDK?.config((sdkConfig = { ...sdkConfig, locale: chosen, appearance: { theme: themeSelect.value } }));
+});
 if (sdkName === 'iframe')
   document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
 
@@ -54,7 +59,8 @@ payButton.textContent = methodType === 'tokenize' ? `Save the card for ${total}`
 document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
 
 const sdk = window.ServiceFrontEndSDK;
-sdk.config({ mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true, appearance: { theme } });
+sdkConfig = { mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true, locale, appearance: { theme } };
+sdk.config(sdkConfig);
 sdk.error(({ code, message }) => say(outcome, `${code}: ${message}`, 'error'));
 // Pay is offered once the widget says the payment method is complete, and not while a payment runs.
 let valid = false;

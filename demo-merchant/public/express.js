@@ -1,7 +1,7 @@
 // The Express checkout: <svc-ecom-sdk-express> from the service (with its SRI hash). The consumer approves in a
 // wallet's sheet; onPay gives the transaction number, and the shop's backend commits the order's amount with its API
 // key, as on the widget checkout. The signed callback the service then sends the shop shows below the outcome.
-import { api, cart, describe, followLive, money, say } from './shop.js';
+import { api, cart, describe, followLive, languageSwitch, money, say } from './shop.js';
 import { loadScript } from './sdk-script.js';
 
 const outcome = document.getElementById('outcome');
@@ -58,8 +58,15 @@ themeSelect.addEventListener('change', () => {
   express.props = { ...express.props, appearance: BUTTON_LOOKS[themeSelect.value] };
 });
 
+// The buttons' and the sandbox sheet's language (props.locale), changed in place.
+const locale = languageSwitch(params, (chosen) => {
+  const express = document.getElementById('express');
+  express.props = { ...express.props, locale: chosen };
+});
+
 document.getElementById('express').props = {
   appearance: BUTTON_LOOKS[themeSelect.value],
+  locale,
   clientId: config.clientId,
   amount: (order.amount / 100).toFixed(2),
   currency: order.currency,

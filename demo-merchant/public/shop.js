@@ -98,3 +98,19 @@ export function cell(text) {
   td.textContent = text;
   return td;
 }
+
+/**
+ * The language switch of the checkout pages (`<select id="language">`, kept in `?lang=`): what the widget is asked to
+ * speak (`auto` follows the browser). `onChange` gets the new choice; the page hands it to the SDK in place.
+ */
+export function languageSwitch(params, onChange) {
+  const select = document.getElementById('language');
+  const options = [...select.options].map((option) => option.value);
+  select.value = options.includes(params.get('lang')) ? params.get('lang') : 'auto';
+  select.addEventListener('change', () => {
+    params.set('lang', select.value);
+    history.replaceState(null, '', `?${params}`);
+    onChange(select.value);
+  });
+  return select.value;
+}

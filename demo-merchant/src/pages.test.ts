@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '@svc/protocol';
 import { MENU, renderPage } from './pages';
 
 const navOf = (html: string) => /<nav aria-label="Shop">[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
@@ -40,5 +41,13 @@ describe('shop pages', () => {
   it('titles each page after itself', () => {
     expect(renderPage('pos')).toContain('<title>Point of sale · Demo merchant</title>');
     expect(renderPage('index')).toContain('<title>Demo merchant</title>');
+  });
+
+  it.each(['checkout', 'express'] as const)('%s has a language switch beside the theme: auto and every language the widgets speak', (name) => {
+    const html = renderPage(name);
+    const select = /<label for="language">Language<\/label>\s*<select id="language">([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+    expect([...select.matchAll(/<option value="([^"]+)"/g)].map((match) => match[1])).toEqual(['auto', ...LANGUAGES]);
+    expect(html.indexOf('id="theme"')).toBeGreaterThan(-1);
+    expect(html.indexOf('id="language"')).toBeGreaterThan(html.indexOf('id="theme"'));
   });
 });

@@ -64,4 +64,33 @@ describe('WidgetController', () => {
     expect(seen).to.deep.equal(['selected:card', 'selected:paypal', 'paying:true', 'error:frame_unavailable', 'paying:false']);
     expect(controller.paying).to.equal(false);
   });
+
+  it("the error event carries a shopper error's code with the widget's text; the debug log the developer's advice", () => {
+    const told: SdkError[] = [];
+    const lines: unknown[][] = [];
+    const { debug } = console;
+    console.debug = (...args: unknown[]) => lines.push(args);
+    try {
+      const widget = new WidgetController(
+        {
+          requestUpdate: () => undefined,
+          events: { ready() {}, paymentSelected() {}, paying() {}, validationStatus() {}, paymentSuccess() {}, error: (error) => told.push(error) },
+          shopperText: (key) => `[fr] ${key}`,
+          payByCard: () => Promise.reject(new Error('no card in this test')),
+        },
+        { name: 'test-widget', debug: () => true },
+      );
+      const advice = { code: 'card_declined', message: 'The card was declined. Ask the customer to use another card.' } as const;
+      expect(widget.report(advice).error).to.deep.equal({ code: 'card_declined', message: '[fr] error.card_declined' });
+      expect(widget.error, "the alert's error keeps its code").to.deep.equal(advice);
+      widget.report({ code: 'amount_invalid', message: 'Pass the amount in cents.' });
+      expect(told).to.deep.equal([
+        { code: 'card_declined', message: '[fr] error.card_declined' },
+        { code: 'amount_invalid', message: 'Pass the amount in cents.' },
+      ]);
+      expect(lines[0]).to.deep.equal(['[test-widget] error', advice]);
+    } finally {
+      console.debug = debug;
+    }
+  });
 });

@@ -81,6 +81,11 @@ export interface WidgetHost {
   blocker?(): SdkError | null;
   /** The session is loaded (Elements hands it to its card frame). */
   sessionReady?(session: SdkSession): void;
+  /**
+   * The widget's text for `key` in its language: what the `error` event says of an error the shopper can act on (its
+   * stable code stays; the developer's advice goes to the debug log). Without it the event carries the advice.
+   */
+  shopperText?(key: WidgetTextKey): string;
   /** Pays by card with what the shopper typed in the widget's own card fields (never card data through here). */
   payByCard(session: SdkSession, payment: PaymentFields): Promise<PaymentOutcome>;
 }
@@ -210,13 +215,19 @@ export class WidgetController {
     if (this.selected === 'card') this.#reportStatus(false);
   }
 
-  /** Reports `error` as the widget's (shown, logged, sent) and returns the exception a payment rejects with. */
+  /**
+   * Reports `error` as the widget's and returns the exception a payment rejects with. The debug log gets the error as
+   * it came (its message is advice for the developer); the `error` event and the rejection carry, for an error the
+   * shopper can act on, its code with the shopper's text in the widget's language, as the alert shows it.
+   */
   report(error: SdkError): SdkErrorException {
     this.error = error;
     this.host.requestUpdate();
     this.log('error', error);
-    this.host.events.error(error);
-    return new SdkErrorException(error);
+    const key = shopperErrorKey(error.code);
+    const told = key && this.host.shopperText ? { code: error.code, message: this.host.shopperText(key) } : error;
+    this.host.events.error(told);
+    return new SdkErrorException(told);
   }
 
   /** Pays with the chosen method after the guards (see the top of this file). */

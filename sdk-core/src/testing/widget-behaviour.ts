@@ -7,6 +7,8 @@
 import { expect } from '@open-wc/testing';
 import type { PaymentMethodName, SdkError, Transaction } from '@svc/protocol';
 import type { ServiceFrontEndSDK } from '../host/service-front-end-sdk';
+import { EN_WIDGET } from '../shared/i18n/en';
+import fr from '../shared/i18n/locales/fr.json';
 import { resetWarnings } from '../shared/warnings';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from './api-mock';
 import { waitFor } from './helpers';
@@ -230,7 +232,7 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
         await start();
         const before = seen.validation.length;
         expect(await refused()).to.equal('fields_incomplete');
-        expect(seen.errors[0]!.message).to.contain('not complete');
+        expect(seen.errors[0]!.message, "the shopper's text").to.equal(EN_WIDGET['error.fields_incomplete']);
         expect(seen.paying, 'no payment started').to.deep.equal([]);
         expect(seen.validation.length, 'the fields status is reported again').to.equal(before + 1);
         expect(seen.validation.at(-1)!.isValid).to.equal(false);
@@ -334,6 +336,34 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
         expect(seen.order).to.deep.equal(['paying:true', 'error:card_declined', 'paying:false']);
         await validCard();
         expect((await pay()).status).to.equal(10);
+      });
+    });
+
+    describe('what the error callback says', () => {
+      it("an error the shopper can act on carries the stable code and the shopper's text (the developer's advice goes to the debug log)", async () => {
+        await start({ debug: true });
+        await validCard('4000000000000002');
+        expect(await refused()).to.equal('card_declined');
+        expect(seen.errors.at(-1)).to.deep.equal({ code: 'card_declined', message: EN_WIDGET['error.card_declined'] });
+      });
+
+      it("in the widget's language: a French widget's error says the French catalogue's text", async () => {
+        await start({ locale: 'fr', paymentMethods: ['card', 'paypal'] });
+        // The catalogue arrives after the session: the method radios say when the widget speaks French.
+        for (let tries = 0; (await driver.shownMethods(container))[0] !== fr['method.card']; tries++) {
+          if (tries > 250) throw new Error('timed out waiting for the widget to speak French');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(await refused()).to.equal('fields_incomplete');
+        expect(seen.errors.at(-1)!.message).to.equal(fr['error.fields_incomplete']);
+      });
+
+      it('an integration mistake keeps its message for the developer', async () => {
+        await start();
+        await validCard();
+        expect(await refused({ amount: -5, currency: 'USD' })).to.equal('amount_invalid');
+        expect(seen.errors.at(-1)!.message).to.match(/amount/);
+        expect(seen.errors.at(-1)!.message).not.to.equal(EN_WIDGET['error.unexpected']);
       });
     });
 

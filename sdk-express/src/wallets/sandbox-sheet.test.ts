@@ -34,7 +34,7 @@ describe('the sandbox wallet sheet', () => {
         const sheet = await sheetOpen(element);
         expect(activeAtOpen).to.deep.equal([true]);
         expect(sheet.querySelector(`#${sheet.getAttribute('aria-labelledby')}`)?.textContent).to.equal(NAMES[method]);
-        expect(sheet.querySelector(`#${sheet.getAttribute('aria-describedby')}`)?.textContent).to.contain('Total 10.50 USD');
+        expect(sheet.querySelector(`#${sheet.getAttribute('aria-describedby')}`)?.textContent).to.contain('Total $10.50');
         expect(seen.show).to.deep.equal([{ method }]);
         expect(paymentCalls()).to.have.length(0);
         sheetButton(element, 'Pay').click();

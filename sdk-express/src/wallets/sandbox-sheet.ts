@@ -2,10 +2,12 @@
  * Sandbox: the wallet sheet, drawn inside the Express element (no third-party script). A modal `dialog` named after
  * the wallet shows the amount and collects billing and shipping details, prefilled with test data; `Pay` resolves
  * `open()` with the details, `Cancel` or Escape with null. Focus stays inside while it is open and goes back to the
- * button that opened it afterwards.
+ * button that opened it afterwards. Its texts are the element's language (`texts`), right to left for `he` and `ar`, and the
+ * amount is written by Intl in that language.
  */
 import { html, nothing, type LitElement, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { PartyInformation, WalletMethod } from '@svc/protocol';
+import { formatAmount, type EN_EXPRESS, type Texts } from '@svc/sdk-core/i18n';
 import { fullNameOf, SANDBOX_PARTY } from './party';
 import { WALLET_NAMES } from './wallets';
 
@@ -16,22 +18,25 @@ export interface SheetDetails {
 
 interface OpenSheet {
   method: WalletMethod;
-  total: string;
+  cents: number;
+  currency: string;
   resolve: (details: SheetDetails | null) => void;
   returnFocus: HTMLElement | null;
 }
 
+export type ExpressTexts = Texts<keyof typeof EN_EXPRESS>;
 type FieldName = Exclude<keyof PartyInformation, 'fullName'>;
-const FIELDS: { name: FieldName; label: string; autocomplete: string; type?: string; optional?: boolean }[] = [
-  { name: 'firstName', label: 'First name', autocomplete: 'given-name' },
-  { name: 'lastName', label: 'Last name', autocomplete: 'family-name' },
-  { name: 'addressLine1', label: 'Address line 1', autocomplete: 'address-line1' },
-  { name: 'addressLine2', label: 'Address line 2 (optional)', autocomplete: 'address-line2', optional: true },
-  { name: 'city', label: 'City', autocomplete: 'address-level2' },
-  { name: 'state', label: 'State or region', autocomplete: 'address-level1' },
-  { name: 'postalCode', label: 'Postal code', autocomplete: 'postal-code' },
-  { name: 'country', label: 'Country code', autocomplete: 'country' },
-  { name: 'email', label: 'Email', autocomplete: 'email', type: 'email' },
+type SheetKey = Extract<keyof typeof EN_EXPRESS, `sheet.${string}`>;
+const FIELDS: { name: FieldName; label: SheetKey; autocomplete: string; type?: string; optional?: boolean }[] = [
+  { name: 'firstName', label: 'sheet.firstName', autocomplete: 'given-name' },
+  { name: 'lastName', label: 'sheet.lastName', autocomplete: 'family-name' },
+  { name: 'addressLine1', label: 'sheet.address1', autocomplete: 'address-line1' },
+  { name: 'addressLine2', label: 'sheet.address2', autocomplete: 'address-line2', optional: true },
+  { name: 'city', label: 'sheet.city', autocomplete: 'address-level2' },
+  { name: 'state', label: 'sheet.state', autocomplete: 'address-level1' },
+  { name: 'postalCode', label: 'sheet.postalCode', autocomplete: 'postal-code' },
+  { name: 'country', label: 'sheet.country', autocomplete: 'country' },
+  { name: 'email', label: 'sheet.email', autocomplete: 'email', type: 'email' },
 ];
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]):not([type=hidden])';
@@ -41,7 +46,10 @@ export class SandboxSheet implements ReactiveController {
   #busy = false;
   #sameAddress = true;
 
-  constructor(private readonly host: ReactiveControllerHost & LitElement) {
+  constructor(
+    private readonly host: ReactiveControllerHost & LitElement,
+    private readonly texts: ExpressTexts,
+  ) {
     host.addController(this);
   }
 
@@ -50,11 +58,11 @@ export class SandboxSheet implements ReactiveController {
     return this.host.renderRoot.querySelector('dialog');
   }
 
-  /** Opens the sheet for `method`, showing `total` (e.g. "10.50 USD"). Resolves with the details, or null when cancelled. */
-  async open(method: WalletMethod, total: string, returnFocus: HTMLElement | null): Promise<SheetDetails | null> {
+  /** Opens the sheet for `method`, showing the amount (`cents` of `currency`). Resolves with the details, or null when cancelled. */
+  async open(method: WalletMethod, cents: number, currency: string, returnFocus: HTMLElement | null): Promise<SheetDetails | null> {
     this.#open?.resolve(null);
     const details = new Promise<SheetDetails | null>((resolve) => {
-      this.#open = { method, total, resolve, returnFocus };
+      this.#open = { method, cents, currency, resolve, returnFocus };
     });
     this.#busy = false;
     this.#sameAddress = true;
@@ -127,12 +135,12 @@ export class SandboxSheet implements ReactiveController {
     }
   }
 
-  #fieldset(prefix: 'billing' | 'shipping', legend: string): TemplateResult {
+  #fieldset(prefix: 'billing' | 'shipping', legend: SheetKey): TemplateResult {
     return html`<fieldset class="sheet-party" part="sheet-party" ?disabled=${this.#busy}>
-      <legend>${legend}</legend>
+      <legend>${this.texts.t(legend)}</legend>
       ${FIELDS.map(
         (field) => html`<label class="sheet-field" part="sheet-field">
-          <span>${field.label}</span>
+          <span>${this.texts.t(field.label)}</span>
           <input
             name=${`${prefix}-${field.name}`}
             type=${field.type ?? 'text'}
@@ -148,10 +156,14 @@ export class SandboxSheet implements ReactiveController {
 
   render(): TemplateResult {
     const open = this.#open;
+    const { texts } = this;
     const name = open ? WALLET_NAMES[open.method] : '';
+    const total = open ? formatAmount(open.cents, open.currency, texts.language) : '';
     return html`<dialog
       class="sheet"
       part="sheet"
+      lang=${texts.language}
+      dir=${texts.dir}
       aria-labelledby="sheet-title"
       aria-describedby="sheet-total"
       @cancel=${(event: Event) => {
@@ -162,8 +174,10 @@ export class SandboxSheet implements ReactiveController {
     >
       <form @submit=${(event: Event) => this.#submit(event)} novalidate>
         <h2 id="sheet-title" class="sheet-title" part="sheet-title">${name}</h2>
-        <p id="sheet-total" class="sheet-total" part="sheet-total">Total ${open?.total ?? ''} <span class="sheet-note">(sandbox: no money moves)</span></p>
-        ${this.#fieldset('billing', 'Billing details')}
+        <p id="sheet-total" class="sheet-total" part="sheet-total">
+          ${texts.t('sheet.total', { amount: total })} <span class="sheet-note">${texts.t('sheet.sandbox')}</span>
+        </p>
+        ${this.#fieldset('billing', 'sheet.billing')}
         <label class="sheet-same">
           <input
             type="checkbox"
@@ -175,12 +189,16 @@ export class SandboxSheet implements ReactiveController {
               this.host.requestUpdate();
             }}
           />
-          Ship to the billing address
+          ${texts.t('sheet.sameAddress')}
         </label>
-        ${this.#sameAddress ? nothing : this.#fieldset('shipping', 'Shipping details')}
+        ${this.#sameAddress ? nothing : this.#fieldset('shipping', 'sheet.shipping')}
         <div class="sheet-actions">
-          <button type="button" class="sheet-cancel" part="sheet-cancel" ?disabled=${this.#busy} @click=${() => this.#cancel()}>Cancel</button>
-          <button type="submit" class="sheet-pay" part="sheet-pay" aria-busy=${this.#busy ? 'true' : nothing} ?disabled=${this.#busy}>Pay</button>
+          <button type="button" class="sheet-cancel" part="sheet-cancel" ?disabled=${this.#busy} @click=${() => this.#cancel()}>
+            ${texts.t('sheet.cancel')}
+          </button>
+          <button type="submit" class="sheet-pay" part="sheet-pay" aria-busy=${this.#busy ? 'true' : nothing} ?disabled=${this.#busy}>
+            ${texts.t('sheet.pay')}
+          </button>
         </div>
       </form>
     </dialog>`;

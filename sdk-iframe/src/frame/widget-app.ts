@@ -112,6 +112,7 @@ class Widget implements WidgetHandle {
       {
         requestUpdate: () => this.#render(),
         events,
+        shopperText: (key) => this.#locale.texts.t(key),
         payByCard: ({ sessionId, sessionToken }, payment) =>
           submitCardForm(this.#form, { sessionId, sessionToken, apiBase: config.apiBase, debug: this.#debug }, payment),
       },

@@ -152,6 +152,7 @@ export class SvcEcomSdkElements extends LitElement {
         ? this.#checkConfig(this.#settings())
         : { code: 'not_configured', message: 'The widget is not on the page. Call init() (or add the element to the page) before pay().' },
     sessionReady: (session) => this.#frame.setSession(session, this.debug),
+    shopperText: (key) => this.#locale.texts.t(key),
     payByCard: (_session, payment) => this.#frame.submit(payment),
   };
 

@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ExpressPayData, ExpressReadyDetail, SdkError, SdkSession, WalletMethod } from '@svc/protocol';
 import { ExpressPayDataWire, ExpressPaymentAnswerWire, parseWith } from '@svc/protocol/light';
 import { SessionController, submitWalletPayment, type SessionState } from '@svc/sdk-core/host';
+import { EN_EXPRESS, LocaleState } from '@svc/sdk-core/i18n';
 import { debugLog, issueWarning } from '@svc/sdk-core/shared';
 import { walletButton } from '../wallet-button/wallet-button';
 import { noWalletCanPay, walletAvailability } from '../../wallets/availability';
@@ -70,7 +71,9 @@ export class SvcEcomSdkExpress extends LitElement {
   #cssReported = '';
 
   readonly #session = new SessionController(this, (state) => this.#onSession(state));
-  readonly #sheet = new SandboxSheet(this);
+  /** The buttons' and the sheet's texts (`props.locale`): `en` is bundled, another language's catalogue is loaded from the service. */
+  readonly #locale = new LocaleState(EN_EXPRESS, () => this.requestUpdate());
+  readonly #sheet = new SandboxSheet(this, this.#locale.texts);
 
   constructor() {
     super();
@@ -129,6 +132,8 @@ export class SvcEcomSdkExpress extends LitElement {
   #apply(): void {
     const read = this.#read;
     if (!read) return;
+    // The language changes in place (an open sheet keeps what was typed); `auto` until props say otherwise.
+    void this.#locale.request(read.ok ? read.settings.locale : 'auto', this.#apiBase());
     if (!read.ok) {
       this.#session.clear();
       this.#sessionKey = '';
@@ -170,7 +175,7 @@ export class SvcEcomSdkExpress extends LitElement {
         mode: settings.mode,
         amountCents: settings.amount.ok ? settings.amount.cents : 100,
         currency: settings.currency,
-        label: 'Total',
+        label: this.#locale.texts.t('express.total'),
       });
       if (key !== this.#sessionKey) return; // the props changed meanwhile: a newer session owns the state
       // A wallet the merchant did not choose (props.wallets) is not offered.
@@ -202,11 +207,11 @@ export class SvcEcomSdkExpress extends LitElement {
     let approval: Approval;
     if (settings.mode === 'sandbox') {
       approval = this.#sheet
-        .open(method, `${amount.text} ${settings.currency}`, button)
+        .open(method, amount.cents, settings.currency, button)
         .then((details) => (details ? { status: 'approved', ...details, complete: async () => {} } : { status: 'cancelled' }));
     } else if (isDeviceWallet(method)) {
       // Nothing awaited before this: the browser's sheet needs the click's user activation.
-      approval = showBrowserWallet({ method, amountCents: amount.cents, currency: settings.currency, label: 'Total' });
+      approval = showBrowserWallet({ method, amountCents: amount.cents, currency: settings.currency, label: this.#locale.texts.t('express.total') });
     } else {
       return;
     }
@@ -342,19 +347,23 @@ export class SvcEcomSdkExpress extends LitElement {
     const settings = read?.ok ? read.settings : null;
     const availability = this.availability;
     const cssUrl = settings?.cssUrl;
+    const { texts } = this.#locale;
     return html`${cssUrl ? html`<link rel="stylesheet" href=${cssUrl} @load=${this.#onCss} @error=${this.#onCss} />` : nothing}
-      <div class="buttons" part="buttons">
+      <div class="buttons" part="buttons" lang=${texts.language} dir=${texts.dir}>
         ${WALLETS.map((method) =>
           walletButton({
             method,
             canPay: availability[method].canPay,
             processing: this.#processing,
             theme: settings?.buttons.theme[method] ?? 'black',
+            payWith: texts.t('express.payWith'),
             onClick: (clicked) => this.#onClick(clicked, this.renderRoot.querySelector<HTMLElement>(`[part~="${clicked}"]`)),
           }),
         )}
       </div>
-      <p class="visually-hidden" role="status">${this.#processing ? `Paying with ${WALLET_NAMES[this.#processing]}…` : ''}</p>
+      <p class="visually-hidden" role="status" lang=${texts.language}>
+        ${this.#processing ? texts.t('express.paying', { wallet: WALLET_NAMES[this.#processing] }) : ''}
+      </p>
       ${settings?.mode === 'sandbox' ? this.#sheet.render() : nothing}`;
   }
 }

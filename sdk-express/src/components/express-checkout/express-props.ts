@@ -30,6 +30,8 @@ export interface ExpressProps {
   appearance?: ExpressAppearance;
   /** The wallets to show (default: all three), of those the session offers and, in production, the browser too. */
   wallets?: WalletMethod[];
+  /** The buttons' and the sandbox sheet's language: `auto` (default, from `navigator.languages`) or `en`, `he`, `ar`, `ru`, `fr`, `de`, `es`. */
+  locale?: string;
   onReady?: (detail: ExpressReadyDetail) => void;
   onShow?: (detail: { method: WalletMethod }) => void;
   onPay?: (detail: ExpressPayData) => void;
@@ -48,6 +50,8 @@ export interface ExpressSettings {
   cssUrl: string | null;
   buttons: { theme: ButtonTheme; height: number; radius: number | null };
   wallets: readonly WalletMethod[];
+  /** As given (`auto` when absent); LocaleState resolves it (an unsupported one is `en`, with one warning). */
+  locale: string;
   handlers: Partial<Pick<ExpressProps, HandlerName>>;
   /** The amount in cents, or why it is not usable. */
   amount: { ok: true; cents: number; text: string } | { ok: false; error: SdkError };
@@ -75,6 +79,7 @@ const RULES: [string, (value: unknown) => boolean, string][] = [
   ['cssUrl', optional(isHttpUrl), 'the http(s) URL of a style sheet'],
   ['appearance', optional(isAppearance), '{ buttonTheme?, buttonHeight? (40 to 55), buttonRadius? (0 to 28) } (see the README, "Appearance")'],
   ['wallets', optional((value) => Array.isArray(value) && value.length > 0 && value.every(is(WALLET_METHODS))), `a list of ${WALLET_METHODS.join(', ')}`],
+  ['locale', optional((value) => typeof value === 'string'), '"auto" or a language such as "fr"'],
   ...HANDLERS.map((name): [string, (value: unknown) => boolean, string] => [name, isFunction, 'a function']),
 ];
 const KNOWN = ['amount', ...RULES.map(([key]) => key)];
@@ -103,7 +108,7 @@ export function readProps(props: unknown): PropsResult {
   const handlers = Object.fromEntries(HANDLERS.filter((name) => typeof value(name) === 'function').map((name) => [name, value(name)]));
   const logs = value('logs') === true;
   if (problems.length || input !== props) {
-    const message = `${input === props ? problems.join('; ') : 'props must be an object'}. Set props to { clientId, amount, currency, mode, methodType?, logs?, cssUrl?, appearance?, wallets?, onReady?, onShow?, onPay?, onError? }.`;
+    const message = `${input === props ? problems.join('; ') : 'props must be an object'}. Set props to { clientId, amount, currency, mode, methodType?, logs?, cssUrl?, appearance?, wallets?, locale?, onReady?, onShow?, onPay?, onError? }.`;
     return { ok: false, error: { code: 'config_invalid', message }, handlers, logs };
   }
   const cssUrl = value('cssUrl');
@@ -120,6 +125,7 @@ export function readProps(props: unknown): PropsResult {
       cssUrl: typeof cssUrl === 'string' ? new URL(cssUrl, document.baseURI).href : null,
       buttons: { theme, height: appearance.buttonHeight ?? 48, radius: appearance.buttonRadius ?? null },
       wallets: (value('wallets') as WalletMethod[] | undefined) ?? WALLET_METHODS,
+      locale: (value('locale') as string | undefined) ?? 'auto',
       handlers,
       amount: readAmount(value('amount')),
     },

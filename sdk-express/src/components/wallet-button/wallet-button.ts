@@ -1,6 +1,7 @@
 /**
  * One wallet button: `<button class="payment-btn" part="<method>">` with `.payment-logo` and `.payment-label`, named
- * `Pay with <wallet>` (docs/integrating.md#accessible-names: "Pay with " is in the label, visually hidden, so the name is the label's text). It is a template, not an element of its own, so its classes and part sit in the
+ * `Pay with <wallet>` in the element's language (docs/integrating.md#accessible-names: the words around the wallet's name are in
+ * the label, visually hidden, so the name is the label's text). It is a template, not an element of its own, so its classes and part sit in the
  * Express element's shadow root, where `cssUrl` and `::part()` reach them. State attributes: `data-can-pay`,
  * `data-processing` (the pressed button, with `aria-busy`) and `data-other-processing` (the others, disabled). A button
  * that cannot pay is hidden, which also takes it out of the tab order.
@@ -17,6 +18,8 @@ export interface WalletButtonState {
   processing: WalletMethod | null;
   /** The button's theme (`props.appearance.buttonTheme`): `data-theme`, which the styles colour as the wallet's guidelines do. */
   theme: string;
+  /** The button's name in the element's language, `{wallet}` where the wallet's name goes (`Pay with {wallet}`). */
+  payWith: string;
   onClick: (method: WalletMethod) => void;
 }
 
@@ -34,6 +37,8 @@ export function walletButton(state: WalletButtonState): TemplateResult {
   const { method, canPay, processing } = state;
   const pressed = processing === method;
   const other = processing !== null && !pressed;
+  const [before = '', after = ''] = state.payWith.split('{wallet}');
+  const hidden = (text: string) => (text ? html`<span class="visually-hidden">${text}</span>` : nothing);
   return html`<button
     type="button"
     class="payment-btn"
@@ -48,6 +53,6 @@ export function walletButton(state: WalletButtonState): TemplateResult {
     @click=${() => state.onClick(method)}
   >
     ${mark(method)}
-    <span class="payment-label${method === 'applepay' ? ' visually-hidden' : ''}"><span class="visually-hidden">Pay with </span>${WALLET_NAMES[method]}</span>
+    <span class="payment-label${method === 'applepay' ? ' visually-hidden' : ''}">${hidden(before)}${WALLET_NAMES[method]}${hidden(after)}</span>
   </button>`;
 }

@@ -1,5 +1,7 @@
 import { SANDBOX_TEST_CARDS } from '@svc/protocol';
+import type { Language, TextKey } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
+import { translator } from '../../i18n';
 
 /** `4242424242424242` → `4242 4242 4242 4242`, as the buttons name the cards (docs/integrating.md#accessible-names). */
 export const spacedCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
@@ -10,31 +12,56 @@ const WALLET_BUTTONS = [
   ['googlepay', 'Google Pay'],
 ] as const;
 
+/** The texts the page's script writes as the device's transaction changes (`data-texts`, in the page's language). */
+const SCRIPT_TEXTS = [
+  'terminal.none',
+  'terminal.none.text',
+  'terminal.paymentTo',
+  'terminal.transaction',
+  'terminal.processing',
+  'terminal.result.card',
+  'terminal.done',
+  'terminal.refused',
+  'terminal.unreachable',
+  'terminal.unexpected',
+  'terminal.revoked',
+  'terminal.notDevice',
+  'terminal.connecting',
+  'terminal.unknown',
+  'terminal.connected',
+] as const satisfies readonly TextKey[];
+
 /**
  * The sandbox terminal simulator, `GET /sandbox/terminal`: the device ID is typed in or read from the URL fragment
  * (`#dev_…`, never a path or query, so it stays out of server logs); its script shows the device's pending
- * transaction live and taps a test card or a wallet on it.
+ * transaction live and taps a test card or a wallet on it. In `language` (`<html lang dir>`, a switch like every
+ * consumer page's); the `en` button names (`Tap 4242 4242 4242 4242`, `Tap PayPal`) are the ones QA relies on.
  */
-export function renderTerminalPage(): string {
+export function renderTerminalPage(language: Language = 'en'): string {
+  const t = translator(language);
+  const tap = (name: string) => escapeHtml(t('terminal.tap', { name }));
   const taps = [
-    ...SANDBOX_TEST_CARDS.map((card) => `<button type="button" data-card="${card.number}">Tap ${spacedCardNumber(card.number)}</button>`),
-    ...WALLET_BUTTONS.map(([method, label]) => `<button type="button" data-wallet="${method}">Tap ${escapeHtml(label)}</button>`),
-    '<button type="button" class="secondary" data-cancel>Cancel as the consumer</button>',
+    ...SANDBOX_TEST_CARDS.map((card) => `<button type="button" data-card="${card.number}">${tap(spacedCardNumber(card.number))}</button>`),
+    ...WALLET_BUTTONS.map(([method, label]) => `<button type="button" data-wallet="${method}">${tap(label)}</button>`),
+    `<button type="button" class="secondary" data-cancel>${escapeHtml(t('terminal.cancel'))}</button>`,
   ];
+  const text = (key: TextKey) => escapeHtml(t(key));
   return renderPage({
-    title: 'Terminal simulator (sandbox)',
+    title: t('terminal.title'),
+    language,
     script: PAGE_ASSETS.terminalScript,
+    mainData: { language, texts: JSON.stringify(Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, t(key)]))) },
     main: [
-      '<h1>Terminal simulator</h1>',
-      '<p class="muted">Sandbox only. Plays a payment terminal: it shows the device\'s pending transaction and taps test cards and wallets on it.</p>',
+      `<h1>${text('terminal.heading')}</h1>`,
+      `<p class="muted">${text('terminal.intro')}</p>`,
       '<form id="device-form" novalidate>',
-      '<div class="field"><label for="device-id">Device ID</label>',
-      '<input id="device-id" name="device-id" type="text" autocomplete="off" spellcheck="false" placeholder="dev_…"></div>',
-      '<button type="submit">Connect</button>',
+      `<div class="field"><label for="device-id">${text('terminal.deviceId')}</label>`,
+      '<input id="device-id" name="device-id" type="text" dir="ltr" autocomplete="off" spellcheck="false" placeholder="dev_…"></div>',
+      `<button type="submit">${text('terminal.connect')}</button>`,
       '</form>',
-      '<p id="terminal-status" class="status" role="status">Type the device ID, or open this page as /sandbox/terminal#dev_… .</p>',
+      `<p id="terminal-status" class="status" role="status">${text('terminal.hint')}</p>`,
       '<section id="terminal" aria-labelledby="terminal-heading" hidden>',
-      '<h2 id="terminal-heading">No payment is waiting</h2>',
+      `<h2 id="terminal-heading">${text('terminal.none')}</h2>`,
       '<p id="terminal-amount" class="amount" hidden></p>',
       '<p id="terminal-detail" class="muted"></p>',
       `<div id="terminal-taps" class="taps" hidden>\n${taps.join('\n')}\n</div>`,

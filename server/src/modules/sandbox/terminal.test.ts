@@ -1,8 +1,11 @@
-import { Status, type PaymentLinkState, type TerminalCurrent } from '@svc/protocol';
+import { LANGUAGES, Status, type PaymentLinkState, type TerminalCurrent } from '@svc/protocol';
+import { directionOf, fill } from '@svc/sdk-core/i18n';
 import { describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../../test/app';
 import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
+import { CATALOGUES } from '../../i18n';
+import { escapeHtml } from '../consumer-pages';
 
 const t = useTestApp({ merchantName: 'Kiosk' });
 
@@ -35,6 +38,45 @@ describe('the sandbox terminal simulator', () => {
       expect(html).toMatch(new RegExp(`<button type="button"[^>]*>${name}</button>`));
     }
     expect(html).toContain('<script src="/pay-assets/terminal.js" defer></script>');
+    expect(/<html[^>]*>/.exec(html)![0]).toBe('<html lang="en" dir="ltr">');
+  });
+
+  describe('in the language of the hosted page’s choice (?lang=, Accept-Language, en)', () => {
+    const page = async (path: string, headers: Record<string, string> = {}) => (await t.app.request(path, { headers })).text();
+    const htmlTag = (html: string) => /<html[^>]*>/.exec(html)![0];
+    /** The page's `data-texts`, the texts its script writes. */
+    const scriptTexts = (html: string) =>
+      JSON.parse(
+        /data-texts="([^"]*)"/
+          .exec(html)![1]!
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&amp;/g, '&'),
+      ) as Record<string, string>;
+
+    for (const language of LANGUAGES) {
+      it(`${language}: every text from the ${language} catalogue, with <html lang dir> and the switch`, async () => {
+        const texts = Object.fromEntries(Object.entries(CATALOGUES[language]).map(([key, text]) => [key, escapeHtml(text)])) as typeof CATALOGUES.en;
+        const html = await page(`/sandbox/terminal?lang=${language}`);
+        expect(htmlTag(html)).toBe(`<html lang="${language}" dir="${directionOf(language)}">`);
+        expect(html).toContain(`<h1>${texts['terminal.heading']}</h1>`);
+        expect(html).toContain(`<label for="device-id">${texts['terminal.deviceId']}</label>`);
+        expect(html).toContain(`>${fill(texts['terminal.tap'], { name: '4242 4242 4242 4242' })}</button>`);
+        expect(html).toContain(`>${fill(texts['terminal.tap'], { name: 'PayPal' })}</button>`);
+        expect(html).toContain(`>${texts['terminal.cancel']}</button>`);
+        expect(html).toContain('<nav class="languages"');
+        expect(html).toContain(`href="?lang=${language}" lang="${language}" hreflang="${language}" aria-current="true"`);
+        expect(scriptTexts(html)['terminal.connected']).toBe(CATALOGUES[language]['terminal.connected']);
+        // Nothing English is left on a page in another language (the names of cards and wallets aside).
+        if (language !== 'en') expect(html).not.toMatch(/>Tap |Terminal simulator|Device ID|Connect</);
+      });
+    }
+
+    it('Accept-Language when there is no ?lang=, and en for a language the service does not speak', async () => {
+      expect(htmlTag(await page('/sandbox/terminal', { 'accept-language': 'ja, ru-RU;q=0.8, en;q=0.1' }))).toBe('<html lang="ru" dir="ltr">');
+      expect(htmlTag(await page('/sandbox/terminal?lang=he', { 'accept-language': 'ru' }))).toBe('<html lang="he" dir="rtl">');
+      expect(htmlTag(await page('/sandbox/terminal?lang=xx', { 'accept-language': 'ja' }))).toBe('<html lang="en" dir="ltr">');
+    });
   });
 
   it("shows the device's newest pending transaction; a declined tap may be followed by a good one", async () => {

@@ -2,7 +2,8 @@
  * The sandbox terminal simulator's script (`/pay-assets/terminal.js`). The device ID comes from the form or the URL
  * fragment (never a path or query). It is checked first (`GET /sandbox/terminal/current`): an unknown or revoked one
  * is said so and nothing is connected. Then the device's websocket scope (`?deviceId=`, scope `device`) brings every
- * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`.
+ * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`. What it
+ * writes is in the page's language: the server hands it the texts (`data-texts`) and amounts go through Intl.
  */
 import type { PaymentLinkState } from '@svc/protocol';
 import {
@@ -15,8 +16,14 @@ import {
   terminalTapPath,
   TerminalCurrentWire,
 } from '@svc/protocol/light';
+import { fill, formatAmount, supportedLanguage, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates } from '@svc/sdk-core/shared';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const main = byId('page');
+const language = supportedLanguage(main.dataset['language'] ?? '') ?? 'en';
+const texts = JSON.parse(main.dataset['texts'] ?? '{}') as Partial<Record<TextKey, string>>;
+const t = (key: TextKey, params?: TextParams): string => fill(texts[key] ?? key, params);
 
 let deviceId = '';
 /** The transaction on the screen: the device's newest one still waiting for a payment. */
@@ -29,7 +36,7 @@ const live = new LiveUpdates({
   onNotice: () => void load(),
   reconnect: (event) => {
     if (event.code !== 4001) return true;
-    say('This device ID was revoked; the simulator is disconnected.');
+    say(t('terminal.revoked'));
     return false;
   },
   onReconnect: () => void load(),
@@ -60,16 +67,16 @@ function render(): void {
   const detail = byId('terminal-detail');
   const taps = byId('terminal-taps');
   if (!shown) {
-    heading.textContent = 'No payment is waiting';
+    heading.textContent = t('terminal.none');
     amount.hidden = true;
-    detail.textContent = 'A transaction created for this device appears here at once.';
+    detail.textContent = t('terminal.none.text');
     taps.hidden = true;
     return;
   }
-  heading.textContent = `Payment to ${shown.businessName}`;
+  heading.textContent = t('terminal.paymentTo', { business: shown.businessName });
   amount.hidden = shown.amountCents === null;
-  amount.textContent = shown.amountCents === null ? '' : `${(shown.amountCents / 100).toFixed(2)} ${shown.currency}`;
-  detail.textContent = `Transaction ${shown.TransactionNumber}: ${shown.statusName}`;
+  amount.textContent = shown.amountCents === null ? '' : formatAmount(shown.amountCents, shown.currency, language);
+  detail.textContent = t('terminal.transaction', { number: shown.TransactionNumber, status: shown.statusName });
   taps.hidden = !shown.payable;
 }
 
@@ -79,7 +86,7 @@ async function load(): Promise<boolean> {
   if (response.status === 401 || response.status === 403) return false;
   const parsed = parseWith(TerminalCurrentWire, response.ok ? await response.json() : null);
   if (!parsed.ok) {
-    say('The service answered something unexpected; reload the page.');
+    say(t('terminal.unexpected'));
     return true;
   }
   // Pending, or declined (the consumer may tap another card); none once it is paid, cancelled or timed out.
@@ -92,21 +99,24 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
   if (busy || !shown) return;
   busy = true;
   const result = byId('terminal-result');
-  result.textContent = 'Processing…';
+  result.textContent = t('terminal.processing');
   try {
     const response = await call('POST', path, { transactionNumber: shown.TransactionNumber, ...body });
     if (response.ok) {
       const after = parseWith(PaymentLinkStateWire, await response.json());
-      result.textContent = after.ok
-        ? `${after.value.statusName}${after.value.lastFourDigits ? ` (card ending in ${after.value.lastFourDigits})` : ''}`
-        : 'Done.';
+      const digits = after.ok ? after.value.lastFourDigits : null;
+      result.textContent = !after.ok
+        ? t('terminal.done')
+        : digits
+          ? t('terminal.result.card', { status: after.value.statusName, digits })
+          : after.value.statusName;
     } else {
       const problem = await readProblem(response);
-      result.textContent = `Refused: ${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}`;
+      result.textContent = t('terminal.refused', { reason: `${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}` });
     }
     await load();
   } catch {
-    result.textContent = 'The service could not be reached.';
+    result.textContent = t('terminal.unreachable');
   } finally {
     busy = false;
   }
@@ -118,17 +128,23 @@ async function connect(id: string): Promise<void> {
   byId('terminal').hidden = true;
   deviceId = id.trim();
   if (!/^dev_\S+$/.test(deviceId)) {
-    say('That is not a device ID: device IDs start with dev_.');
+    say(t('terminal.notDevice'));
     return;
   }
-  say('Connecting…');
+  say(t('terminal.connecting'));
   if (!(await load())) {
     byId('terminal').hidden = true;
-    say('This device ID is unknown or revoked; nothing is connected.');
+    say(t('terminal.unknown'));
     return;
   }
-  say('Connected. Transactions created for this device appear here as they are made.');
+  say(t('terminal.connected'));
+  keepDeviceOnLanguageSwitch();
   live.open();
+}
+
+/** The language switch's links keep the device ID in the fragment, so switching stays connected to the same device. */
+function keepDeviceOnLanguageSwitch(): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav.languages a')) link.hash = encodeURIComponent(deviceId);
 }
 
 byId('device-form').addEventListener('submit', (event) => {
