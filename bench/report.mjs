@@ -115,14 +115,14 @@ export function goals(r) {
   if (r.observability) {
     const o = r.observability;
     add(
-      8,
+      9,
       'lifecycle throughput cost of the metrics (METRICS_PORT, scraped)',
       `${pct(o.metricsCost)} (${n1(o.metrics.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off${cpuNote(o.metricsCpuCost)})`,
       '≤ 3 %',
       o.metricsCost <= 0.03,
     );
     add(
-      8,
+      9,
       'lifecycle throughput cost of tracing (OTLP to a collector stub)',
       `${pct(o.tracingCost)} (${n1(o.tracing.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off${cpuNote(o.tracingCpuCost)})`,
       '≤ 10 %',
@@ -487,7 +487,7 @@ const signedPct = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pct(Mat
 
 function observabilitySection(o) {
   return [
-    `### 8. Observability cost`,
+    `### 9. Observability cost`,
     '',
     `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector stub that accepts and discards: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off; beside it, the CPU per sequence of each server process and of its own PostgreSQL backends (from /proc), which the machine's noise moves much less than the throughput.`,
     '',
@@ -647,6 +647,7 @@ export function renderReport(r) {
     4: ['callbacks', 'Callback delivery'],
     5: ['websocket', 'Websocket fan-out'],
     6: ['sdk-weight', 'SDK weight'],
+    9: ['observability', 'Observability cost'],
   };
   for (const [metric, [name, title]] of Object.entries(sections)) {
     if (!missed.has(Number(metric))) continue;
