@@ -35,14 +35,17 @@ export function processCpuMs(pid) {
 
 /**
  * Samples the CPU of `pid` and of the client backends of the database `sql` is connected to whose
- * application_name is `application` (or, without it, every one but the harness's and the references').
+ * application_name is `application`, or starts with `applicationPrefix` (a service names its pool `svc-<pid>-…`), or,
+ * without either, every one but the harness's and the references'.
  */
-/** @param {{ pid: number, sql: import('postgres').Sql, application?: string }} options */
-export function cpuSampler({ pid, sql, application }) {
+/** @param {{ pid: number, sql: import('postgres').Sql, application?: string, applicationPrefix?: string }} options */
+export function cpuSampler({ pid, sql, application, applicationPrefix }) {
   const backends = async () => {
     const rows = application
       ? await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and application_name = ${application}`
-      : await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
+      : applicationPrefix
+        ? await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and starts_with(application_name, ${applicationPrefix})`
+        : await sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
                   and application_name not in (${HARNESS_APPLICATION}, ${REFERENCE_APPLICATION}, ${REFERENCE_ROWS_APPLICATION})`;
     return rows.map((r) => r.pid);
   };

@@ -115,16 +115,16 @@ export function goals(r) {
   if (r.observability) {
     const o = r.observability;
     add(
-      8,
+      9,
       'lifecycle throughput cost of the metrics (METRICS_PORT, scraped)',
-      `${pct(o.metricsCost)} (${n1(o.metrics.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off)`,
+      `${pct(o.metricsCost)} (${n1(o.metrics.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off${cpuNote(o.metricsCpuCost)})`,
       '≤ 3 %',
       o.metricsCost <= 0.03,
     );
     add(
-      8,
+      9,
       'lifecycle throughput cost of tracing (OTLP to a collector stub)',
-      `${pct(o.tracingCost)} (${n1(o.tracing.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off)`,
+      `${pct(o.tracingCost)} (${n1(o.tracing.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off${cpuNote(o.tracingCpuCost)})`,
       '≤ 10 %',
       o.tracingCost <= 0.1,
     );
@@ -478,18 +478,49 @@ function profileSection(p, title, rate) {
   ].join('\n');
 }
 
+/** `; server CPU per sequence +1.2 %`: the CPU cost beside a throughput cost (absent from reports made before it). */
+function cpuNote(cost) {
+  return cost ? `; server CPU per sequence ${signedPct(cost.server)}` : '';
+}
+
+const signedPct = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}` : 'n/a');
+
 function observabilitySection(o) {
   return [
-    `### 8. Observability cost`,
+    `### 9. Observability cost`,
     '',
-    `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector stub that accepts and discards: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off.`,
+    `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector stub that accepts and discards: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off; beside it, the CPU per sequence of each server process and of its own PostgreSQL backends (from /proc), which the machine's noise moves much less than the throughput.`,
     '',
     table(
-      ['server', 'sequences/s', 'sequences (failed)', 'cost'],
+      ['server', 'sequences/s', 'sequences (failed)', 'cost', 'server CPU / sequence', 'PostgreSQL CPU / sequence', 'CPU cost (server, PostgreSQL)'],
       [
-        ['both off', n1(o.off.perSecond), `${n0(o.off.completed)} (${n0(o.off.failed)})`, ''],
-        ['metrics on', n1(o.metrics.perSecond), `${n0(o.metrics.completed)} (${n0(o.metrics.failed)})`, pct(o.metricsCost)],
-        ['tracing on', n1(o.tracing.perSecond), `${n0(o.tracing.completed)} (${n0(o.tracing.failed)})`, pct(o.tracingCost)],
+        [
+          'both off',
+          n1(o.off.perSecond),
+          `${n0(o.off.completed)} (${n0(o.off.failed)})`,
+          '',
+          ms(o.off.cpuPerSequence?.serverMs),
+          ms(o.off.cpuPerSequence?.databaseMs),
+          '',
+        ],
+        [
+          'metrics on',
+          n1(o.metrics.perSecond),
+          `${n0(o.metrics.completed)} (${n0(o.metrics.failed)})`,
+          pct(o.metricsCost),
+          ms(o.metrics.cpuPerSequence?.serverMs),
+          ms(o.metrics.cpuPerSequence?.databaseMs),
+          o.metricsCpuCost ? `${signedPct(o.metricsCpuCost.server)}, ${signedPct(o.metricsCpuCost.database)}` : '',
+        ],
+        [
+          'tracing on',
+          n1(o.tracing.perSecond),
+          `${n0(o.tracing.completed)} (${n0(o.tracing.failed)})`,
+          pct(o.tracingCost),
+          ms(o.tracing.cpuPerSequence?.serverMs),
+          ms(o.tracing.cpuPerSequence?.databaseMs),
+          o.tracingCpuCost ? `${signedPct(o.tracingCpuCost.server)}, ${signedPct(o.tracingCpuCost.database)}` : '',
+        ],
       ],
     ),
   ].join('\n');
@@ -616,6 +647,7 @@ export function renderReport(r) {
     4: ['callbacks', 'Callback delivery'],
     5: ['websocket', 'Websocket fan-out'],
     6: ['sdk-weight', 'SDK weight'],
+    9: ['observability', 'Observability cost'],
   };
   for (const [metric, [name, title]] of Object.entries(sections)) {
     if (!missed.has(Number(metric))) continue;

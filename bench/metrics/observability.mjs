@@ -2,8 +2,10 @@
 // database in alternating rounds: one with neither metrics nor traces, one with the Prometheus metrics on
 // (METRICS_PORT, scraped every 5 s as a Prometheus would, a little more often than its default), one with tracing on
 // (OTEL_EXPORTER_OTLP_ENDPOINT) exporting to a local OTLP/HTTP collector stub that accepts and discards. Goals: metrics
-// cost at most 3 % of the throughput, tracing at most 10 %.
+// cost at most 3 % of the throughput, tracing at most 10 %. Beside the throughput, the CPU per sequence of each server
+// process and of its PostgreSQL backends, which a shared machine's noise moves much less (cpu-usage.mjs).
 import http from 'node:http';
+import { cpuSampler } from '../cpu-usage.mjs';
 import { runLifecycle } from '../lifecycle.mjs';
 import { freePort, startServer } from '../server-process.mjs';
 import { lifecycleTarget } from './lifecycle.mjs';
@@ -26,9 +28,9 @@ async function startCollectorStub() {
 }
 
 /**
- * @param {{ server: { store: any }, merchant: { apiKey: string }, config: { warmupMs: number, rounds: number, roundMs: number }, log: (line: string) => void }} context
+ * @param {{ server: { store: any }, merchant: { apiKey: string }, sql: import('postgres').Sql, config: { warmupMs: number, rounds: number, roundMs: number }, log: (line: string) => void }} context
  */
-export async function measureObservability({ server, merchant, config, log }) {
+export async function measureObservability({ server, merchant, sql, config, log }) {
   const collector = await startCollectorStub();
   const metricsPort = await freePort();
   /** @type {{ stop(): Promise<unknown> }[]} */
@@ -60,7 +62,10 @@ export async function measureObservability({ server, merchant, config, log }) {
       scrapeError = error;
     });
     const sequence = (connection, record) => runLifecycle(connection, merchant.apiKey, { record });
-    targets.push(lifecycleTarget(off.url, sequence, null), lifecycleTarget(withMetrics.url, sequence, null), lifecycleTarget(withTracing.url, sequence, null));
+    // Each server's pool is named `svc-<its pid>-…` (server/src/db/storage.ts): its own backends, on the shared database.
+    const cpu = (/** @type {{ pid: number | undefined }} */ child) =>
+      child.pid ? cpuSampler({ pid: child.pid, sql, applicationPrefix: `svc-${child.pid}-` }) : null;
+    for (const child of [off, withMetrics, withTracing]) targets.push(lifecycleTarget(child.url, sequence, cpu(child)));
     for (const target of targets) await target.round(config.warmupMs, { measure: false });
     for (let r = 0; r < config.rounds; r++) {
       // Each round starts with the next server, as metric 1 does, so that all see the same machine noise.
@@ -78,13 +83,19 @@ export async function measureObservability({ server, merchant, config, log }) {
   if (scrapeError) throw scrapeError;
   const [off, metricsOn, tracingOn] = targets.map((target) => target.totals());
   if (collector.counts.requests === 0) throw new Error('the tracing server exported nothing to the collector stub');
+  /** CPU per sequence (server process, its PostgreSQL backends) more than the server with both off's, as a share. */
+  const cpuCost = (/** @type {typeof off} */ on) =>
+    on.cpuPerSequence && off.cpuPerSequence
+      ? { server: on.cpuPerSequence.serverMs / off.cpuPerSequence.serverMs - 1, database: on.cpuPerSequence.databaseMs / off.cpuPerSequence.databaseMs - 1 }
+      : null;
   return {
-    off: { perSecond: off.perSecond, completed: off.completed, failed: off.failed },
-    metrics: { perSecond: metricsOn.perSecond, completed: metricsOn.completed, failed: metricsOn.failed, scrapes },
+    off: { perSecond: off.perSecond, completed: off.completed, failed: off.failed, cpuPerSequence: off.cpuPerSequence },
+    metrics: { perSecond: metricsOn.perSecond, completed: metricsOn.completed, failed: metricsOn.failed, cpuPerSequence: metricsOn.cpuPerSequence, scrapes },
     tracing: {
       perSecond: tracingOn.perSecond,
       completed: tracingOn.completed,
       failed: tracingOn.failed,
+      cpuPerSequence: tracingOn.cpuPerSequence,
       exports: collector.counts.requests,
       exportedBytes: collector.counts.bytes,
     },
@@ -92,5 +103,7 @@ export async function measureObservability({ server, merchant, config, log }) {
     roundMs: config.roundMs,
     metricsCost: 1 - metricsOn.perSecond / off.perSecond,
     tracingCost: 1 - tracingOn.perSecond / off.perSecond,
+    metricsCpuCost: cpuCost(metricsOn),
+    tracingCpuCost: cpuCost(tracingOn),
   };
 }
