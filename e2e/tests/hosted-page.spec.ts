@@ -29,7 +29,7 @@ test('a consumer on a 360 px phone pays the link from the SMS and sees the confi
 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(created.businessName);
-  await expect(page.getByText('12.50 USD', { exact: true })).toBeVisible();
+  await expect(page.getByText('$12.50', { exact: true })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Espresso beans' })).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Card' })).toBeChecked();
   for (const wallet of ['PayPal', 'Apple Pay', 'Google Pay']) await expect(page.getByRole('radio', { name: wallet })).toBeVisible();

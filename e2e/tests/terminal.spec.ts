@@ -17,7 +17,7 @@ test('a terminal simulator in a second page approves a device transaction', asyn
 
   const created = await cashier.init({ amount: 18, currency: 'CAD', deviceId: merchant.deviceId });
   await expect(terminal.getByRole('heading', { name: 'Payment to Terminal Deli' })).toBeVisible();
-  await expect(terminal.getByText('18.00 CAD')).toBeVisible();
+  await expect(terminal.getByText('CA$18.00')).toBeVisible();
 
   // The consumer's page of the same transaction (what the POS screen shows), open beside the terminal.
   await page.goto(created.transactionPage.qrURL);
