@@ -10,7 +10,14 @@ const executablePath = chromiumPath();
  * page's layout. The merchant's back office and the service's own pages (which size themselves in their specs) run on
  * the desktop project only.
  */
-const PHONE_FLOWS = ['**/card-checkout.spec.ts', '**/express-checkout.spec.ts', '**/payment-link.spec.ts', '**/pos-sticker.spec.ts', '**/shop-pages.spec.ts'];
+const PHONE_FLOWS = [
+  '**/card-checkout.spec.ts',
+  '**/languages-checkout.spec.ts',
+  '**/express-checkout.spec.ts',
+  '**/payment-link.spec.ts',
+  '**/pos-sticker.spec.ts',
+  '**/shop-pages.spec.ts',
+];
 
 export default defineConfig({
   testDir: 'tests',

@@ -1,0 +1,54 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { EN } from '../../sdk-core/src/shared/i18n/en';
+import ar from '../../sdk-core/src/shared/i18n/locales/ar.json' with { type: 'json' };
+import de from '../../sdk-core/src/shared/i18n/locales/de.json' with { type: 'json' };
+import es from '../../sdk-core/src/shared/i18n/locales/es.json' with { type: 'json' };
+import fr from '../../sdk-core/src/shared/i18n/locales/fr.json' with { type: 'json' };
+import he from '../../sdk-core/src/shared/i18n/locales/he.json' with { type: 'json' };
+import ru from '../../sdk-core/src/shared/i18n/locales/ru.json' with { type: 'json' };
+import { expect, expectAxeClean, test } from '../fixtures';
+
+/**
+ * Every language the service speaks (docs/languages.md), on the two surfaces a shopper pays on: the demo's Elements
+ * checkout (the page and the card frame) and the service's hosted payment page. Each is axe-clean (no serious or
+ * critical violation) once it speaks that language, and a full-page screenshot of each is attached to the report.
+ */
+const CATALOGUES: Record<string, Record<keyof typeof EN, string>> = { en: EN, he, ar, ru, fr, de, es };
+const RIGHT_TO_LEFT = ['he', 'ar'];
+
+async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+}
+
+for (const [language, t] of Object.entries(CATALOGUES)) {
+  const dir = RIGHT_TO_LEFT.includes(language) ? 'rtl' : 'ltr';
+
+  test(`the Elements checkout in ${language} is axe-clean, card frame included`, async ({ page, stack }, testInfo) => {
+    await page.goto(`${stack.demoUrl}/checkout.html?sdk=elements&lang=${language}`);
+    await expect(page.getByRole('group', { name: t['widget.methods'] }).getByRole('radio', { name: t['method.card'] })).toBeChecked();
+    const fields = page.getByTitle(t['widget.frame']).contentFrame();
+    await expect(fields.getByLabel(t['card.number.label'])).toBeVisible();
+    // The frame's document takes the host's language and direction (en is the frame's own default).
+    await expect(fields.locator('html')).toHaveAttribute('lang', language);
+    await expect(fields.locator('html')).toHaveCSS('direction', dir);
+
+    await expectAxeClean(page);
+    const frame = page.frames().find((candidate) => candidate !== page.mainFrame() && candidate.url().includes('card-frame'));
+    await expectAxeClean(frame!);
+    await attachScreenshot(page, testInfo, `elements-checkout-${language}.png`);
+  });
+
+  test(`the hosted payment page in ${language} is axe-clean`, async ({ page, api }, testInfo) => {
+    const created = await api.init({ amount: 12.5, currency: 'EUR', products: [{ name: 'Espresso beans', quantity: 1, amount: 12.5 }] });
+    const link = new URL(created.transactionPage.qrURL);
+    link.searchParams.set('lang', language);
+    await page.goto(link.href);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.locator('html')).toHaveAttribute('dir', dir);
+    await expect(page.getByRole('radio', { name: t['method.card'] })).toBeChecked();
+    await expect(page.getByLabel(t['card.number.label'])).toBeVisible();
+
+    await expectAxeClean(page);
+    await attachScreenshot(page, testInfo, `hosted-page-${language}.png`);
+  });
+}
