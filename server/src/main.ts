@@ -17,7 +17,7 @@ import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/expiry';
 import { recordPublicBaseUrl } from './modules/merchants';
-import { processorOutcomeRecorders } from './processor-outcomes';
+import { PROCESSOR_OPERATIONS } from './processor-operations';
 import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
 import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   });
   const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
-  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, env, recorders: processorOutcomeRecorders({ env }) });
+  const processorRequests = startProcessorRequestWorker({ db: storage.db, processor, clock, logger, env, operations: PROCESSOR_OPERATIONS });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger });
   dispatcher = callbacks;
   callbacks.start();

@@ -16,18 +16,15 @@ import {
   type CardValues,
   type FieldError,
 } from './card-rules';
+import type { CardInput } from '@svc/protocol';
+
+/** The card as the payments endpoints take it: protocol's `CardInput`, the one type of that name. */
+export type { CardInput };
 
 export interface CardValidation {
   isValid: boolean;
   brand: string | null;
   errors: FieldError[];
-}
-
-export interface CardInput {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
 }
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc'];

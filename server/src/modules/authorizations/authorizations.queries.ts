@@ -8,11 +8,10 @@ import type { GuardedWrite } from '../processor-requests';
 import type { Principal } from '../../auth/principal';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
-const t = transactions;
 /** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
-const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents} - ${t.capturePendingCents}`;
+const available = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`;
 /** What ending a hold releases: everything not captured and not being captured. */
-const unreleased = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.capturePendingCents}`;
+const unreleased = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.capturePendingCents}`;
 
 /**
  * The token a caller may use, in slots (`token`, `merchantId`, and `branchId` for a branch key): its merchant's, and a
@@ -91,31 +90,31 @@ export function reserveCaptureByToken(principal: Principal, token: string, amoun
 }
 
 function captureReservationByToken(db: Queryable, byBranch: boolean) {
-  const tok = paymentTokens;
+  const tokens = paymentTokens;
   const p = sql.placeholder;
   const amount = sql`${p('amountCents')}::bigint`;
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
   // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
   // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
-  const heldBy = sql`(select ${tok.transactionId} from ${tok} where ${tokenInScope(byBranch)} and ${tok.type} = 'authorization')`;
+  const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(byBranch)} and ${tokens.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
-      .update(t)
-      .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amount}` })
+      .update(transactions)
+      .set({ capturePendingCents: sql`${transactions.capturePendingCents} + ${amount}` })
       .where(
         and(
-          sql`${t.id} = ${heldBy}`,
+          sql`${transactions.id} = ${heldBy}`,
           sql`case when ${and(
-            sql`(${p('currency')}::text is null or ${t.currency} = ${p('currency')}::text)`,
-            eq(t.authStatus, 'active'),
-            sql`${t.holdExpiresAt} > ${p('now')}::timestamptz`,
+            sql`(${p('currency')}::text is null or ${transactions.currency} = ${p('currency')}::text)`,
+            eq(transactions.authStatus, 'active'),
+            sql`${transactions.holdExpiresAt} > ${p('now')}::timestamptz`,
             sql`${available} >= ${amount}`,
           )} then true else false end`,
         ),
       )
-      .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency }),
+      .returning({ id: transactions.id, merchantId: transactions.merchantId, currency: transactions.currency }),
   );
-  const method = sql`(select ${tok.processorReference} from ${tok} where ${tok.token} = ${p('token')})`;
+  const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${p('token')})`;
   return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
@@ -133,19 +132,19 @@ export async function settleCapture(db: Queryable, transactionId: string, amount
 /** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
 const settleStatement = writeReturningView((db) => {
   const amount = sql`${sql.placeholder('amountCents')}::bigint`;
-  const active = sql`${t.authStatus} = 'active'`;
-  const usesItUp = sql`${active} and ${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
+  const active = sql`${transactions.authStatus} = 'active'`;
+  const usesItUp = sql`${active} and ${transactions.capturedCents} + ${transactions.releasedCents} + ${amount} = ${transactions.authorizedCents}`;
   return db
-    .update(t)
+    .update(transactions)
     .set({
-      capturedCents: sql`${t.capturedCents} + ${amount}`,
-      capturePendingCents: sql`${t.capturePendingCents} - ${amount}`,
-      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${t.status} end`,
-      authStatus: sql`case when ${usesItUp} then 'captured' else ${t.authStatus} end`,
+      capturedCents: sql`${transactions.capturedCents} + ${amount}`,
+      capturePendingCents: sql`${transactions.capturePendingCents} - ${amount}`,
+      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
+      authStatus: sql`case when ${usesItUp} then 'captured' else ${transactions.authStatus} end`,
       sequence: nextSequence(),
       updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
     })
-    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.capturePendingCents} >= ${amount}`))
+    .where(and(eq(transactions.id, sql.placeholder('transactionId')), sql`${transactions.capturePendingCents} >= ${amount}`))
     .returning();
 });
 
@@ -160,16 +159,16 @@ export async function dropCapture(
   amountCents: number,
   now: Date,
 ): Promise<{ row: TransactionRow; released: boolean } | null> {
-  const ended = sql`${t.authStatus} <> 'active'`;
+  const ended = sql`${transactions.authStatus} <> 'active'`;
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({
-      capturePendingCents: sql`${t.capturePendingCents} - ${amountCents}`,
-      releasedCents: sql`case when ${ended} then ${t.releasedCents} + ${amountCents} else ${t.releasedCents} end`,
-      sequence: sql`case when ${ended} then ${t.sequence} + 1 else ${t.sequence} end`,
-      updatedAt: sql`case when ${ended} then ${now.toISOString()}::timestamptz else ${t.updatedAt} end`,
+      capturePendingCents: sql`${transactions.capturePendingCents} - ${amountCents}`,
+      releasedCents: sql`case when ${ended} then ${transactions.releasedCents} + ${amountCents} else ${transactions.releasedCents} end`,
+      sequence: sql`case when ${ended} then ${transactions.sequence} + 1 else ${transactions.sequence} end`,
+      updatedAt: sql`case when ${ended} then ${now.toISOString()}::timestamptz else ${transactions.updatedAt} end`,
     })
-    .where(and(eq(t.id, transactionId), sql`${t.capturePendingCents} >= ${amountCents}`))
+    .where(and(eq(transactions.id, transactionId), sql`${transactions.capturePendingCents} >= ${amountCents}`))
     .returning();
   return row ? { row, released: row.authStatus !== 'active' } : null;
 }
@@ -187,9 +186,17 @@ async function endHold(
   extraGuard?: ReturnType<typeof sql>,
 ): Promise<TransactionRow | null> {
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({ releasedCents: unreleased, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
-    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), eq(t.capturePendingCents, 0), extraGuard))
+    .where(
+      and(
+        eq(transactions.id, transactionId),
+        eq(transactions.authStatus, 'active'),
+        gt(transactions.holdExpiresAt, now),
+        eq(transactions.capturePendingCents, 0),
+        extraGuard,
+      ),
+    )
     .returning();
   return row ?? null;
 }
@@ -205,7 +212,7 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
     transactionId,
     now,
     { status: Status.AuthorizationClosed, authStatus: 'closed' },
-    sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`,
+    sql`${transactions.capturedCents} > 0 and ${available} > 0 and ${transactions.supportsCloseAuth}`,
   );
 }
 
@@ -221,9 +228,9 @@ export function reauthorizationIntent(transactionId: string): GuardedWrite {
 function reauthorizationIntentLock(db: Queryable) {
   const cte = db.$with('guarded').as(
     db
-      .select({ id: t.id })
-      .from(t)
-      .where(and(eq(t.id, sql.placeholder('transactionId')), reauthorizable))
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(eq(transactions.id, sql.placeholder('transactionId')), reauthorizable))
       .for('update'),
   );
   return { cte };
@@ -231,9 +238,9 @@ function reauthorizationIntentLock(db: Queryable) {
 
 /** What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, and no capture in flight. */
 const reauthorizable = and(
-  inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
-  or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
-  eq(t.capturePendingCents, 0),
+  inArray(transactions.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
+  or(eq(transactions.authStatus, 'active'), eq(transactions.authStatus, 'expired')),
+  eq(transactions.capturePendingCents, 0),
 )!;
 
 /**
@@ -243,17 +250,17 @@ const reauthorizable = and(
  */
 export async function reauthorizeHold(db: Queryable, transactionId: string, amountCents: number, expiresAt: Date, now: Date): Promise<TransactionRow | null> {
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({
       releasedCents: unreleased,
-      authorizedCents: sql`${t.authorizedCents} + ${amountCents}`,
+      authorizedCents: sql`${transactions.authorizedCents} + ${amountCents}`,
       status: Status.Authorized,
       authStatus: 'active',
       holdExpiresAt: expiresAt,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), reauthorizable))
+    .where(and(eq(transactions.id, transactionId), reauthorizable))
     .returning();
   return row ?? null;
 }

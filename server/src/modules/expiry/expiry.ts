@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client';
-import { finishReleases, queueProcessorRequest, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
+import { finishReleases, queueRelease, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
 import * as q from './expiry.queries';
 
@@ -34,17 +34,10 @@ async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise
       const rows = await sweep(tx, now);
       for (const { id, merchantId, currency, release } of rows) {
         if (release && release.amountCents > 0) {
-          const request = {
-            operation: 'release' as const,
-            transactionId: id,
-            merchantId,
-            processorReference: release.reference,
-            amountCents: release.amountCents,
-            currency,
-          };
-          releases.push(await queueProcessorRequest(tx, request, now));
+          const hold = { transactionId: id, merchantId, processorReference: release.reference, currency };
+          releases.push(await queueRelease(tx, hold, release.amountCents, now));
         }
-        await recordChange(tx, id, now, deps.baseUrl);
+        await recordChange(tx, id, { at: now, baseUrl: deps.baseUrl });
       }
       return rows.length;
     });

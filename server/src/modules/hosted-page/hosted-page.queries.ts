@@ -7,7 +7,7 @@ import type { GuardedWrite } from '../processor-requests';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionView } from '../transactions';
 
-const linkFace = reusableQuery('link_face', (db) =>
+const linkForConsumer = reusableQuery('link_for_consumer', (db) =>
   db
     .select({ row: transactions, businessName: merchants.name, lastFourDigits: paymentTokens.lastFourDigits })
     .from(transactions)
@@ -18,8 +18,8 @@ const linkFace = reusableQuery('link_face', (db) =>
 );
 
 /** What the consumer's page shows of a payment link's transaction. */
-export async function findLinkFace(db: Queryable, linkId: string) {
-  const [row] = await linkFace(db, { linkId });
+export async function findLinkForConsumer(db: Queryable, linkId: string) {
+  const [row] = await linkForConsumer(db, { linkId });
   return row ?? null;
 }
 
@@ -50,28 +50,27 @@ export function startConsumerPayment(linkId: string, now: Date): GuardedWrite {
 }
 
 function consumerPaymentMarkWrite(db: Queryable) {
-  const t = transactions;
   const cte = db.$with('guarded').as(
     db
-      .update(t)
+      .update(transactions)
       .set({ consumerPaymentSince: consumerPaymentMark })
       .where(
         and(
-          eq(t.linkId, sql.placeholder('linkId')),
-          inArray(t.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
-          inArray(t.status, [...LINK_PAYABLE_STATUSES]),
-          or(isNull(t.timeoutAt), sql`${t.timeoutAt} > ${sql.placeholder('now')}::timestamptz`),
-          isNotNull(t.amountCents),
+          eq(transactions.linkId, sql.placeholder('linkId')),
+          inArray(transactions.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
+          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+          or(isNull(transactions.timeoutAt), sql`${transactions.timeoutAt} > ${sql.placeholder('now')}::timestamptz`),
+          isNotNull(transactions.amountCents),
           noConsumerPaymentInFlight(),
         ),
       )
       .returning({
-        id: t.id,
-        since: t.consumerPaymentSince,
-        merchantId: t.merchantId,
-        methodType: t.methodType,
-        amountCents: t.amountCents,
-        currency: t.currency,
+        id: transactions.id,
+        since: transactions.consumerPaymentSince,
+        merchantId: transactions.merchantId,
+        methodType: transactions.methodType,
+        amountCents: transactions.amountCents,
+        currency: transactions.currency,
       }),
   );
   return {

@@ -19,6 +19,6 @@ export {
   withToken,
   writeReturningView,
 } from './transactions.queries';
-export type { TransactionRow, TransactionView } from './transactions.queries';
+export type { InsertedWithEvent, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';

@@ -6,7 +6,8 @@ import type { Principal } from '../../auth/principal';
 import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
 import { reusableInsert, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
-import { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from '../processor-requests';
+import type { StoredAnswer } from '../../mutations/stored-answer';
+import { AlreadyRecordedError, doneSlots, doneWrite, type DoneMark } from '../processor-requests';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
@@ -16,7 +17,7 @@ export function nextSequence() {
   return sql`${transactions.sequence} + 1`;
 }
 
-export interface MerchantFace {
+export interface MerchantSummary {
   name: string;
   businessId: number;
 }
@@ -24,7 +25,7 @@ export interface MerchantFace {
 /** Everything the transaction object is built from. */
 export interface TransactionView {
   row: TransactionRow;
-  merchant: MerchantFace;
+  merchant: MerchantSummary;
   token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'> | null;
   payments: PaymentRow[];
 }
@@ -184,14 +185,14 @@ export type InsertedWithEvent = { payment: PaymentRow } | { token: PaymentTokenR
 /** A processor request's move to done that the event's statement makes too (see PendingDone), with the answer it keeps. */
 export interface DoneWithEvent {
   mark: DoneMark;
-  answer: KeptAnswer;
+  answer: StoredAnswer;
 }
 
 /**
  * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
  * statement: one round trip inside the change's database transaction instead of three. A payment or token the
  * change made goes into the same statement (`also`), one round trip fewer again, and so does the move to done of the
- * processor request whose outcome the change records (`done`): it throws RecordedElsewhere when that move's guard
+ * processor request whose outcome the change records (`done`): it throws AlreadyRecordedError when that move's guard
  * refused (another recorder was first), and the caller's transaction rolls back.
  */
 export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent, done?: DoneWithEvent): Promise<void> {
@@ -215,7 +216,7 @@ export async function appendEvent(db: Queryable, e: EventAppend, also?: Inserted
   const alsoKind = also ? ('payment' in also ? 'payment' : 'token') : 'none';
   const doneKind = done ? (done.mark.attempt === null ? 'by_any' : 'by_attempt') : 'none';
   const [appended] = await eventStatementFor(alsoKind, doneKind)(db, values);
-  if (done && !appended?.done) throw new RecordedElsewhere(done.mark.id);
+  if (done && !appended?.done) throw new AlreadyRecordedError(done.mark.id);
 }
 
 /** `{ <prefix>_<column key>: value }` for every field of a row, to fill `slotsFor(<prefix>, table)`. */
@@ -307,12 +308,10 @@ export const consumerPaymentMark: SQL = sql`date_trunc('milliseconds', clock_tim
  * review): until that is settled the first payment may still be charged.
  */
 export function noConsumerPaymentInFlight(): SQL {
-  const t = transactions;
-  const r = processorRequests;
   return or(
-    isNull(t.consumerPaymentSince),
-    sql`${t.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})
-      and not exists (select 1 from ${r} where ${r.transactionId} = ${t.id} and ${r.operation} in ('sale', 'authorize') and ${r.state} <> 'done')`,
+    isNull(transactions.consumerPaymentSince),
+    sql`${transactions.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})
+      and not exists (select 1 from ${processorRequests} where ${processorRequests.transactionId} = ${transactions.id} and ${processorRequests.operation} in ('sale', 'authorize') and ${processorRequests.state} <> 'done')`,
   )!;
 }
 
