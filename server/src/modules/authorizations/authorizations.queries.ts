@@ -1,10 +1,10 @@
 import { Status } from '@svc/protocol';
 import { and, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableQuery } from '../../db/reusable-query';
+import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
-import type { GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests';
 import type { Principal } from '../../auth/principal';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
@@ -13,25 +13,32 @@ const available = sql`${transactions.authorizedCents} - ${transactions.capturedC
 /** What ending a hold releases: everything not captured and not being captured. */
 const unreleased = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.capturePendingCents}`;
 
+/** The parameters that name a token in a caller's scope (`tokenInScope`). */
+const TOKEN_PARAMS = {
+  token: columnParam(paymentTokens.token),
+  merchantId: columnParam(paymentTokens.merchantId),
+  branchId: columnParam(paymentTokens.branchId),
+};
+
 /**
- * The token a caller may use, in slots (`token`, `merchantId`, and `branchId` for a branch key): its merchant's, and a
- * branch key's own branch's only. The one scope of every statement that takes a token from a merchant's request.
+ * The token a caller may use, on the slots of `TOKEN_PARAMS` (`branchId` for a branch key only): its merchant's, and
+ * a branch key's own branch's only. The one scope of every statement that takes a token from a merchant's request.
  */
-function tokenInScope(byBranch: boolean): SQL {
+function tokenInScope(slots: ParamSlots<typeof TOKEN_PARAMS>, byBranch: boolean): SQL {
   return and(
-    eq(paymentTokens.token, sql.placeholder('token')),
-    eq(paymentTokens.merchantId, sql.placeholder('merchantId')),
-    byBranch ? eq(paymentTokens.branchId, sql.placeholder('branchId')) : undefined,
+    eq(paymentTokens.token, slots.token),
+    eq(paymentTokens.merchantId, slots.merchantId),
+    byBranch ? eq(paymentTokens.branchId, slots.branchId) : undefined,
   )!;
 }
 
 function tokenScoped(byBranch: boolean) {
-  return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, (db) =>
+  return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, TOKEN_PARAMS, (db, slots) =>
     db
       .select({ token: paymentTokens, transaction: transactions })
       .from(paymentTokens)
       .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
-      .where(tokenInScope(byBranch))
+      .where(tokenInScope(slots, byBranch))
       .limit(1),
   );
 }
@@ -43,7 +50,7 @@ export async function findTokenForPrincipal(db: Queryable, principal: Principal,
   const [row] =
     principal.kind === 'branch_key'
       ? await tokenForBranch(db, { token, merchantId: principal.merchantId, branchId: principal.branchId })
-      : await tokenForMerchant(db, { token, merchantId: principal.merchantId });
+      : await tokenForMerchant(db, { token, merchantId: principal.merchantId, branchId: null });
   return row ?? null;
 }
 
@@ -74,29 +81,29 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * method, another currency, a hold that cannot take it) writes nothing; the caller then looks the token up to say why.
  */
 export function reserveCaptureByToken(principal: Principal, token: string, amountCents: number, currency: string | null, now: Date): GuardedWrite {
-  const byBranch = principal.kind === 'branch_key';
-  return {
-    name: byBranch ? 'capture_reservation_by_token_for_branch' : 'capture_reservation_by_token_for_merchant',
-    build: (db) => captureReservationByToken(db, byBranch),
-    values: {
-      token,
-      merchantId: principal.merchantId,
-      branchId: principal.kind === 'branch_key' ? principal.branchId : null,
-      amountCents,
-      currency,
-      now: now.toISOString(),
-    },
-  };
+  const reserve = principal.kind === 'branch_key' ? reserveForBranch : reserveForMerchant;
+  return reserve({ token, merchantId: principal.merchantId, branchId: principal.branchId, amountCents, currency, now });
 }
 
-function captureReservationByToken(db: Queryable, byBranch: boolean) {
+/** A capture reservation's parameters: the token in the caller's scope, the amount, the currency (null: the hold's), when. */
+const RESERVATION_PARAMS = {
+  ...TOKEN_PARAMS,
+  amountCents: columnParam(transactions.capturePendingCents),
+  currency: param.nullable(param.text),
+  now: param.timestamp,
+};
+const reserveForMerchant = guardedWrite('capture_reservation_by_token_for_merchant', RESERVATION_PARAMS, (db, slots) =>
+  captureReservationByToken(db, slots, false),
+);
+const reserveForBranch = guardedWrite('capture_reservation_by_token_for_branch', RESERVATION_PARAMS, (db, slots) => captureReservationByToken(db, slots, true));
+
+function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESERVATION_PARAMS>, byBranch: boolean) {
   const tokens = paymentTokens;
-  const p = sql.placeholder;
-  const amount = sql`${p('amountCents')}::bigint`;
+  const amount = slots.amountCents;
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
   // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
   // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
-  const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(byBranch)} and ${tokens.type} = 'authorization')`;
+  const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(slots, byBranch)} and ${tokens.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
       .update(transactions)
@@ -105,16 +112,16 @@ function captureReservationByToken(db: Queryable, byBranch: boolean) {
         and(
           sql`${transactions.id} = ${heldBy}`,
           sql`case when ${and(
-            sql`(${p('currency')}::text is null or ${transactions.currency} = ${p('currency')}::text)`,
+            sql`(${slots.currency} is null or ${transactions.currency} = ${slots.currency})`,
             eq(transactions.authStatus, 'active'),
-            sql`${transactions.holdExpiresAt} > ${p('now')}::timestamptz`,
+            sql`${transactions.holdExpiresAt} > ${slots.now}`,
             sql`${available} >= ${amount}`,
           )} then true else false end`,
         ),
       )
       .returning({ id: transactions.id, merchantId: transactions.merchantId, currency: transactions.currency }),
   );
-  const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${p('token')})`;
+  const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${slots.token})`;
   return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
@@ -125,28 +132,31 @@ function captureReservationByToken(db: Queryable, byBranch: boolean) {
  * its status.
  */
 export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  const [view] = await settleStatement(db, { transactionId, amountCents, now });
   return view ?? null;
 }
 
 /** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
-const settleStatement = writeReturningView((db) => {
-  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
-  const active = sql`${transactions.authStatus} = 'active'`;
-  const usesItUp = sql`${active} and ${transactions.capturedCents} + ${transactions.releasedCents} + ${amount} = ${transactions.authorizedCents}`;
-  return db
-    .update(transactions)
-    .set({
-      capturedCents: sql`${transactions.capturedCents} + ${amount}`,
-      capturePendingCents: sql`${transactions.capturePendingCents} - ${amount}`,
-      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
-      authStatus: sql`case when ${usesItUp} then 'captured' else ${transactions.authStatus} end`,
-      sequence: nextSequence(),
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-    })
-    .where(and(eq(transactions.id, sql.placeholder('transactionId')), sql`${transactions.capturePendingCents} >= ${amount}`))
-    .returning();
-});
+const settleStatement = writeReturningView(
+  { transactionId: columnParam(transactions.id), amountCents: columnParam(transactions.capturedCents), now: columnParam(transactions.updatedAt) },
+  (db, slots) => {
+    const amount = slots.amountCents;
+    const active = sql`${transactions.authStatus} = 'active'`;
+    const usesItUp = sql`${active} and ${transactions.capturedCents} + ${transactions.releasedCents} + ${amount} = ${transactions.authorizedCents}`;
+    return db
+      .update(transactions)
+      .set({
+        capturedCents: sql`${transactions.capturedCents} + ${amount}`,
+        capturePendingCents: sql`${transactions.capturePendingCents} - ${amount}`,
+        status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
+        authStatus: sql`case when ${usesItUp} then 'captured' else ${transactions.authStatus} end`,
+        sequence: nextSequence(),
+        updatedAt: slots.now,
+      })
+      .where(and(eq(transactions.id, slots.transactionId), sql`${transactions.capturePendingCents} >= ${amount}`))
+      .returning();
+  },
+);
 
 /**
  * The processor refused a reserved capture: the reservation goes back to the hold. If the hold ended while the
@@ -222,19 +232,19 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
  * processor request goes in with it in one statement, or nothing does; the caller then reads why.
  */
 export function reauthorizationIntent(transactionId: string): GuardedWrite {
-  return { name: 'reauthorization_intent', build: reauthorizationIntentLock, values: { transactionId } };
+  return reauthorizationIntentLock({ transactionId });
 }
 
-function reauthorizationIntentLock(db: Queryable) {
+const reauthorizationIntentLock = guardedWrite('reauthorization_intent', { transactionId: columnParam(transactions.id) }, (db, slots) => {
   const cte = db.$with('guarded').as(
     db
       .select({ id: transactions.id })
       .from(transactions)
-      .where(and(eq(transactions.id, sql.placeholder('transactionId')), reauthorizable))
+      .where(and(eq(transactions.id, slots.transactionId), reauthorizable))
       .for('update'),
   );
   return { cte };
-}
+});
 
 /** What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, and no capture in flight. */
 const reauthorizable = and(

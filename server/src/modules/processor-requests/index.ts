@@ -6,5 +6,5 @@ export type { ProcessorAnswer, ProcessorCallDeps } from './processor-call';
 export { payAfterCommit } from './payment-call';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
-export type { GuardedWrite } from './processor-requests.queries';
-export { AlreadyRecordedError, doneSlots, doneWrite, type DoneMark } from './processor-requests.queries';
+export { guardedWrite, type GuardedWrite } from './processor-requests.queries';
+export { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from './processor-requests.queries';

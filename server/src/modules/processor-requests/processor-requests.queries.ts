@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, or, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableStatement, rowFromColumns } from '../../db/reusable-query';
+import { columnParam, param, reusableStatement, rowFromColumns, rowParams, type ParamSlots, type ParamSpec, type ParamValues } from '../../db/reusable-query';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 import type { StoredAnswer } from '../../mutations/stored-answer';
 
@@ -30,16 +30,16 @@ export async function insertProcessorRequest(db: Queryable, row: typeof processo
 export type ColumnsFromGuardedWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
 
 /**
- * The guarded write a request belongs to, as SQL built once per `name` (its values in `sql.placeholder` slots, which
- * `values` fills; the request's own slots are named `request_<column key>`): a CTE over the transaction it changes,
- * answering its `id`, what of the request's details comes from that write (a link payment's in-flight mark), and
- * which of its columns do.
+ * The guarded write a request belongs to (its intent), built once per `name` with the slots of its parameters: a CTE
+ * over the transaction it changes, answering its `id`, what of the request's details comes from that write (a link
+ * payment's in-flight mark), and which of its columns do. Made by `guardedWrite`, with the values of one call.
  */
 export interface GuardedWrite {
   /** One statement is built per name: a name always builds the same SQL. */
-  name: string;
-  build: (db: Queryable) => GuardedWriteSql;
-  values: Record<string, unknown>;
+  readonly name: string;
+  readonly params: ParamSpec;
+  readonly build: (db: Queryable, slots: ParamSlots<ParamSpec>) => GuardedWriteSql;
+  readonly values: ParamValues<ParamSpec>;
 }
 
 export interface GuardedWriteSql {
@@ -48,12 +48,24 @@ export interface GuardedWriteSql {
   columns?: Partial<Record<ColumnsFromGuardedWrite, SQL>>;
 }
 
+/** Declares a guarded write: its name, its parameters and its SQL; each call gives the values of one write (typed by the parameters). */
+export function guardedWrite<S extends ParamSpec>(
+  name: string,
+  params: S,
+  build: (db: Queryable, slots: ParamSlots<S>) => GuardedWriteSql,
+): (values: ParamValues<S>) => GuardedWrite {
+  return (values) => ({ name, params, build, values }) as unknown as GuardedWrite;
+}
+
 type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId' | ColumnsFromGuardedWrite> &
   Partial<Pick<typeof processorRequests.$inferInsert, ColumnsFromGuardedWrite>>;
 
 const requestColumns = Object.entries(getTableColumns(requests));
-const requestSlots = requestColumns.map(([key]) => [key, `request_${key}`] as const);
-const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]>>();
+/** The request's own values: a group of every column (those the guarded write gives are not used). */
+const requestParams = { request: rowParams(requests) };
+/** A guarded write's values (typed where it was declared) and the request's. */
+type InsertWithGuarded = (db: Queryable, values: object & ParamValues<typeof requestParams>) => Promise<Record<string, unknown>[]>;
+const insertsWithGuarded = new Map<string, InsertWithGuarded>();
 
 /**
  * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
@@ -61,21 +73,23 @@ const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string
  */
 export async function insertProcessorRequestWith(db: Queryable, guarded: GuardedWrite, row: NewRequestRow): Promise<ProcessorRequestRow | null> {
   let insert = insertsWithGuarded.get(guarded.name);
-  if (!insert) insertsWithGuarded.set(guarded.name, (insert = reusableStatement((db) => requestWithGuardedWrite(db, guarded.build(db)))));
-  const values: Record<string, unknown> = { id: randomUUID(), state: 'in_flight', attempts: 1, ...row };
-  const slots: Record<string, unknown> = { ...guarded.values };
-  for (const [key, slot] of requestSlots) slots[slot] = values[key] ?? null;
-  const [inserted] = await insert(db, slots);
+  if (!insert) {
+    insert = reusableStatement({ ...guarded.params, ...requestParams }, (db, slots) =>
+      requestWithGuardedWrite(db, guarded.build(db, slots), slots.request),
+    ) as InsertWithGuarded;
+    insertsWithGuarded.set(guarded.name, insert);
+  }
+  const request = { id: randomUUID(), state: 'in_flight' as const, attempts: 1, ...row };
+  const [inserted] = await insert(db, { ...guarded.values, request });
   return inserted ? rowFromColumns(requests, inserted) : null;
 }
 
-function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql): SQL {
+function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql, request: Record<string, SQL>): SQL {
   const columns = requestColumns.map(([key, column]) => {
     if (key === 'transactionId') return sql`${guarded.cte.id}`;
-    const type = sql.raw(column.getSQLType());
     const fromTheWrite = guarded.columns?.[key as ColumnsFromGuardedWrite];
-    if (fromTheWrite) return sql`(${fromTheWrite})::${type}`;
-    const slot = sql`${sql.param(sql.placeholder(`request_${key}`), column)}::${type}`;
+    if (fromTheWrite) return sql`(${fromTheWrite})::${sql.raw(column.getSQLType())}`;
+    const slot = request[key]!;
     return key === 'details' && guarded.details ? sql`coalesce(${slot}, '{}'::jsonb) || ${guarded.details}` : slot;
   });
   return db
@@ -103,57 +117,65 @@ export class AlreadyRecordedError extends Error {
   }
 }
 
+/** The parameters of a move to done (`doneWrite`), a group for a statement that makes it with its own write. */
+export const DONE_PARAMS = {
+  id: columnParam(requests.id),
+  outcome: columnParam(requests.outcome),
+  now: param.timestamp,
+  attempt: param.nullable(param.integer),
+  responseStatus: columnParam(requests.responseStatus),
+  responseBody: columnParam(requests.responseBody),
+};
+
+/** The values of `DONE_PARAMS` for this move to done and the answer it keeps. */
+export function doneValues(mark: DoneMark, answer: StoredAnswer | null): ParamValues<typeof DONE_PARAMS> {
+  return {
+    id: mark.id,
+    outcome: mark.outcome,
+    now: mark.now,
+    attempt: mark.attempt,
+    responseStatus: answer?.status ?? null,
+    responseBody: answer?.body ?? null,
+  };
+}
+
 /**
  * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
  * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others.
  */
 export async function markDone(db: Queryable, mark: DoneMark, answer: StoredAnswer | null): Promise<{ id: string } | null> {
-  const [row] = mark.attempt === null ? await markDoneByAny(db, doneSlots(mark, answer)) : await markDoneByAttempt(db, doneSlots(mark, answer));
+  const values = { done: doneValues(mark, answer) };
+  const [row] = mark.attempt === null ? await markDoneByAny(db, values) : await markDoneByAttempt(db, values);
   return row ?? null;
 }
 
-const markDoneByAny = reusableStatement<{ id: string }>((db) => doneWrite(db, false));
-const markDoneByAttempt = reusableStatement<{ id: string }>((db) => doneWrite(db, true));
+const markDoneByAny = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, false));
+const markDoneByAttempt = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, true));
 
 /**
  * markDone's guarded update (returning the id when its guard let it), for a statement of the recording that makes it
- * together with its own write (`appendEvent`'s `done`). Its slots are named `done_*`: fill them with `doneSlots`.
+ * together with its own write (`appendEvent`'s `done`), built with the slots of `DONE_PARAMS`.
  */
-export function doneWrite(db: Queryable, byAttempt: boolean): SQL {
-  const p = (name: string) => sql.placeholder(`done_${name}`);
+export function doneWrite(db: Queryable, done: ParamSlots<{ done: typeof DONE_PARAMS }>['done'], byAttempt: boolean): SQL<{ id: string }> {
   return db
     .update(requests)
     .set({
       state: sql`'done'`,
-      outcome: sql`${p('outcome')}::text`,
-      completedAt: sql`${p('now')}::timestamptz`,
+      outcome: done.outcome,
+      completedAt: done.now,
       lastError: sql`null`,
-      responseStatus: sql`${p('responseStatus')}::integer`,
-      responseBody: sql`${p('responseBody')}::text`,
+      responseStatus: done.responseStatus,
+      responseBody: done.responseBody,
     })
     .where(
       and(
-        eq(requests.id, p('id')),
+        eq(requests.id, done.id),
         // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
-        byAttempt
-          ? and(eq(requests.state, 'in_flight'), sql`${requests.attempts} = ${p('attempt')}::integer`)
-          : inArray(requests.state, ['in_flight', 'needs_review']),
+        byAttempt ? and(eq(requests.state, 'in_flight'), sql`${requests.attempts} = ${done.attempt}`) : inArray(requests.state, ['in_flight', 'needs_review']),
       ),
     )
     .returning({ id: requests.id })
-    .getSQL();
-}
-
-/** The values of `doneWrite`'s `done_*` slots for this move to done and the answer it keeps. */
-export function doneSlots(mark: DoneMark, answer: StoredAnswer | null): Record<string, unknown> {
-  return {
-    done_id: mark.id,
-    done_outcome: mark.outcome,
-    done_now: mark.now.toISOString(),
-    done_attempt: mark.attempt,
-    done_responseStatus: answer?.status ?? null,
-    done_responseBody: answer?.body ?? null,
-  };
+    .getSQL() as SQL<{ id: string }>;
 }
 
 /**
