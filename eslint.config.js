@@ -11,6 +11,11 @@ const INTO_A_MODULE = { regex: '(^|/)modules/[^/]+/(?!index$)[^/]+', message: `R
 /** `../NAME/file` from inside a module: a sibling module's file. */
 const SIBLING_MODULE = { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)[^/]+$', message: `Reaching into ${INTERNALS}` };
 const SQL_DRIVERS = ['drizzle-orm', 'postgres'].map((name) => ({ name, allowTypeImports: true, message: 'SQL belongs in a *.queries.ts file or db/.' }));
+/** `…/http/…`: the HTTP layer, which a service's rules never see (they return outcomes; only http/ makes answers of them). */
+const HTTP_LAYER = {
+  regex: '(^|/)http/',
+  message: 'Rules know nothing of HTTP: return a Success or throw an ApiError (mutations/), and let a *.routes.ts file or http/ answer it.',
+};
 
 export default tseslint.config(
   {
@@ -64,8 +69,20 @@ export default tseslint.config(
     },
   },
   {
+    // A module's rules (its services, operations, workers) never import from http/: only its *.routes.ts does.
     files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.queries.ts', '**/*.routes.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, SIBLING_MODULE, HTTP_LAYER], paths: SQL_DRIVERS }] },
+  },
+  {
+    // What a change answers and the processor operations' wiring sit below http/ too.
+    files: ['server/src/mutations/**/*.ts', 'server/src/processor-operations.ts'],
     ignores: ['**/*.test.ts', '**/*.queries.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, HTTP_LAYER], paths: SQL_DRIVERS }] },
+  },
+  {
+    files: ['server/src/modules/**/*.routes.ts'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, SIBLING_MODULE], paths: SQL_DRIVERS }] },
   },
   {
@@ -75,7 +92,7 @@ export default tseslint.config(
   {
     files: ['server/src/**/*.queries.ts', 'server/src/db/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE, HTTP_LAYER] }] },
   },
   {
     // The process's entry point wires every module together and opens its own listening connection.

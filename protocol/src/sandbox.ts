@@ -13,4 +13,4 @@ export const SANDBOX_TEST_CARDS = [
 
 export type SandboxCardOutcome = (typeof SANDBOX_TEST_CARDS)[number]['outcome'];
 export const SANDBOX_PROCESSORS = ['alpha', 'beta'] as const;
-export type SandboxProcessor = (typeof SANDBOX_PROCESSORS)[number];
+export type SandboxProcessorName = (typeof SANDBOX_PROCESSORS)[number];

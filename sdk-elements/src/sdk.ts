@@ -1,5 +1,5 @@
 /** Entry of dist/sdk.js (Elements 1.1.1): registers <svc-ecom-sdk-elements> and installs window.ServiceFrontEndSDK. */
-import { apiBaseOfRunningScript, isFirstCopy, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
+import { apiBaseOfRunningScript, installUnlessLoaded, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { createElementsSDK } from './adapter';
 import { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { defineElements } from './define';
@@ -13,4 +13,6 @@ declare global {
 const apiBase = apiBaseOfRunningScript('Elements SDK');
 SvcEcomSdkElements.defaultApiBase = apiBase;
 defineElements();
-if (isFirstCopy(window.ServiceFrontEndSDK !== undefined, 'Elements SDK')) window.ServiceFrontEndSDK = createElementsSDK(document, apiBase);
+installUnlessLoaded(window.ServiceFrontEndSDK !== undefined, 'Elements SDK', () => {
+  window.ServiceFrontEndSDK = createElementsSDK(document, apiBase);
+});

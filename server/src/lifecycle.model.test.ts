@@ -12,7 +12,7 @@ import { Status, type ConsumerPayRequest, type ProvisionedMerchant, type Transac
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from './modules/processor-requests';
-import { processorOutcomeRecorders } from './processor-outcomes';
+import { PROCESSOR_OPERATIONS } from './processor-operations';
 import { startTestApp, type TestApp } from './test/app';
 import { RecordingProcessor } from './test/recording-processor';
 import { createTestDatabase, type TestDatabase } from './test/database';
@@ -660,7 +660,7 @@ class FinishPending implements Cmd {
     const later = { now: () => new Date(r.app.clock.now().getTime() + PROCESSOR_LEASE_MS + 1_000) };
     await finishAbandonedProcessorRequests(
       { db: database.db, processor: r.processor, clock: later, logger: r.app.logger, env: r.app.env },
-      processorOutcomeRecorders({ env: r.app.env }),
+      PROCESSOR_OPERATIONS,
       later.now(),
     );
     await checkAll(m, r);

@@ -26,7 +26,7 @@ import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
 import { providerSenders } from './messages/provider-outbox';
 import { currentTraceId, startTracing, traceTransactions, type Tracing } from './tracing';
 import { recordPublicBaseUrl } from './modules/merchants';
-import { processorOutcomeRecorders } from './processor-outcomes';
+import { PROCESSOR_OPERATIONS } from './processor-operations';
 import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
 import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     clock,
     logger,
     env,
-    recorders: processorOutcomeRecorders({ env }),
+    operations: PROCESSOR_OPERATIONS,
     onTick: heartbeats.processorRequests.beat,
   });
   const callbacks = createCallbackDispatcher({ db: storage.db, clock, env, logger, onTick: heartbeats.callbacks.beat });

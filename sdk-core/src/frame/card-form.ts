@@ -19,18 +19,15 @@ import {
   type FieldError,
 } from './card-rules';
 import { CARD_MARKS, createMark } from '../shared/marks';
+import type { CardInput } from '@svc/protocol';
+
+/** The card as the payments endpoints take it: protocol's `CardInput`, the one type of that name. */
+export type { CardInput };
 
 export interface CardValidation {
   isValid: boolean;
   brand: string | null;
   errors: FieldError[];
-}
-
-export interface CardInput {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
 }
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc'];

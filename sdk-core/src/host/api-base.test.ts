@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { detectApiBase, isFirstCopy } from './api-base';
+import { detectApiBase, installUnlessLoaded } from './api-base';
 
 describe('detectApiBase', () => {
   const script = (attributes: Record<string, string>) => {
@@ -27,16 +27,19 @@ describe('detectApiBase', () => {
   });
 });
 
-describe('isFirstCopy', () => {
+describe('installUnlessLoaded', () => {
   it('lets the first copy install, and has a second warn once by code and do nothing', () => {
     const warnings: string[] = [];
+    const installed: string[] = [];
     const { warn } = console;
     console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
     try {
-      expect(isFirstCopy(false, 'Test SDK')).to.equal(true);
+      installUnlessLoaded(false, 'Test SDK', () => installed.push('first'));
+      expect(installed).to.deep.equal(['first']);
       expect(warnings).to.deep.equal([]);
-      expect(isFirstCopy(true, 'Test SDK')).to.equal(false);
-      expect(isFirstCopy(true, 'Test SDK')).to.equal(false);
+      installUnlessLoaded(true, 'Test SDK', () => installed.push('second'));
+      installUnlessLoaded(true, 'Test SDK', () => installed.push('third'));
+      expect(installed).to.deep.equal(['first']);
       expect(warnings).to.have.length(1);
       expect(warnings[0]).to.contain('sdk-loaded-twice').and.to.contain('The Test SDK script is on the page twice');
     } finally {

@@ -28,10 +28,14 @@ export function apiBaseOfRunningScript(sdkName: string): string {
 }
 
 /**
- * Whether this is the first copy of an SDK on the page (`alreadyLoaded`: what the first copy left, e.g. the global or
- * the custom element). A second copy warns once (`sdk-loaded-twice`) and does nothing: the first stays in use.
+ * Installs this copy of an SDK (`install`) unless another copy is on the page already (`alreadyLoaded`: what the first
+ * copy left, e.g. the global or the custom element). A second copy warns once (`sdk-loaded-twice`) and installs
+ * nothing: the first stays in use.
  */
-export function isFirstCopy(alreadyLoaded: boolean, sdkName: string): boolean {
-  if (alreadyLoaded) issueWarning('sdk-loaded-twice', `The ${sdkName} script is on the page twice; the first copy stays in use. Remove the second <script>.`);
-  return !alreadyLoaded;
+export function installUnlessLoaded(alreadyLoaded: boolean, sdkName: string, install: () => void): void {
+  if (alreadyLoaded) {
+    issueWarning('sdk-loaded-twice', `The ${sdkName} script is on the page twice; the first copy stays in use. Remove the second <script>.`);
+    return;
+  }
+  install();
 }

@@ -20,4 +20,4 @@ export {
   type WidgetPhase,
 } from './widget-controller';
 export { SessionController, type ControllerHost, type SessionParams, type SessionState } from './session-controller';
-export { apiBaseOfRunningScript, detectApiBase, isFirstCopy } from './api-base';
+export { apiBaseOfRunningScript, detectApiBase, installUnlessLoaded } from './api-base';

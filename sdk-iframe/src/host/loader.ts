@@ -1,5 +1,5 @@
 /** Entry of dist/sdk.js (iframe SDK 1.0.9, deprecated): installs window.ServiceFrontEndSDK over the iframe adapter. */
-import { apiBaseOfRunningScript, isFirstCopy, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
+import { apiBaseOfRunningScript, installUnlessLoaded, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { createIframeSdk, warnDeprecated } from './iframe-sdk';
 
 declare global {
@@ -9,7 +9,7 @@ declare global {
 }
 
 const apiBase = apiBaseOfRunningScript('iframe SDK');
-if (isFirstCopy(window.ServiceFrontEndSDK !== undefined, 'iframe SDK')) {
+installUnlessLoaded(window.ServiceFrontEndSDK !== undefined, 'iframe SDK', () => {
   warnDeprecated(apiBase);
   window.ServiceFrontEndSDK = createIframeSdk(window, apiBase);
-}
+});

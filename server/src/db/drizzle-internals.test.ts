@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Queryable } from './client';
-import { reusableQuery } from './reusable-query';
+import { columnParam, reusableQuery } from './reusable-query';
 import { merchants } from './schema';
 
 /**
@@ -50,11 +50,8 @@ describe('drizzle internals the database layer relies on', () => {
     const built = drizzle(first.client as never);
     const other = drizzle(second.client as never);
     expect((other as unknown as { session: { client: unknown } }).session.client).toBe(second.client);
-    const named = reusableQuery('drizzle_internals_named', (db) =>
-      db
-        .select({ id: merchants.id })
-        .from(merchants)
-        .where(eq(merchants.name, sql.placeholder('name'))),
+    const named = reusableQuery('drizzle_internals_named', { name: columnParam(merchants.name) }, (db, slots) =>
+      db.select({ id: merchants.id }).from(merchants).where(eq(merchants.name, slots.name)),
     );
     await named(built as unknown as Queryable, { name: 'a' });
     await named(other as unknown as Queryable, { name: 'b' });

@@ -6,7 +6,8 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { authenticate, principalOf, type AuthenticateDeps } from './authenticate';
-import { runMutation, sendMutation, type IdempotencyScope, type MutationResponse, type Effect } from './idempotency';
+import type { Change } from '../mutations/mutation';
+import { runMutation, sendMutation, type IdempotencyScope, type SentAnswer } from './idempotency';
 import { parseInput } from './parse';
 import { PATH_PARAMS } from './path-params';
 import { requestIdOf } from './request-id';
@@ -37,13 +38,13 @@ export interface EndpointCall<E extends EndpointDescription> {
   principal(): Principal;
   requestId: string;
   /**
-   * Runs `effect` in one database transaction under the request's Idempotency-Key (when the endpoint takes one), in
+   * Runs `change` in one database transaction under the request's Idempotency-Key (when the endpoint takes one), in
    * the calling credential's key space or in `space`, and answers with its outcome (or the replayed one).
    */
-  mutate(effect: Effect, space?: KeySpace): Promise<void>;
+  mutate(change: Change, space?: KeySpace): Promise<void>;
   /** `mutate` without the answer, for a handler that must do more before it answers. */
-  run(effect: Effect, space?: KeySpace): Promise<MutationResponse>;
-  send(response: MutationResponse): void;
+  run(change: Change, space?: KeySpace): Promise<SentAnswer>;
+  send(answer: SentAnswer): void;
 }
 
 /** An endpoint of the protocol's table and the one handler that serves it. */
@@ -108,12 +109,12 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
       const body = endpoint.request && endpoint.method === 'post' ? parseInput(endpoint.request, req.body) : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryInput(req.originalUrl)) : undefined;
       const requestId = requestIdOf(res);
-      const run = (effect: Effect, space?: KeySpace) => {
+      const run = (change: Change, space?: KeySpace) => {
         const key = endpoint.idempotent ? req.get('idempotency-key') : undefined;
         const owner: KeySpace = space ?? { merchantId: principalOf(res).merchantId, caller: { credentialId: principalOf(res).credentialId } };
-        return runMutation(deps.db, deps.clock, { ...owner, key, request: req, requestId }, effect);
+        return runMutation(deps.db, deps.clock, { ...owner, key, request: req, requestId }, change);
       };
-      const send = (response: MutationResponse) => sendMutation(res, response);
+      const send = (answer: SentAnswer) => sendMutation(res, answer);
       await handle({
         req,
         res,
@@ -124,7 +125,7 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
         requestId,
         run,
         send,
-        mutate: async (effect, space) => send(await run(effect, space)),
+        mutate: async (change, space) => send(await run(change, space)),
       });
     });
   }

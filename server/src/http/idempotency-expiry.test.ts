@@ -5,8 +5,8 @@ import { startExpiryWorker } from '../modules/expiry/expiry-worker';
 import { SandboxClock } from '../modules/sandbox/sandbox-clock';
 import { SandboxProcessor } from '../processor/sandbox-processor';
 import { useTestApp, UNTHROTTLED } from '../test/harness';
-import { EXPIRED_KEYS_BATCH, forgetExpiredKeys } from './idempotency';
-import { deleteExpiredKeys } from './idempotency.queries';
+import { EXPIRED_KEYS_BATCH, forgetExpiredKeys } from '../mutations/expired-keys';
+import { deleteExpiredKeys } from '../mutations/idempotency-keys.queries';
 
 /** An expired Idempotency-Key is deleted, its answer and its request fingerprint with it. */
 const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Forgetful Shop' });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
-import { PROBLEM_CONTENT_TYPE, type ApiErrorCode } from '@svc/protocol';
+import type { Request, Response } from 'express';
+import type { ApiErrorCode } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
 import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
-import { deleteExpiredKeys, findStoredResponse, storeResponse, tryAdvisoryXactLock } from './idempotency.queries';
-import { renderProblem } from './problem';
+import { findIdempotencyKey, storeResponse, tryAdvisoryXactLock } from '../mutations/idempotency-keys.queries';
+import type { AnswerAfterCommit, Change, MutationContext } from '../mutations/mutation';
+import { contentTypeOf, problemAnswer, storedAnswerOf, type StoredAnswer } from '../mutations/stored-answer';
 import { AnswerSeal } from './sealed-answer';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -17,69 +18,28 @@ const MAX_KEY_LENGTH = 255;
  */
 const NOT_STORED: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>(['validation_failed', 'invalid_card']);
 
-/** What a mutation answers: the status and the exact body text, so a replay is byte-identical. */
-export interface MutationResponse {
-  status: number;
-  body: string;
-  contentType: string;
+/** A mutation's answer as it is sent: the stored answer, and whether it is a replay of one stored before. */
+export interface SentAnswer extends StoredAnswer {
   replayed: boolean;
 }
 
-/** What an effect returns on success. A refusal that must still commit what the effect wrote is thrown as a `RefusalAfterChange`. */
-export interface MutationResult {
-  status?: number;
-  body: unknown;
-}
+type Settled = { answer: StoredAnswer; afterCommit: null } | { answer: null; afterCommit: AnswerAfterCommit };
 
-/**
- * What an effect returns when its answer is the outcome of a processor call: the effect committed the intent (a
- * processor_requests row in flight), and `answer` calls the processor outside any transaction and records the outcome
- * in one of its own, which also fills in the answer under the Idempotency-Key.
- */
-export interface ProcessorHandoff {
-  answer: () => Promise<Omit<MutationResponse, 'replayed'>>;
-}
-
-/** What an effect may ask of the mutation around it. */
-export interface MutationContext {
-  /** The key the answer is stored under (scoped as in idempotency_keys), or null without an Idempotency-Key. */
-  idempotencyKey: string | null;
-  /** When this request took the key (its row's created_at): what tells it from the same key taken again after it expired. */
-  idempotencyKeyTakenAt: Date | null;
-  requestId: string;
-  /** Work that must wait for the effect's writes to be committed (a release at the processor); dropped if they are not. */
-  afterCommit(work: () => Promise<void>): void;
-}
-
-export type Effect = (tx: Tx, context: MutationContext) => Promise<MutationResult | ProcessorHandoff>;
-type Settled = { response: Omit<MutationResponse, 'replayed'>; handoff: null } | { response: null; handoff: ProcessorHandoff };
-
-/** Runs the effect; a `RefusalAfterChange` becomes its answer and what the effect wrote stays (the caller commits). */
-async function settle(tx: Tx, effect: Effect, context: MutationContext, afterCommit: (() => Promise<void>)[]): Promise<Settled> {
+/** Runs the change; a `RefusalAfterChange` becomes its answer and what the change wrote stays (the caller commits). */
+async function settle(tx: Tx, change: Change, context: MutationContext, afterCommit: (() => Promise<void>)[]): Promise<Settled> {
   const queued: (() => Promise<void>)[] = [];
   try {
-    const result = await effect(tx, { ...context, afterCommit: (work) => queued.push(work) });
+    const result = await change(tx, { ...context, afterCommit: (work) => queued.push(work) });
     afterCommit.push(...queued);
-    if ('answer' in result) return { response: null, handoff: result };
-    return { response: { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' }, handoff: null };
+    if ('answer' in result) return { answer: null, afterCommit: result };
+    return { answer: storedAnswerOf(result, context.requestId), afterCommit: null };
   } catch (error) {
     if (error instanceof RefusalAfterChange) {
       afterCommit.push(...queued);
-      return { response: problemResponse(error.refusal, context.requestId), handoff: null };
+      return { answer: problemAnswer(error.refusal, context.requestId), afterCommit: null };
     }
     throw error;
   }
-}
-
-/** An effect's answer rendered as a stored answer is: a body, or a refusal as problem+json. */
-export function answerOf(result: MutationResult | ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
-  if (result instanceof ApiError) return problemResponse(result, requestId);
-  return { status: result.status ?? 200, body: JSON.stringify(result.body), contentType: 'application/json' };
-}
-
-function problemResponse(error: ApiError, requestId: string): Omit<MutationResponse, 'replayed'> {
-  const { status, body, contentType } = renderProblem(error, requestId);
-  return { status, body, contentType };
 }
 
 export interface IdempotencyScope {
@@ -103,33 +63,33 @@ export interface IdempotencyScope {
 }
 
 /**
- * Runs a mutation in one database transaction. With an Idempotency-Key (docs/integrating.md#idempotency) the stored response is
+ * Runs a change as a mutation in one database transaction. With an Idempotency-Key (docs/integrating.md#idempotency) the stored response is
  * written in that same transaction: the same key and body within 24 h replay it; another body is 422
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
  * (an advisory lock tried, never waited on). The stored answer is read before the lock is tried, so any number of
  * concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
- * refusals of the input (NOT_STORED), which are not: the effect runs in a savepoint so a refusal leaves nothing behind
+ * refusals of the input (NOT_STORED), which are not: the change runs in a savepoint so a refusal leaves nothing behind
  * but its answer. The fingerprint kept beside the answer is taken without the card (see fingerprint), and both are
  * deleted once they expire (forgetExpiredKeys).
  */
-export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, effect: Effect): Promise<MutationResponse> {
+export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, change: Change): Promise<SentAnswer> {
   const afterCommit: (() => Promise<void>)[] = [];
-  const settled = await runInTransaction(db, clock, scope, effect, afterCommit);
+  const settled = await runInTransaction(db, clock, scope, change, afterCommit);
   for (const work of afterCommit) await work();
   if ('replayed' in settled) return settled;
-  const response = settled.handoff ? await settled.handoff.answer() : settled.response;
-  return { ...response, replayed: false };
+  const answer = settled.afterCommit ? await settled.afterCommit.answer() : settled.answer;
+  return { ...answer, replayed: false };
 }
 
 async function runInTransaction(
   db: Database,
   clock: Clock,
   scope: IdempotencyScope,
-  effect: Effect,
+  change: Change,
   afterCommit: (() => Promise<void>)[],
-): Promise<Settled | MutationResponse> {
+): Promise<Settled | SentAnswer> {
   const context = { idempotencyKey: null, idempotencyKeyTakenAt: null, requestId: scope.requestId, afterCommit: () => undefined };
-  if (scope.key === undefined) return db.transaction((tx) => settle(tx, effect, context, afterCommit));
+  if (scope.key === undefined) return db.transaction((tx) => settle(tx, change, context, afterCommit));
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
@@ -152,39 +112,23 @@ async function runInTransaction(
     let settled: Settled;
     const queued: (() => Promise<void>)[] = [];
     try {
-      settled = await tx.transaction((savepoint) => settle(savepoint, effect, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued));
+      settled = await tx.transaction((savepoint) => settle(savepoint, change, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued));
       afterCommit.push(...queued);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || NOT_STORED.has(error.code)) throw error;
-      settled = { response: problemResponse(error, scope.requestId), handoff: null };
+      settled = { answer: problemAnswer(error, scope.requestId), afterCommit: null };
     }
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-    if (settled.handoff) {
+    if (settled.afterCommit) {
       // In flight at the processor: the key is taken, with no answer yet; the outcome's recording fills it in.
       if (seal) throw new Error('an answer that waits on the processor cannot be sealed');
       await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: null, responseBody: null, createdAt: now, expiresAt });
       return settled;
     }
-    const responseBody = seal ? seal.seal(settled.response.body) : settled.response.body;
-    await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: settled.response.status, responseBody, createdAt: now, expiresAt });
+    const responseBody = seal ? seal.seal(settled.answer.body) : settled.answer.body;
+    await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: settled.answer.status, responseBody, createdAt: now, expiresAt });
     return settled;
   });
-}
-
-/** How many expired keys one statement deletes. */
-export const EXPIRED_KEYS_BATCH = 500;
-
-/**
- * Deletes every key (its answer and its fingerprint) that expired by `now`, in bounded batches, and answers how many.
- * An expired key already answers nothing (a request under it runs anew); the expiry worker calls this on every tick.
- */
-export async function forgetExpiredKeys(db: Database, now: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteExpiredKeys(db, now, EXPIRED_KEYS_BATCH);
-    total += deleted;
-    if (deleted < EXPIRED_KEYS_BATCH) return total;
-  }
 }
 
 function keyInUse(): ApiError {
@@ -192,15 +136,8 @@ function keyInUse(): ApiError {
 }
 
 /** The answer stored under the key, while it lives, for the same request; 422 for another request. */
-async function storedAnswer(
-  tx: Tx,
-  merchantId: string,
-  key: string,
-  requestHash: Buffer,
-  now: Date,
-  seal: AnswerSeal | null,
-): Promise<MutationResponse | null> {
-  const stored = await findStoredResponse(tx, merchantId, key);
+async function storedAnswer(tx: Tx, merchantId: string, key: string, requestHash: Buffer, now: Date, seal: AnswerSeal | null): Promise<SentAnswer | null> {
+  const stored = await findIdempotencyKey(tx, merchantId, key);
   if (!stored || stored.expiresAt <= now) return null;
   // A fingerprint deleted because it was taken over a card (see the schema) matches any request under the key.
   if (stored.requestHash !== null && !stored.requestHash.equals(requestHash)) {
@@ -208,9 +145,8 @@ async function storedAnswer(
   }
   // Its processor call is still in flight (its outcome, recorded by the request or the worker, fills in the answer).
   if (stored.responseStatus === null || stored.responseBody === null) throw keyInUse();
-  const contentType = stored.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
   const body = seal ? seal.open(stored.responseBody) : stored.responseBody;
-  return { status: stored.responseStatus, body, contentType, replayed: true };
+  return { status: stored.responseStatus, body, replayed: true };
 }
 
 /**
@@ -260,7 +196,8 @@ function lockKey(merchantId: string, key: string): string {
   return createHash('sha256').update(`${merchantId}\0${key}`).digest().readBigInt64BE(0).toString();
 }
 
-export function sendMutation(res: import('express').Response, response: MutationResponse): void {
-  if (response.replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.status(response.status).type(response.contentType).send(response.body);
+/** The one place a mutation's answer becomes an HTTP response. */
+export function sendMutation(res: Response, answer: SentAnswer): void {
+  if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(answer.status).type(contentTypeOf(answer)).send(answer.body);
 }

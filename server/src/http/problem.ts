@@ -1,25 +1,18 @@
-import { PROBLEM_CONTENT_TYPE, problemFor, type ApiErrorCode } from '@svc/protocol';
+import { PROBLEM_CONTENT_TYPE, type ApiErrorCode } from '@svc/protocol';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import type { DatabaseHealth } from '../db/database-health';
 import { isDatabaseUnavailable } from '../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../errors';
+import { problemAnswer } from '../mutations/stored-answer';
 import { routeOf } from './access-log';
 import { requestIdOf } from './request-id';
 
-/** An ApiError as its problem+json answer: the one place the problem body is built. */
-export function renderProblem(error: ApiError, requestId: string): { status: number; contentType: string; body: string } {
-  return {
-    status: error.status,
-    contentType: PROBLEM_CONTENT_TYPE,
-    body: JSON.stringify(problemFor(error.code, error.detail, requestId, error.options.errors)),
-  };
-}
-
+/** Sends an ApiError as problem+json (its body built by `problemAnswer`, the one place it is built), with its headers. */
 export function sendProblem(res: Response, error: ApiError): void {
-  const problem = renderProblem(error, requestIdOf(res));
+  const problem = problemAnswer(error, requestIdOf(res));
   for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
-  res.status(problem.status).type(problem.contentType).send(problem.body);
+  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem.body);
 }
 
 /** Errors raised by Express's body parser, by their `type`. */

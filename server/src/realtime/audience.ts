@@ -25,8 +25,8 @@ export function scopeFilterFor(audience: Audience, scope: WsScope): ScopeFilter 
   return null;
 }
 
-/** Which form of the transaction object an audience receives: the whole object, or protocol's browser view of it. */
-export type TransactionView = 'full' | 'browser';
+/** Which form of the transaction object an audience receives: the whole object, or protocol's browser view of it (not the server's `TransactionView`, the rows it is built from). */
+export type ObjectForm = 'full' | 'browser';
 
 /**
  * Browsers (a payment link's page, an SDK session's widget) get the browser view (`toBrowserTransaction`): no
@@ -36,7 +36,7 @@ export type TransactionView = 'full' | 'browser';
  * sees only transactions created with its device ID, never an SDK payment, so it never gets a widget payment's
  * commitLink.
  */
-export function viewFor(audience: Audience): TransactionView {
+export function viewFor(audience: Audience): ObjectForm {
   return audience.kind === 'credential' ? 'full' : 'browser';
 }
 

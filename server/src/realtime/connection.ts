@@ -12,7 +12,7 @@ import {
 import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../logger';
-import { describeAudience, scopeFilterFor, viewFor, type Audience, type TransactionView } from './audience';
+import { describeAudience, scopeFilterFor, viewFor, type Audience, type ObjectForm } from './audience';
 import type { Hub } from './hub';
 import type { RealtimeEvent } from './realtime-event';
 import { ScopeSubscription, type ScopeEventStore } from './scope-subscription';
@@ -43,7 +43,7 @@ const MAX_QUEUED_MESSAGES = 32;
  */
 export class Connection implements SubscriptionSink {
   readonly id = randomUUID();
-  readonly view: TransactionView;
+  readonly view: ObjectForm;
   readonly closed: Promise<void>;
   readonly #store: EventStore;
   readonly #transactions = new Map<string, TransactionSubscription>();

@@ -1,6 +1,6 @@
 import { toBrowserTransaction, type Transaction } from '@svc/protocol';
 import * as ws from 'ws';
-import type { TransactionView } from './audience';
+import type { ObjectForm } from './audience';
 
 /** ws's own framing (`Sender.frame`, exported by ws but not by its type declarations). */
 const { Sender } = ws as unknown as {
@@ -14,8 +14,8 @@ const TEXT_OPCODE = 1;
  * websocket frame: encoded and framed once, the same bytes are written to every subscriber's socket.
  */
 export class RealtimeEvent {
-  readonly #messages = new Map<TransactionView, string>();
-  readonly #frames = new Map<TransactionView, Buffer>();
+  readonly #messages = new Map<ObjectForm, string>();
+  readonly #frames = new Map<ObjectForm, Buffer>();
 
   constructor(
     readonly eventId: string,
@@ -24,7 +24,7 @@ export class RealtimeEvent {
     readonly payload: string,
   ) {}
 
-  message(view: TransactionView): string {
+  message(view: ObjectForm): string {
     let text = this.#messages.get(view);
     if (text === undefined) {
       const transaction = view === 'full' ? this.payload : JSON.stringify(toBrowserTransaction(JSON.parse(this.payload) as Transaction));
@@ -35,7 +35,7 @@ export class RealtimeEvent {
   }
 
   /** The message as one unmasked, unfragmented text frame (what a server sends), header and payload in one buffer. */
-  frame(view: TransactionView): Buffer {
+  frame(view: ObjectForm): Buffer {
     let frame = this.#frames.get(view);
     if (frame === undefined) {
       frame = Buffer.concat(Sender.frame(Buffer.from(this.message(view)), { fin: true, opcode: TEXT_OPCODE, mask: false, readOnly: true, rsv1: false }));

@@ -1,12 +1,12 @@
 import type { WsServerMessage } from '@svc/protocol';
 import type { Logger } from '../logger';
-import type { TransactionView } from './audience';
+import type { ObjectForm } from './audience';
 import { RealtimeEvent } from './realtime-event';
 import type { StoredEvent } from './realtime.queries';
 
 /** Where a subscription's messages go: its connection. `false` once the connection is closing (closed, slow consumer). */
 export interface SubscriptionSink {
-  readonly view: TransactionView;
+  readonly view: ObjectForm;
   /** Sends the event as this sink's view shows it (its frame is built once per event and view, whoever sends it). */
   sendEvent(event: RealtimeEvent): boolean;
   sendMessage(message: WsServerMessage): boolean;

@@ -1,38 +1,44 @@
 import { Status } from '@svc/protocol';
 import { and, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableQuery } from '../../db/reusable-query';
+import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
-import type { GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests';
 import type { Principal } from '../../auth/principal';
 import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
 
-const t = transactions;
 /** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
-const available = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.releasedCents} - ${t.capturePendingCents}`;
+const available = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`;
 /** What ending a hold releases: everything not captured and not being captured. */
-const unreleased = sql`${t.authorizedCents} - ${t.capturedCents} - ${t.capturePendingCents}`;
+const unreleased = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.capturePendingCents}`;
+
+/** The parameters that name a token in a caller's scope (`tokenInScope`). */
+const TOKEN_PARAMS = {
+  token: columnParam(paymentTokens.token),
+  merchantId: columnParam(paymentTokens.merchantId),
+  branchId: columnParam(paymentTokens.branchId),
+};
 
 /**
- * The token a caller may use, in slots (`token`, `merchantId`, and `branchId` for a branch key): its merchant's, and a
- * branch key's own branch's only. The one scope of every statement that takes a token from a merchant's request.
+ * The token a caller may use, on the slots of `TOKEN_PARAMS` (`branchId` for a branch key only): its merchant's, and
+ * a branch key's own branch's only. The one scope of every statement that takes a token from a merchant's request.
  */
-function tokenInScope(byBranch: boolean): SQL {
+function tokenInScope(slots: ParamSlots<typeof TOKEN_PARAMS>, byBranch: boolean): SQL {
   return and(
-    eq(paymentTokens.token, sql.placeholder('token')),
-    eq(paymentTokens.merchantId, sql.placeholder('merchantId')),
-    byBranch ? eq(paymentTokens.branchId, sql.placeholder('branchId')) : undefined,
+    eq(paymentTokens.token, slots.token),
+    eq(paymentTokens.merchantId, slots.merchantId),
+    byBranch ? eq(paymentTokens.branchId, slots.branchId) : undefined,
   )!;
 }
 
 function tokenScoped(byBranch: boolean) {
-  return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, (db) =>
+  return reusableQuery(`token_for_${byBranch ? 'branch' : 'merchant'}`, TOKEN_PARAMS, (db, slots) =>
     db
       .select({ token: paymentTokens, transaction: transactions })
       .from(paymentTokens)
       .innerJoin(transactions, eq(transactions.id, paymentTokens.transactionId))
-      .where(tokenInScope(byBranch))
+      .where(tokenInScope(slots, byBranch))
       .limit(1),
   );
 }
@@ -44,7 +50,7 @@ export async function findTokenForPrincipal(db: Queryable, principal: Principal,
   const [row] =
     principal.kind === 'branch_key'
       ? await tokenForBranch(db, { token, merchantId: principal.merchantId, branchId: principal.branchId })
-      : await tokenForMerchant(db, { token, merchantId: principal.merchantId });
+      : await tokenForMerchant(db, { token, merchantId: principal.merchantId, branchId: null });
   return row ?? null;
 }
 
@@ -75,47 +81,47 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * method, another currency, a hold that cannot take it) writes nothing; the caller then looks the token up to say why.
  */
 export function reserveCaptureByToken(principal: Principal, token: string, amountCents: number, currency: string | null, now: Date): GuardedWrite {
-  const byBranch = principal.kind === 'branch_key';
-  return {
-    name: byBranch ? 'capture_reservation_by_token_for_branch' : 'capture_reservation_by_token_for_merchant',
-    build: (db) => captureReservationByToken(db, byBranch),
-    values: {
-      token,
-      merchantId: principal.merchantId,
-      branchId: principal.kind === 'branch_key' ? principal.branchId : null,
-      amountCents,
-      currency,
-      now: now.toISOString(),
-    },
-  };
+  const reserve = principal.kind === 'branch_key' ? reserveForBranch : reserveForMerchant;
+  return reserve({ token, merchantId: principal.merchantId, branchId: principal.branchId, amountCents, currency, now });
 }
 
-function captureReservationByToken(db: Queryable, byBranch: boolean) {
-  const tok = paymentTokens;
-  const p = sql.placeholder;
-  const amount = sql`${p('amountCents')}::bigint`;
+/** A capture reservation's parameters: the token in the caller's scope, the amount, the currency (null: the hold's), when. */
+const RESERVATION_PARAMS = {
+  ...TOKEN_PARAMS,
+  amountCents: columnParam(transactions.capturePendingCents),
+  currency: param.nullable(param.text),
+  now: param.timestamp,
+};
+const reserveForMerchant = guardedWrite('capture_reservation_by_token_for_merchant', RESERVATION_PARAMS, (db, slots) =>
+  captureReservationByToken(db, slots, false),
+);
+const reserveForBranch = guardedWrite('capture_reservation_by_token_for_branch', RESERVATION_PARAMS, (db, slots) => captureReservationByToken(db, slots, true));
+
+function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESERVATION_PARAMS>, byBranch: boolean) {
+  const tokens = paymentTokens;
+  const amount = slots.amountCents;
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
   // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
   // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
-  const heldBy = sql`(select ${tok.transactionId} from ${tok} where ${tokenInScope(byBranch)} and ${tok.type} = 'authorization')`;
+  const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(slots, byBranch)} and ${tokens.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
-      .update(t)
-      .set({ capturePendingCents: sql`${t.capturePendingCents} + ${amount}` })
+      .update(transactions)
+      .set({ capturePendingCents: sql`${transactions.capturePendingCents} + ${amount}` })
       .where(
         and(
-          sql`${t.id} = ${heldBy}`,
+          sql`${transactions.id} = ${heldBy}`,
           sql`case when ${and(
-            sql`(${p('currency')}::text is null or ${t.currency} = ${p('currency')}::text)`,
-            eq(t.authStatus, 'active'),
-            sql`${t.holdExpiresAt} > ${p('now')}::timestamptz`,
+            sql`(${slots.currency} is null or ${transactions.currency} = ${slots.currency})`,
+            eq(transactions.authStatus, 'active'),
+            sql`${transactions.holdExpiresAt} > ${slots.now}`,
             sql`${available} >= ${amount}`,
           )} then true else false end`,
         ),
       )
-      .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency }),
+      .returning({ id: transactions.id, merchantId: transactions.merchantId, currency: transactions.currency }),
   );
-  const method = sql`(select ${tok.processorReference} from ${tok} where ${tok.token} = ${p('token')})`;
+  const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${slots.token})`;
   return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
@@ -126,28 +132,31 @@ function captureReservationByToken(db: Queryable, byBranch: boolean) {
  * its status.
  */
 export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  const [view] = await settleStatement(db, { transactionId, amountCents, now });
   return view ?? null;
 }
 
 /** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
-const settleStatement = writeReturningView((db) => {
-  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
-  const active = sql`${t.authStatus} = 'active'`;
-  const usesItUp = sql`${active} and ${t.capturedCents} + ${t.releasedCents} + ${amount} = ${t.authorizedCents}`;
-  return db
-    .update(t)
-    .set({
-      capturedCents: sql`${t.capturedCents} + ${amount}`,
-      capturePendingCents: sql`${t.capturePendingCents} - ${amount}`,
-      status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${t.status} end`,
-      authStatus: sql`case when ${usesItUp} then 'captured' else ${t.authStatus} end`,
-      sequence: nextSequence(),
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-    })
-    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.capturePendingCents} >= ${amount}`))
-    .returning();
-});
+const settleStatement = writeReturningView(
+  { transactionId: columnParam(transactions.id), amountCents: columnParam(transactions.capturedCents), now: columnParam(transactions.updatedAt) },
+  (db, slots) => {
+    const amount = slots.amountCents;
+    const active = sql`${transactions.authStatus} = 'active'`;
+    const usesItUp = sql`${active} and ${transactions.capturedCents} + ${transactions.releasedCents} + ${amount} = ${transactions.authorizedCents}`;
+    return db
+      .update(transactions)
+      .set({
+        capturedCents: sql`${transactions.capturedCents} + ${amount}`,
+        capturePendingCents: sql`${transactions.capturePendingCents} - ${amount}`,
+        status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
+        authStatus: sql`case when ${usesItUp} then 'captured' else ${transactions.authStatus} end`,
+        sequence: nextSequence(),
+        updatedAt: slots.now,
+      })
+      .where(and(eq(transactions.id, slots.transactionId), sql`${transactions.capturePendingCents} >= ${amount}`))
+      .returning();
+  },
+);
 
 /**
  * The processor refused a reserved capture: the reservation goes back to the hold. If the hold ended while the
@@ -160,16 +169,16 @@ export async function dropCapture(
   amountCents: number,
   now: Date,
 ): Promise<{ row: TransactionRow; released: boolean } | null> {
-  const ended = sql`${t.authStatus} <> 'active'`;
+  const ended = sql`${transactions.authStatus} <> 'active'`;
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({
-      capturePendingCents: sql`${t.capturePendingCents} - ${amountCents}`,
-      releasedCents: sql`case when ${ended} then ${t.releasedCents} + ${amountCents} else ${t.releasedCents} end`,
-      sequence: sql`case when ${ended} then ${t.sequence} + 1 else ${t.sequence} end`,
-      updatedAt: sql`case when ${ended} then ${now.toISOString()}::timestamptz else ${t.updatedAt} end`,
+      capturePendingCents: sql`${transactions.capturePendingCents} - ${amountCents}`,
+      releasedCents: sql`case when ${ended} then ${transactions.releasedCents} + ${amountCents} else ${transactions.releasedCents} end`,
+      sequence: sql`case when ${ended} then ${transactions.sequence} + 1 else ${transactions.sequence} end`,
+      updatedAt: sql`case when ${ended} then ${now.toISOString()}::timestamptz else ${transactions.updatedAt} end`,
     })
-    .where(and(eq(t.id, transactionId), sql`${t.capturePendingCents} >= ${amountCents}`))
+    .where(and(eq(transactions.id, transactionId), sql`${transactions.capturePendingCents} >= ${amountCents}`))
     .returning();
   return row ? { row, released: row.authStatus !== 'active' } : null;
 }
@@ -187,9 +196,17 @@ async function endHold(
   extraGuard?: ReturnType<typeof sql>,
 ): Promise<TransactionRow | null> {
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({ releasedCents: unreleased, status: end.status, authStatus: end.authStatus, sequence: nextSequence(), updatedAt: now })
-    .where(and(eq(t.id, transactionId), eq(t.authStatus, 'active'), gt(t.holdExpiresAt, now), eq(t.capturePendingCents, 0), extraGuard))
+    .where(
+      and(
+        eq(transactions.id, transactionId),
+        eq(transactions.authStatus, 'active'),
+        gt(transactions.holdExpiresAt, now),
+        eq(transactions.capturePendingCents, 0),
+        extraGuard,
+      ),
+    )
     .returning();
   return row ?? null;
 }
@@ -205,7 +222,7 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
     transactionId,
     now,
     { status: Status.AuthorizationClosed, authStatus: 'closed' },
-    sql`${t.capturedCents} > 0 and ${available} > 0 and ${t.supportsCloseAuth}`,
+    sql`${transactions.capturedCents} > 0 and ${available} > 0 and ${transactions.supportsCloseAuth}`,
   );
 }
 
@@ -215,29 +232,29 @@ export function closeHold(db: Queryable, transactionId: string, now: Date) {
  * processor request goes in with it in one statement, or nothing does; the caller then reads why.
  */
 export function reauthorizationIntent(transactionId: string): GuardedWrite {
-  return { name: 'reauthorization_intent', build: reauthorizationIntentLock, values: { transactionId } };
+  return reauthorizationIntentLock({ transactionId });
 }
 
-function reauthorizationIntentLock(db: Queryable) {
+const reauthorizationIntentLock = guardedWrite('reauthorization_intent', { transactionId: columnParam(transactions.id) }, (db, slots) => {
   const cte = db.$with('guarded').as(
     db
-      .select({ id: t.id })
-      .from(t)
-      .where(and(eq(t.id, sql.placeholder('transactionId')), reauthorizable))
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(eq(transactions.id, slots.transactionId), reauthorizable))
       .for('update'),
   );
   return { cte };
-}
+});
 
 /**
  * What a re-authorization needs of the row: status 5, 6 or 11, a hold active or expired, no capture in flight, and no
  * refund of an expired authorization's captures in flight (its outcome moves the status to 13 or 14).
  */
 const reauthorizable = and(
-  inArray(t.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
-  or(eq(t.authStatus, 'active'), eq(t.authStatus, 'expired')),
-  eq(t.capturePendingCents, 0),
-  eq(t.refundsInFlightCents, 0),
+  inArray(transactions.status, [Status.Authorized, Status.PartiallyCaptured, Status.Expired]),
+  or(eq(transactions.authStatus, 'active'), eq(transactions.authStatus, 'expired')),
+  eq(transactions.capturePendingCents, 0),
+  eq(transactions.refundsInFlightCents, 0),
 )!;
 
 /**
@@ -247,17 +264,17 @@ const reauthorizable = and(
  */
 export async function reauthorizeHold(db: Queryable, transactionId: string, amountCents: number, expiresAt: Date, now: Date): Promise<TransactionRow | null> {
   const [row] = await db
-    .update(t)
+    .update(transactions)
     .set({
       releasedCents: unreleased,
-      authorizedCents: sql`${t.authorizedCents} + ${amountCents}`,
+      authorizedCents: sql`${transactions.authorizedCents} + ${amountCents}`,
       status: Status.Authorized,
       authStatus: 'active',
       holdExpiresAt: expiresAt,
       sequence: nextSequence(),
       updatedAt: now,
     })
-    .where(and(eq(t.id, transactionId), reauthorizable))
+    .where(and(eq(transactions.id, transactionId), reauthorizable))
     .returning();
   return row ?? null;
 }

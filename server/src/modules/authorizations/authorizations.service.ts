@@ -4,25 +4,36 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
-import { answerOf, type MutationContext, type MutationResponse, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import type { Outcome, Success } from '../../mutations/stored-answer';
 import type { ProcessorResult } from '../../processor/processor';
 import {
-  answerFromProcessor,
-  askedBy,
-  payAfterCommit,
+  askProcessor,
   finishReleases,
-  queueProcessorRequest,
-  queueProcessorRequestWith,
-  originalRequestId,
-  type ProcessorRequestRow,
-  type RecordOutcome,
+  payAfterCommit,
+  queueRelease,
+  type HeldMethodOperation,
+  type PaymentOperation,
+  type Recording,
 } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange, withPayment } from '../transactions';
 import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
 import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
-import * as q from './authorizations.queries';
+import {
+  closeHold,
+  dropCapture,
+  findTokenForPrincipal,
+  findTokenOfTransaction,
+  lockTransaction,
+  readTransaction,
+  reauthorizationIntent,
+  reauthorizeHold,
+  reserveCaptureByToken,
+  settleCapture,
+  voidHold,
+} from './authorizations.queries';
 
 export interface PayResult {
   payment: Payment;
@@ -33,7 +44,7 @@ export interface PayResult {
  * `POST /transactions/pay`. An authorization token captures against its hold; a tokenization token charges a new
  * sale transaction. A capture is reserved by a guarded write (so concurrent captures never exceed the hold) that
  * commits with its processor request; the processor is called after that commit, outside any lock, and its outcome
- * recorded by `recordCaptureOutcome`, which gives the answer.
+ * recorded by `captureOperation`, which gives the answer.
  */
 export async function pay(
   tx: Tx,
@@ -41,20 +52,16 @@ export async function pay(
   principal: Principal,
   target: { token?: string; transactionNumber?: string; amount: number; currency?: Currency },
   context: MutationContext,
-): Promise<MutationResult | ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const input = { ...target, token: target.token ?? (await tokenOfAuthorization(tx, principal, target.transactionNumber!)) };
   const now = deps.clock.now();
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
-  const request = await queueProcessorRequestWith(
-    tx,
-    q.reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now),
-    { operation: 'capture', amountCents: input.amount, ...askedBy(context) },
-    now,
-  );
-  if (request) return answerFromProcessor(deps, request, recordCaptureOutcome(deps));
+  const reservation = reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now);
+  const capture = await askProcessor(tx, deps, context, captureOperation, { amountCents: input.amount }, reservation);
+  if (capture) return capture;
 
   // Refused: why, in the order a merchant would look for it (or a tokenized method, which is charged instead).
-  const found = await q.findTokenForPrincipal(tx, principal, input.token);
+  const found = await findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
   if (found.token.type === 'token') return chargeTokenizedMethod(tx, deps, principal, found.token, input, context);
   const holder = found.transaction;
@@ -65,31 +72,17 @@ export async function pay(
 }
 
 /**
- * A re-authorization's processor request, committed with its guarded intent (its answer comes back to it): null, and
- * nothing written, when the authorization cannot be re-authorized now.
+ * A capture against a hold, its amount reserved (`capture_pending_cents`) by the guarded write it was asked with
+ * (`reserveCaptureByToken`). Approved, the reservation becomes a capture with its payment row, event and callback;
+ * refused, it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
  */
-function askReauthorization(
-  tx: Tx,
-  row: TransactionRow,
-  processorReference: string,
-  amountCents: number,
-  context: MutationContext,
-  now: Date,
-): Promise<ProcessorRequestRow | null> {
-  const asked = { operation: 'reauthorize', merchantId: row.merchantId, processorReference, amountCents, currency: row.currency, ...askedBy(context) } as const;
-  return queueProcessorRequestWith(tx, q.reauthorizationIntent(row.id), asked, now);
-}
-
-/**
- * A capture's outcome: approved, the reservation becomes a capture with its payment row, event and callback; refused,
- * it goes back to the hold (or is released, if the hold ended meanwhile) and the answer is the refusal.
- */
-export function recordCaptureOutcome(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
-  return async (tx, request, answer, { now, releases, done }) => {
+export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
+  kind: 'capture',
+  call: (processor, request) => processor.capture(request.processorReference, request.amountCents, request.currency as Currency, request.requestKey),
+  record: async (tx, request, answer, { now, env, releases, done }) => {
     if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
-    const requestId = originalRequestId(request);
     if (answer.outcome === 'approved') {
-      const settled = await q.settleCapture(tx, request.transactionId, request.amountCents, now);
+      const settled = await settleCapture(tx, request.transactionId, request.amountCents, now);
       if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
       const payment = newPaymentRow({
         paymentId: newPaymentId(),
@@ -103,29 +96,23 @@ export function recordCaptureOutcome(deps: Pick<ServiceDeps, 'env'>): RecordOutc
       });
       // The settled write answered the view; the payment is inserted with the event, in its statement, and the request
       // moves to done there too, with the answer.
-      const recorded = await recordChange(
-        tx,
-        withPayment(settled, payment),
-        now,
-        deps.env.PUBLIC_BASE_URL,
-        'transaction.updated',
-        { payment },
-        {
-          pending: done,
-          answer: ({ transaction }) => answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId),
-        },
-      );
-      return recorded.answer;
+      const recorded = await recordChange(tx, withPayment(settled, payment), {
+        at: now,
+        baseUrl: env.PUBLIC_BASE_URL,
+        inserting: { payment },
+        finishing: { request: done, outcome: ({ transaction }) => ({ body: { payment: toPayment(payment), transaction } satisfies PayResult }) },
+      });
+      return recorded.outcome;
     }
-    const dropped = await q.dropCapture(tx, request.transactionId, request.amountCents, now);
+    const dropped = await dropCapture(tx, request.transactionId, request.amountCents, now);
     if (!dropped) throw new Error(`capture ${request.id} has no reservation to drop`);
     if (dropped.released) {
-      releases.push(await queueRelease(tx, dropped.row, request.processorReference, request.amountCents, now));
-      await recordChange(tx, dropped.row.id, now, deps.env.PUBLIC_BASE_URL);
+      releases.push(await queueRelease(tx, holdOf(dropped.row, request.processorReference), request.amountCents, now));
+      await recordChange(tx, dropped.row.id, { at: now, baseUrl: env.PUBLIC_BASE_URL });
     }
-    return answerOf(processorError(answer), requestId);
-  };
-}
+    return processorError(answer);
+  },
+};
 
 /**
  * `POST /transactions/void`: releases what the hold still holds; captures already made stay. Refused while a capture
@@ -142,18 +129,18 @@ export async function voidAuthorization(
   const now = deps.clock.now();
   const found = await authorizationTarget(tx, principal, target);
   // Locked first, so the amount the processor is told to release is what the hold held when it was voided.
-  const row = await q.lockTransaction(tx, found.id);
-  const voided = await q.voidHold(tx, row.id, now);
+  const row = await lockTransaction(tx, found.id);
+  const voided = await voidHold(tx, row.id, now);
   if (!voided) throw holdEndRefusal(row, now, 'void') ?? notActive(row, now, 'void');
   await releaseAtProcessor(tx, deps, row, now, context);
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+  return (await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL })).transaction;
 }
 
 /**
  * `POST /transactions/authorize`: a new hold with the original authorization's token. The request for it commits
  * first, with a guarded intent that refuses (before the processor is asked) an authorization that cannot be
  * re-authorized: voided, closed, captured, or with a capture in flight, including a void or a capture reservation being
- * made, which it waits for. The processor places the hold outside any lock, and `recordReauthorization` adds it to the
+ * made, which it waits for. The processor places the hold outside any lock, and `reauthorizeOperation` adds it to the
  * books if the authorization can still take it (else the new hold is released at once).
  */
 export async function reauthorize(
@@ -162,49 +149,49 @@ export async function reauthorize(
   principal: Principal,
   input: { token: string; amount: number },
   context: MutationContext,
-): Promise<ProcessorHandoff> {
-  const now = deps.clock.now();
-  const found = await q.findTokenForPrincipal(tx, principal, input.token);
+): Promise<AnswerAfterCommit> {
+  const found = await findTokenForPrincipal(tx, principal, input.token);
   if (!found) throw new NotFoundError('token');
   if (found.token.type !== 'authorization') {
     throw new ApiError('not_an_authorization', 'This is a tokenized payment method, not an authorization; charge it with /transactions/pay.');
   }
   // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
   // put its amount back on top of the new hold. So none is asked for until the capture is recorded.
-  const request = await askReauthorization(tx, found.transaction, found.token.processorReference, input.amount, context, now);
-  if (!request) {
-    const row = await q.readTransaction(tx, found.transaction.id);
-    throw row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row, 're-authorize') : reauthorizationRefusal(row);
-  }
-  return answerFromProcessor(deps, request, recordReauthorization(deps));
+  const held = found.transaction;
+  const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
+  const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
+  if (reauthorization) return reauthorization;
+  const row = await readTransaction(tx, held.id);
+  throw row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row, 're-authorize') : reauthorizationRefusal(row);
 }
 
-/** A re-authorization's outcome: approved, the new hold joins the books (guarded); refused, the answer is the refusal. */
-export function recordReauthorization(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
-  return async (tx, request, answer, { now, releases }) => {
+/**
+ * A new hold on an authorization's method, asked with a guarded intent (`reauthorizationIntent`). Approved, the new
+ * hold joins the books (guarded) and the one it replaces is given back; refused, the answer is the refusal.
+ */
+export const reauthorizeOperation: HeldMethodOperation & { kind: 'reauthorize' } = {
+  kind: 'reauthorize',
+  call: (processor, request) => processor.reauthorize(request.processorReference, request.amountCents, request.currency as Currency, request.requestKey),
+  record: async (tx, request, answer, { now, env, releases }) => {
     if (answer.outcome === 'released') throw new Error(`re-authorization ${request.id} was answered as a release`);
-    const requestId = originalRequestId(request);
-    if (answer.outcome !== 'approved') return answerOf(processorError(answer), requestId);
-    const expiresAt = new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000);
+    if (answer.outcome !== 'approved') return processorError(answer);
+    const expiresAt = new Date(now.getTime() + env.AUTHORIZATION_HOLD_S * 1000);
     // Locked first, so what the replaced hold still held (released in the books by the write) is known exactly.
-    const before = await q.lockTransaction(tx, request.transactionId);
-    const renewed = await q.reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
+    const before = await lockTransaction(tx, request.transactionId);
+    const renewed = await reauthorizeHold(tx, request.transactionId, request.amountCents, expiresAt, now);
     if (!renewed) {
       // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
       // merchant told why.
-      releases.push(await queueRelease(tx, before, request.processorReference, request.amountCents, now));
-      return answerOf(
-        before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before, 're-authorize') : reauthorizationRefusal(before),
-        requestId,
-      );
+      releases.push(await queueRelease(tx, holdOf(before, request.processorReference), request.amountCents, now));
+      return before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before, 're-authorize') : reauthorizationRefusal(before);
     }
     // The hold it replaces is given back at the processor too (an expired one was, by the sweep): so is the earlier of
     // two concurrent re-authorizations, replaced by the later.
     const replaced = before.authorizedCents - before.capturedCents - before.releasedCents - before.capturePendingCents;
-    if (replaced > 0) releases.push(await queueRelease(tx, before, request.processorReference, replaced, now));
-    return answerOf({ body: (await recordChange(tx, renewed.id, now, deps.env.PUBLIC_BASE_URL)).transaction }, requestId);
-  };
-}
+    if (replaced > 0) releases.push(await queueRelease(tx, holdOf(before, request.processorReference), replaced, now));
+    return { body: (await recordChange(tx, renewed.id, { at: now, baseUrl: env.PUBLIC_BASE_URL })).transaction };
+  },
+};
 
 const REAUTHORIZABLE: readonly number[] = [Status.Authorized, Status.PartiallyCaptured, Status.Expired];
 
@@ -239,11 +226,11 @@ export async function closeAuthorization(
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
   // Locked first, so the amount the processor is told to release is what the hold held when it was closed.
-  const row = await q.lockTransaction(tx, found.id);
-  const closed = await q.closeHold(tx, row.id, now);
+  const row = await lockTransaction(tx, found.id);
+  const closed = await closeHold(tx, row.id, now);
   if (!closed) throw closeAuthRefusal(row, now);
   await releaseAtProcessor(tx, deps, row, now, context);
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+  return (await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL })).transaction;
 }
 
 /** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
@@ -251,38 +238,40 @@ function chargeTokenizedMethod(
   tx: Tx,
   deps: ServiceDeps,
   principal: Principal,
-  token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
+  token: TokenizedMethod,
   input: { amount: number; currency?: Currency },
   context: MutationContext,
-): Promise<ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const currency = input.currency;
   if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
-  return payAfterCommit(tx, deps, context, {
-    operation: 'charge_token',
-    transactionId: null,
-    merchantId: principal.merchantId,
-    processorReference: token.processorReference,
-    amountCents: input.amount,
-    currency,
-    call: ({ requestKey }) => deps.processor.chargeToken(token.processorReference, input.amount, currency, requestKey),
-    record: (tx, result) => recordTokenCharge(tx, deps, principal, token, { amount: input.amount, currency }, result, context.requestId),
-  });
+  const charge = { principal, token, amountCents: input.amount, currency };
+  const asked = { transactionId: null, merchantId: principal.merchantId, processorReference: token.processorReference, amountCents: input.amount, currency };
+  return payAfterCommit(tx, deps, context, tokenChargeOperation, charge, asked);
 }
 
-async function recordTokenCharge(
-  tx: Tx,
-  deps: ServiceDeps,
-  principal: Principal,
-  token: { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null },
-  input: { amount: number; currency: Currency },
-  result: ProcessorResult,
-  requestId: string,
-): Promise<Omit<MutationResponse, 'replayed'>> {
-  const { currency } = input;
-  if (result.outcome !== 'approved') return answerOf(processorError(result), requestId);
-  const now = deps.clock.now();
+/** A tokenized method as a token charge uses it. */
+type TokenizedMethod = { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null };
+
+/** A token charge as its request holds it in memory: who asked, the method, and what. */
+interface TokenCharge {
+  principal: Principal;
+  token: TokenizedMethod;
+  amountCents: number;
+  currency: Currency;
+}
+
+/** A sale on a tokenized method, which creates its transaction with the outcome (approved: a sale with its payment; else nothing). */
+export const tokenChargeOperation: PaymentOperation<TokenCharge> = {
+  kind: 'charge_token',
+  call: (processor, request, charge) => processor.chargeToken(charge.token.processorReference, charge.amountCents, charge.currency, request.requestKey),
+  record: (tx, _request, result, charge, recording) => recordTokenCharge(tx, charge, result, recording),
+};
+
+async function recordTokenCharge(tx: Tx, charge: TokenCharge, result: ProcessorResult, { now, env }: Recording): Promise<Outcome> {
+  const { principal, token, amountCents, currency } = charge;
+  if (result.outcome !== 'approved') return processorError(result);
   const confirmationNumber = newConfirmationNumber();
   const sale = await insertTransaction(tx, {
     transactionNumber: newTransactionNumber(),
@@ -291,7 +280,7 @@ async function recordTokenCharge(
     methodType: 'sale',
     status: Status.Approved,
     currency,
-    amountCents: input.amount,
+    amountCents,
     linkId: newLinkId(),
     paymentType: token.paymentMethod,
     processor: token.processor,
@@ -314,13 +303,13 @@ async function recordTokenCharge(
     transactionId: sale.id,
     merchantId: sale.merchantId,
     kind: 'sale',
-    amountCents: input.amount,
+    amountCents,
     status: 'succeeded',
     confirmationNumber,
     createdAt: now,
   });
-  const { transaction } = await recordChange(tx, sale.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
-  return answerOf({ body: { payment: toPayment(payment), transaction } satisfies PayResult }, requestId);
+  const { transaction } = await recordChange(tx, sale.id, { at: now, baseUrl: env.PUBLIC_BASE_URL, type: 'transaction.created' });
+  return { body: { payment: toPayment(payment), transaction } satisfies PayResult } satisfies Success;
 }
 
 /**
@@ -333,14 +322,14 @@ async function tokenOfAuthorization(tx: Tx, principal: Principal, transactionNum
   if (row.methodType !== 'authorize') {
     throw new ApiError('not_an_authorization', 'This transaction is not an authorization; there is no hold to capture against.');
   }
-  const token = await q.findTokenOfTransaction(tx, row.id);
+  const token = await findTokenOfTransaction(tx, row.id);
   if (!token) throw new ApiError('authorization_not_active', 'The consumer has not paid this authorization yet: there is no hold to capture against.');
   return token.token;
 }
 
 async function authorizationTarget(tx: Tx, principal: Principal, target: { token?: string; transactionNumber?: string }): Promise<TransactionRow> {
   if (target.token !== undefined) {
-    const found = await q.findTokenForPrincipal(tx, principal, target.token);
+    const found = await findTokenForPrincipal(tx, principal, target.token);
     if (!found) throw new NotFoundError('token');
     if (found.token.type !== 'authorization') throw new ApiError('not_an_authorization', 'This token is a tokenized payment method; there is no hold to void.');
     return found.transaction;
@@ -354,24 +343,21 @@ async function authorizationTarget(tx: Tx, principal: Principal, target: { token
 
 /** Queues the release of what the hold held when it ended (`row`, read locked before), and calls it once committed. */
 async function releaseAtProcessor(tx: Tx, deps: ServiceDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
-  const token = await q.findTokenOfTransaction(tx, row.id);
+  const token = await findTokenOfTransaction(tx, row.id);
   const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
   if (!token || left <= 0) return;
-  const release = await queueRelease(tx, row, token.processorReference, left, now);
+  const release = await queueRelease(tx, holdOf(row, token.processorReference), left, now);
   context.afterCommit(() => finishReleases(deps, [release]));
 }
 
-function queueRelease(tx: Tx, row: TransactionRow, processorReference: string, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
-  return queueProcessorRequest(
-    tx,
-    { operation: 'release', transactionId: row.id, merchantId: row.merchantId, processorReference, amountCents, currency: row.currency },
-    now,
-  );
+/** The hold of `row` on the method `processorReference`, as a release gives it back. */
+function holdOf(row: TransactionRow, processorReference: string) {
+  return { transactionId: row.id, merchantId: row.merchantId, processorReference, currency: row.currency };
 }
 
 /** Why a guarded capture did not apply, read after the fact (only to word the refusal). */
 async function captureRefusal(tx: Tx, transactionId: string, amount: number, now: Date): Promise<ApiError> {
-  const row = await q.readTransaction(tx, transactionId);
+  const row = await readTransaction(tx, transactionId);
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'capture against');
   const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
   const inFlight = row.capturePendingCents > 0 ? ` (${row.capturePendingCents} more are being captured)` : '';

@@ -1,2 +1,2 @@
-/** What other modules use of authorizations: the recorders of its processor outcomes (the processor-request worker). */
-export { recordCaptureOutcome, recordReauthorization } from './authorizations.service';
+/** What other modules use of authorizations: its processor operations (the registry the processor-request worker uses). */
+export { captureOperation, reauthorizeOperation, tokenChargeOperation } from './authorizations.service';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
-import { reusableStatement } from '../../db/reusable-query';
+import { param, reusableStatement } from '../../db/reusable-query';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { transactionScope } from '../transactions';
@@ -28,7 +28,7 @@ export interface ClaimedDelivery {
  * sent again with the same webhook-id.
  */
 export async function claimDueDeliveries(db: Database, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  const rows = await claimStatement(db, { now: now.toISOString(), leaseEnds: new Date(now.getTime() + leaseMs).toISOString(), limit });
+  const rows = await claimStatement(db, { now, leaseEnds: new Date(now.getTime() + leaseMs), limit });
   return rows.map((r) => ({
     deliveryId: r.delivery_id,
     eventId: r.event_id,
@@ -44,7 +44,8 @@ export async function claimDueDeliveries(db: Database, now: Date, limit: number,
   }));
 }
 
-const claimStatement = reusableStatement<{
+/** A claimed delivery as the statement answers it (timestamps as text). */
+interface ClaimedRow {
   delivery_id: string;
   event_id: string;
   attempt_count: number;
@@ -56,19 +57,21 @@ const claimStatement = reusableStatement<{
   transaction_number: string;
   hmac_secret: string;
   previous_hmac_secret: string | null;
-}>(() => {
-  const now = sql`${sql.placeholder('now')}::timestamptz`;
-  return sql`
+}
+
+const claimStatement = reusableStatement({ now: param.timestamp, leaseEnds: param.timestamp, limit: param.integer }, (_db, slots) => {
+  const { now } = slots;
+  return sql<ClaimedRow>`
     with due as (
       select id from callback_deliveries
       where state = 'pending' and next_attempt_at <= ${now}
       order by next_attempt_at
-      limit ${sql.placeholder('limit')}::integer
+      limit ${slots.limit}
       for update skip locked
     ), claimed as (
       update callback_deliveries d
       set attempt_count = d.attempt_count + 1,
-          next_attempt_at = ${sql.placeholder('leaseEnds')}::timestamptz,
+          next_attempt_at = ${slots.leaseEnds},
           window_started_at = coalesce(d.window_started_at, ${now}),
           updated_at = ${now}
       from due where d.id = due.id
@@ -146,10 +149,11 @@ const attemptKey = (deliveryId: string, attemptNo: number) => `${deliveryId}/${a
  * clears `window_started_at`, which only a claim sets again. The guard is in the UPDATE's WHERE, so it is checked
  * again on the row as it is once locked, should a claim or a redelivery commit meanwhile.
  */
-const outcomesStatement = reusableStatement<{ delivery_id: string; attempt_no: number }>(
-  () => sql`
+const outcomesStatement = reusableStatement(
+  { rows: param.json },
+  (_db, slots) => sql<{ delivery_id: string; attempt_no: number }>`
     with v as (
-      select * from json_to_recordset(${sql.placeholder('rows')}::json) as v(
+      select * from json_to_recordset(${slots.rows}) as v(
         delivery_id uuid, attempt_no integer, http_status smallint, error text, duration_ms integer, finished_at timestamptz,
         state text, next_attempt_at timestamptz, schedule_position integer)
     ), attempts as (

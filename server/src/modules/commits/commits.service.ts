@@ -11,15 +11,9 @@ import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
 import { assertCallbackUrlAllowed } from '../callbacks';
-import { answerOf, type MutationContext, type MutationResult, type ProcessorHandoff } from '../../http/idempotency';
-import {
-  answerFromProcessor,
-  finishReleases,
-  originalRequestId,
-  queueProcessorRequest,
-  type ProcessorRequestRow,
-  type RecordOutcome,
-} from '../processor-requests';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import type { Success } from '../../mutations/stored-answer';
+import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
 import { applyCommit, endCommitCapture, expireCommitWindow, findByCommitId, startCommitCapture, type CommitEffect } from './commits.queries';
 
 export interface CommitInput {
@@ -39,14 +33,14 @@ export async function commitByMerchant(
   transactionNumber: string,
   input: CommitInput,
   context: MutationContext,
-): Promise<MutationResult | ProcessorHandoff> {
+): Promise<Success | AnswerAfterCommit> {
   const row = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
   return commit(tx, deps, row, input, context);
 }
 
 /** `GET /transactions/commitPayment/:commitId`: the commitLink commits what the consumer approved. */
-export async function commitByLink(tx: Tx, deps: ServiceDeps, commitId: string, context: MutationContext): Promise<MutationResult | ProcessorHandoff> {
+export async function commitByLink(tx: Tx, deps: ServiceDeps, commitId: string, context: MutationContext): Promise<Success | AnswerAfterCommit> {
   const row = await findByCommitId(tx, commitId);
   if (!row) throw new NotFoundError('commit');
   return commit(tx, deps, row, { amount: row.approvedCents ?? 0, currency: row.currency as Currency }, context);
@@ -59,15 +53,9 @@ const BEING_COMMITTED =
  * The commit rules (docs/integrating.md#lifecycle-rules): only AwaitingCommit, only inside the window (after it, the
  * transaction is Expired and the hold released, whether or not the sweep got there first), never more than
  * the consumer approved, in the transaction's currency. A manual_capture commit's capture is asked of the processor
- * after its intent commits (`startCommitCapture` and a processor request), and `recordCommitCapture` records the outcome.
+ * after its intent commits (`startCommitCapture` and a processor request), and `commitCaptureOperation` records the outcome.
  */
-async function commit(
-  tx: Tx,
-  deps: ServiceDeps,
-  row: TransactionRow,
-  input: CommitInput,
-  context: MutationContext,
-): Promise<MutationResult | ProcessorHandoff> {
+async function commit(tx: Tx, deps: ServiceDeps, row: TransactionRow, input: CommitInput, context: MutationContext): Promise<Success | AnswerAfterCommit> {
   const now = deps.clock.now();
   if (row.commitInFlightSince !== null) throw new ApiError('not_awaiting_commit', BEING_COMMITTED);
   const windowOver = row.commitDeadline !== null && row.commitDeadline <= now;
@@ -76,7 +64,7 @@ async function commit(
       const expired = await expireCommitWindow(tx, row.id, now);
       if (!expired) throw new ApiError('not_awaiting_commit', BEING_COMMITTED);
       await releaseApproval(tx, deps, row, now, context);
-      await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+      await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
     }
     throw new RefusalAfterChange(
       new ApiError(
@@ -113,22 +101,14 @@ async function commit(
     // The guarded write first: of two commits racing for one payment, only the one that moved it in flight asks the processor.
     const started = await startCommitCapture(tx, row.id, now);
     if (!started) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
-    const request = await queueProcessorRequest(
-      tx,
-      {
-        operation: 'commit_capture',
-        transactionId: row.id,
-        merchantId: row.merchantId,
-        processorReference: row.processorReference,
-        amountCents: input.amount,
-        currency: row.currency,
-        idempotencyKey: context.idempotencyKey,
-        idempotencyKeyTakenAt: context.idempotencyKeyTakenAt,
-        details: { requestId: context.requestId, approvedCents: approved, extras },
-      },
-      now,
-    );
-    return answerFromProcessor(deps, request, recordCommitCapture(deps));
+    return askProcessor(tx, deps, context, commitCaptureOperation, {
+      transactionId: row.id,
+      merchantId: row.merchantId,
+      processorReference: row.processorReference,
+      amountCents: input.amount,
+      currency: row.currency,
+      details: { approvedCents: approved, extras } satisfies CommitCaptureDetails,
+    });
   }
 
   const effect: CommitEffect =
@@ -149,26 +129,34 @@ async function commit(
     lastFourDigits: (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
     createdAt: now,
   });
-  const { transaction } = await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
+  const { transaction } = await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
   return { body: commitResponse(transaction) };
 }
 
 type CommitExtras = Parameters<typeof applyCommit>[3];
 
+/** What a commit's capture request keeps for its recording: what the consumer approved, and what the commit adds. */
+interface CommitCaptureDetails {
+  approvedCents: number;
+  extras: CommitExtras;
+}
+
 /**
- * A manual_capture commit's outcome: approved, the payment is committed (Approved, with its capture row), what the
- * consumer approved beyond the committed amount is released, and the event and callback follow; refused, the payment
- * awaits its commit again and the answer is the refusal.
+ * A manual_capture commit's capture, asked once the commit is marked in flight (`startCommitCapture`). Approved, the
+ * payment is committed (Approved, with its capture row), what the consumer approved beyond the committed amount is
+ * released, and the event and callback follow; refused, the payment awaits its commit again and the answer is the
+ * refusal.
  */
-export function recordCommitCapture(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
-  return async (tx, request, answer, { now, releases }) => {
+export const commitCaptureOperation: HeldMethodOperation & { kind: 'commit_capture' } = {
+  kind: 'commit_capture',
+  call: (processor, request) => processor.capture(request.processorReference, request.amountCents, request.currency as Currency, request.requestKey),
+  record: async (tx, request, answer, { now, env, releases }) => {
     if (answer.outcome === 'released') throw new Error(`commit capture ${request.id} was answered as a release`);
-    const requestId = originalRequestId(request);
     if (answer.outcome !== 'approved') {
       await endCommitCapture(tx, request.transactionId);
-      return answerOf(processorError(answer), requestId);
+      return processorError(answer);
     }
-    const { approvedCents, extras } = request.details as { approvedCents: number; extras: CommitExtras };
+    const { approvedCents, extras } = request.details as unknown as CommitCaptureDetails;
     const committed = await applyCommit(tx, request.transactionId, { kind: 'captured', amountCents: request.amountCents }, extras, now, 'in_flight');
     if (!committed) throw new Error(`commit capture ${request.id}: the payment is no longer in flight`);
     await insertPayment(tx, {
@@ -181,11 +169,19 @@ export function recordCommitCapture(deps: Pick<ServiceDeps, 'env'>): RecordOutco
       confirmationNumber: newConfirmationNumber(),
       createdAt: now,
     });
-    if (request.amountCents < approvedCents) releases.push(await queueRelease(tx, committed, approvedCents - request.amountCents, now));
-    const { transaction } = await recordChange(tx, committed.id, now, deps.env.PUBLIC_BASE_URL);
-    return answerOf({ body: commitResponse(transaction) }, requestId);
-  };
-}
+    if (request.amountCents < approvedCents) {
+      const hold = {
+        transactionId: committed.id,
+        merchantId: committed.merchantId,
+        processorReference: request.processorReference,
+        currency: committed.currency,
+      };
+      releases.push(await queueRelease(tx, hold, approvedCents - request.amountCents, now));
+    }
+    const { transaction } = await recordChange(tx, committed.id, { at: now, baseUrl: env.PUBLIC_BASE_URL });
+    return { body: commitResponse(transaction) };
+  },
+};
 
 function commitResponse(transaction: Transaction): CommitResponse {
   return {
@@ -201,21 +197,7 @@ function commitResponse(transaction: Transaction): CommitResponse {
 /** A missed commit window releases what the consumer approved, at the processor once the expiry commits. */
 async function releaseApproval(tx: Tx, deps: ServiceDeps, row: TransactionRow, now: Date, context: MutationContext): Promise<void> {
   if (!row.processorReference || (row.approvedCents ?? 0) <= 0) return;
-  const release = await queueRelease(tx, row, row.approvedCents!, now);
+  const hold = { transactionId: row.id, merchantId: row.merchantId, processorReference: row.processorReference, currency: row.currency };
+  const release = await queueRelease(tx, hold, row.approvedCents!, now);
   context.afterCommit(() => finishReleases(deps, [release]));
-}
-
-function queueRelease(tx: Tx, row: TransactionRow, amountCents: number, now: Date): Promise<ProcessorRequestRow> {
-  return queueProcessorRequest(
-    tx,
-    {
-      operation: 'release',
-      transactionId: row.id,
-      merchantId: row.merchantId,
-      processorReference: row.processorReference!,
-      amountCents,
-      currency: row.currency,
-    },
-    now,
-  );
 }

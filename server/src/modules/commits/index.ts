@@ -1,2 +1,2 @@
-/** What other modules use of commits: the recorder of a commit's capture outcome (the processor-request worker). */
-export { recordCommitCapture } from './commits.service';
+/** What other modules use of commits: its processor operation (the registry the processor-request worker uses). */
+export { commitCaptureOperation } from './commits.service';

@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import type { CredentialCache } from '../../http/credential-cache';
-import type { MutationContext } from '../../http/idempotency';
+import type { MutationContext } from '../../mutations/mutation';
 import { presentedCredential } from '../../http/authenticate';
 import { route, type EndpointRoute, type KeySpace } from '../../http/endpoint-router';
 import type { AuditActorRef } from '../audit';

@@ -1,7 +1,8 @@
 import { buildOpenApiDocument } from '@svc/protocol';
 import { Router, type RequestHandler } from 'express';
 import type { Env } from '../../env';
-import { etagOf, sendTagged } from '../../http/etag';
+import { etagOf } from '../../entity-tag';
+import { sendTagged } from '../../http/etag';
 import { renderApiReference } from './docs-page';
 import { renderErrorReference } from './errors-page';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
-import { forgetExpiredKeys } from '../../http/idempotency';
+import { forgetExpiredKeys } from '../../mutations/expired-keys';
 import type { Logger } from '../../logger';
 import { sweepDue, type SweepDeps } from './expiry';
 

@@ -1,7 +1,17 @@
 import type { Tx } from '../../db/client';
-import { finishReleases, queueProcessorRequest, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
+import { finishReleases, queueRelease, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
-import * as q from './expiry.queries';
+import {
+  type DueRow,
+  SWEEP_BATCH,
+  authorizationTokenReferences,
+  expireCommits,
+  expireHolds,
+  lockActiveHoldsPastExpiry,
+  lockCommitWindowsPastDeadline,
+  lockPendingPastTimeout,
+  timeOut,
+} from './expiry.queries';
 
 /** What a sweep needs besides the clock's time. */
 export interface SweepDeps extends ProcessorCallDeps {
@@ -17,7 +27,7 @@ export interface SweepDeps extends ProcessorCallDeps {
  */
 export async function sweepDue(deps: SweepDeps, now: Date): Promise<{ timedOut: number; expiredHolds: number; expiredCommits: number }> {
   const timedOut = await sweepInBatches(deps, now, timeOutPending);
-  const expiredHolds = await sweepInBatches(deps, now, expireHolds);
+  const expiredHolds = await sweepInBatches(deps, now, expireDueHolds);
   const expiredCommits = await sweepInBatches(deps, now, expireCommitWindows);
   return { timedOut, expiredHolds, expiredCommits };
 }
@@ -34,30 +44,23 @@ async function sweepInBatches(deps: SweepDeps, now: Date, sweep: Sweep): Promise
       const rows = await sweep(tx, now);
       for (const { id, merchantId, currency, release } of rows) {
         if (release && release.amountCents > 0) {
-          const request = {
-            operation: 'release' as const,
-            transactionId: id,
-            merchantId,
-            processorReference: release.reference,
-            amountCents: release.amountCents,
-            currency,
-          };
-          releases.push(await queueProcessorRequest(tx, request, now));
+          const hold = { transactionId: id, merchantId, processorReference: release.reference, currency };
+          releases.push(await queueRelease(tx, hold, release.amountCents, now));
         }
-        await recordChange(tx, id, now, deps.baseUrl);
+        await recordChange(tx, id, { at: now, baseUrl: deps.baseUrl });
       }
       return rows.length;
     });
     await finishReleases(deps, releases);
     total += changed;
-    if (changed < q.SWEEP_BATCH) return total;
+    if (changed < SWEEP_BATCH) return total;
   }
 }
 
 const timeOutPending: Sweep = async (tx, now) => {
-  const due = await q.lockPendingPastTimeout(tx, now);
+  const due = await lockPendingPastTimeout(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.timeOut(
+  const changed = await timeOut(
     tx,
     due.map((row) => row.id),
     now,
@@ -66,16 +69,16 @@ const timeOutPending: Sweep = async (tx, now) => {
   return changed.map(({ id }) => ({ ...owner(byId, id), release: null }));
 };
 
-const expireHolds: Sweep = async (tx, now) => {
-  const due = await q.lockActiveHoldsPastExpiry(tx, now);
+const expireDueHolds: Sweep = async (tx, now) => {
+  const due = await lockActiveHoldsPastExpiry(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireHolds(
+  const changed = await expireHolds(
     tx,
     due.map((row) => row.id),
     now,
   );
   // The rows are locked, so what each held when it was read is what the update released.
-  const tokens = await q.authorizationTokenReferences(
+  const tokens = await authorizationTokenReferences(
     tx,
     changed.map(({ id }) => id),
   );
@@ -87,9 +90,9 @@ const expireHolds: Sweep = async (tx, now) => {
 };
 
 const expireCommitWindows: Sweep = async (tx, now) => {
-  const due = await q.lockCommitWindowsPastDeadline(tx, now);
+  const due = await lockCommitWindowsPastDeadline(tx, now);
   if (due.length === 0) return [];
-  const changed = await q.expireCommits(
+  const changed = await expireCommits(
     tx,
     due.map((row) => row.id),
     now,
@@ -101,7 +104,7 @@ const expireCommitWindows: Sweep = async (tx, now) => {
   });
 };
 
-function owner(due: Map<string, q.DueRow>, id: string): { id: string; merchantId: string; currency: string } {
+function owner(due: Map<string, DueRow>, id: string): { id: string; merchantId: string; currency: string } {
   const row = due.get(id)!;
   return { id, merchantId: row.merchantId, currency: row.currency };
 }

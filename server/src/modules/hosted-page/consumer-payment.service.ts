@@ -1,15 +1,16 @@
 import type { ConsumerPayRequest, Currency, TransactionStatusCode } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
-import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import type { Outcome } from '../../mutations/stored-answer';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
-import { recordChange, withPayment, withToken } from '../transactions';
-import { payAfterCommit, type PendingDone, type ProcessorRequestRow, type UndoPayment } from '../processor-requests';
-import { applyConsumerOutcome, endConsumerPayment, findLinkFace, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
+import { recordChange, withPayment, withToken, type InsertedWithEvent } from '../transactions';
+import { payAfterCommit, type PaymentOperation, type ProcessorRequestRow, type Recording } from '../processor-requests';
+import { applyConsumerOutcome, endConsumerPayment, findLinkForConsumer, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { toLinkState } from './link-state';
 
@@ -28,26 +29,30 @@ export async function payLink(
   linkId: string,
   input: ConsumerPayRequest & { method: string },
   context: MutationContext,
-): Promise<ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
   // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
-  const payment = {
-    call: (request: ProcessorRequestRow) =>
-      deps.processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
-    record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow, done: PendingDone) =>
-      recordDecision(tx, deps, request, method, result, context.requestId, done),
-    undo: endReversedConsumerPayment,
-  };
-  const handoff = await payAfterCommit(tx, deps, context, payment, startConsumerPayment(linkId, now));
-  if (!handoff) throw await refusal(tx, linkId, now);
-  return handoff;
+  const paid = await payAfterCommit(tx, deps, context, linkPaymentOperation, method, {}, startConsumerPayment(linkId, now));
+  if (!paid) throw await refusal(tx, linkId, now);
+  return paid;
 }
+
+/**
+ * A payment of a link (the hosted page, a terminal tap): a sale or an authorization, as the link's method says (its
+ * guarded write, `startConsumerPayment`, gives the request its kind, merchant, amount and currency and marks the link
+ * in flight). The method, a card, lives only in the request's memory. Reversed, the link is payable again.
+ */
+export const linkPaymentOperation: PaymentOperation<PaymentMethodInput> = {
+  call: (processor, request, method) => processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
+  record: (tx, request, result, method, recording) => recordDecision(tx, request, method, result, recording),
+  undo: endReversedConsumerPayment,
+};
 
 /** Why a link cannot be paid now, read after its guarded write refused. */
 async function refusal(tx: Tx, linkId: string, now: Date): Promise<ApiError> {
-  const row = (await findLinkFace(tx, linkId))?.row;
+  const row = (await findLinkForConsumer(tx, linkId))?.row;
   if (!row) return new NotFoundError('payment link');
   if (!(LINK_PAYABLE_METHOD_TYPES as readonly string[]).includes(row.methodType)) {
     return new ApiError('transaction_not_payable', "This transaction is paid through the merchant's checkout, not a payment link.");
@@ -77,21 +82,18 @@ function paymentStartedAt(request: ProcessorRequestRow): Date | null {
  * A link payment reversed at the processor (not answered in time, or its decision not recorded) is over: the link is
  * payable again, unless another payment took over meanwhile. The card is not kept, so it is never tried again.
  */
-export const endReversedConsumerPayment: UndoPayment = async (tx, request) => {
+async function endReversedConsumerPayment(tx: Tx, request: ProcessorRequestRow): Promise<void> {
   const startedAt = paymentStartedAt(request);
   if (request.transactionId !== null && startedAt) await endConsumerPayment(tx, request.transactionId, startedAt);
-};
+}
 
 async function recordDecision(
   tx: Tx,
-  deps: ServiceDeps,
   request: ProcessorRequestRow,
   method: PaymentMethodInput,
   result: ProcessorResult,
-  requestId: string,
-  done: PendingDone,
-): Promise<Omit<MutationResponse, 'replayed'>> {
-  const now = deps.clock.now();
+  { now, env, done }: Recording,
+): Promise<Outcome> {
   const { amountCents, transactionId } = request;
   const methodType = paymentOperation(request);
   const startedAt = paymentStartedAt(request);
@@ -110,7 +112,7 @@ async function recordDecision(
             processor: result.processor,
             confirmation,
             authorizedCents: amountCents,
-            holdExpiresAt: new Date(now.getTime() + deps.env.AUTHORIZATION_HOLD_S * 1000),
+            holdExpiresAt: new Date(now.getTime() + env.AUTHORIZATION_HOLD_S * 1000),
             supportsCloseAuth: result.supportsCloseAuth,
           };
   } else {
@@ -120,10 +122,10 @@ async function recordDecision(
   // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
   // recorded, and payAfterCommit reverses it at the processor.
   if (!updated) throw new Error(`consumer payment of transaction ${transactionId} started at ${startedAt.toISOString()} is no longer the one in flight`);
-  // The payment or token goes into the database with the event, in its statement (recordChange's `also`).
+  // The payment or token goes into the database with the event, in its statement (recordChange's `inserting`).
   const row = updated.row;
   let changed = updated;
-  let also: Parameters<typeof recordChange>[5];
+  let inserting: InsertedWithEvent | undefined;
   if (methodType === 'sale') {
     const payment = newPaymentRow({
       paymentId: newPaymentId(),
@@ -136,7 +138,7 @@ async function recordDecision(
       createdAt: now,
     });
     changed = withPayment(changed, payment);
-    also = { payment };
+    inserting = { payment };
   }
   if (result.outcome === 'approved' && methodType === 'authorize') {
     const token = newPaymentTokenRow({
@@ -152,18 +154,20 @@ async function recordDecision(
       createdAt: now,
     });
     changed = withToken(changed, token);
-    also = { token };
+    inserting = { token };
   }
   // The request moves to done in the event's statement, with the answer.
-  const recorded = await recordChange(tx, changed, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', also, {
-    pending: done,
-    answer: ({ view }) =>
-      result.outcome !== 'approved'
-        ? answerOf(processorError(result, 'final'), requestId)
-        : answerOf(
-            { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
-            requestId,
-          ),
+  const recorded = await recordChange(tx, changed, {
+    at: now,
+    baseUrl: env.PUBLIC_BASE_URL,
+    inserting,
+    finishing: {
+      request: done,
+      outcome: ({ view }) =>
+        result.outcome !== 'approved'
+          ? processorError(result, 'final')
+          : { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
+    },
   });
-  return recorded.answer;
+  return recorded.outcome;
 }

@@ -1,25 +1,25 @@
 import { Status } from '@svc/protocol';
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableQuery } from '../../db/reusable-query';
+import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
-import type { GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionView } from '../transactions';
 
-const linkFace = reusableQuery('link_face', (db) =>
+const linkForConsumer = reusableQuery('link_for_consumer', { linkId: columnParam(transactions.linkId) }, (db, slots) =>
   db
     .select({ row: transactions, businessName: merchants.name, lastFourDigits: paymentTokens.lastFourDigits })
     .from(transactions)
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
     .leftJoin(paymentTokens, eq(paymentTokens.transactionId, transactions.id))
-    .where(eq(transactions.linkId, sql.placeholder('linkId')))
+    .where(eq(transactions.linkId, slots.linkId))
     .limit(1),
 );
 
 /** What the consumer's page shows of a payment link's transaction. */
-export async function findLinkFace(db: Queryable, linkId: string) {
-  const [row] = await linkFace(db, { linkId });
+export async function findLinkForConsumer(db: Queryable, linkId: string) {
+  const [row] = await linkForConsumer(db, { linkId });
   return row ?? null;
 }
 
@@ -46,32 +46,31 @@ const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declin
  * processor decides; `applyConsumerOutcome` records what it decided.
  */
 export function startConsumerPayment(linkId: string, now: Date): GuardedWrite {
-  return { name: 'consumer_payment_mark', build: consumerPaymentMarkWrite, values: { linkId, now: now.toISOString() } };
+  return consumerPaymentMarkWrite({ linkId, now });
 }
 
-function consumerPaymentMarkWrite(db: Queryable) {
-  const t = transactions;
+const consumerPaymentMarkWrite = guardedWrite('consumer_payment_mark', { linkId: columnParam(transactions.linkId), now: param.timestamp }, (db, slots) => {
   const cte = db.$with('guarded').as(
     db
-      .update(t)
+      .update(transactions)
       .set({ consumerPaymentSince: consumerPaymentMark })
       .where(
         and(
-          eq(t.linkId, sql.placeholder('linkId')),
-          inArray(t.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
-          inArray(t.status, [...LINK_PAYABLE_STATUSES]),
-          or(isNull(t.timeoutAt), sql`${t.timeoutAt} > ${sql.placeholder('now')}::timestamptz`),
-          isNotNull(t.amountCents),
+          eq(transactions.linkId, slots.linkId),
+          inArray(transactions.methodType, [...LINK_PAYABLE_METHOD_TYPES]),
+          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+          or(isNull(transactions.timeoutAt), sql`${transactions.timeoutAt} > ${slots.now}`),
+          isNotNull(transactions.amountCents),
           noConsumerPaymentInFlight(),
         ),
       )
       .returning({
-        id: t.id,
-        since: t.consumerPaymentSince,
-        merchantId: t.merchantId,
-        methodType: t.methodType,
-        amountCents: t.amountCents,
-        currency: t.currency,
+        id: transactions.id,
+        since: transactions.consumerPaymentSince,
+        merchantId: transactions.merchantId,
+        methodType: transactions.methodType,
+        amountCents: transactions.amountCents,
+        currency: transactions.currency,
       }),
   );
   return {
@@ -86,7 +85,7 @@ function consumerPaymentMarkWrite(db: Queryable) {
       currency: sql`${cte.currency}`,
     },
   };
-}
+});
 
 /** The processor did not answer: the payment in flight (the one started at `startedAt`) is over, and the link payable again. */
 export async function endConsumerPayment(db: Queryable, transactionId: string, startedAt: Date): Promise<void> {
@@ -113,58 +112,73 @@ export async function applyConsumerOutcome(
     status: STATUS_OF[outcome.kind],
     paymentType: outcome.paymentType,
     processor: outcome.processor,
-    confirmation: 'confirmation' in outcome ? JSON.stringify(outcome.confirmation) : null,
+    confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
     // A sale keeps the method it was paid with: a refund gives the money back to it.
     processorReference: outcome.kind === 'sold' ? outcome.processorReference : null,
-    startedAt: startedAt.toISOString(),
-    now: now.toISOString(),
+    startedAt,
+    now,
   };
   const [view] =
     outcome.kind === 'authorized'
       ? await outcomeWithHold(db, {
           ...values,
           authorizedCents: outcome.authorizedCents,
-          holdExpiresAt: outcome.holdExpiresAt.toISOString(),
+          holdExpiresAt: outcome.holdExpiresAt,
           supportsCloseAuth: outcome.supportsCloseAuth,
         })
       : await outcomeWithoutHold(db, values);
   return view ?? null;
 }
 
-/** The two column sets of a consumer outcome (an authorization places a hold; the rest do not), each built once. */
-const outcomeWithoutHold = consumerOutcomeStatement(false);
-const outcomeWithHold = consumerOutcomeStatement(true);
+/** What every consumer outcome writes, and whose payment it is (the one started at `startedAt`). */
+const OUTCOME_PARAMS = {
+  transactionId: columnParam(transactions.id),
+  status: columnParam(transactions.status),
+  paymentType: columnParam(transactions.paymentType),
+  processor: columnParam(transactions.processor),
+  confirmation: columnParam(transactions.confirmation),
+  processorReference: columnParam(transactions.processorReference),
+  startedAt: param.timestamp,
+  now: columnParam(transactions.updatedAt),
+};
+/** What an authorization's outcome writes besides: its hold. */
+const HOLD_PARAMS = {
+  authorizedCents: columnParam(transactions.authorizedCents),
+  holdExpiresAt: param.timestamp,
+  supportsCloseAuth: columnParam(transactions.supportsCloseAuth),
+};
 
-function consumerOutcomeStatement(placesHold: boolean) {
-  return writeReturningView((db) => {
-    const hold = placesHold
-      ? {
-          authStatus: sql`'active'`,
-          authorizedCents: sql`${sql.placeholder('authorizedCents')}::bigint`,
-          holdExpiresAt: sql`${sql.placeholder('holdExpiresAt')}::timestamptz`,
-          supportsCloseAuth: sql`${sql.placeholder('supportsCloseAuth')}::boolean`,
-        }
-      : {};
-    return db
-      .update(transactions)
-      .set({
-        status: sql`${sql.placeholder('status')}::smallint`,
-        paymentType: sql`${sql.placeholder('paymentType')}::text`,
-        processor: sql`${sql.placeholder('processor')}::text`,
-        confirmation: sql`${sql.placeholder('confirmation')}::jsonb`,
-        processorReference: sql`coalesce(${sql.placeholder('processorReference')}::text, ${transactions.processorReference})`,
-        ...hold,
-        consumerPaymentSince: sql`null`,
-        sequence: nextSequence(),
-        updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-      })
-      .where(
-        and(
-          eq(transactions.id, sql.placeholder('transactionId')),
-          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
-          sql`${transactions.consumerPaymentSince} = ${sql.placeholder('startedAt')}::timestamptz`,
-        ),
-      )
-      .returning();
-  });
+/** The two column sets of a consumer outcome (an authorization places a hold; the rest do not), each built once. */
+const outcomeWithoutHold = writeReturningView(OUTCOME_PARAMS, (db, slots) => consumerOutcomeWrite(db, slots, {}));
+const outcomeWithHold = writeReturningView({ ...OUTCOME_PARAMS, ...HOLD_PARAMS }, (db, slots) =>
+  consumerOutcomeWrite(db, slots, {
+    authStatus: sql`'active'`,
+    authorizedCents: slots.authorizedCents,
+    holdExpiresAt: slots.holdExpiresAt,
+    supportsCloseAuth: slots.supportsCloseAuth,
+  }),
+);
+
+function consumerOutcomeWrite(db: Queryable, slots: ParamSlots<typeof OUTCOME_PARAMS>, hold: Record<string, SQL>) {
+  return db
+    .update(transactions)
+    .set({
+      status: slots.status,
+      paymentType: slots.paymentType,
+      processor: slots.processor,
+      confirmation: slots.confirmation,
+      processorReference: sql`coalesce(${slots.processorReference}, ${transactions.processorReference})`,
+      ...hold,
+      consumerPaymentSince: sql`null`,
+      sequence: nextSequence(),
+      updatedAt: slots.now,
+    })
+    .where(
+      and(
+        eq(transactions.id, slots.transactionId),
+        inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+        sql`${transactions.consumerPaymentSince} = ${slots.startedAt}`,
+      ),
+    )
+    .returning();
 }

@@ -6,7 +6,7 @@ import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { isFreshDecline, limitDeclines } from '../card-testing';
 import { payLink } from './consumer-payment.service';
-import { findLinkFace } from './hosted-page.queries';
+import { findLinkForConsumer } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 
 /** The consumer's side of a payment link (JSON). The link id is the only credential; nothing secret is answered. */
@@ -17,10 +17,10 @@ export function hostedPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): 
     route(
       ENDPOINT.getPaymentLinkState,
       async ({ params, res }) => {
-        const face = await findLinkFace(deps.db, params.linkId);
-        if (!face) throw new NotFoundError('payment link');
+        const link = await findLinkForConsumer(deps.db, params.linkId);
+        if (!link) throw new NotFoundError('payment link');
         res.setHeader('Cache-Control', 'no-store');
-        res.json(toLinkState(face, deps.clock.now()));
+        res.json(toLinkState(link, deps.clock.now()));
       },
       perAddress,
     ),
@@ -31,9 +31,9 @@ export function hostedPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): 
         // The merchant is needed only to file an Idempotency-Key; without one, payLink finds the link (or answers 404).
         let merchantId = '';
         if (req.get('idempotency-key') !== undefined) {
-          const face = await findLinkFace(deps.db, linkId);
-          if (!face) throw new NotFoundError('payment link');
-          merchantId = face.row.merchantId;
+          const link = await findLinkForConsumer(deps.db, linkId);
+          if (!link) throw new NotFoundError('payment link');
+          merchantId = link.row.merchantId;
         }
         res.setHeader('Cache-Control', 'no-store');
         // Card testing: the link's and the address's recent declines are counted before the processor is asked.

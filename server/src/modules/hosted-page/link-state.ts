@@ -3,8 +3,8 @@ import { isLinkPayable } from './link-payable';
 import { toProduct, type StoredProduct, type TransactionRow } from '../transactions';
 
 /** What the consumer's page may know of a transaction: nothing secret, no token, no merchant data beyond its name. */
-export function toLinkState(face: { row: TransactionRow; businessName: string; lastFourDigits: string | null }, now: Date): PaymentLinkState {
-  const { row } = face;
+export function toLinkState(link: { row: TransactionRow; businessName: string; lastFourDigits: string | null }, now: Date): PaymentLinkState {
+  const { row } = link;
   const status = row.status as TransactionStatusCode;
   const payable = isLinkPayable(row, now);
   return {
@@ -12,14 +12,14 @@ export function toLinkState(face: { row: TransactionRow; businessName: string; l
     amount: row.amountCents === null ? null : centsToMajor(row.amountCents),
     amountCents: row.amountCents,
     currency: row.currency as PaymentLinkState['currency'],
-    businessName: face.businessName,
+    businessName: link.businessName,
     products: (row.products as StoredProduct[]).map(toProduct),
     methodType: row.methodType,
     status,
     statusName: statusName(status),
     timeoutDate: row.timeoutAt?.toISOString() ?? null,
     payable,
-    lastFourDigits: face.lastFourDigits ?? (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
+    lastFourDigits: link.lastFourDigits ?? (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
     confirmationNumber: (row.confirmation as { confirmationNumber?: string | null } | null)?.confirmationNumber ?? null,
     refundedCents: row.refundedCents,
   };

@@ -6,7 +6,7 @@ import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { LinkIdParam } from '../../http/path-params';
 import { sendTagged } from '../../http/etag';
 import { notFoundPage, sendPage } from '../consumer-pages';
-import { findLinkFace } from './hosted-page.queries';
+import { findLinkForConsumer } from './hosted-page.queries';
 import { toLinkState } from './link-state';
 import { renderPaymentPage } from './payment-page';
 import { paymentPageUrl } from '../transactions';
@@ -21,12 +21,12 @@ import { pageLanguage } from '../../i18n';
 export function paymentPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): EndpointRoute[] {
   const perAddress = { before: [perAddressLimit(deps.limiter, 'consumer')] };
   // Pages: a malformed link is the 404 page, not a problem.
-  const face = async (linkId: unknown) => (LinkIdParam.safeParse(linkId).success ? findLinkFace(deps.db, linkId as string) : null);
+  const linkOf = async (linkId: unknown) => (LinkIdParam.safeParse(linkId).success ? findLinkForConsumer(deps.db, linkId as string) : null);
   return [
     route(
       ENDPOINT.getPaymentPage,
       async ({ req, res }) => {
-        const found = await face(req.params.linkId);
+        const found = await linkOf(req.params.linkId);
         const language = pageLanguage({ query: req.query['lang'], transaction: found?.row.language, acceptLanguage: req.get('accept-language') });
         if (!found) {
           sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('payment link', language));
@@ -41,7 +41,7 @@ export function paymentPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
     route(
       ENDPOINT.getPaymentQrCode,
       async ({ req, res }) => {
-        const found = await face(req.params.linkId);
+        const found = await linkOf(req.params.linkId);
         if (!found) {
           sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('payment link'));
           return;

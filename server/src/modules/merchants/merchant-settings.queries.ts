@@ -1,7 +1,7 @@
 import type { CallbackMethod, MerchantSettings } from '@svc/protocol';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableStatement } from '../../db/reusable-query';
+import { columnParam, param, reusableStatement } from '../../db/reusable-query';
 import { branches, merchants } from '../../db/schema';
 
 /** What a settings change names: a field left undefined stays as it is; a null URL removes the default. */
@@ -46,12 +46,13 @@ export async function readMerchantSettings(db: Queryable, merchantId: string): P
   return { ...merchant, branches: ofBranches };
 }
 
-const defaultsOf = reusableStatement<{ url: string | null; method: CallbackMethod; owner: 'branch' | 'merchant' }>(
-  () => sql`select coalesce(b.callback_url, m.callback_url) as url,
+const defaultsOf = reusableStatement(
+  { merchantId: columnParam(merchants.id), branchId: param.nullable(columnParam(branches.id)) },
+  (_db, slots) => sql<{ url: string | null; method: CallbackMethod; owner: 'branch' | 'merchant' }>`select coalesce(b.callback_url, m.callback_url) as url,
       case when b.callback_url is not null then b.callback_method else m.callback_method end as method,
       case when b.callback_url is not null then 'branch' else 'merchant' end as owner
-    from ${merchants} m left join ${branches} b on b.id = ${sql.placeholder('branchId')}::uuid and b.merchant_id = m.id
-    where m.id = ${sql.placeholder('merchantId')}::uuid`,
+    from ${merchants} m left join ${branches} b on b.id = ${slots.branchId} and b.merchant_id = m.id
+    where m.id = ${slots.merchantId}`,
 );
 
 /**

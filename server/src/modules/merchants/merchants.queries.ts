@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableQuery } from '../../db/reusable-query';
+import { columnParam, reusableQuery } from '../../db/reusable-query';
 import { apiCredentials, branches, devices, merchants, type CredentialKind } from '../../db/schema';
 
 export async function insertMerchant(db: Queryable, values: { name: string; hmacSecret: string; isSandboxDemo?: boolean }) {
@@ -34,7 +34,7 @@ export async function insertCredential(
   return row!;
 }
 
-const credentialByHash = reusableQuery('credential_by_hash', (db) =>
+const credentialByHash = reusableQuery('credential_by_hash', { secretHash: columnParam(apiCredentials.secretHash) }, (db, slots) =>
   db
     .select({
       id: apiCredentials.id,
@@ -46,7 +46,7 @@ const credentialByHash = reusableQuery('credential_by_hash', (db) =>
       allowedOrigins: apiCredentials.allowedOrigins,
     })
     .from(apiCredentials)
-    .where(and(eq(apiCredentials.secretHash, sql.placeholder('secretHash')), isNull(apiCredentials.revokedAt)))
+    .where(and(eq(apiCredentials.secretHash, slots.secretHash), isNull(apiCredentials.revokedAt)))
     .limit(1),
 );
 

@@ -2,7 +2,7 @@ import type { ProvisionedMerchant } from '@svc/protocol';
 import type { Database, Queryable } from '../../db/client';
 import type { CredentialKind } from '../../db/schema';
 import { credentialHint, generateCredential, generateHmacSecret, hashCredential } from './credentials';
-import * as q from './merchants.queries';
+import { insertBranch, insertCredential, insertDevice, insertMerchant } from './merchants.queries';
 
 export interface ProvisionMerchantInput {
   name: string;
@@ -26,9 +26,9 @@ export async function provisionMerchant(db: Database, input: ProvisionMerchantIn
 /** The rows of a new merchant, inside the caller's transaction. */
 export async function createMerchantRecords(tx: Queryable, input: ProvisionMerchantInput): Promise<ProvisionedMerchant> {
   const hmacSecret = generateHmacSecret();
-  const merchant = await q.insertMerchant(tx, { name: input.name, hmacSecret, isSandboxDemo: input.isSandboxDemo ?? false });
-  const branch = await q.insertBranch(tx, { merchantId: merchant.id, name: 'Main branch' });
-  const device = await q.insertDevice(tx, { merchantId: merchant.id, branchId: branch.id, name: 'Terminal 1' });
+  const merchant = await insertMerchant(tx, { name: input.name, hmacSecret, isSandboxDemo: input.isSandboxDemo ?? false });
+  const branch = await insertBranch(tx, { merchantId: merchant.id, name: 'Main branch' });
+  const device = await insertDevice(tx, { merchantId: merchant.id, branchId: branch.id, name: 'Terminal 1' });
   const keys = await issueCredentials(tx, { merchantId: merchant.id, branchId: branch.id, deviceId: device.id, origins: input.origins });
   return { merchantId: merchant.id, branchId: branch.id, ...keys, hmacSecret, stickerUrl: stickerUrlOf(input.publicBaseUrl, device.stickerCode) };
 }
@@ -40,7 +40,7 @@ export async function issueCredentials(
 ): Promise<Pick<ProvisionedMerchant, 'apiKey' | 'branchApiKey' | 'clientId' | 'deviceId'>> {
   const issue = async (kind: CredentialKind, extra: { branchId?: string; deviceId?: string; allowedOrigins?: string[] }) => {
     const value = generateCredential(kind);
-    await q.insertCredential(tx, { merchantId: scope.merchantId, kind, secretHash: hashCredential(value), hint: credentialHint(value), ...extra });
+    await insertCredential(tx, { merchantId: scope.merchantId, kind, secretHash: hashCredential(value), hint: credentialHint(value), ...extra });
     return value;
   };
   return {

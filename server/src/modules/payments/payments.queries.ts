@@ -10,7 +10,7 @@ const paymentInsert = reusableInsert(payments);
 const tokenInsert = reusableInsert(paymentTokens);
 
 /**
- * A payment row made in memory, its id included, for a change that inserts it with its event (recordChange's `also`)
+ * A payment row made in memory, its id included, for a change that inserts it with its event (recordChange's `inserting`)
  * instead of in a statement of its own.
  */
 export function newPaymentRow(values: Omit<PaymentRow, 'id'>): PaymentRow {

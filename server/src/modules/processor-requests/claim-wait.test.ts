@@ -3,7 +3,7 @@ import { insertTokenizedMethod } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**
@@ -112,7 +112,7 @@ describe('a capture whose outcome cannot be recorded in time (the database does 
     // The worker (which also reverses the token charge the test before left in flight) records the capture.
     const later = new Date(t.app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS);
     const deps = { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
-    await finishAbandonedProcessorRequests(deps, processorOutcomeRecorders({ env: t.app.env }), later);
+    await finishAbandonedProcessorRequests(deps, PROCESSOR_OPERATIONS, later);
     const replay = await t.client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
     expect(replay.status).toBe(200);
     expect(replay.body.transaction.authorization).toMatchObject({ capturedCents: 300 });

@@ -8,7 +8,7 @@ import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold } from '../../test/merchant-client';
 import { runNode } from '../../test/process';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**
@@ -41,7 +41,7 @@ const t = useTestApp({
 function workerAt(seconds: number): Promise<number> {
   return finishAbandonedProcessorRequests(
     { db: t.database.db, processor, clock: t.app.clock, logger, env: t.app.env },
-    processorOutcomeRecorders({ env: t.app.env }),
+    PROCESSOR_OPERATIONS,
     new Date(t.app.clock.now().getTime() + seconds * 1000),
   );
 }
@@ -142,7 +142,7 @@ describe('one run of the worker during a processor outage', () => {
     } as unknown as PaymentProcessor;
     const finished = await finishAbandonedProcessorRequests(
       { db: t.database.db, processor: unanswered, clock, logger, env: t.app.env },
-      processorOutcomeRecorders({ env: t.app.env }),
+      PROCESSOR_OPERATIONS,
       clock.now(),
     );
     expect({ finished, reversals }).toEqual({ finished: 0, reversals: 4 });

@@ -1,20 +1,10 @@
-/** The processor outbox's public surface: what other modules and the wiring may use. */
-export {
-  answerFromProcessor,
-  askedBy,
-  finishProcessorRequest,
-  finishReleases,
-  originalRequestId,
-  PROCESSOR_LEASE_MS,
-  PendingDone,
-  ProcessorUnanswered,
-  queueProcessorRequest,
-  queueProcessorRequestWith,
-  recordRelease,
-} from './processor-call';
-export type { OutcomeRecorders, ProcessorAnswer, ProcessorCallDeps, RecordedAnswer, RecordOutcome, UndoPayment } from './processor-call';
+/** The processor requests' public surface: how an operation that calls the processor is declared, asked for and finished. */
+export { PendingDone } from './operation';
+export type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, PaymentOperation, ProcessorOperations, Recording, UndoPayment } from './operation';
+export { askProcessor, askProcessorFor, finishReleases, PROCESSOR_LEASE_MS, ProcessorUnanswered, queueRelease, releaseOperation } from './processor-call';
+export type { ProcessorAnswer, ProcessorCallDeps } from './processor-call';
+export { payAfterCommit } from './payment-call';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
-export { payAfterCommit, type Payment } from './payment-call';
-export type { GuardedWrite } from './processor-requests.queries';
-export { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from './processor-requests.queries';
+export { guardedWrite, type GuardedWrite } from './processor-requests.queries';
+export { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from './processor-requests.queries';

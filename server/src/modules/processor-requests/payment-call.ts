@@ -1,108 +1,87 @@
 import type { Tx } from '../../db/client';
 import { isDatabaseUnavailable } from '../../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../../errors';
-import { answerOf, type MutationContext, type MutationResponse, type ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import { problemAnswer, type StoredAnswer } from '../../mutations/stored-answer';
 import type { ProcessorResult } from '../../processor/processor';
+import type { PaymentOperation, Recording, UndoPayment } from './operation';
 import {
-  askedBy,
   finishProcessorRequest,
+  fromMutation,
   originalRequestId,
   PROCESSOR_LEASE_MS,
   ProcessorUnanswered,
   queueProcessorRequest,
   queueProcessorRequestWith,
-  recordedAnswer,
+  storedAnswerOfRequest,
   type NewProcessorRequest,
-  type PendingDone,
+  type NewRequestWithWrite,
+  type PaymentFinish,
   type ProcessorCallDeps,
-  type UndoPayment,
 } from './processor-call';
-import {
-  claimForReversal,
-  findProcessorRequest,
-  type FromTheWrite,
-  type GuardedWrite,
-  type PaymentOperation,
-  type ProcessorRequestRow,
-} from './processor-requests.queries';
+import { claimForReversal, findProcessorRequest, type GuardedWrite, type ProcessorRequestRow } from './processor-requests.queries';
 
-type Answer = Omit<MutationResponse, 'replayed'>;
-
-/** What a payment's request asks: the call (made once, by it: the card is in its memory) and how to record its result. */
-export interface Payment {
-  operation: PaymentOperation;
-  /** Null when its outcome creates the transaction (a widget payment, a token charge). */
-  transactionId: string | null;
-  merchantId: string;
-  /** The tokenized method a token charge is made on. */
-  processorReference?: string;
-  amountCents: number;
-  currency: string;
-  /** What undoing it needs (a link payment's in-flight mark), besides the request's id. */
-  details?: Record<string, unknown>;
-  /** The call, with the request as it was queued (its key; for a link payment, what the guarded write gave it). */
-  call: (request: ProcessorRequestRow) => Promise<ProcessorResult>;
-  /** Records the processor's decision in the transaction that marks the request done; its answer is the request's. */
-  record: (tx: Tx, result: ProcessorResult, request: ProcessorRequestRow, done: PendingDone) => Promise<Answer>;
-  /** Undoes what the request committed before the call (a link payment's in-flight mark), once it is reversed. */
-  undo?: UndoPayment;
-}
-
-/** A payment whose transaction a guarded write names, and which may give its operation, merchant, amount and currency. */
-type FromAGuardedWrite = Omit<Payment, 'transactionId' | FromTheWrite> & Partial<Pick<Payment, FromTheWrite>>;
+/** What a payment's request asks, besides its kind (its declaration's, or its guarded write's). */
+export type PaymentAsked = Omit<NewProcessorRequest, 'operation' | 'idempotencyKey' | 'idempotencyKeyTakenAt'>;
 
 /**
- * A payment that only the request itself can make: the card lives in its memory, or its outcome creates the record.
- * The change that asks (the Idempotency-Key taken, a link marked in flight) commits together with a processor_requests
- * row; the call is made after the commit, outside any lock, with the row's request key; the decision is recorded in a
- * transaction of its own, which marks the row done and fills in the answer under the key. When the processor does not
- * answer (PROCESSOR_TIMEOUT_MS), or its decision cannot be recorded, the payment is reversed at the processor by its
- * key, and the key freed: the caller is told nothing was charged and may try again. Should the reversal not be
- * answered either, or the database be gone while the decision is recorded (503: not the processor's fault), the row
- * stays in flight and the worker reverses it when its lease ends (a retry with the key gets 409 until then). Either
- * way no payment stays charged that the books do not show.
+ * A payment that only the request itself can make: the card lives in its memory (`input`), or its outcome creates the
+ * record. The change that asks (the Idempotency-Key taken, a link marked in flight) commits together with a
+ * processor_requests row; the call (`operation.call`) is made after the commit, outside any lock, with the row's
+ * request key; the decision is recorded (`operation.record`) in a transaction of its own, which marks the row done and
+ * fills in the answer under the key. When the processor does not answer (PROCESSOR_TIMEOUT_MS), or its decision
+ * cannot be recorded, the payment is reversed at the processor by its key, and the key freed: the caller is told
+ * nothing was charged and may try again. Should the reversal not be answered either, or the database be gone while
+ * the decision is recorded (503: not the processor's fault), the row stays in flight and the worker reverses it when
+ * its lease ends (a retry with the key gets 409 until then). Either way no payment stays charged that the books do not
+ * show.
  */
-export function payAfterCommit(tx: Tx, deps: ProcessorCallDeps, context: MutationContext, payment: Payment): Promise<ProcessorHandoff>;
+export function payAfterCommit<Input>(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  operation: PaymentOperation<Input>,
+  input: Input,
+  asked: PaymentAsked,
+): Promise<AnswerAfterCommit>;
 /** The same, for the transaction a guarded write changes (a link marked in flight), in one statement with it: null when its guard refused. */
-export function payAfterCommit(
+export function payAfterCommit<Input>(
   tx: Tx,
   deps: ProcessorCallDeps,
   context: MutationContext,
-  payment: FromAGuardedWrite,
+  operation: PaymentOperation<Input>,
+  input: Input,
+  asked: Omit<NewRequestWithWrite, 'operation' | 'idempotencyKey' | 'idempotencyKeyTakenAt'>,
   guarded: GuardedWrite,
-): Promise<ProcessorHandoff | null>;
-export async function payAfterCommit(
+): Promise<AnswerAfterCommit | null>;
+export async function payAfterCommit<Input>(
   tx: Tx,
   deps: ProcessorCallDeps,
   context: MutationContext,
-  payment: FromAGuardedWrite & { transactionId?: string | null },
+  operation: PaymentOperation<Input>,
+  input: Input,
+  asked: Omit<NewRequestWithWrite, 'operation' | 'idempotencyKey' | 'idempotencyKeyTakenAt'> & { transactionId?: string | null },
   guarded?: GuardedWrite,
-): Promise<ProcessorHandoff | null> {
+): Promise<AnswerAfterCommit | null> {
   const now = deps.clock.now();
-  const asked = {
-    operation: payment.operation,
-    merchantId: payment.merchantId,
-    processorReference: payment.processorReference ?? null,
-    amountCents: payment.amountCents,
-    currency: payment.currency,
-    ...askedBy(context, payment.details),
-  };
-  const request = guarded ? await queueProcessorRequestWith(tx, guarded, asked, now) : await queueProcessorRequest(tx, unguarded(asked, payment), now);
-  if (!request) return null;
-  const { undo } = payment;
+  const request = { ...asked, ...(operation.kind ? { operation: operation.kind } : {}), ...fromMutation(context, asked.details) };
+  const queued = guarded ? await queueProcessorRequestWith(tx, guarded, request, now) : await queueProcessorRequest(tx, unguarded(request), now);
+  if (!queued) return null;
+  const { undo } = operation;
   return {
     answer: async () => {
       try {
-        // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
-        const finish = {
-          call: () => payment.call(request),
-          decide: (tx: Tx, result: ProcessorResult, done: PendingDone) => payment.record(tx, result, request, done),
+        const finish: PaymentFinish = {
+          payment: true,
+          call: () => operation.call(deps.processor, queued, input),
+          record: (tx: Tx, result: ProcessorResult, recording: Recording) => operation.record(tx, queued, result, input, recording),
           undo,
         };
-        return (await finishProcessorRequest(deps, request, finish)) ?? notCharged(request);
+        // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
+        return (await finishProcessorRequest(deps, queued, finish)) ?? notCharged(queued);
       } catch (error) {
         if (!(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error)) throw unrecordedForTheDatabase();
-        return reverseUnrecorded(deps, request, undo, error);
+        return reverseUnrecorded(deps, queued, undo, error);
       }
     },
   };
@@ -128,7 +107,7 @@ function unrecordedForTheDatabase(): DatabaseUnavailableError {
  * that called can be recorded, so a reversal is never sent for a payment the books show. If another holds the request
  * (the worker, reversing it), or the reversal is not answered, the row stays in flight for the worker.
  */
-async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequestRow, undo: UndoPayment | undefined, error: unknown): Promise<Answer> {
+async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequestRow, undo: UndoPayment | undefined, error: unknown): Promise<StoredAnswer> {
   const unanswered = error instanceof ProcessorUnanswered;
   deps.logger.warn(
     { err: unanswered ? error.cause : error, code: unanswered ? 'processor_unanswered' : 'payment_unrecorded', processorRequestId: request.id },
@@ -139,7 +118,7 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
     claimed = await claimForReversal(deps.db, request.id, request.attempts, new Date(deps.clock.now().getTime() + PROCESSOR_LEASE_MS));
     if (!claimed) {
       const now = await findProcessorRequest(deps.db, request.id);
-      if (now?.state === 'done') return recordedAnswer(now) ?? notCharged(request);
+      if (now?.state === 'done') return storedAnswerOfRequest(now) ?? notCharged(request);
       return beingCancelled(request);
     }
   } catch (claim) {
@@ -149,7 +128,7 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
     return beingCancelled(request);
   }
   try {
-    return (await finishProcessorRequest(deps, claimed, { undo })) ?? notCharged(request);
+    return (await finishProcessorRequest(deps, claimed, { payment: true, undo })) ?? notCharged(request);
   } catch (reversal) {
     deps.logger.warn(
       { err: reversal, code: 'processor_reversal_deferred', processorRequestId: request.id },
@@ -160,33 +139,30 @@ async function reverseUnrecorded(deps: ProcessorCallDeps, request: ProcessorRequ
 }
 
 /** Without a guarded write, the payment names all that is asked (the overloads of payAfterCommit see to it). */
-function unguarded(
-  asked: Partial<Pick<NewProcessorRequest, FromTheWrite>> & Omit<NewProcessorRequest, 'transactionId' | FromTheWrite>,
-  payment: { transactionId?: string | null },
-): NewProcessorRequest {
-  const { operation, merchantId, amountCents, currency } = asked;
+function unguarded(request: Omit<NewRequestWithWrite, 'operation'> & Partial<Pick<NewProcessorRequest, 'operation' | 'transactionId'>>): NewProcessorRequest {
+  const { operation, merchantId, amountCents, currency } = request;
   if (operation === undefined || merchantId === undefined || amountCents === undefined || currency === undefined) {
     throw new Error('a payment without a guarded write names its operation, merchant, amount and currency');
   }
   return {
-    ...asked,
+    ...request,
     operation,
     merchantId,
     amountCents,
     currency,
-    processorReference: asked.processorReference ?? null,
-    transactionId: payment.transactionId ?? null,
+    processorReference: request.processorReference ?? null,
+    transactionId: request.transactionId ?? null,
   };
 }
 
-function beingCancelled(request: ProcessorRequestRow): Answer {
+function beingCancelled(request: ProcessorRequestRow): StoredAnswer {
   const detail =
     'The payment could not be completed (the processor did not answer in time, or its answer could not be recorded). It is being cancelled at the processor; try again in a minute (with the same Idempotency-Key it answers 409 until the cancel is recorded).';
-  return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+  return problemAnswer(new ApiError('processor_failure', detail), originalRequestId(request));
 }
 
-function notCharged(request: ProcessorRequestRow): Answer {
+function notCharged(request: ProcessorRequestRow): StoredAnswer {
   const detail =
     'The payment could not be completed (the processor did not answer in time, or its answer could not be recorded); it was cancelled at the processor and nothing was charged. Try again.';
-  return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+  return problemAnswer(new ApiError('processor_failure', detail), originalRequestId(request));
 }

@@ -6,7 +6,7 @@ import { insertTokenizedMethod, provisionTestMerchant } from '../../test/fixture
 import { UNTHROTTLED } from '../../test/harness';
 import { codeOf, consumerPays, type MerchantClient, merchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
@@ -79,11 +79,7 @@ async function linkPaymentHeld(transaction: Pick<Transaction, 'transactionPage'>
 /** The worker of a later start of the service, `leases` leases from now: past every lease taken so far. */
 function workerRun(leases = 10): Promise<number> {
   const later = new Date(app.clock.now().getTime() + leases * PROCESSOR_LEASE_MS);
-  return finishAbandonedProcessorRequests(
-    { db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env },
-    processorOutcomeRecorders({ env: app.env }),
-    later,
-  );
+  return finishAbandonedProcessorRequests({ db: database.db, processor, clock: app.clock, logger: app.logger, env: app.env }, PROCESSOR_OPERATIONS, later);
 }
 
 describe('a token charge the processor does not answer', () => {

@@ -1,16 +1,28 @@
 import { randomBytes } from '../../random-bytes';
-import { PROBLEM_CONTENT_TYPE, type Currency } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Database, Tx } from '../../db/client';
 import { isConnectionLost, isDatabaseUnavailable } from '../../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../../errors';
-import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
 import type { Env } from '../../env';
-import { fillInFlightAnswer, forgetInFlightKey } from '../../http/idempotency.queries';
 import type { Logger } from '../../logger';
-import type { PaymentProcessor, ProcessorResult, RefundResult } from '../../processor/processor';
-import * as q from './processor-requests.queries';
-import { isPayment, RecordedElsewhere, type ProcessorOutcome, type ProcessorRequestRow } from './processor-requests.queries';
+import { fillInFlightAnswer, forgetInFlightKey } from '../../mutations/idempotency-keys.queries';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import { problemAnswer, storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
+import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import { PendingDone, type HeldMethodAnswer, type HeldMethodOperation, type HeldMethodRequest, type Recording, type UndoPayment } from './operation';
+import {
+  AlreadyRecordedError,
+  findProcessorRequest,
+  insertProcessorRequest,
+  insertProcessorRequestWith,
+  isPayment,
+  markDone,
+  type ColumnsFromGuardedWrite,
+  type GuardedWrite,
+  type ProcessorOutcome,
+  type ProcessorRequestKind,
+  type ProcessorRequestRow,
+} from './processor-requests.queries';
 
 /**
  * How long a request's call may stay unanswered before a worker takes it over (and calls again with the same key, or
@@ -18,79 +30,20 @@ import { isPayment, RecordedElsewhere, type ProcessorOutcome, type ProcessorRequ
  */
 export const PROCESSOR_LEASE_MS = 60_000;
 
-/** What the processor said to a call on a method already held: a capture's or a refund's result, or that a release was made. */
-export type RedoableAnswer = ProcessorResult | RefundResult | { outcome: 'released' };
 /** What the processor said to one request: also, that a payment was reversed. */
-export type ProcessorAnswer = RedoableAnswer | { outcome: 'reversed' };
-
-/** The HTTP answer an outcome gives (null for a release, whose answer was given when it was asked). */
-export interface RecordedAnswer {
-  status: number;
-  body: string;
-  contentType: string;
-}
+export type ProcessorAnswer = HeldMethodAnswer | { outcome: 'reversed' };
 
 export interface ProcessorCallDeps {
   db: Database;
   processor: PaymentProcessor;
   clock: Clock;
   logger: Logger;
-  env: Pick<Env, 'PROCESSOR_TIMEOUT_MS' | 'PROCESSOR_REQUEST_GIVE_UP_S'>;
-}
-
-/** A call on a method already held: it names its transaction and the method (processor_requests_redoable_has_method). */
-export type HeldMethodRequest = ProcessorRequestRow & { transactionId: string; processorReference: string };
-
-/**
- * Records a request's outcome in tx 2, beside marking it done; `releases` are requests it queued, called after the
- * commit; `done` is the move to done, which the recording's event may make in its statement (recordChange's `done`).
- */
-export type RecordOutcome = (
-  tx: Tx,
-  request: HeldMethodRequest,
-  answer: RedoableAnswer,
-  context: { now: Date; releases: ProcessorRequestRow[]; done: PendingDone },
-) => Promise<RecordedAnswer | null>;
-
-/**
- * A request's move to done, to be made once in its recording's transaction: by the recording's event statement, one
- * statement fewer (recordChange's `done`, which calls `wrote` with the answer it kept), or else by
- * finishProcessorRequest after the recorder, last. Either way it is guarded (markDone): a recorder that lost to
- * another has its transaction rolled back (RecordedElsewhere).
- */
-export class PendingDone {
-  #kept: { answer: q.KeptAnswer } | null = null;
-
-  constructor(readonly mark: q.DoneMark) {}
-
-  /** Written, with this answer, by the statement that made it. */
-  wrote(answer: q.KeptAnswer): void {
-    if (this.#kept) throw new Error(`processor request ${this.mark.id} was moved to done twice`);
-    this.#kept = { answer };
-  }
-
-  /** What was kept, or null when nothing has made the move yet. */
-  get kept(): { answer: q.KeptAnswer } | null {
-    return this.#kept;
-  }
-}
-
-/** The outcome recorder for each operation, so a worker can finish any request. */
-export type OutcomeRecorders = Record<q.RedoableOperation, RecordOutcome> & { reversedPayment: UndoPayment };
-
-/** Undoes what a payment's request committed before its call (a link's in-flight mark), once the payment is reversed. */
-export type UndoPayment = (tx: Tx, request: ProcessorRequestRow) => Promise<void>;
-
-/** How a payment's request is finished: its own call and the recording of its decision (by its request only), or its undoing. */
-export interface PaymentFinish {
-  call?: ProcessorCall;
-  decide?: (tx: Tx, result: ProcessorResult, done: PendingDone) => Promise<RecordedAnswer>;
-  undo?: UndoPayment;
+  env: Env;
 }
 
 /** What a new request asks of the processor. */
 export interface NewProcessorRequest {
-  operation: q.ProcessorOperation;
+  operation: ProcessorRequestKind;
   transactionId: string | null;
   merchantId: string;
   processorReference: string | null;
@@ -102,8 +55,12 @@ export interface NewProcessorRequest {
   details?: Record<string, unknown>;
 }
 
-/** What every new request takes from the HTTP request that asks for it: its Idempotency-Key, and its id in the details. */
-export function askedBy(
+/** A new request as its guarded write completes it: the write names the transaction, and may give the columns it found. */
+export type NewRequestWithWrite = Omit<NewProcessorRequest, 'transactionId' | ColumnsFromGuardedWrite> &
+  Partial<Pick<NewProcessorRequest, ColumnsFromGuardedWrite>>;
+
+/** What every new request takes from the mutation that asks for it: its Idempotency-Key, and the HTTP request's id in the details. */
+export function fromMutation(
   context: Pick<MutationContext, 'idempotencyKey' | 'idempotencyKeyTakenAt' | 'requestId'>,
   details: Record<string, unknown> = {},
 ): Pick<NewProcessorRequest, 'idempotencyKey' | 'idempotencyKeyTakenAt' | 'details'> {
@@ -116,24 +73,18 @@ export function askedBy(
 
 /** A new request, in flight under a lease from `now`; insert it in the transaction of the guarded write it belongs to. */
 export function queueProcessorRequest(tx: Tx, request: NewProcessorRequest, now: Date): Promise<ProcessorRequestRow> {
-  return q.insertProcessorRequest(tx, newRow(request, now));
+  return insertProcessorRequest(tx, newRow(request, now));
 }
 
 /**
  * A new request together with the guarded write it belongs to, in one statement (the write's CTE names the
  * transaction): null, and nothing written, when the write's guard refused.
  */
-export function queueProcessorRequestWith(
-  tx: Tx,
-  guarded: q.GuardedWrite,
-  request: Omit<NewProcessorRequest, 'transactionId' | keyof NonNullable<q.GuardedWriteSql['columns']>> &
-    Partial<Pick<NewProcessorRequest, keyof NonNullable<q.GuardedWriteSql['columns']>>>,
-  now: Date,
-): Promise<ProcessorRequestRow | null> {
-  return q.insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
+export function queueProcessorRequestWith(tx: Tx, guarded: GuardedWrite, request: NewRequestWithWrite, now: Date): Promise<ProcessorRequestRow | null> {
+  return insertProcessorRequestWith(tx, guarded, newRow({ ...request, transactionId: null }, now));
 }
 
-function newRow<T extends Omit<NewProcessorRequest, q.FromTheWrite>>({ idempotencyKeyTakenAt, ...request }: T, now: Date) {
+function newRow<T extends Omit<NewProcessorRequest, ColumnsFromGuardedWrite>>({ idempotencyKeyTakenAt, ...request }: T, now: Date) {
   const keyTakenAt = request.idempotencyKey ? idempotencyKeyTakenAt?.toISOString() : undefined;
   return {
     ...request,
@@ -143,6 +94,16 @@ function newRow<T extends Omit<NewProcessorRequest, q.FromTheWrite>>({ idempoten
     leaseExpiresAt: new Date(now.getTime() + PROCESSOR_LEASE_MS),
     createdAt: now,
   };
+}
+
+/** A release of what a hold held, queued in the transaction whose guarded write released it in the books; call it after the commit (`finishReleases`). */
+export function queueRelease(
+  tx: Tx,
+  hold: { transactionId: string; merchantId: string; processorReference: string; currency: string },
+  amountCents: number,
+  now: Date,
+): Promise<ProcessorRequestRow> {
+  return queueProcessorRequest(tx, { operation: 'release', ...hold, amountCents }, now);
 }
 
 /** The processor did not answer (it threw): the request stays in flight, for the worker once its lease ends. */
@@ -156,11 +117,8 @@ export class ProcessorUnanswered extends Error {
   }
 }
 
-/** How a request is put to the processor: by default `callFor`; the request that makes a payment passes its own call. */
-export type ProcessorCall = () => Promise<ProcessorAnswer>;
-
 /** The call, outside any database transaction, bounded by PROCESSOR_TIMEOUT_MS: no answer by then is no answer. */
-async function callProcessor(deps: ProcessorCallDeps, request: ProcessorRequestRow, call: ProcessorCall): Promise<ProcessorAnswer> {
+async function callProcessor(deps: ProcessorCallDeps, request: ProcessorRequestRow, call: () => Promise<ProcessorAnswer>): Promise<ProcessorAnswer> {
   let timer: NodeJS.Timeout | undefined;
   const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
   const deadline = new Promise<never>((_, reject) => {
@@ -175,34 +133,6 @@ async function callProcessor(deps: ProcessorCallDeps, request: ProcessorRequestR
   }
 }
 
-/**
- * What anyone holding the request row can ask of the processor, with the request's key: a call on a method already
- * held, made again; for a payment (which only the request that asked can make: see payment-call.ts), its reversal.
- */
-function callFor(processor: PaymentProcessor, request: ProcessorRequestRow): ProcessorCall {
-  const { amountCents, requestKey } = request;
-  const currency = request.currency as Currency;
-  switch (request.operation) {
-    case 'capture':
-    case 'commit_capture':
-      return () => processor.capture(heldMethod(request), amountCents, currency, requestKey);
-    case 'reauthorize':
-      return () => processor.reauthorize(heldMethod(request), amountCents, currency, requestKey);
-    case 'release':
-      return () => processor.release(heldMethod(request), amountCents, requestKey).then(() => ({ outcome: 'released' }) as const);
-    case 'refund':
-      return () => processor.refund(heldMethod(request), amountCents, requestKey);
-    case 'sale':
-    case 'authorize':
-    case 'charge_token':
-      return () => processor.reverse(requestKey).then(() => ({ outcome: 'reversed' }) as const);
-  }
-}
-
-function heldMethod(request: ProcessorRequestRow): string {
-  return heldMethodRequest(request).processorReference;
-}
-
 function heldMethodRequest(request: ProcessorRequestRow): HeldMethodRequest {
   const { transactionId, processorReference } = request;
   if (transactionId === null || processorReference === null) throw new Error(`processor request ${request.id} (${request.operation}) names no held method`);
@@ -210,15 +140,62 @@ function heldMethodRequest(request: ProcessorRequestRow): HeldMethodRequest {
 }
 
 /**
- * The answer of a request that committed a processor request in flight (see ProcessorHandoff): the call and the
- * outcome's recording, after the commit. If the processor does not answer, the request is told so (502, not stored:
- * the Idempotency-Key stays in flight) and the worker records the outcome when the request's lease ends.
+ * Commits the request for `operation` in the change's transaction, and answers after the commit with its recorded
+ * outcome: the call and the recording, by `operation`. With a guarded write (its intent: a capture's reservation, a
+ * re-authorization's lock), the two go in as one statement, and null means its guard refused: nothing is written.
+ * If the processor does not answer, the asker is told so (502, not stored: the Idempotency-Key stays in flight) and
+ * the worker records the outcome when the request's lease ends.
  */
-export function answerFromProcessor(deps: ProcessorCallDeps, request: ProcessorRequestRow, record: RecordOutcome): ProcessorHandoff {
+export async function askProcessor(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  operation: HeldMethodOperation,
+  asked: Omit<NewProcessorRequest, 'operation'>,
+): Promise<AnswerAfterCommit>;
+export async function askProcessor(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  operation: HeldMethodOperation,
+  asked: Omit<NewRequestWithWrite, 'operation'>,
+  guarded: GuardedWrite,
+): Promise<AnswerAfterCommit | null>;
+export async function askProcessor(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  operation: HeldMethodOperation,
+  asked: Omit<NewRequestWithWrite, 'operation'> & { transactionId?: string | null },
+  guarded?: GuardedWrite,
+): Promise<AnswerAfterCommit | null> {
+  const asking = await askProcessorFor(tx, deps, context, operation, asked, guarded);
+  return asking && asking.answer;
+}
+
+/**
+ * `askProcessor` for a service that writes more that names the request (a refund's row): the request committed with
+ * the guarded write, and the answer after the commit; null, and nothing written, when the write's guard refused.
+ */
+export async function askProcessorFor(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  context: MutationContext,
+  operation: HeldMethodOperation,
+  asked: Omit<NewRequestWithWrite, 'operation'> & { transactionId?: string | null },
+  guarded?: GuardedWrite,
+): Promise<{ request: ProcessorRequestRow; answer: AnswerAfterCommit } | null> {
+  const now = deps.clock.now();
+  const request = { ...asked, operation: operation.kind, ...fromMutation(context, asked.details) };
+  const queued = guarded ? await queueProcessorRequestWith(tx, guarded, request, now) : await queueProcessorRequest(tx, request as NewProcessorRequest, now);
+  return queued && { request: queued, answer: answerAfterCommit(deps, queued, operation) };
+}
+
+function answerAfterCommit(deps: ProcessorCallDeps, request: ProcessorRequestRow, operation: HeldMethodOperation): AnswerAfterCommit {
   return {
     answer: async () => {
       try {
-        const answer = await finishProcessorRequest(deps, request, record);
+        const answer = await finishProcessorRequest(deps, request, operation);
         if (!answer) throw new Error(`processor request ${request.id} was recorded without an answer`);
         return answer;
       } catch (error) {
@@ -238,7 +215,7 @@ export function answerFromProcessor(deps: ProcessorCallDeps, request: ProcessorR
         );
         const why = unanswered ? 'The processor did not answer in time.' : "The processor's answer could not be recorded yet.";
         const detail = `${why} The request stays in flight and its outcome is recorded automatically (a callback follows); retry with the same Idempotency-Key to read it.`;
-        return answerOf(new ApiError('processor_failure', detail), originalRequestId(request));
+        return problemAnswer(new ApiError('processor_failure', detail), originalRequestId(request));
       }
     },
   };
@@ -251,26 +228,36 @@ export function originalRequestId(request: ProcessorRequestRow): string {
 }
 
 /**
- * Calls the processor for a request committed in flight, then records the outcome in one transaction: the recorder
- * applies it, the answer is kept under its Idempotency-Key (a reversed payment frees the key instead: its request may
- * be made again), and the request moves to done with the answer, guarded, so it is recorded once however many
- * callers got the answer (a loser rolls back): inside the recorder's event statement when the recorder passes its
- * PendingDone to recordChange (a capture's approval, a link payment's decision), else last, by markDone. Returns the
- * answer, whoever recorded it.
+ * How a payment's request is finished: by the request that made it, its call and the recording of its decision
+ * (which only it can make); by anyone, its reversal (no `call`), then `undo`.
+ */
+export interface PaymentFinish {
+  payment: true;
+  call?: () => Promise<ProcessorResult>;
+  record?: (tx: Tx, result: ProcessorResult, recording: Recording) => Promise<Outcome>;
+  undo?: UndoPayment;
+}
+
+/**
+ * Calls the processor for a request committed in flight, then records the outcome in one transaction: the
+ * operation's recording applies it, the answer is kept under its Idempotency-Key (a reversed payment frees the key
+ * instead: its request may be made again), and the request moves to done with the answer, guarded, so it is recorded
+ * once however many callers got the answer (a loser rolls back): inside the recording's event statement when it
+ * passes its PendingDone to recordChange (a capture's approval, a link payment's decision), else last, by markDone.
+ * Returns the answer, whoever recorded it.
  *
  * A payment's outcome is recorded only under the attempt that called (`attempts`, which a worker's claim raises): a
  * worker that took the request over reverses the payment, so the approval that the request may still be holding must
- * not be recorded after that. A redoable call answers the same to every attempt, so any attempt may record it.
+ * not be recorded after that. A call on a method held answers the same to every attempt, so any attempt may record it.
  */
 export async function finishProcessorRequest(
   deps: ProcessorCallDeps,
   request: ProcessorRequestRow,
-  how: RecordOutcome | PaymentFinish,
-): Promise<RecordedAnswer | null> {
-  const payment = typeof how === 'function' ? null : how;
-  const answer = await callProcessor(deps, request, payment?.call ?? callFor(deps.processor, request));
+  how: HeldMethodOperation | PaymentFinish,
+): Promise<StoredAnswer | null> {
+  const answer = await callProcessor(deps, request, callOf(deps.processor, request, how));
   const releases: ProcessorRequestRow[] = [];
-  let recorded: RecordedAnswer | null;
+  let recorded: StoredAnswer | null;
   try {
     recorded = await onFreshConnections(() => {
       releases.length = 0; // what an attempt rolled back queued was never committed
@@ -278,55 +265,59 @@ export async function finishProcessorRequest(
     });
   } catch (error) {
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
-    // recorder's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
+    // recording's own guard may be what failed first (the reservation it would settle is gone), so the request is read.
     // A database that cannot say is an outage, whatever failed first: the request stays in flight for the worker.
-    const settled = await q.findProcessorRequest(deps.db, request.id).catch((unread: unknown) => {
+    const settled = await findProcessorRequest(deps.db, request.id).catch((unread: unknown) => {
       if (isDatabaseUnavailable(unread)) throw unread;
       return null;
     });
     if (settled?.state !== 'done') throw error;
-    return recordedAnswer(settled);
+    return storedAnswerOfRequest(settled);
   }
   await finishReleases(deps, releases);
   return recorded;
 }
 
-/** The recording of `answer` in one transaction of its own: the recorder's change, the key's answer, the move to done. */
+/** The call `how` makes: a call on a method held, again with the request's key; a payment's own call; else the payment's reversal by its key. */
+function callOf(processor: PaymentProcessor, request: ProcessorRequestRow, how: HeldMethodOperation | PaymentFinish): () => Promise<ProcessorAnswer> {
+  if (!('payment' in how)) return () => how.call(processor, heldMethodRequest(request));
+  return how.call ?? (() => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const));
+}
+
+/** The recording of `answer` in one transaction of its own: the operation's change, the key's answer, the move to done. */
 function recordAnswer(
   deps: ProcessorCallDeps,
   request: ProcessorRequestRow,
-  how: RecordOutcome | PaymentFinish,
+  how: HeldMethodOperation | PaymentFinish,
   answer: ProcessorAnswer,
   releases: ProcessorRequestRow[],
-): Promise<RecordedAnswer | null> {
-  const payment = typeof how === 'function' ? null : how;
+): Promise<StoredAnswer | null> {
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    // A redoable call answers the same to every attempt, so any attempt may record it; a payment only the one that called.
-    const done = new PendingDone({ id: request.id, outcome: outcomeOf(answer), now, attempt: isPayment(request.operation) ? request.attempts : null });
-    let result: RecordedAnswer | null = null;
+    const requestId = originalRequestId(request);
+    // A call on a method held answers the same to every attempt, so any attempt may record it; a payment only the one that called.
+    const mark = { id: request.id, outcome: outcomeOf(answer), now, attempt: isPayment(request.operation) ? request.attempts : null };
+    const recording: Recording = { now, env: deps.env, releases, done: new PendingDone(mark, requestId) };
+    const key = idempotencyKeyOf(request);
+    let outcome: Outcome | null = null;
     if (answer.outcome === 'reversed') {
-      await payment?.undo?.(tx, request);
-      const key = idempotencyKeyOf(request);
+      if ('payment' in how) await how.undo?.(tx, request);
       if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
+    } else if ('payment' in how) {
+      if (!how.record || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
+      // The payment's own call answered it (`how.call`): a payment's result, never a refund's.
+      outcome = await how.record(tx, answer as ProcessorResult, recording);
     } else {
-      result = payment
-        ? await decide(payment, request, answer, tx, done)
-        : await (how as RecordOutcome)(tx, heldMethodRequest(request), answer, { now, releases, done });
-      const key = idempotencyKeyOf(request);
-      if (result && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, result);
+      outcome = await how.record(tx, heldMethodRequest(request), answer, recording);
     }
-    const kept = done.kept;
-    if (kept) {
-      // The event's statement made it: with the answer the recorder gives, or the two would differ.
-      if ((kept.answer?.status ?? null) !== (result?.status ?? null) || (kept.answer?.body ?? null) !== (result?.body ?? null)) {
-        throw new Error(`processor request ${request.id} was moved to done with another answer than its recorder gave`);
-      }
-    } else if (!(await q.markDone(tx, done.mark, result))) {
-      // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
-      throw new RecordedElsewhere(request.id);
-    }
-    return result;
+    const kept = recording.done.kept;
+    // The event's statement made the move with the answer it kept: the recording's outcome must be that one.
+    if (kept && kept.outcome !== outcome) throw new Error(`processor request ${request.id} was moved to done with another outcome than its recording gave`);
+    const stored = kept ? kept.answer : outcome && storedAnswerOf(outcome, requestId);
+    if (stored && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, stored);
+    // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+    if (!kept && !(await markDone(tx, mark, stored))) throw new AlreadyRecordedError(request.id);
+    return stored;
   });
 }
 
@@ -356,18 +347,11 @@ function idempotencyKeyOf(request: ProcessorRequestRow): { key: string; takenAt:
   return { key: request.idempotencyKey, takenAt: typeof keyTakenAt === 'string' ? new Date(keyTakenAt) : null };
 }
 
-/** A payment's decision, which only its own request (the one holding `decide`) ever gets. */
-function decide(payment: PaymentFinish, request: ProcessorRequestRow, answer: RedoableAnswer, tx: Tx, done: PendingDone): Promise<RecordedAnswer> {
-  if (!payment.decide || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
-  // The payment's own call answered it (payAfterCommit's `call`): a payment's result, never a refund's.
-  return payment.decide(tx, answer as ProcessorResult, done);
-}
-
 /** Gives back at the processor what committed releases released in the books. One that fails stays in flight for the worker. */
 export async function finishReleases(deps: ProcessorCallDeps, releases: ProcessorRequestRow[]): Promise<void> {
   for (const release of releases) {
     try {
-      await finishProcessorRequest(deps, release, recordRelease);
+      await finishProcessorRequest(deps, release, releaseOperation);
     } catch (error) {
       deps.logger.warn(
         { err: error, code: 'processor_release_deferred', processorRequestId: release.id },
@@ -377,14 +361,20 @@ export async function finishReleases(deps: ProcessorCallDeps, releases: Processo
   }
 }
 
-/** A release changes nothing more in the books (they moved when it was queued); done is all there is to record. */
-export const recordRelease: RecordOutcome = async () => null;
+/** A release: the books moved when it was queued (`queueRelease`); at the processor it gives back what the hold held, and done is all there is to record. */
+export const releaseOperation: HeldMethodOperation & { kind: 'release' } = {
+  kind: 'release',
+  call: (processor, request) =>
+    processor.release(request.processorReference, request.amountCents, request.requestKey).then(() => ({ outcome: 'released' }) as const),
+  record: () => Promise.resolve(null),
+};
 
 function outcomeOf(answer: ProcessorAnswer): ProcessorOutcome {
   return answer.outcome;
 }
 
-export function recordedAnswer(row: ProcessorRequestRow | null): RecordedAnswer | null {
+/** The answer a request done keeps (null for a release). */
+export function storedAnswerOfRequest(row: ProcessorRequestRow | null): StoredAnswer | null {
   if (!row || row.responseStatus === null || row.responseBody === null) return null;
-  return { status: row.responseStatus, body: row.responseBody, contentType: row.responseStatus >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json' };
+  return { status: row.responseStatus, body: row.responseBody };
 }

@@ -1,7 +1,8 @@
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import { redactSensitive } from '../../logger';
-import { finishProcessorRequest, PROCESSOR_LEASE_MS, ProcessorUnanswered, type OutcomeRecorders, type ProcessorCallDeps } from './processor-call';
-import { claimAbandoned, isPayment, noteFailure, setAside, type ProcessorRequestRow } from './processor-requests.queries';
+import type { ProcessorOperations } from './operation';
+import { finishProcessorRequest, PROCESSOR_LEASE_MS, ProcessorUnanswered, type ProcessorCallDeps } from './processor-call';
+import { claimAbandoned, isPayment, noteFailure, setAsideForReview, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
  * How many abandoned requests one claim takes: one at a time, so no request waits under a lease taken for it while
@@ -25,7 +26,7 @@ export interface ProcessorRequestWorker {
  * amount, a commit) stays reserved until an operator settles it with the acquirer and retries it (`svc
  * processor-requests`). Returns how many were finished.
  */
-export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, recorders: OutcomeRecorders, now: Date): Promise<number> {
+export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, operations: ProcessorOperations, now: Date): Promise<number> {
   let finished = 0;
   const startedAt = deps.clock.now().getTime();
   for (;;) {
@@ -37,7 +38,8 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
       const since = request.retriedAt ?? request.createdAt;
       try {
         // A payment is reversed (its card was only in its request's memory); a call on a method already held, made again.
-        await finishProcessorRequest(deps, request, isPayment(request.operation) ? { undo: recorders.reversedPayment } : recorders[request.operation]);
+        const kind = request.operation;
+        await finishProcessorRequest(deps, request, isPayment(kind) ? { payment: true, undo: operations[kind].undo } : operations[kind]);
         finished += 1;
       } catch (error) {
         if (!(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error)) throw error;
@@ -55,7 +57,7 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
 }
 
 async function giveUp(deps: ProcessorCallDeps, request: ProcessorRequestRow): Promise<void> {
-  const aside = await setAside(deps.db, request.id, request.attempts);
+  const aside = await setAsideForReview(deps.db, request.id, request.attempts);
   if (!aside) return;
   deps.logger.error(
     {
@@ -82,7 +84,7 @@ function messageOf(error: unknown): string {
  * following the clock; `onTick` after each run, for readiness.
  */
 export function startProcessorRequestWorker(
-  deps: ProcessorCallDeps & { recorders: OutcomeRecorders; intervalMs?: number; onTick?: () => void },
+  deps: ProcessorCallDeps & { operations: ProcessorOperations; intervalMs?: number; onTick?: () => void },
 ): ProcessorRequestWorker {
   const intervalMs = deps.intervalMs ?? 5_000;
   let stopped = false;
@@ -90,7 +92,7 @@ export function startProcessorRequestWorker(
   const outage = new OutageLog(deps.logger, 'processor request worker');
   const tick = async () => {
     try {
-      const finished = await finishAbandonedProcessorRequests(deps, deps.recorders, deps.clock.now());
+      const finished = await finishAbandonedProcessorRequests(deps, deps.operations, deps.clock.now());
       if (finished > 0) deps.logger.info({ finished }, 'finished processor requests left in flight');
       outage.recovered();
     } catch (error) {

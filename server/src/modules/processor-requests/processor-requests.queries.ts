@@ -1,55 +1,71 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, or, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableStatement, rowFromColumns } from '../../db/reusable-query';
+import { columnParam, param, reusableStatement, rowFromColumns, rowParams, type ParamSlots, type ParamSpec, type ParamValues } from '../../db/reusable-query';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
+import type { StoredAnswer } from '../../mutations/stored-answer';
 
 export type ProcessorRequestRow = typeof processorRequests.$inferSelect;
-export type ProcessorOperation = ProcessorRequestRow['operation'];
+/** What a processor request asks the processor for (its `operation` column). */
+export type ProcessorRequestKind = ProcessorRequestRow['operation'];
 export type ProcessorOutcome = NonNullable<ProcessorRequestRow['outcome']>;
-export type PaymentOperation = (typeof PAYMENT_OPERATIONS)[number];
-export type RedoableOperation = (typeof REDOABLE_OPERATIONS)[number];
+/** A payment: only the request that asked can make it; anyone else reverses it. */
+export type PaymentKind = (typeof PAYMENT_OPERATIONS)[number];
+/** A call on a method already held: anyone holding the request may make it again with its key. */
+export type HeldMethodKind = (typeof REDOABLE_OPERATIONS)[number];
 
 /** A payment (only the request that asked can make it; anyone else reverses it), not a call on a method already held. */
-export function isPayment(operation: ProcessorOperation): operation is PaymentOperation {
-  return (PAYMENT_OPERATIONS as readonly string[]).includes(operation);
+export function isPayment(kind: ProcessorRequestKind): kind is PaymentKind {
+  return (PAYMENT_OPERATIONS as readonly string[]).includes(kind);
 }
 
-const r = processorRequests;
+const requests = processorRequests;
 
 export async function insertProcessorRequest(db: Queryable, row: typeof processorRequests.$inferInsert): Promise<ProcessorRequestRow> {
-  const [inserted] = await db.insert(r).values(row).returning();
+  const [inserted] = await db.insert(requests).values(row).returning();
   return inserted!;
 }
 
 /** The request's columns that a guarded write may give from the row it changed (a link payment's amount, say). */
-export type FromTheWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
+export type ColumnsFromGuardedWrite = 'merchantId' | 'operation' | 'amountCents' | 'currency' | 'processorReference';
 
 /**
- * The guarded write a request belongs to, as SQL built once per `name` (its values in `sql.placeholder` slots, which
- * `values` fills; the request's own slots are named `request_<column key>`): a CTE over the transaction it changes,
- * answering its `id`, what of the request's details comes from that write (a link payment's in-flight mark), and
- * which of its columns do.
+ * The guarded write a request belongs to (its intent), built once per `name` with the slots of its parameters: a CTE
+ * over the transaction it changes, answering its `id`, what of the request's details comes from that write (a link
+ * payment's in-flight mark), and which of its columns do. Made by `guardedWrite`, with the values of one call.
  */
 export interface GuardedWrite {
   /** One statement is built per name: a name always builds the same SQL. */
-  name: string;
-  build: (db: Queryable) => GuardedWriteSql;
-  values: Record<string, unknown>;
+  readonly name: string;
+  readonly params: ParamSpec;
+  readonly build: (db: Queryable, slots: ParamSlots<ParamSpec>) => GuardedWriteSql;
+  readonly values: ParamValues<ParamSpec>;
 }
 
 export interface GuardedWriteSql {
   cte: WithSubquery & { id: SQLWrapper };
   details?: SQL;
-  columns?: Partial<Record<FromTheWrite, SQL>>;
+  columns?: Partial<Record<ColumnsFromGuardedWrite, SQL>>;
 }
 
-type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId' | FromTheWrite> &
-  Partial<Pick<typeof processorRequests.$inferInsert, FromTheWrite>>;
+/** Declares a guarded write: its name, its parameters and its SQL; each call gives the values of one write (typed by the parameters). */
+export function guardedWrite<S extends ParamSpec>(
+  name: string,
+  params: S,
+  build: (db: Queryable, slots: ParamSlots<S>) => GuardedWriteSql,
+): (values: ParamValues<S>) => GuardedWrite {
+  return (values) => ({ name, params, build, values }) as unknown as GuardedWrite;
+}
 
-const requestColumns = Object.entries(getTableColumns(r));
-const requestSlots = requestColumns.map(([key]) => [key, `request_${key}`] as const);
-const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<Record<string, unknown>[]>>();
+type NewRequestRow = Omit<typeof processorRequests.$inferInsert, 'transactionId' | ColumnsFromGuardedWrite> &
+  Partial<Pick<typeof processorRequests.$inferInsert, ColumnsFromGuardedWrite>>;
+
+const requestColumns = Object.entries(getTableColumns(requests));
+/** The request's own values: a group of every column (those the guarded write gives are not used). */
+const requestParams = { request: rowParams(requests) };
+/** A guarded write's values (typed where it was declared) and the request's. */
+type InsertWithGuarded = (db: Queryable, values: object & ParamValues<typeof requestParams>) => Promise<Record<string, unknown>[]>;
+const insertsWithGuarded = new Map<string, InsertWithGuarded>();
 
 /**
  * The guarded write and the request's row in one statement: the row goes in for the transaction the write changed,
@@ -57,26 +73,28 @@ const insertsWithGuarded = new Map<string, (db: Queryable, values: Record<string
  */
 export async function insertProcessorRequestWith(db: Queryable, guarded: GuardedWrite, row: NewRequestRow): Promise<ProcessorRequestRow | null> {
   let insert = insertsWithGuarded.get(guarded.name);
-  if (!insert) insertsWithGuarded.set(guarded.name, (insert = reusableStatement((db) => requestWithGuardedWrite(db, guarded.build(db)))));
-  const values: Record<string, unknown> = { id: randomUUID(), state: 'in_flight', attempts: 1, ...row };
-  const slots: Record<string, unknown> = { ...guarded.values };
-  for (const [key, slot] of requestSlots) slots[slot] = values[key] ?? null;
-  const [inserted] = await insert(db, slots);
-  return inserted ? rowFromColumns(r, inserted) : null;
+  if (!insert) {
+    insert = reusableStatement({ ...guarded.params, ...requestParams }, (db, slots) =>
+      requestWithGuardedWrite(db, guarded.build(db, slots), slots.request),
+    ) as InsertWithGuarded;
+    insertsWithGuarded.set(guarded.name, insert);
+  }
+  const request = { id: randomUUID(), state: 'in_flight' as const, attempts: 1, ...row };
+  const [inserted] = await insert(db, { ...guarded.values, request });
+  return inserted ? rowFromColumns(requests, inserted) : null;
 }
 
-function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql): SQL {
+function requestWithGuardedWrite(db: Queryable, guarded: GuardedWriteSql, request: Record<string, SQL>): SQL {
   const columns = requestColumns.map(([key, column]) => {
     if (key === 'transactionId') return sql`${guarded.cte.id}`;
-    const type = sql.raw(column.getSQLType());
-    const fromTheWrite = guarded.columns?.[key as FromTheWrite];
-    if (fromTheWrite) return sql`(${fromTheWrite})::${type}`;
-    const slot = sql`${sql.param(sql.placeholder(`request_${key}`), column)}::${type}`;
+    const fromTheWrite = guarded.columns?.[key as ColumnsFromGuardedWrite];
+    if (fromTheWrite) return sql`(${fromTheWrite})::${sql.raw(column.getSQLType())}`;
+    const slot = request[key]!;
     return key === 'details' && guarded.details ? sql`coalesce(${slot}, '{}'::jsonb) || ${guarded.details}` : slot;
   });
   return db
     .with(guarded.cte)
-    .insert(r)
+    .insert(requests)
     .select(sql`select ${sql.join(columns, sql`, `)} from ${guarded.cte}`)
     .returning()
     .getSQL();
@@ -91,66 +109,73 @@ export interface DoneMark {
   attempt: number | null;
 }
 
-/** The answer a request keeps for whoever reads its outcome (null for a release). */
-export type KeptAnswer = { status: number; body: string } | null;
-
 /** Another recorder committed this request's outcome first: the recording rolls back and gives that one's answer. */
-export class RecordedElsewhere extends Error {
+export class AlreadyRecordedError extends Error {
   constructor(requestId: string) {
     super(`processor request ${requestId} was recorded by another`);
-    this.name = 'RecordedElsewhere';
+    this.name = 'AlreadyRecordedError';
   }
+}
+
+/** The parameters of a move to done (`doneWrite`), a group for a statement that makes it with its own write. */
+export const DONE_PARAMS = {
+  id: columnParam(requests.id),
+  outcome: columnParam(requests.outcome),
+  now: param.timestamp,
+  attempt: param.nullable(param.integer),
+  responseStatus: columnParam(requests.responseStatus),
+  responseBody: columnParam(requests.responseBody),
+};
+
+/** The values of `DONE_PARAMS` for this move to done and the answer it keeps. */
+export function doneValues(mark: DoneMark, answer: StoredAnswer | null): ParamValues<typeof DONE_PARAMS> {
+  return {
+    id: mark.id,
+    outcome: mark.outcome,
+    now: mark.now,
+    attempt: mark.attempt,
+    responseStatus: answer?.status ?? null,
+    responseBody: answer?.body ?? null,
+  };
 }
 
 /**
  * In flight → done with its answer, guarded: of everyone who got the processor's answer for this request (the request
  * itself, a worker that took it over when its lease ran out), exactly one records it. Null for the others.
  */
-export async function markDone(db: Queryable, mark: DoneMark, answer: KeptAnswer): Promise<{ id: string } | null> {
-  const [row] = mark.attempt === null ? await markDoneByAny(db, doneSlots(mark, answer)) : await markDoneByAttempt(db, doneSlots(mark, answer));
+export async function markDone(db: Queryable, mark: DoneMark, answer: StoredAnswer | null): Promise<{ id: string } | null> {
+  const values = { done: doneValues(mark, answer) };
+  const [row] = mark.attempt === null ? await markDoneByAny(db, values) : await markDoneByAttempt(db, values);
   return row ?? null;
 }
 
-const markDoneByAny = reusableStatement<{ id: string }>((db) => doneWrite(db, false));
-const markDoneByAttempt = reusableStatement<{ id: string }>((db) => doneWrite(db, true));
+const markDoneByAny = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, false));
+const markDoneByAttempt = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, true));
 
 /**
  * markDone's guarded update (returning the id when its guard let it), for a statement of the recording that makes it
- * together with its own write (`appendEvent`'s `done`). Its slots are named `done_*`: fill them with `doneSlots`.
+ * together with its own write (`appendEvent`'s `done`), built with the slots of `DONE_PARAMS`.
  */
-export function doneWrite(db: Queryable, byAttempt: boolean): SQL {
-  const p = (name: string) => sql.placeholder(`done_${name}`);
+export function doneWrite(db: Queryable, done: ParamSlots<{ done: typeof DONE_PARAMS }>['done'], byAttempt: boolean): SQL<{ id: string }> {
   return db
-    .update(r)
+    .update(requests)
     .set({
       state: sql`'done'`,
-      outcome: sql`${p('outcome')}::text`,
-      completedAt: sql`${p('now')}::timestamptz`,
+      outcome: done.outcome,
+      completedAt: done.now,
       lastError: sql`null`,
-      responseStatus: sql`${p('responseStatus')}::integer`,
-      responseBody: sql`${p('responseBody')}::text`,
+      responseStatus: done.responseStatus,
+      responseBody: done.responseBody,
     })
     .where(
       and(
-        eq(r.id, p('id')),
+        eq(requests.id, done.id),
         // A call made again answers as the first one did, so any attempt may record it, even once set aside for review.
-        byAttempt ? and(eq(r.state, 'in_flight'), sql`${r.attempts} = ${p('attempt')}::integer`) : inArray(r.state, ['in_flight', 'needs_review']),
+        byAttempt ? and(eq(requests.state, 'in_flight'), sql`${requests.attempts} = ${done.attempt}`) : inArray(requests.state, ['in_flight', 'needs_review']),
       ),
     )
-    .returning({ id: r.id })
-    .getSQL();
-}
-
-/** The values of `doneWrite`'s `done_*` slots for this move to done and the answer it keeps. */
-export function doneSlots(mark: DoneMark, answer: KeptAnswer): Record<string, unknown> {
-  return {
-    done_id: mark.id,
-    done_outcome: mark.outcome,
-    done_now: mark.now.toISOString(),
-    done_attempt: mark.attempt,
-    done_responseStatus: answer?.status ?? null,
-    done_responseBody: answer?.body ?? null,
-  };
+    .returning({ id: requests.id })
+    .getSQL() as SQL<{ id: string }>;
 }
 
 /**
@@ -162,9 +187,9 @@ export function doneSlots(mark: DoneMark, answer: KeptAnswer): Record<string, un
  */
 export async function claimForReversal(db: Queryable, id: string, attempt: number, leaseUntil: Date): Promise<ProcessorRequestRow | null> {
   const [row] = await db
-    .update(r)
-    .set({ state: 'in_flight', attempts: sql`${r.attempts} + 1`, leaseExpiresAt: leaseUntil })
-    .where(and(eq(r.id, id), or(and(eq(r.state, 'in_flight'), eq(r.attempts, attempt)), eq(r.state, 'needs_review'))))
+    .update(requests)
+    .set({ state: 'in_flight', attempts: sql`${requests.attempts} + 1`, leaseExpiresAt: leaseUntil })
+    .where(and(eq(requests.id, id), or(and(eq(requests.state, 'in_flight'), eq(requests.attempts, attempt)), eq(requests.state, 'needs_review'))))
     .returning();
   return row ?? null;
 }
@@ -172,17 +197,17 @@ export async function claimForReversal(db: Queryable, id: string, attempt: numbe
 /** Why an attempt did not finish, for the operator (the request stays in flight). */
 export async function noteFailure(db: Queryable, id: string, attempt: number, error: string): Promise<void> {
   await db
-    .update(r)
+    .update(requests)
     .set({ lastError: error.slice(0, 500) })
-    .where(and(eq(r.id, id), eq(r.attempts, attempt)));
+    .where(and(eq(requests.id, id), eq(requests.attempts, attempt)));
 }
 
 /** In flight → needs_review: given up on by the worker; the operator finds it by this state (and `svc` lists it). */
-export async function setAside(db: Queryable, id: string, attempt: number): Promise<ProcessorRequestRow | null> {
+export async function setAsideForReview(db: Queryable, id: string, attempt: number): Promise<ProcessorRequestRow | null> {
   const [row] = await db
-    .update(r)
+    .update(requests)
     .set({ state: 'needs_review' })
-    .where(and(eq(r.id, id), eq(r.state, 'in_flight'), eq(r.attempts, attempt)))
+    .where(and(eq(requests.id, id), eq(requests.state, 'in_flight'), eq(requests.attempts, attempt)))
     .returning();
   return row ?? null;
 }
@@ -190,7 +215,7 @@ export async function setAside(db: Queryable, id: string, attempt: number): Prom
 /** A request set aside, as the operator sees it. */
 export interface RequestNeedingReview {
   id: string;
-  operation: ProcessorOperation;
+  operation: ProcessorRequestKind;
   requestKey: string;
   transactionNumber: string | null;
   amountCents: number;
@@ -203,34 +228,34 @@ export interface RequestNeedingReview {
 export async function listNeedingReview(db: Queryable): Promise<RequestNeedingReview[]> {
   return db
     .select({
-      id: r.id,
-      operation: r.operation,
-      requestKey: r.requestKey,
+      id: requests.id,
+      operation: requests.operation,
+      requestKey: requests.requestKey,
       transactionNumber: transactions.transactionNumber,
-      amountCents: r.amountCents,
-      currency: r.currency,
-      attempts: r.attempts,
-      lastError: r.lastError,
-      createdAt: r.createdAt,
+      amountCents: requests.amountCents,
+      currency: requests.currency,
+      attempts: requests.attempts,
+      lastError: requests.lastError,
+      createdAt: requests.createdAt,
     })
-    .from(r)
-    .leftJoin(transactions, eq(transactions.id, r.transactionId))
-    .where(eq(r.state, 'needs_review'))
-    .orderBy(asc(r.createdAt));
+    .from(requests)
+    .leftJoin(transactions, eq(transactions.id, requests.transactionId))
+    .where(eq(requests.state, 'needs_review'))
+    .orderBy(asc(requests.createdAt));
 }
 
 /** needs_review → in flight, due at once; its give-up time counts from `now`. Null when it is not set aside. */
 export async function retryNeedingReview(db: Queryable, id: string, now: Date): Promise<ProcessorRequestRow | null> {
   const [row] = await db
-    .update(r)
+    .update(requests)
     .set({ state: 'in_flight', leaseExpiresAt: now, retriedAt: now })
-    .where(and(eq(r.id, id), eq(r.state, 'needs_review')))
+    .where(and(eq(requests.id, id), eq(requests.state, 'needs_review')))
     .returning();
   return row ?? null;
 }
 
 export async function findProcessorRequest(db: Queryable, id: string): Promise<ProcessorRequestRow | null> {
-  const [row] = await db.select().from(r).where(eq(r.id, id)).limit(1);
+  const [row] = await db.select().from(requests).where(eq(requests.id, id)).limit(1);
   return row ?? null;
 }
 
@@ -248,18 +273,18 @@ export async function claimAbandoned(
   leaseFrom: Date = now,
 ): Promise<ProcessorRequestRow[]> {
   const due = db
-    .select({ id: r.id })
-    .from(r)
-    .where(and(eq(r.state, 'in_flight'), lte(r.leaseExpiresAt, now)))
-    .orderBy(asc(r.leaseExpiresAt))
+    .select({ id: requests.id })
+    .from(requests)
+    .where(and(eq(requests.state, 'in_flight'), lte(requests.leaseExpiresAt, now)))
+    .orderBy(asc(requests.leaseExpiresAt))
     .limit(limit)
     .for('update', { skipLocked: true });
   return db
-    .update(r)
+    .update(requests)
     .set({
-      leaseExpiresAt: sql`${leaseFrom.toISOString()}::timestamptz + least(${leaseMs}::float8 * power(2, least(${r.attempts}, 30)), ${maxLeaseMs}::float8) * interval '1 millisecond'`,
-      attempts: sql`${r.attempts} + 1`,
+      leaseExpiresAt: sql`${leaseFrom.toISOString()}::timestamptz + least(${leaseMs}::float8 * power(2, least(${requests.attempts}, 30)), ${maxLeaseMs}::float8) * interval '1 millisecond'`,
+      attempts: sql`${requests.attempts} + 1`,
     })
-    .where(inArray(r.id, due))
+    .where(inArray(requests.id, due))
     .returning();
 }

@@ -5,7 +5,7 @@ import { holdBooks } from '../../test/fixtures';
 import { codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
 
@@ -42,7 +42,7 @@ async function restartWorker(): Promise<void> {
     clock: later,
     logger: t.app.logger,
     env: t.app.env,
-    recorders: processorOutcomeRecorders({ env: t.app.env }),
+    operations: PROCESSOR_OPERATIONS,
   });
   await worker.stop();
 }
@@ -326,7 +326,7 @@ describe('a crash between the processor call and recording its outcome', () => {
     expect(
       await finishAbandonedProcessorRequests(
         { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env },
-        processorOutcomeRecorders({ env: t.app.env }),
+        PROCESSOR_OPERATIONS,
         new Date(t.app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS),
       ),
     ).toBe(0);

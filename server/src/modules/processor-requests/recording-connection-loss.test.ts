@@ -4,7 +4,7 @@ import { holdBooks } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold, codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
 /**
@@ -115,7 +115,7 @@ describe("a consumer payment whose approval's recording loses its database conne
     // The worker, once the request's lease ends, cancels the payment whose approval could not be recorded.
     const later = new Date(t.app.clock.now().getTime() + 10 * PROCESSOR_LEASE_MS);
     const deps = { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
-    expect(await finishAbandonedProcessorRequests(deps, processorOutcomeRecorders({ env: t.app.env }), later)).toBe(1);
+    expect(await finishAbandonedProcessorRequests(deps, PROCESSOR_OPERATIONS, later)).toBe(1);
     expect(await saleRequest(number)).toMatchObject({ state: 'done', outcome: 'reversed' });
     expect(processor.reversed).toContain(sale.requestKey);
     expect(await books(number)).toMatchObject({ status: Status.Pending, payments: 0, requests: 0 });

@@ -1,2 +1,2 @@
-/** What other modules use of refunds: the recorder of a refund's processor outcome (the processor-request worker). */
-export { recordRefundOutcome } from './refunds.service';
+/** What other modules use of refunds: its processor operation (the registry the processor-request worker uses). */
+export { refundOperation } from './refunds.service';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { codeOf, paidSale } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
-import { processorOutcomeRecorders } from '../../processor-outcomes';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, listNeedingReview, PROCESSOR_LEASE_MS, retryNeedingReview } from '../processor-requests';
 
 /**
@@ -25,7 +25,7 @@ function runWorker(afterMs = PROCESSOR_LEASE_MS + 1_000): Promise<number> {
   const later = { now: () => new Date(t.app.clock.now().getTime() + afterMs) };
   return finishAbandonedProcessorRequests(
     { db: t.database.db, processor, clock: later, logger: t.app.logger, env: t.app.env },
-    processorOutcomeRecorders({ env: t.app.env }),
+    PROCESSOR_OPERATIONS,
     later.now(),
   );
 }

@@ -1,10 +1,10 @@
 import { Status } from '@svc/protocol';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableInsert } from '../../db/reusable-query';
+import { columnParam, reusableInsert } from '../../db/reusable-query';
 import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import type { GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests';
 import { nextSequence, transactionScope, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions';
 
 const t = transactions;
@@ -57,25 +57,31 @@ export async function findMethodReference(db: Queryable, transactionId: string):
  * written when the guard refuses.
  */
 export function reserveRefund(transactionId: string, amountCents: number, now: Date): GuardedWrite {
-  return { name: 'refund_reservation', build: refundReservation, values: { transactionId, amountCents, now: now.toISOString() } };
+  return refundReservation({ transactionId, amountCents, now });
 }
 
-function refundReservation(db: Queryable) {
-  const p = sql.placeholder;
-  const amount = sql`${p('amountCents')}::bigint`;
+/** The refund's parameters: the transaction, the amount and when. */
+const REFUND_PARAMS = {
+  transactionId: columnParam(t.id),
+  amountCents: columnParam(t.refundsInFlightCents),
+  now: columnParam(t.updatedAt),
+};
+
+const refundReservation = guardedWrite('refund_reservation', REFUND_PARAMS, (db, slots) => {
+  const amount = slots.amountCents;
   const cte = db.$with('guarded').as(
     db
       .update(t)
       .set({
         refundsInFlightCents: sql`${t.refundsInFlightCents} + ${amount}`,
         sequence: nextSequence(),
-        updatedAt: sql`${p('now')}::timestamptz`,
+        updatedAt: slots.now,
       })
-      .where(and(eq(t.id, p('transactionId')), refundableNow, sql`${refundable} >= ${amount}`, sql`${methodReference} is not null`))
+      .where(and(eq(t.id, slots.transactionId), refundableNow, sql`${refundable} >= ${amount}`, sql`${methodReference} is not null`))
       .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency, reference: methodReference.as('method_reference') }),
   );
   return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` } };
-}
+});
 
 const refundInsert = reusableInsert(refunds);
 
@@ -103,12 +109,12 @@ export async function finishRefund(
  * Refunded once nothing settled is left, PartiallyRefunded before. Answers the view as the write left it.
  */
 export async function settleRefund(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await settleStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  const [view] = await settleStatement(db, { transactionId, amountCents, now });
   return view ?? null;
 }
 
-const settleStatement = writeReturningView((db) => {
-  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+const settleStatement = writeReturningView(REFUND_PARAMS, (db, slots) => {
+  const amount = slots.amountCents;
   const all = sql`${t.refundedCents} + ${amount} = ${settled}`;
   return db
     .update(t)
@@ -117,27 +123,27 @@ const settleStatement = writeReturningView((db) => {
       refundsInFlightCents: sql`${t.refundsInFlightCents} - ${amount}`,
       status: sql`case when ${all} then ${sql.raw(String(Status.Refunded))} else ${sql.raw(String(Status.PartiallyRefunded))} end`,
       sequence: nextSequence(),
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      updatedAt: slots.now,
     })
-    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.refundsInFlightCents} >= ${amount}`))
+    .where(and(eq(t.id, slots.transactionId), sql`${t.refundsInFlightCents} >= ${amount}`))
     .returning();
 });
 
 /** The processor refused a reserved refund: the reservation is freed; the status stays, the sequence moves (the refund failed). */
 export async function dropRefund(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await dropStatement(db, { transactionId, amountCents, now: now.toISOString() });
+  const [view] = await dropStatement(db, { transactionId, amountCents, now });
   return view ?? null;
 }
 
-const dropStatement = writeReturningView((db) => {
-  const amount = sql`${sql.placeholder('amountCents')}::bigint`;
+const dropStatement = writeReturningView(REFUND_PARAMS, (db, slots) => {
+  const amount = slots.amountCents;
   return db
     .update(t)
     .set({
       refundsInFlightCents: sql`${t.refundsInFlightCents} - ${amount}`,
       sequence: nextSequence(),
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      updatedAt: slots.now,
     })
-    .where(and(eq(t.id, sql.placeholder('transactionId')), sql`${t.refundsInFlightCents} >= ${amount}`))
+    .where(and(eq(t.id, slots.transactionId), sql`${t.refundsInFlightCents} >= ${amount}`))
     .returning();
 });

@@ -2,9 +2,10 @@ import { Status, type RefundReason, type RefundResponse, type TransactionStatusC
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import type { Success } from '../../mutations/stored-answer';
 import { processorError } from '../../processor/processor-errors';
-import { answerFromProcessor, askedBy, originalRequestId, queueProcessorRequestWith, type RecordOutcome } from '../processor-requests';
+import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { randomAlphanumeric } from '../merchants';
 import { isRefundable, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
@@ -21,7 +22,7 @@ export interface RefundInput {
  * `POST /transactions/:transactionNumber/refund`: gives settled money back. The transaction is locked, the amount
  * (what is asked, or everything still refundable) reserved by a guarded write that commits with its processor request
  * and the pending refund (an update: event, callback, next sequence); the processor is called after that commit,
- * outside any lock, with the request's key, and `recordRefundOutcome` records the answer once. Unanswered, the refund
+ * outside any lock, with the request's key, and `refundOperation` records the answer once. Unanswered, the refund
  * stays pending and the worker asks again with the same key: a refund is never reversed.
  */
 export async function refundTransaction(
@@ -31,7 +32,7 @@ export async function refundTransaction(
   transactionNumber: string,
   input: RefundInput,
   context: MutationContext,
-): Promise<ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   const row = await q.lockTransactionForPrincipal(tx, principal, transactionNumber);
   if (!row) throw new NotFoundError('transaction');
@@ -39,14 +40,9 @@ export async function refundTransaction(
   const left = refundableCentsOf(row);
   const amountCents = input.amount ?? left;
   if (amountCents <= 0 || amountCents > left) throw exceedsRefundable(row, amountCents);
-  const request = await queueProcessorRequestWith(
-    tx,
-    q.reserveRefund(row.id, amountCents, now),
-    { operation: 'refund', amountCents, ...askedBy(context) },
-    now,
-  );
+  const asking = await askProcessorFor(tx, deps, context, refundOperation, { amountCents }, q.reserveRefund(row.id, amountCents, now));
   // Locked and checked above: only a payment recorded before refunds existed, without the method it was paid with, gets here.
-  if (!request) {
+  if (!asking) {
     throw new ApiError('nothing_to_refund', 'No payment method was recorded for this payment, so the service cannot refund it; refund it with your acquirer.');
   }
   await q.insertRefund(tx, {
@@ -59,43 +55,50 @@ export async function refundTransaction(
     reason: input.reason,
     description: input.description ?? null,
     failureCode: null,
-    processorRequestId: request.id,
+    processorRequestId: asking.request.id,
     createdAt: now,
     updatedAt: now,
   });
-  await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL);
-  return answerFromProcessor(deps, request, recordRefundOutcome(deps));
+  await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
+  return asking.answer;
 }
 
 /**
- * A refund's outcome: approved, its reservation becomes refunded money (status 13, or 14 once all is refunded);
- * declined or failed, the reservation is freed, the refund kept as failed with the processor's code and the status
- * unchanged. Either way the refund's outcome is an update (event, callback, next sequence).
+ * A refund, a call on the method the money goes back to (held: the processor answers its key again as it answered
+ * it first, so it is asked again until answered, never reversed). Its outcome: approved, its reservation becomes
+ * refunded money (status 13, or 14 once all is refunded); declined or failed, the reservation is freed, the refund
+ * kept as failed with the processor's code and the status unchanged. Either way the refund's outcome is an update
+ * (event, callback, next sequence), whose statement moves the request to done with the answer.
  */
-export function recordRefundOutcome(deps: Pick<ServiceDeps, 'env'>): RecordOutcome {
-  return async (tx, request, answer, { now, done }) => {
+export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
+  kind: 'refund',
+  call: (processor, request) => processor.refund(request.processorReference, request.amountCents, request.requestKey),
+  record: async (tx, request, answer, { now, env, done }) => {
     if (answer.outcome === 'released') throw new Error(`refund ${request.id} was answered as a release`);
-    const requestId = originalRequestId(request);
     const approved = answer.outcome === 'approved';
-    const outcome = approved
+    const result = approved
       ? ({ status: 'succeeded', failureCode: null } as const)
       : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure' } as const);
-    const refund = await q.finishRefund(tx, request.id, outcome, now);
+    const refund = await q.finishRefund(tx, request.id, result, now);
     if (!refund) throw new Error(`refund ${request.id} is no longer pending`);
     const view = approved
       ? await q.settleRefund(tx, request.transactionId, request.amountCents, now)
       : await q.dropRefund(tx, request.transactionId, request.amountCents, now);
     if (!view) throw new Error(`refund ${request.id} has no reservation to ${approved ? 'settle' : 'free'}`);
-    const recorded = await recordChange(tx, view, now, deps.env.PUBLIC_BASE_URL, 'transaction.updated', undefined, {
-      pending: done,
-      answer: ({ transaction }) =>
-        answer.outcome === 'approved'
-          ? answerOf({ body: { refund: toRefund(refund), transaction } satisfies RefundResponse }, requestId)
-          : answerOf(processorError(answer), requestId),
+    const recorded = await recordChange(tx, view, {
+      at: now,
+      baseUrl: env.PUBLIC_BASE_URL,
+      finishing: {
+        request: done,
+        outcome: ({ transaction }) =>
+          answer.outcome === 'approved'
+            ? ({ body: { refund: toRefund(refund), transaction } satisfies RefundResponse } satisfies Success)
+            : processorError(answer),
+      },
     });
-    return recorded.answer;
-  };
-}
+    return recorded.outcome;
+  },
+};
 
 /** Why nothing on this transaction can be refunded, and what to do instead. */
 function notRefundable(row: TransactionRow): ApiError {

@@ -1,10 +1,10 @@
 import { SANDBOX_TEST_CARDS, type PaymentLinkState, type TerminalCurrent, type TerminalTapRequest } from '@svc/protocol';
-import type { MutationContext, ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Queryable, Tx } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import { payLink } from '../hosted-page';
-import { findLinkFace } from '../hosted-page';
+import { findLinkForConsumer } from '../hosted-page';
 import { LINK_PAYABLE_STATUSES } from '../hosted-page';
 import { toLinkState } from '../hosted-page';
 import type { ServiceDeps } from '../../service-deps';
@@ -19,9 +19,9 @@ import { findTransactionRowForPrincipal } from '../transactions';
  */
 
 async function stateOfLink(db: Queryable, linkId: string, now: Date): Promise<PaymentLinkState> {
-  const face = await findLinkFace(db, linkId);
-  if (!face) throw new NotFoundError('transaction');
-  return toLinkState(face, now);
+  const link = await findLinkForConsumer(db, linkId);
+  if (!link) throw new NotFoundError('transaction');
+  return toLinkState(link, now);
 }
 
 /**
@@ -40,7 +40,7 @@ export async function tapOnTerminal(
   principal: Principal,
   body: TerminalTapRequest,
   context: MutationContext,
-): Promise<ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const row = await findTransactionRowForPrincipal(tx, principal, body.transactionNumber);
   if (!row) throw new NotFoundError('transaction');
   if (body.method !== 'card') return payLink(tx, deps, row.linkId, { method: body.method }, context);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LANGUAGES } from '@svc/protocol';
 import type { Language } from '@svc/sdk-core/i18n';
-import { etagOf } from '../../http/etag';
+import { etagOf } from '../../entity-tag';
 import { CATALOGUES } from '../../i18n';
 
 export interface LocaleFile {

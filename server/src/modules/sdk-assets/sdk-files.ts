@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { etagOf } from '../../http/etag';
+import { etagOf } from '../../entity-tag';
 import { SDK_VERSIONS } from '@svc/protocol';
 
 /** The built browser files the service serves, by URL path under /sdk, and the package folder they come from. */

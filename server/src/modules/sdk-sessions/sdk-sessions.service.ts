@@ -2,13 +2,13 @@ import type { Currency, SdkPaymentRequest, SdkSession, Transaction } from '@svc/
 import { CREDENTIAL_PREFIXES, Status, toBrowserTransaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
-import { answerOf, type MutationContext, type ProcessorHandoff } from '../../http/idempotency';
+import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { offeredPaymentMethods } from '../payment-methods';
-import { payAfterCommit } from '../processor-requests';
+import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
 import { hashCredential, randomAlphanumeric } from '../merchants';
 import { findCredentialByHash } from '../merchants';
 import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
@@ -74,7 +74,7 @@ export async function submitSdkPayment(
   session: SdkSessionRow,
   input: SdkPaymentRequest,
   context: MutationContext,
-): Promise<ProcessorHandoff> {
+): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
@@ -92,32 +92,36 @@ export async function submitSdkPayment(
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  return payAfterCommit(tx, deps, context, {
-    operation: 'authorize',
-    transactionId: null,
-    merchantId: session.merchantId,
-    amountCents: approvedCents,
-    currency,
-    call: ({ requestKey }) => deps.processor.authorize(method, approvedCents, currency, requestKey),
-    record: async (tx, result) => {
-      const decidedAt = deps.clock.now();
-      const transaction = await recordSdkPayment(tx, deps, session, { method, currency, amount: input.amount, approvedCents }, result, decidedAt);
-      return result.outcome === 'approved'
-        ? answerOf({ body: toBrowserTransaction(transaction) }, context.requestId)
-        : answerOf(processorError(result), context.requestId);
-    },
-  });
+  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents };
+  const asked = { transactionId: null, merchantId: session.merchantId, processorReference: null, amountCents: approvedCents, currency };
+  return payAfterCommit(tx, deps, context, widgetPaymentOperation, payment, asked);
 }
 
-async function recordSdkPayment(
-  tx: Tx,
-  deps: ServiceDeps,
-  session: SdkSessionRow,
-  asked: { method: PaymentMethodInput; currency: Currency; amount: number | undefined; approvedCents: number },
-  result: ProcessorResult,
-  now: Date,
-): Promise<Transaction> {
-  const { method, currency, approvedCents } = asked;
+/** A widget payment as its request holds it in memory: the session, the method (a card), and what the consumer approves. */
+interface WidgetPayment {
+  session: SdkSessionRow;
+  method: PaymentMethodInput;
+  currency: Currency;
+  /** The amount asked (none for a tokenization). */
+  amount: number | undefined;
+  approvedCents: number;
+}
+
+/**
+ * A widget payment: the method is authorised for what the consumer approves (verified, for a tokenization), and the
+ * transaction is created with the decision, awaiting the merchant's commit. It commits nothing before its call.
+ */
+export const widgetPaymentOperation: PaymentOperation<WidgetPayment> = {
+  kind: 'authorize',
+  call: (processor, request, payment) => processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey),
+  record: async (tx, _request, result, payment, recording) => {
+    const transaction = await recordSdkPayment(tx, payment, result, recording);
+    return result.outcome === 'approved' ? { body: toBrowserTransaction(transaction) } : processorError(result);
+  },
+};
+
+async function recordSdkPayment(tx: Tx, payment: WidgetPayment, result: ProcessorResult, { now, env }: Recording): Promise<Transaction> {
+  const { session, method, currency, approvedCents } = payment;
   const confirmationNumber = newConfirmationNumber();
   const approved = result.outcome === 'approved';
   const row = await insertTransaction(tx, {
@@ -127,7 +131,7 @@ async function recordSdkPayment(
     methodType: session.methodType,
     status: approved ? Status.AwaitingCommit : result.outcome === 'declined' ? Status.Declined : Status.Failed,
     currency,
-    amountCents: asked.amount ?? null,
+    amountCents: payment.amount ?? null,
     linkId: newLinkId(),
     paymentType: method.method,
     processor: result.processor,
@@ -136,11 +140,11 @@ async function recordSdkPayment(
     confirmation: approved ? confirmationOfApproval(result, method.method, confirmationNumber, now) : null,
     sdkSessionId: session.id,
     commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
-    commitDeadline: approved ? new Date(now.getTime() + deps.env.COMMIT_WINDOW_S * 1000) : null,
+    commitDeadline: approved ? new Date(now.getTime() + env.COMMIT_WINDOW_S * 1000) : null,
     approvedCents: approved ? approvedCents : null,
     sequence: 1,
     createdAt: now,
     updatedAt: now,
   });
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL, 'transaction.created')).transaction;
+  return (await recordChange(tx, row.id, { at: now, baseUrl: env.PUBLIC_BASE_URL, type: 'transaction.created' })).transaction;
 }

@@ -1,16 +1,12 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { reusableQuery } from '../../db/reusable-query';
+import { columnParam, reusableQuery } from '../../db/reusable-query';
 import { devices, transactions } from '../../db/schema';
 import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page';
 
-const deviceBySticker = reusableQuery('device_by_sticker', (db) =>
-  db
-    .select({ deviceId: devices.id })
-    .from(devices)
-    .where(eq(devices.stickerCode, sql.placeholder('stickerCode')))
-    .limit(1),
+const deviceBySticker = reusableQuery('device_by_sticker', { stickerCode: columnParam(devices.stickerCode) }, (db, slots) =>
+  db.select({ deviceId: devices.id }).from(devices).where(eq(devices.stickerCode, slots.stickerCode)).limit(1),
 );
 
 /** The device (its row id, never its credential) whose sticker this is. */

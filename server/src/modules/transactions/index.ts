@@ -19,7 +19,7 @@ export {
   withToken,
   writeReturningView,
 } from './transactions.queries';
-export type { RefundRow, TransactionRow, TransactionView } from './transactions.queries';
+export type { InsertedWithEvent, RefundRow, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
 export { recordSmsOutcome } from './sms-outcome';

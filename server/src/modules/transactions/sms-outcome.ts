@@ -10,6 +10,6 @@ import { settleSmsState } from './transactions.queries';
 export async function recordSmsOutcome(tx: Queryable, transactionId: string, state: 'Sent' | 'Failed', now: Date, baseUrl: string): Promise<boolean> {
   const settled = await settleSmsState(tx, transactionId, state, now);
   if (!settled) return false;
-  await recordChange(tx, settled, now, baseUrl);
+  await recordChange(tx, settled, { at: now, baseUrl });
   return true;
 }

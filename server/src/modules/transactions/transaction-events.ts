@@ -1,7 +1,8 @@
 import type { Transaction } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
-import type { PendingDone, RecordedAnswer } from '../processor-requests';
+import type { Outcome } from '../../mutations/stored-answer';
+import type { PendingDone } from '../processor-requests';
 import { toTransactionObject } from './transaction-object';
 import { appendEvent, loadTransactionView, type InsertedWithEvent, type TransactionView } from './transactions.queries';
 
@@ -27,17 +28,28 @@ export interface RecordedChange {
   eventId: string;
   transaction: Transaction;
   view: TransactionView;
-  /** The answer `done` gave and kept with the processor request; null without `done`. */
-  answer: RecordedAnswer | null;
+}
+
+/** How a change is recorded: when, the base URL its transaction object's links are made with, and what goes in with its event. */
+export interface ChangeRecord {
+  at: Date;
+  baseUrl: string;
+  /** `transaction.updated` unless said. */
+  type?: EventType;
+  /** A payment or token the change made that the view already shows (`withPayment`, `withToken`): inserted in the event's statement. */
+  inserting?: InsertedWithEvent;
+  /** The processor request whose outcome the change records: moved to done in the event's statement (`FinishedRequest`). */
+  finishing?: FinishedRequest;
 }
 
 /**
  * The processor request whose outcome a change records, moved to done by the change's event statement (one statement
- * fewer than markDone after it), with the answer the change gives, kept with the request for whoever reads its outcome.
+ * fewer than the move after it), with the answer the change's outcome keeps for whoever reads it.
  */
-export interface DoneWithChange {
-  pending: PendingDone;
-  answer: (change: Omit<RecordedChange, 'answer'>) => RecordedAnswer;
+export interface FinishedRequest {
+  request: PendingDone;
+  /** The outcome the recording answers, from the change as recorded (its transaction object). */
+  outcome: (change: RecordedChange) => Outcome;
 }
 
 /**
@@ -46,37 +58,18 @@ export interface DoneWithChange {
  * delivery (updates of transactions with a callbackURL; creation is the merchant's own call and its response),
  * and notify every instance. Whatever consumes events hangs off this function, so no change can skip it.
  * `change` is the transaction's view as the change left it, best read by the guarded write itself
- * (`writeReturningView`), or its id, and the view is read here (one statement more). `also` is a payment or token
- * the change made that `change` already shows (`withPayment`, `withToken`): it is inserted in the event's statement.
- * `done`: the processor request this change records the outcome of moves to done in that statement too; if another
- * recorder was first, this throws RecordedElsewhere (the caller's transaction rolls back).
+ * (`writeReturningView`), or its id, and the view is read here (one statement more). With `finishing`, the processor
+ * request the change records the outcome of moves to done in the event's statement too, and the outcome is answered;
+ * if another recorder was first, this throws AlreadyRecordedError (the caller's transaction rolls back).
  */
 export function recordChange(
   tx: Queryable,
   change: TransactionView | string,
-  at: Date,
-  baseUrl: string,
-  type: EventType,
-  also: InsertedWithEvent | undefined,
-  done: DoneWithChange,
-): Promise<RecordedChange & { answer: RecordedAnswer }>;
-export function recordChange(
-  tx: Queryable,
-  change: TransactionView | string,
-  at: Date,
-  baseUrl: string,
-  type?: EventType,
-  also?: InsertedWithEvent,
-): Promise<RecordedChange>;
-export async function recordChange(
-  tx: Queryable,
-  change: TransactionView | string,
-  at: Date,
-  baseUrl: string,
-  type: EventType = 'transaction.updated',
-  also?: InsertedWithEvent,
-  done?: DoneWithChange,
-): Promise<RecordedChange> {
+  record: ChangeRecord & { finishing: FinishedRequest },
+): Promise<RecordedChange & { outcome: Outcome }>;
+export function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange>;
+export async function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange & { outcome?: Outcome }> {
+  const { at, baseUrl, type = 'transaction.updated', inserting, finishing } = record;
   const view = typeof change === 'string' ? await loadTransactionView(tx, change) : change;
   const transactionId = view.row.id;
   const transaction = toTransactionObject(view, baseUrl);
@@ -92,14 +85,13 @@ export async function recordChange(
     sequence: view.row.sequence,
     callback,
   };
-  const answer = done ? done.answer({ eventId, transaction, view }) : null;
-  const kept = answer && { status: answer.status, body: answer.body };
+  const recorded: RecordedChange = { eventId, transaction, view };
+  const outcome = finishing?.outcome(recorded);
   await appendEvent(
     tx,
     { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
-    also,
-    done ? { mark: done.pending.mark, answer: kept } : undefined,
+    inserting,
+    finishing && outcome ? { mark: finishing.request.mark, answer: finishing.request.keep(outcome) } : undefined,
   );
-  done?.pending.wrote(kept);
-  return { eventId, transaction, view, answer };
+  return outcome ? { ...recorded, outcome } : recorded;
 }

@@ -1,10 +1,11 @@
-import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { columnParam, type ParamSlots } from '../../db/reusable-query';
 import { transactions } from '../../db/schema';
 import type { CredentialKind } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 
-/** An id in a scope condition: the value itself, or the slot of a reusable query. */
-type Slot = string | Placeholder;
+/** An id in a scope condition: the value itself, or the slot of a reusable statement. */
+type Slot = string | SQL;
 
 /**
  * The rows a caller may see: a merchant key all of its merchant's, a branch key its branch's, a device its own.
@@ -14,13 +15,16 @@ export function transactionScope(principal: Principal): SQL {
   return scopeOf(principal.kind, principal.merchantId, principal.branchId, principal.deviceId);
 }
 
-/** The same condition with slots for the ids, for a reusable query (one per credential kind); fill them with `scopeSlotValues`. */
-export function transactionScopeSlots(kind: CredentialKind): SQL {
-  return scopeOf(kind, sql.placeholder('scopeMerchantId'), sql.placeholder('scopeBranchId'), sql.placeholder('scopeDeviceId'));
-}
+/** The ids a scope names, as parameters of a reusable statement: a group its values fill from the principal itself. */
+export const SCOPE_PARAMS = {
+  merchantId: columnParam(transactions.merchantId),
+  branchId: columnParam(transactions.branchId),
+  deviceId: columnParam(transactions.deviceId),
+};
 
-export function scopeSlotValues(principal: Principal): { scopeMerchantId: string; scopeBranchId: string | null; scopeDeviceId: string | null } {
-  return { scopeMerchantId: principal.merchantId, scopeBranchId: principal.branchId, scopeDeviceId: principal.deviceId };
+/** The same condition on the slots of `SCOPE_PARAMS`, for a reusable statement (one per credential kind). */
+export function scopeCondition(kind: CredentialKind, scope: ParamSlots<{ scope: typeof SCOPE_PARAMS }>['scope']): SQL {
+  return scopeOf(kind, scope.merchantId, scope.branchId, scope.deviceId);
 }
 
 function scopeOf(kind: CredentialKind, merchantId: Slot, branchId: Slot | null, deviceId: Slot | null): SQL {

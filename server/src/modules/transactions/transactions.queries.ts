@@ -1,12 +1,24 @@
 import { Status, type TransactionStatusCode } from '@svc/protocol';
-import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, refunds, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { scopeSlotValues, transactionScope, transactionScopeSlots } from './transaction-scope.queries';
-import { reusableInsert, reusableStatement, reusableWrite, rowFromColumns } from '../../db/reusable-query';
+import { SCOPE_PARAMS, scopeCondition, transactionScope } from './transaction-scope.queries';
+import {
+  columnParam,
+  param,
+  reusableInsert,
+  reusableStatement,
+  reusableWrite,
+  rowFromColumns,
+  rowParams,
+  type ParamSlots,
+  type ParamSpec,
+  type ParamValues,
+} from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
-import { doneSlots, doneWrite, RecordedElsewhere, type DoneMark, type KeptAnswer } from '../processor-requests';
+import type { StoredAnswer } from '../../mutations/stored-answer';
+import { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from '../processor-requests';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
@@ -17,7 +29,7 @@ export function nextSequence() {
   return sql`${transactions.sequence} + 1`;
 }
 
-export interface MerchantFace {
+export interface MerchantSummary {
   name: string;
   businessId: number;
 }
@@ -25,7 +37,7 @@ export interface MerchantFace {
 /** Everything the transaction object is built from. */
 export interface TransactionView {
   row: TransactionRow;
-  merchant: MerchantFace;
+  merchant: MerchantSummary;
   token: Pick<PaymentTokenRow, 'token' | 'type' | 'lastFourDigits'> | null;
   payments: PaymentRow[];
   /** Oldest first. */
@@ -40,11 +52,11 @@ export function insertTransaction(db: Queryable, values: NewTransactionRow): Pro
 
 /** Inserts a transaction and answers its view, in one statement (built once per set of columns given). */
 export async function insertTransactionView(db: Queryable, values: NewTransactionRow): Promise<TransactionView> {
-  const [raw] = await transactionViewInsert(db, values as Record<string, unknown>);
+  const [raw] = await transactionViewInsert(db, values);
   return viewFromColumns(raw!);
 }
 
-const transactionViewInsert = reusableWrite((db, slots) =>
+const transactionViewInsert = reusableWrite(transactions, (db, slots) =>
   viewOfWrite(
     db
       .insert(transactions)
@@ -84,16 +96,19 @@ const refundsOfTransaction = sql<RefundJson[]>`coalesce((
   from ${refunds} r where r.transaction_id = ${transactions.id}
 ), '[]'::json)`;
 
-/** A view read by `where` (its values in slots), built once, mapped as the writes' views are (`viewFromColumns`). */
-function viewRead(where: SQL): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView | null> {
-  const read = reusableStatement<Record<string, unknown>>(() => sql`${viewOfWritten} where ${where} limit 1`);
+/** A view read by `where` (with the slots of `params`), built once, mapped as the writes' views are (`viewFromColumns`). */
+function viewRead<S extends ParamSpec>(
+  params: S,
+  where: (slots: ParamSlots<S>) => SQL,
+): (db: Queryable, values: ParamValues<S>) => Promise<TransactionView | null> {
+  const read = reusableStatement(params, (_db, slots) => sql<ViewColumns>`${viewOfWritten} where ${where(slots)} limit 1`);
   return async (db, values) => {
     const [raw] = await read(db, values);
     return raw ? viewFromColumns(raw) : null;
   };
 }
 
-const viewById = viewRead(eq(transactions.id, sql.placeholder('transactionId')));
+const viewById = viewRead({ transactionId: columnParam(transactions.id) }, (slots) => eq(transactions.id, slots.transactionId));
 
 /**
  * The view select: a transaction's row with its merchant, token and payments, mapped by `viewFromColumns`. Plain
@@ -115,14 +130,17 @@ interface ReturningWrite {
   getSQL(): SQL;
 }
 
-/** Builds `write` once (values in `sql.placeholder` slots) and returns a function that runs it and answers the views. */
-export function writeReturningView(build: (db: Queryable) => ReturningWrite): (db: Queryable, values: Record<string, unknown>) => Promise<TransactionView[]> {
-  const run = reusableStatement<Record<string, unknown>>((db) => viewOfWrite(build(db).getSQL()));
+/** Builds `write` once (with the slots of `params`) and returns a function that runs it and answers the views. */
+export function writeReturningView<S extends ParamSpec>(
+  params: S,
+  build: (db: Queryable, slots: ParamSlots<S>) => ReturningWrite,
+): (db: Queryable, values: ParamValues<S>) => Promise<TransactionView[]> {
+  const run = reusableStatement(params, (db, slots) => viewOfWrite(build(db, slots).getSQL()));
   return async (db, values) => (await run(db, values)).map(viewFromColumns);
 }
 
-function viewOfWrite(write: SQL): SQL {
-  return sql`with ${transactions} as (${write}) ${viewOfWritten}`;
+function viewOfWrite(write: SQL): SQL<ViewColumns> {
+  return sql<ViewColumns>`with ${transactions} as (${write}) ${viewOfWritten}`;
 }
 
 /**
@@ -132,6 +150,9 @@ function viewOfWrite(write: SQL): SQL {
 export function viewsOfRows(rows: SQL, order: SQL): SQL {
   return sql`with ${transactions} as (${rows}) ${viewOfWritten} ${order}`;
 }
+
+/** A view's row as the driver answers it: the transaction's columns and the `view_*` ones (`viewFromColumns` maps it). */
+type ViewColumns = Record<string, unknown>;
 
 /** A view from the raw columns of `viewOfWritten`, mapped as drizzle maps a selected row. */
 export function viewFromColumns(raw: Record<string, unknown>): TransactionView {
@@ -171,13 +192,15 @@ const viewByNumberFor = {
 };
 
 function viewByNumberScoped(kind: Exclude<Principal['kind'], 'client'>) {
-  return viewRead(and(eq(transactions.transactionNumber, sql.placeholder('transactionNumber')), transactionScopeSlots(kind))!);
+  return viewRead({ transactionNumber: columnParam(transactions.transactionNumber), scope: SCOPE_PARAMS }, (slots) =>
+    and(eq(transactions.transactionNumber, slots.transactionNumber), scopeCondition(kind, slots.scope))!,
+  );
 }
 
 /** The view of a transaction the caller may see, by number; null when it does not exist for them. One statement. */
 export function findTransactionViewForPrincipal(db: Queryable, principal: Principal, transactionNumber: string): Promise<TransactionView | null> {
   if (principal.kind === 'client') throw new Error('client IDs never read transactions through a merchant endpoint');
-  return viewByNumberFor[principal.kind](db, { transactionNumber, ...scopeSlotValues(principal) });
+  return viewByNumberFor[principal.kind](db, { transactionNumber, scope: principal });
 }
 
 /** The row of a transaction the caller may see, by number. */
@@ -210,90 +233,96 @@ export type InsertedWithEvent = { payment: PaymentRow } | { token: PaymentTokenR
 /** A processor request's move to done that the event's statement makes too (see PendingDone), with the answer it keeps. */
 export interface DoneWithEvent {
   mark: DoneMark;
-  answer: KeptAnswer;
+  answer: StoredAnswer;
 }
 
 /**
  * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
  * statement: one round trip inside the change's database transaction instead of three. A payment or token the
  * change made goes into the same statement (`also`), one round trip fewer again, and so does the move to done of the
- * processor request whose outcome the change records (`done`): it throws RecordedElsewhere when that move's guard
+ * processor request whose outcome the change records (`done`): it throws AlreadyRecordedError when that move's guard
  * refused (another recorder was first), and the caller's transaction rolls back.
  */
 export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent, done?: DoneWithEvent): Promise<void> {
   const { row } = e;
-  const values: Record<string, unknown> = {
+  const values: ParamValues<EventParams> = {
     eventId: e.eventId,
     transactionId: row.id,
     merchantId: row.merchantId,
     sequence: row.sequence,
     type: e.type,
     payload: e.payload,
-    at: e.at.toISOString(), // raw parameters skip drizzle's Date mapping
+    at: e.at,
     callbackUrl: row.callbackUrl,
     callbackMethod: row.callbackMethod,
     callback: e.callback,
     channel: e.channel,
     notice: e.notice,
-    ...(also ? ('payment' in also ? slotValues('payment', also.payment) : slotValues('token', also.token)) : {}),
-    ...(done ? doneSlots(done.mark, done.answer) : {}),
+    ...also,
+    ...(done ? { done: doneValues(done.mark, done.answer) } : {}),
   };
   const alsoKind = also ? ('payment' in also ? 'payment' : 'token') : 'none';
   const doneKind = done ? (done.mark.attempt === null ? 'by_any' : 'by_attempt') : 'none';
   const [appended] = await eventStatementFor(alsoKind, doneKind)(db, values);
-  if (done && !appended?.done) throw new RecordedElsewhere(done.mark.id);
+  if (done && !appended?.done) throw new AlreadyRecordedError(done.mark.id);
 }
 
-/** `{ <prefix>_<column key>: value }` for every field of a row, to fill `slotsFor(<prefix>, table)`. */
-function slotValues(prefix: string, row: object): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) values[`${prefix}_${key}`] = value;
-  return values;
-}
-
-/** A placeholder for every column of `table`, named `<prefix>_<column key>`: an insert of a whole row. */
-function slotsFor(prefix: string, table: typeof payments | typeof paymentTokens): Record<string, ReturnType<typeof sql.placeholder>> {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, sql.placeholder(`${prefix}_${key}`)]));
-}
+/** The event statement's parameters: the event and its delivery; a payment or token row, and a move to done, when it makes them. */
+const EVENT_PARAMS = {
+  eventId: columnParam(transactionEvents.id),
+  transactionId: columnParam(transactionEvents.transactionId),
+  merchantId: columnParam(transactionEvents.merchantId),
+  sequence: columnParam(transactionEvents.sequence),
+  type: columnParam(transactionEvents.type),
+  payload: columnParam(transactionEvents.payload),
+  at: columnParam(transactionEvents.createdAt),
+  callbackUrl: columnParam(transactions.callbackUrl),
+  callbackMethod: columnParam(transactions.callbackMethod),
+  callback: param.boolean,
+  channel: param.text,
+  notice: param.text,
+  payment: rowParams(payments),
+  token: rowParams(paymentTokens),
+  done: DONE_PARAMS,
+};
+type EventParams = Omit<typeof EVENT_PARAMS, 'payment' | 'token' | 'done'> & Partial<Pick<typeof EVENT_PARAMS, 'payment' | 'token' | 'done'>>;
+type EventStatement = (db: Queryable, values: ParamValues<EventParams>) => Promise<{ done: boolean | null }[]>;
 
 type AlsoKind = 'none' | 'payment' | 'token';
 type DoneKind = 'none' | 'by_any' | 'by_attempt';
-const eventStatements = new Map<string, (db: Queryable, values: Record<string, unknown>) => Promise<{ done: boolean | null }[]>>();
+const eventStatements = new Map<string, EventStatement>();
 
 /** The event's statement for what goes in with it, each built once, when first needed. */
-function eventStatementFor(also: AlsoKind, done: DoneKind) {
+function eventStatementFor(also: AlsoKind, done: DoneKind): EventStatement {
   const name = `${also} ${done}`;
   let statement = eventStatements.get(name);
   if (!statement) {
-    statement = reusableStatement((db) => eventStatement(alsoInsert(db, also), done === 'none' ? null : doneWrite(db, done === 'by_attempt')));
+    const { payment, token, done: doneParams, ...event } = EVENT_PARAMS;
+    const params = { ...event, ...(also === 'payment' ? { payment } : also === 'token' ? { token } : {}), ...(done === 'none' ? {} : { done: doneParams }) };
+    statement = reusableStatement(params as typeof EVENT_PARAMS, (db, slots) =>
+      eventStatement(slots, also === 'none' ? null : alsoInsert(db, also, slots), done === 'none' ? null : doneWrite(db, slots.done, done === 'by_attempt')),
+    ) as EventStatement;
     eventStatements.set(name, statement);
   }
   return statement;
 }
 
-function alsoInsert(db: Queryable, also: AlsoKind): SQL | null {
-  if (also === 'none') return null;
-  const table = also === 'payment' ? payments : paymentTokens;
-  return db
-    .insert(table)
-    .values(slotsFor(also, table) as never)
-    .getSQL();
+function alsoInsert(db: Queryable, also: 'payment' | 'token', slots: ParamSlots<typeof EVENT_PARAMS>): SQL {
+  return also === 'payment' ? db.insert(payments).values(slots.payment).getSQL() : db.insert(paymentTokens).values(slots.token).getSQL();
 }
 
-function eventStatement(alsoInsert: SQL | null, done: SQL | null): SQL {
-  const p = (name: string) => sql.placeholder(name);
+function eventStatement(p: ParamSlots<typeof EVENT_PARAMS>, alsoInsert: SQL | null, done: SQL | null): SQL<{ done: boolean | null }> {
   return sql`
     with ${alsoInsert ? sql`inserted as (${alsoInsert}), ` : sql``}${done ? sql`done as (${done}), ` : sql``}event as (
       insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
-      values (${p('eventId')}::uuid, ${p('transactionId')}::uuid, ${p('merchantId')}::uuid, ${p('sequence')}::integer, ${p('type')}::text, ${p('payload')}::text, ${p('at')}::timestamptz)
+      values (${p.eventId}, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.type}, ${p.payload}, ${p.at})
       returning id
     ), delivery as (
       insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
-      select event.id, ${p('transactionId')}::uuid, ${p('merchantId')}::uuid, ${p('sequence')}::integer, ${p('callbackUrl')}::text, ${p('callbackMethod')}::text,
-        ${p('at')}::timestamptz, ${p('at')}::timestamptz, ${p('at')}::timestamptz
-      from event where ${p('callback')}::boolean
+      select event.id, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.callbackUrl}, ${p.callbackMethod}, ${p.at}, ${p.at}, ${p.at}
+      from event where ${p.callback}
     )
-    select pg_notify(${p('channel')}::text, ${p('notice')}::text), ${done ? sql`exists (select 1 from done)` : sql`null::boolean`} as done from event`;
+    select pg_notify(${p.channel}, ${p.notice}), ${done ? sql`exists (select 1 from done)` : sql`null::boolean`} as done from event`;
 }
 
 /**
@@ -333,12 +362,10 @@ export const consumerPaymentMark: SQL = sql`date_trunc('milliseconds', clock_tim
  * review): until that is settled the first payment may still be charged.
  */
 export function noConsumerPaymentInFlight(): SQL {
-  const t = transactions;
-  const r = processorRequests;
   return or(
-    isNull(t.consumerPaymentSince),
-    sql`${t.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})
-      and not exists (select 1 from ${r} where ${r.transactionId} = ${t.id} and ${r.operation} in ('sale', 'authorize') and ${r.state} <> 'done')`,
+    isNull(transactions.consumerPaymentSince),
+    sql`${transactions.consumerPaymentSince} <= clock_timestamp() - make_interval(secs => ${CONSUMER_PAYMENT_STALE_S})
+      and not exists (select 1 from ${processorRequests} where ${processorRequests.transactionId} = ${transactions.id} and ${processorRequests.operation} in ('sale', 'authorize') and ${processorRequests.state} <> 'done')`,
   )!;
 }
 

@@ -73,7 +73,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
       change = row.id; // the view is read again: the SMS state moved after the insert
     }
   }
-  const { transaction } = await recordChange(tx, change, now, deps.env.PUBLIC_BASE_URL, 'transaction.created');
+  const { transaction } = await recordChange(tx, change, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, type: 'transaction.created' });
   return transaction;
 }
 
@@ -104,7 +104,7 @@ export async function cancelTransaction(tx: Tx, deps: ServiceDeps, principal: Pr
       `Only a pending transaction (status ${Status.Pending}) can be cancelled; this one has status ${row.status}.`,
     );
   }
-  return (await recordChange(tx, row.id, now, deps.env.PUBLIC_BASE_URL)).transaction;
+  return (await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL })).transaction;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
+import type { StoredAnswer } from './stored-answer';
 
-export type StoredResponseRow = typeof idempotencyKeys.$inferSelect;
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 
 /** Takes the transaction-scoped advisory lock `lockKey` if it is free; never waits. */
 export async function tryAdvisoryXactLock(db: Queryable, lockKey: string): Promise<boolean> {
@@ -10,7 +11,7 @@ export async function tryAdvisoryXactLock(db: Queryable, lockKey: string): Promi
   return lock?.locked === true;
 }
 
-export async function findStoredResponse(db: Queryable, merchantId: string, key: string): Promise<StoredResponseRow | null> {
+export async function findIdempotencyKey(db: Queryable, merchantId: string, key: string): Promise<IdempotencyKeyRow | null> {
   const [stored] = await db
     .select()
     .from(idempotencyKeys)
@@ -24,7 +25,7 @@ export async function storeResponse(
   db: Queryable,
   merchantId: string,
   key: string,
-  row: Pick<StoredResponseRow, 'requestHash' | 'responseStatus' | 'responseBody' | 'createdAt' | 'expiresAt'>,
+  row: Pick<IdempotencyKeyRow, 'requestHash' | 'responseStatus' | 'responseBody' | 'createdAt' | 'expiresAt'>,
 ): Promise<void> {
   await db
     .insert(idempotencyKeys)
@@ -37,13 +38,7 @@ export async function storeResponse(
  * the worker that finished it after a crash); only while the key is still marked in flight, and still the one the
  * request took at `takenAt` (not the same key taken again by another request after it expired).
  */
-export async function fillInFlightAnswer(
-  db: Queryable,
-  merchantId: string,
-  key: string,
-  takenAt: Date | null,
-  answer: { status: number; body: string },
-): Promise<void> {
+export async function fillInFlightAnswer(db: Queryable, merchantId: string, key: string, takenAt: Date | null, answer: StoredAnswer): Promise<void> {
   await db
     .update(idempotencyKeys)
     .set({ responseStatus: answer.status, responseBody: answer.body })
@@ -57,8 +52,8 @@ export async function forgetInFlightKey(db: Queryable, merchantId: string, key: 
 
 /** The key as the request took it at `takenAt` (its row's created_at), still in flight. Null: a request queued before the time was kept. */
 function inFlightKeyOf(merchantId: string, key: string, takenAt: Date | null) {
-  const k = idempotencyKeys;
-  return and(eq(k.merchantId, merchantId), eq(k.key, key), isNull(k.responseStatus), takenAt ? eq(k.createdAt, takenAt) : undefined);
+  const keys = idempotencyKeys;
+  return and(eq(keys.merchantId, merchantId), eq(keys.key, key), isNull(keys.responseStatus), takenAt ? eq(keys.createdAt, takenAt) : undefined);
 }
 
 /**
@@ -66,17 +61,17 @@ function inFlightKeyOf(merchantId: string, key: string, takenAt: Date | null) {
  * many. Rows another transaction holds (a request replacing an expired key) are skipped, never waited on.
  */
 export async function deleteExpiredKeys(db: Queryable, now: Date, limit: number): Promise<number> {
-  const k = idempotencyKeys;
+  const keys = idempotencyKeys;
   const due = db
-    .select({ merchantId: k.merchantId, key: k.key })
-    .from(k)
-    .where(lte(k.expiresAt, now))
-    .orderBy(k.expiresAt)
+    .select({ merchantId: keys.merchantId, key: keys.key })
+    .from(keys)
+    .where(lte(keys.expiresAt, now))
+    .orderBy(keys.expiresAt)
     .limit(limit)
     .for('update', { skipLocked: true });
   const deleted = await db
-    .delete(k)
-    .where(sql`(${k.merchantId}, ${k.key}) in (${due})`)
-    .returning({ key: k.key });
+    .delete(keys)
+    .where(sql`(${keys.merchantId}, ${keys.key}) in (${due})`)
+    .returning({ key: keys.key });
   return deleted.length;
 }
