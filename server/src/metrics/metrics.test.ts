@@ -75,6 +75,12 @@ describe('GET /metrics on METRICS_PORT', () => {
     const number = created.body.TransactionNumber;
     expect((await consumerPays(app, created.body, TEST_CARD)).status).toBe(200);
     expect((await client.get(number)).status).toBe(200);
+    const refund = await app.request(`/transactions/${number}/refund`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${merchant.apiKey}` },
+      body: { amount: 500 },
+    });
+    expect(refund.status).toBe(200);
     const refused = await app.request(`/transactions/${number}`, { headers: { authorization: 'Bearer sk_test_not_a_key' } });
     expect(refused.status).toBe(401);
     expect((await app.request('/no/such/path')).status).toBe(404);
@@ -102,7 +108,7 @@ describe('GET /metrics on METRICS_PORT', () => {
     expect(delta('svc_callback_deliveries_total', { outcome: 'retrying' })).toBeGreaterThanOrEqual(1);
     expect(delta('svc_callback_deliveries_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'svc_websocket_connections')).toBe(sample(before, 'svc_websocket_connections'));
-    expect(after).toContain('svc_refunds_total');
+    expect(delta('svc_refunds_total', { outcome: 'succeeded' })).toBe(1);
     expect(after).toContain('process_cpu_user_seconds_total');
     expect(after).toContain('nodejs_eventloop_lag_seconds');
 

@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Success } from '../../mutations/stored-answer';
 import { processorError } from '../../processor/processor-errors';
+import { metrics } from '../../metrics';
 import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { randomAlphanumeric } from '../merchants';
@@ -96,6 +97,8 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
             : processorError(answer),
       },
     });
+    // Counted once the outcome is written (a refund recorded elsewhere throws above and is counted there).
+    metrics.refunds.inc({ outcome: result.status });
     return recorded.outcome;
   },
 };
