@@ -93,7 +93,8 @@ describe('the audit log', () => {
       ['?limit=0', 'limit'],
       ['?limit=101', 'limit'],
       ['?startingAfter=abc', 'startingAfter'],
-      ['?sort=asc', ''],
+      // An unknown parameter is named at its own path.
+      ['?sort=asc', 'sort'],
     ]) {
       const bad = await call<{ code: string; errors: { path: string }[] }>(merchant.apiKey, 'listAuditLog', {}, undefined, query);
       expect(bad.status).toBe(400);

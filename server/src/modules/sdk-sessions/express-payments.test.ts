@@ -52,6 +52,7 @@ describe('Express wallet payments', () => {
     expect(res.status).toBe(400);
     const problem = (await res.json()) as { code: string; errors: { path: string }[] };
     expect(problem.code).toBe('validation_failed');
-    expect(problem.errors.map((error) => error.path)).toContain('shippingInformation');
+    // Each unknown field is named at its own path (the endpoint router's rule for unrecognized keys).
+    expect(problem.errors.map((error) => error.path)).toContain('shippingInformation.phone');
   });
 });
