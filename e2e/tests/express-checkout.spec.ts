@@ -27,7 +27,7 @@ for (const wallet of WALLETS) {
     await page.getByRole('button', { name: wallet.button }).click();
     const sheet = page.getByRole('dialog', { name: wallet.sheet });
     await expect(sheet).toBeVisible();
-    await expect(sheet).toContainText('Total 25.00 USD');
+    await expect(sheet).toContainText('Total $25.00');
     await expect(sheet.getByRole('group', { name: 'Billing details' }).getByRole('textbox', { name: 'First name' })).toHaveValue('Jane');
     await sheet.getByRole('button', { name: 'Pay' }).click();
     await expect(sheet).toBeHidden();
