@@ -361,7 +361,7 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
       it('an integration mistake keeps its message for the developer', async () => {
         await start();
         await validCard();
-        expect(await refused({ amount: -5, currency: 'USD' })).to.equal('amount_invalid');
+        expect(await refused({ amount: -5, currency: 'USD' })).to.equal('invalid_amount');
         expect(seen.errors.at(-1)!.message).to.match(/amount/);
         expect(seen.errors.at(-1)!.message).not.to.equal(EN_WIDGET['error.unexpected']);
       });
