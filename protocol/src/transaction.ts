@@ -149,7 +149,16 @@ export const BrowserTransactionSchema = TransactionSchema.extend({
 });
 export type BrowserTransaction = z.infer<typeof BrowserTransactionSchema>;
 
-/** The browser view of a transaction (BrowserTransactionSchema): the whole object with the merchant's three things nulled. */
+/**
+ * The browser view of a transaction (BrowserTransactionSchema): the whole object with the merchant's three things
+ * nulled, and each refund without the merchant's note (`description`) or the processor's `failureCode`.
+ */
 export function toBrowserTransaction(transaction: Transaction): BrowserTransaction {
-  return { ...transaction, posData: null, paymentCommit: { ...transaction.paymentCommit, commitLink: null }, paymentDetails: null };
+  return {
+    ...transaction,
+    posData: null,
+    paymentCommit: { ...transaction.paymentCommit, commitLink: null },
+    paymentDetails: null,
+    refunds: transaction.refunds.map((refund) => ({ ...refund, description: null, failureCode: null })),
+  };
 }
