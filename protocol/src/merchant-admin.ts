@@ -115,6 +115,7 @@ export const AUDIT_ACTIONS = [
   'allowed_origin.removed',
   'webhook_secret.rolled',
   'payment_methods.updated',
+  'merchant_settings.updated',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -141,6 +142,9 @@ export const AuditEntrySchema = z.object({
     previousSecretValidUntil: z.string().nullable().optional(),
     paymentMethods: z.array(z.string()).optional(),
     previousPaymentMethods: z.array(z.string()).optional(),
+    /** A default callback changed: the new URL's origin only (a URL may carry a token in its path or query), or null once cleared. */
+    callbackOrigin: z.string().nullable().optional(),
+    callbackMethod: z.string().optional(),
   }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;

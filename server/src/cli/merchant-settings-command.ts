@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UpdateMerchantSettingsRequestSchema } from '@svc/protocol';
+import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
@@ -66,10 +67,13 @@ export function parseMerchantSettingsCommand(argv: string[], usage: (message: st
 }
 
 /** Prints the merchant's settings, after the change the command names (if any). */
-export async function runMerchantSettings(db: Database, env: Env, command: MerchantSettingsCommand): Promise<number> {
+export async function runMerchantSettings(db: Database, env: Env, clock: Clock, command: MerchantSettingsCommand): Promise<number> {
   let settings;
   try {
-    settings = command.update ? await updateMerchantSettings(db, env, command.merchantId, command.update) : await merchantSettings(db, command.merchantId);
+    const update = command.update;
+    settings = update
+      ? await db.transaction((tx) => updateMerchantSettings(tx, env, command.merchantId, update, { actor: { kind: 'operator' }, at: clock.now() }))
+      : await merchantSettings(db, command.merchantId);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     process.stderr.write(`svc: ${error.code === 'not_found' ? `no such merchant${command.update?.branchId ? ' or branch of it' : ''}` : error.detail}\n`);

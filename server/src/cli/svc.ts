@@ -27,7 +27,7 @@ async function run(argv: string[]): Promise<number> {
   const storage = await openStorage(env, logger);
   try {
     if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
-    if (command.command === 'merchant settings') return await runMerchantSettings(storage.db, env, command);
+    if (command.command === 'merchant settings') return await runMerchantSettings(storage.db, env, serviceClock(storage.db, env), command);
     if (command.command === 'processor-requests list' || command.command === 'processor-requests retry') {
       return await processorRequests(storage.db, env, command);
     }

@@ -35,12 +35,20 @@ describe('the audit log', () => {
     await call(merchant.apiKey, 'revokeCredential', { credentialId: created.body.credential.credentialId }, {});
     const rolled = await call<RolledWebhookSecret>(merchant.apiKey, 'rollWebhookSecret', {}, { overlapSeconds: 60 });
     await call(merchant.apiKey, 'updatePaymentMethods', {}, { paymentMethods: ['paypal', 'card'] });
+    const settings = await call(
+      merchant.apiKey,
+      'updateMerchantSettings',
+      {},
+      { callbackURL: 'https://shop.example.com/hooks?token=hook-secret-123', callbackMethod: 'GET' },
+    );
+    expect(settings.status).toBe(200);
 
     const page = await call<AuditLogPage>(merchant.apiKey, 'listAuditLog');
     expect(page.status).toBe(200);
     AuditLogPageSchema.parse(page.body);
     const actor = { kind: 'merchant_key', credentialId: key.credentialId, hint: key.hint };
     expect(page.body.data.map((e) => [e.action, e.target?.credentialId ?? null, e.details])).toEqual([
+      ['merchant_settings.updated', null, { branchId: null, callbackOrigin: 'https://shop.example.com', callbackMethod: 'GET' }],
       ['payment_methods.updated', null, { paymentMethods: ['card', 'paypal'], previousPaymentMethods: ['card', 'paypal', 'applepay', 'googlepay'] }],
       ['webhook_secret.rolled', null, { overlapSeconds: 60, previousSecretValidUntil: rolled.body.previousSecretValidUntil }],
       ['credential.revoked', created.body.credential.credentialId, {}],
@@ -50,7 +58,7 @@ describe('the audit log', () => {
       ['credential.created', created.body.credential.credentialId, { branchId: merchant.branchId }],
     ]);
     for (const entry of page.body.data) expect(entry.actor).toEqual(actor);
-    expect(page.body.data[2]!.target).toEqual({ credentialId: created.body.credential.credentialId, kind: 'branch_key', hint: created.body.credential.hint });
+    expect(page.body.data[3]!.target).toEqual({ credentialId: created.body.credential.credentialId, kind: 'branch_key', hint: created.body.credential.hint });
     const times = page.body.data.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(page.body).toMatchObject({ hasMore: false, nextCursor: null });
@@ -65,6 +73,7 @@ describe('the audit log', () => {
       created.body.value,
       client.body.value,
       rolled.body.hmacSecret,
+      'hook-secret-123',
     ];
     expectNoSecretIn(JSON.stringify(page.body), secrets);
     const rows = await t.database.sql<{ row: string }[]>`select row_to_json(a)::text as row from audit_log a`;

@@ -7,10 +7,15 @@ import { merchantSettings, updateMerchantSettings } from './merchant-settings.se
 export function merchantSettingsRoutes(deps: ServiceDeps): EndpointRoute[] {
   return [
     route(ENDPOINT.getMerchantSettings, async ({ principal, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
       res.json(await merchantSettings(deps.db, principal().merchantId));
     }),
     route(ENDPOINT.updateMerchantSettings, ({ body, principal, mutate }) =>
-      mutate(async (tx) => ({ body: await updateMerchantSettings(tx, deps.env, principal().merchantId, body) })),
+      mutate(async (tx) => {
+        const { merchantId, credentialId } = principal();
+        const change = { actor: { kind: 'merchant_key' as const, credentialId }, at: deps.clock.now() };
+        return { body: await updateMerchantSettings(tx, deps.env, merchantId, body, change) };
+      }),
     ),
   ];
 }
