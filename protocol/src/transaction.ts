@@ -159,6 +159,7 @@ export function toBrowserTransaction(transaction: Transaction): BrowserTransacti
     posData: null,
     paymentCommit: { ...transaction.paymentCommit, commitLink: null },
     paymentDetails: null,
-    refunds: transaction.refunds.map((refund) => ({ ...refund, description: null, failureCode: null })),
+    // An update stored before refunds existed has none: read as none.
+    refunds: (transaction.refunds ?? []).map((refund) => ({ ...refund, description: null, failureCode: null })),
   };
 }
