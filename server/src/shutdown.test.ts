@@ -69,7 +69,7 @@ describe('SIGTERM', { timeout: 90_000 }, () => {
     } else {
       // Gone or refusing, what waits on the database fails at once: the process stops on its own or at the deadline.
       expect([0, 1]).toContain(exit.code);
-      if (exit.code === 1) expect(exit.stdout).toMatch(/grace period over: abandoning work in flight/);
+      if (exit.code === 1) expect(exit.stdout, `stderr: ${exit.stderr.slice(-1500)}`).toMatch(/grace period over: abandoning work in flight/);
     }
     expect(exit.signal).toBeNull();
   });
