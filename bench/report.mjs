@@ -123,7 +123,7 @@ export function goals(r) {
     );
     add(
       9,
-      'lifecycle throughput cost of tracing (OTLP to a collector stub)',
+      'lifecycle throughput cost of tracing (OTLP to a discarding collector)',
       `${pct(o.tracingCost)} (${n1(o.tracing.perSecond)} vs ${n1(o.off.perSecond)} sequences/s off${cpuNote(o.tracingCpuCost)})`,
       '≤ 10 %',
       o.tracingCost <= 0.1,
@@ -489,7 +489,7 @@ function observabilitySection(o) {
   return [
     `### 9. Observability cost`,
     '',
-    `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector stub that accepts and discards: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off; beside it, the CPU per sequence of each server process and of its own PostgreSQL backends (from /proc), which the machine's noise moves much less than the throughput.`,
+    `Three servers on one database, 8 clients of the lifecycle each in turn, ${o.rounds} alternating rounds of ${n0(o.roundMs / 1000)} s (each round starts with the next server): one with neither metrics nor traces, one with \`METRICS_PORT\` set (every request counted and timed; \`GET /metrics\` scraped every 5 s, ${n0(o.metrics.scrapes)} scrapes), one with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (a span per request, database transaction, processor call and callback attempt, batched to a local OTLP/HTTP collector that accepts every export and discards it: ${n0(o.tracing.exports)} exports, ${kb(o.tracing.exportedBytes)}). The cost is the throughput lost against the server with both off; beside it, the CPU per sequence of each server process and of its own PostgreSQL backends (from /proc), which the machine's noise moves much less than the throughput.`,
     '',
     table(
       ['server', 'sequences/s', 'sequences (failed)', 'cost', 'server CPU / sequence', 'PostgreSQL CPU / sequence', 'CPU cost (server, PostgreSQL)'],

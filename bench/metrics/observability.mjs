@@ -1,7 +1,7 @@
 // Metric 8: what observability costs. The lifecycle throughput (8 clients, as metric 1) of three servers on the same
 // database in alternating rounds: one with neither metrics nor traces, one with the Prometheus metrics on
 // (METRICS_PORT, scraped every 5 s as a Prometheus would, a little more often than its default), one with tracing on
-// (OTEL_EXPORTER_OTLP_ENDPOINT) exporting to a local OTLP/HTTP collector stub that accepts and discards. Goals: metrics
+// (OTEL_EXPORTER_OTLP_ENDPOINT) exporting to a local OTLP/HTTP collector that accepts every export and discards it. Goals: metrics
 // cost at most 3 % of the throughput, tracing at most 10 %. Beside the throughput, the CPU per sequence of each server
 // process and of its PostgreSQL backends, which a shared machine's noise moves much less (cpu-usage.mjs).
 import http from 'node:http';
@@ -13,7 +13,7 @@ import { lifecycleTarget } from './lifecycle.mjs';
 const SCRAPE_EVERY_MS = 5000;
 
 /** An OTLP/HTTP collector that answers every export with 200 and keeps nothing but counts. */
-async function startCollectorStub() {
+async function startDiscardingCollector() {
   const counts = { requests: 0, bytes: 0 };
   const server = http.createServer((req, res) => {
     req.on('data', (chunk) => (counts.bytes += chunk.length));
@@ -31,7 +31,7 @@ async function startCollectorStub() {
  * @param {{ server: { store: any }, merchant: { apiKey: string }, sql: import('postgres').Sql, config: { warmupMs: number, rounds: number, roundMs: number }, log: (line: string) => void }} context
  */
 export async function measureObservability({ server, merchant, sql, config, log }) {
-  const collector = await startCollectorStub();
+  const collector = await startDiscardingCollector();
   const metricsPort = await freePort();
   /** @type {{ stop(): Promise<unknown> }[]} */
   const started = [];
@@ -43,7 +43,7 @@ export async function measureObservability({ server, merchant, sql, config, log 
   let scrapeError = null;
   let scraper = Promise.resolve();
   try {
-    log('  three servers: off, metrics on, tracing on (to a collector stub)…');
+    log('  three servers: off, metrics on, tracing on (to a discarding collector)…');
     const [off, withMetrics, withTracing] = await Promise.all([
       startServer(server.store, { name: 'observability-off' }),
       startServer(server.store, { name: 'observability-metrics', env: { METRICS_PORT: String(metricsPort) } }),
@@ -82,7 +82,7 @@ export async function measureObservability({ server, merchant, sql, config, log 
   }
   if (scrapeError) throw scrapeError;
   const [off, metricsOn, tracingOn] = targets.map((target) => target.totals());
-  if (collector.counts.requests === 0) throw new Error('the tracing server exported nothing to the collector stub');
+  if (collector.counts.requests === 0) throw new Error('the tracing server exported nothing to the discarding collector');
   /** CPU per sequence (server process, its PostgreSQL backends) more than the server with both off's, as a share. */
   const cpuCost = (/** @type {typeof off} */ on) =>
     on.cpuPerSequence && off.cpuPerSequence
