@@ -125,7 +125,7 @@ describe('the attempts kept', () => {
     await t.client.advanceClock(3601);
     expect((await consumerPays(t.app, await newLink(), DECLINED)).status).toBe(402);
     expect(await attemptsOf(declined)).toEqual([]);
-    const [{ n }] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from card_attempts`;
-    expect(n).toBe(1);
+    const [count] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from card_attempts`;
+    expect(count?.n).toBe(1);
   });
 });
