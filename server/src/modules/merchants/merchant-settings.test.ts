@@ -104,6 +104,15 @@ describe('merchant settings refusals', () => {
     expect(refused.status).toBe(400);
     expect((refused.body as unknown as Problem).code).toBe('callback_url_not_allowed');
     expect((refused.body as unknown as Problem).detail).toContain("merchant's default callbackURL");
+    // The default is read by the init's insert, and its refusal rolls the insert back: nothing was created.
+    const [created] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from transactions where merchant_id = ${shop.merchantId}`;
+    expect(created!.n).toBe(0);
+
+    const branch = await addBranch(t.database.db, shop.merchantId);
+    await t.database.sql`update branches set callback_url = 'http://192.168.1.5/hooks' where id = ${branch.branchId}`;
+    const byBranch = await as(branch.branchApiKey).init({ amount: 10, currency: 'USD' });
+    expect(byBranch.status).toBe(400);
+    expect((byBranch.body as unknown as Problem).detail).toContain("branch's default callbackURL");
   });
 
   it('only the merchant key: a branch key and a device are refused', async () => {

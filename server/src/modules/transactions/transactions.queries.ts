@@ -1,7 +1,7 @@
-import { Status, type TransactionStatusCode } from '@svc/protocol';
+import { Status, type CallbackMethod, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { callbackDeliveries, merchants, paymentTokens, payments, processorRequests, refunds, transactionEvents, transactions } from '../../db/schema';
+import { branches, callbackDeliveries, merchants, paymentTokens, payments, processorRequests, refunds, transactionEvents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { SCOPE_PARAMS, scopeCondition, transactionScope } from './transaction-scope.queries';
 import {
@@ -50,21 +50,40 @@ export function insertTransaction(db: Queryable, values: NewTransactionRow): Pro
   return transactionInsert(db, values);
 }
 
-/** Inserts a transaction and answers its view, in one statement (built once per set of columns given). */
-export async function insertTransactionView(db: Queryable, values: NewTransactionRow): Promise<TransactionView> {
-  const [raw] = await transactionViewInsert(db, values);
+/** An init's new transaction: its callback as the init gives it (a null URL: none given, a null method: none given). */
+export type InitTransactionRow = Omit<NewTransactionRow, 'callbackUrl' | 'callbackMethod'> & {
+  callbackUrl: string | null;
+  callbackMethod: CallbackMethod | null;
+};
+
+/**
+ * Inserts an init's transaction and answers its view, in one statement (built once per set of columns given), the callback defaults read by the insert
+ * itself: without a URL of the init's own, the branch's default (of `branchId`), else the merchant's (as
+ * callbackDefaultsFor reads them: docs/integrating.md#default-callback), and the method the init gives, else the
+ * default's, else POST. The caller checks a default URL the row took, and rolls the insert back when it is refused.
+ */
+export async function insertInitTransactionView(db: Queryable, values: InitTransactionRow): Promise<TransactionView> {
+  const [raw] = await initViewInsert(db, values as NewTransactionRow);
   return viewFromColumns(raw!);
 }
 
-const transactionViewInsert = reusableWrite(transactions, (db, slots) =>
-  viewOfWrite(
+const initViewInsert = reusableWrite(transactions, (db, slots) => {
+  // The slots as the insert's own values are: each mapped by its column, and cast to its type (no use infers it).
+  const own = (key: 'merchantId' | 'branchId' | 'callbackUrl' | 'callbackMethod') =>
+    sql`${sql.param(slots[key], transactions[key])}::${sql.raw(transactions[key].getSQLType())}`;
+  const defaults = (pick: SQL) => sql`(select ${pick} from ${merchants} m
+    left join ${branches} b on b.id = ${own('branchId')} and b.merchant_id = m.id where m.id = ${own('merchantId')})`;
+  const url = sql`coalesce(${own('callbackUrl')}, ${defaults(sql`coalesce(b.callback_url, m.callback_url)`)})`;
+  const byDefault = sql`case when b.callback_url is not null then b.callback_method when m.callback_url is not null then m.callback_method end`;
+  const method = sql`coalesce(${own('callbackMethod')}, case when ${own('callbackUrl')} is null then ${defaults(byDefault)} end, 'POST')`;
+  return viewOfWrite(
     db
       .insert(transactions)
-      .values(slots as unknown as NewTransactionRow)
+      .values({ ...(slots as unknown as NewTransactionRow), callbackUrl: url, callbackMethod: method })
       .returning()
       .getSQL(),
-  ),
-);
+  );
+});
 
 /** A payment as the view's JSON column carries it: the payments row with its timestamp as text. */
 type PaymentJson = Omit<PaymentRow, 'createdAt'> & { createdAt: string };

@@ -11,7 +11,14 @@ import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
 import { paymentPageUrl } from './transaction-object';
 import { recordChange } from './transaction-events';
-import { cancelPending, findTransactionRowForPrincipal, insertTransactionView, setSmsState, type TransactionView } from './transactions.queries';
+import {
+  cancelPending,
+  findTransactionRowForPrincipal,
+  insertInitTransactionView,
+  setSmsState,
+  type TransactionRow,
+  type TransactionView,
+} from './transactions.queries';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
 export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {
@@ -19,7 +26,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
   const methodType = body.methodType ?? 'sale';
   const amounts = resolveInitAmounts(body, methodType);
   const terminal = await resolveTerminal(tx, principal, body.deviceId);
-  const callback = await callbackOf(tx, deps, principal.merchantId, terminal.branchId, body);
+  const callback = ownCallbackOf(deps, body);
   assertMessagesSendable(deps.messages, body);
 
   let timeoutAt: Date | null = null;
@@ -29,7 +36,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     if (timeoutAt <= now) throw new ValidationError([{ path: 'timeoutDate', message: `must be in the future (the service time is ${now.toISOString()})` }]);
   }
 
-  const created = await insertTransactionView(tx, {
+  const created = await insertInitTransactionView(tx, {
     transactionNumber: newTransactionNumber(),
     merchantId: principal.merchantId,
     branchId: terminal.branchId,
@@ -55,6 +62,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     updatedAt: now,
   });
   const { row } = created;
+  if (callback.url === null && row.callbackUrl !== null) await assertDefaultCallbackAllowed(tx, deps, row);
   let change: TransactionView | string = created;
   if (row.phone || row.email) {
     // Handed to the outbox before the creation is recorded, so the transaction is created with its SMS state: Sent
@@ -108,25 +116,33 @@ export async function cancelTransaction(tx: Tx, deps: ServiceDeps, principal: Pr
 }
 
 /**
- * Where the transaction's callbacks go: the init's own callbackURL (and callbackMethod, POST by default); without
- * one, the default of its branch, else its merchant's (docs/integrating.md#default-callback), with the init's
- * callbackMethod if it gives one. Either passes the address checks; none at all is no callback.
+ * The callback the init gives itself: its callbackURL, checked, with its callbackMethod (POST by default). Without a
+ * URL, the insert takes the default of the transaction's branch, else its merchant's (docs/integrating.md#default-callback),
+ * with the init's callbackMethod if it gives one (insertInitTransactionView); none at all is no callback.
  */
-async function callbackOf(
-  tx: Tx,
+function ownCallbackOf(
   deps: ServiceDeps,
-  merchantId: string,
-  branchId: string | null,
   body: Pick<ParsedInitTransactionRequest, 'callbackURL' | 'callbackMethod'>,
-): Promise<{ url: string | null; method: 'GET' | 'POST' }> {
-  if (body.callbackURL) {
-    assertCallbackUrlAllowed(body.callbackURL, deps.env);
-    return { url: body.callbackURL, method: body.callbackMethod ?? 'POST' };
+): { url: string | null; method: 'GET' | 'POST' | null } {
+  if (!body.callbackURL) return { url: null, method: body.callbackMethod ?? null };
+  assertCallbackUrlAllowed(body.callbackURL, deps.env);
+  return { url: body.callbackURL, method: body.callbackMethod ?? 'POST' };
+}
+
+/**
+ * A default callback the insert took passes the same address checks as an init's own (the settings may predate the
+ * configuration): when it does not, the refusal rolls the insert back. Whose default it was is read only then.
+ */
+async function assertDefaultCallbackAllowed(tx: Tx, deps: ServiceDeps, row: Pick<TransactionRow, 'merchantId' | 'branchId' | 'callbackUrl'>): Promise<void> {
+  const url = row.callbackUrl!;
+  try {
+    assertCallbackUrlAllowed(url, deps.env);
+    return;
+  } catch {
+    // Refused: refused again below, naming whose default it is.
   }
-  const fallback = await callbackDefaultsFor(tx, merchantId, branchId);
-  if (!fallback) return { url: null, method: body.callbackMethod ?? 'POST' };
-  assertCallbackUrlAllowed(fallback.url, deps.env, `The ${fallback.owner}'s default callbackURL (merchant settings)`);
-  return { url: fallback.url, method: body.callbackMethod ?? fallback.method };
+  const owner = (await callbackDefaultsFor(tx, row.merchantId, row.branchId))?.owner ?? 'merchant';
+  assertCallbackUrlAllowed(url, deps.env, `The ${owner}'s default callbackURL (merchant settings)`);
 }
 
 /**
