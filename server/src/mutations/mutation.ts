@@ -10,6 +10,19 @@ export interface MutationContext {
   requestId: string;
   /** Work that must wait for the change's writes to be committed (a release at the processor); dropped if they are not. */
   afterCommit(work: () => Promise<void>): void;
+  /**
+   * Writes the caller that runs the mutation wants made with the processor's decision on the payment the change asks
+   * for, if it asks for one (payAfterCommit): in the transaction that records the decision, so they commit with it.
+   */
+  withDecision?: WithDecision;
+}
+
+/** Writes made in the transaction that records a payment's decision (modules/processor-requests), beside it. */
+export interface WithDecision {
+  /** In the recording's transaction, with the answer the decision gives; made again if the recording is (a lost connection). */
+  write(tx: Tx, answer: StoredAnswer): Promise<void>;
+  /** The recording that made `write` committed. */
+  committed(): void;
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import type { Env } from '../../env';
 import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
+import type { WithDecision } from '../../mutations/mutation';
 import { deleteAttempt, lockAttemptsOf, markAttemptDeclined, insertAttemptUnlessFull } from './card-testing.queries';
 
 /** Declined attempts a payment link, or an SDK session, takes in SUBJECT_WINDOW_S. */
@@ -24,6 +25,12 @@ export interface CardAttempt {
   clientAddress: string;
 }
 
+/** An answer as card testing reads it: its status, and whether it replays one given before. */
+export interface AttemptAnswer {
+  status: number;
+  replayed: boolean;
+}
+
 /**
  * Card testing: runs a consumer's payment attempt (`run`, which may ask the processor) unless its link or session
  * already holds DECLINES_PER_SUBJECT declines in the last 30 minutes, or its address DECLINES_PER_ADDRESS_PER_HOUR in
@@ -31,25 +38,41 @@ export interface CardAttempt {
  *
  * The attempt is written, pending, before `run`, in a transaction that holds the subject's and the address's locks
  * while it counts: attempts still waiting on the processor count as declines, so attempts sent all at once, to any
- * instance on the database, cannot pass the limit together. Once `run` is over the attempt is kept as declined
- * (`isDecline` of its result) or deleted: an approval, a failure, a refusal before the processor or a replay does not
- * count. An attempt whose settling fails (or whose process dies) stays pending, and counts as a decline until it
- * leaves the windows. Nothing of the card is kept; the address is kept only while a window may count it.
+ * instance on the database, cannot pass the limit together. Once the processor decides, the attempt is kept as
+ * declined (`isDecline` of the answer) or deleted, in the transaction that records the decision (`run` passes the
+ * settling it is given to the mutation as its `withDecision`): it stops counting exactly when the payment is
+ * recorded. An attempt no decision was recorded for (a failure, a refusal before the processor, a replay) is settled
+ * by its answer once `run` is over; none of those counts. An attempt whose settling fails (or whose process dies)
+ * stays pending, and counts as a decline until it leaves the windows. Nothing of the card is kept; the address is
+ * kept only while a window may count it.
  */
-export async function limitDeclines<T>(deps: CardTestingDeps, attempt: CardAttempt, run: () => Promise<T>, isDecline: (result: T) => boolean): Promise<T> {
+export async function limitDeclines<T extends AttemptAnswer>(
+  deps: CardTestingDeps,
+  attempt: CardAttempt,
+  run: (settling: WithDecision) => Promise<T>,
+  isDecline: (answer: AttemptAnswer) => boolean,
+): Promise<T> {
   const id = await reserveAttempt(deps, attempt);
+  let settledWithDecision = false;
+  const settling: WithDecision = {
+    // A recorded decision is the processor's, never a replay.
+    write: (tx, answer) => settleIn(tx, id, isDecline({ status: answer.status, replayed: false })),
+    committed: () => {
+      settledWithDecision = true;
+    },
+  };
   let declined = false;
   try {
-    const result = await run();
+    const result = await run(settling);
     declined = isDecline(result);
     return result;
   } finally {
-    await settle(deps, id, declined);
+    if (!settledWithDecision) await settle(deps, id, declined);
   }
 }
 
 /** A mutation's answer that is a decline the processor just gave (402: card_declined, insufficient_funds), not a replay of one. */
-export function isFreshDecline(answer: { status: number; replayed: boolean }): boolean {
+export function isFreshDecline(answer: AttemptAnswer): boolean {
   return answer.status === 402 && !answer.replayed;
 }
 
@@ -78,10 +101,15 @@ async function reserveAttempt(deps: CardTestingDeps, attempt: CardAttempt): Prom
   });
 }
 
+/** The attempt kept as declined, or deleted (it does not count), on `db`. */
+async function settleIn(db: Queryable, id: string, declined: boolean): Promise<void> {
+  if (declined) await markAttemptDeclined(db, id);
+  else await deleteAttempt(db, id);
+}
+
 async function settle(deps: CardTestingDeps, id: string, declined: boolean): Promise<void> {
   try {
-    if (declined) await markAttemptDeclined(deps.db, id);
-    else await deleteAttempt(deps.db, id);
+    await settleIn(deps.db, id, declined);
   } catch (error) {
     // The attempt's answer stands; the row stays pending and counts as a decline until it leaves the windows.
     deps.logger.warn({ err: error, code: 'card_attempt_unsettled' }, 'card attempt not settled; it counts as a decline until its window ends');

@@ -128,4 +128,43 @@ describe('the attempts kept', () => {
     const [count] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from card_attempts`;
     expect(count?.n).toBe(1);
   });
+
+  it('an attempt is settled in the transaction that records the decision: it stops counting exactly when the payment is recorded', async () => {
+    // Triggers note the database transaction of every write of an attempt, and of each processor request's move to done.
+    await t.database.sql.unsafe(`
+      create table test_written_in (what text not null, attempt uuid, xid bigint not null);
+      create function test_note_written() returns trigger language plpgsql as $$
+        begin
+          insert into test_written_in values (tg_table_name || ' ' || lower(tg_op), case when tg_table_name = 'card_attempts' then coalesce(new.id, old.id) end, txid_current());
+          return null;
+        end $$;
+      create trigger test_attempt_written after insert or update or delete on card_attempts for each row execute function test_note_written();
+      create trigger test_request_done after update on processor_requests for each row when (new.state = 'done') execute function test_note_written();`);
+    try {
+      /** The settling of the attempt `pays` makes, and the move to done of its payment's request, in the order written. */
+      const written = async (pays: () => Promise<{ status: number }>, status: number) => {
+        await t.database.sql`delete from test_written_in`;
+        expect((await pays()).status).toBe(status);
+        return t.database.sql<{ what: string; xid: string }[]>`select what, xid from test_written_in
+          where what = 'processor_requests update'
+            or attempt = (select attempt from test_written_in where what = 'card_attempts insert') and what <> 'card_attempts insert'
+          order by xid, what`;
+      };
+      for (const [card, status, settling] of [
+        [TEST_CARD, 200, 'card_attempts delete'],
+        [DECLINED, 402, 'card_attempts update'],
+      ] as const) {
+        const link = await written(async () => consumerPays(t.app, await newLink(), card), status);
+        const session = await newSession();
+        const sdk = await written(() => framePays(session, card), status);
+        for (const rows of [link, sdk]) {
+          expect(rows.map((row) => row.what)).toEqual([settling, 'processor_requests update']);
+          expect(rows[0]!.xid).toBe(rows[1]!.xid);
+        }
+      }
+    } finally {
+      await t.database.sql.unsafe(`drop trigger test_attempt_written on card_attempts; drop trigger test_request_done on processor_requests;
+        drop function test_note_written(); drop table test_written_in;`);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { ENDPOINT } from '@svc/protocol';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
+import type { WithDecision } from '../../mutations/mutation';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { isFreshDecline, limitDeclines } from '../card-testing';
@@ -38,7 +39,9 @@ export function hostedPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): 
         res.setHeader('Cache-Control', 'no-store');
         // Card testing: the link's and the address's recent declines are counted before the processor is asked.
         const attempt = { subject: `link:${linkId}`, clientAddress: req.ip ?? 'unknown' };
-        const pay = () => run((tx, context) => payLink(tx, deps, linkId, body, context), { merchantId, caller: { space: `link:${linkId}` } });
+        // The attempt is settled with the payment's decision, in the transaction that records it.
+        const pay = (withDecision: WithDecision) =>
+          run((tx, context) => payLink(tx, deps, linkId, body, { ...context, withDecision }), { merchantId, caller: { space: `link:${linkId}` } });
         send(await limitDeclines(deps, attempt, pay, isFreshDecline));
       },
       perAddress,

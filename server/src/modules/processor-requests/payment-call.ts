@@ -76,6 +76,7 @@ export async function payAfterCommit<Input>(
           call: () => operation.call(deps.processor, queued, input),
           record: (tx: Tx, result: ProcessorResult, recording: Recording) => operation.record(tx, queued, result, input, recording),
           undo,
+          withDecision: context.withDecision,
         };
         // Null: the worker took the request over (its lease ran out) and reversed it before this answer came.
         return (await finishProcessorRequest(deps, queued, finish)) ?? notCharged(queued);

@@ -6,7 +6,7 @@ import { ApiError, DatabaseUnavailableError } from '../../errors';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import { fillInFlightAnswer, forgetInFlightKey } from '../../mutations/idempotency-keys.queries';
-import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
+import type { AnswerAfterCommit, MutationContext, WithDecision } from '../../mutations/mutation';
 import { problemAnswer, storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
 import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import { PendingDone, type HeldMethodAnswer, type HeldMethodOperation, type HeldMethodRequest, type Recording, type UndoPayment } from './operation';
@@ -236,6 +236,8 @@ export interface PaymentFinish {
   call?: () => Promise<ProcessorResult>;
   record?: (tx: Tx, result: ProcessorResult, recording: Recording) => Promise<Outcome>;
   undo?: UndoPayment;
+  /** The asker's writes made with the decision `record` records (MutationContext's `withDecision`); not with a reversal. */
+  withDecision?: WithDecision;
 }
 
 /**
@@ -257,11 +259,12 @@ export async function finishProcessorRequest(
 ): Promise<StoredAnswer | null> {
   const answer = await callProcessor(deps, request, callOf(deps.processor, request, how));
   const releases: ProcessorRequestRow[] = [];
+  const committed: (() => void)[] = [];
   let recorded: StoredAnswer | null;
   try {
     recorded = await onFreshConnections(() => {
-      releases.length = 0; // what an attempt rolled back queued was never committed
-      return recordAnswer(deps, request, how, answer, releases);
+      releases.length = committed.length = 0; // what an attempt rolled back queued was never committed
+      return recordAnswer(deps, request, how, answer, releases, committed);
     });
   } catch (error) {
     // Recorded by another (a worker that took the request over, or the request itself): its answer is the answer. A
@@ -274,6 +277,7 @@ export async function finishProcessorRequest(
     if (settled?.state !== 'done') throw error;
     return storedAnswerOfRequest(settled);
   }
+  for (const told of committed) told();
   await finishReleases(deps, releases);
   return recorded;
 }
@@ -284,13 +288,17 @@ function callOf(processor: PaymentProcessor, request: ProcessorRequestRow, how: 
   return how.call ?? (() => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const));
 }
 
-/** The recording of `answer` in one transaction of its own: the operation's change, the key's answer, the move to done. */
+/**
+ * The recording of `answer` in one transaction of its own: the operation's change, the key's answer, the asker's
+ * writes with a payment's decision (told in `committed` once it commits), the move to done.
+ */
 function recordAnswer(
   deps: ProcessorCallDeps,
   request: ProcessorRequestRow,
   how: HeldMethodOperation | PaymentFinish,
   answer: ProcessorAnswer,
   releases: ProcessorRequestRow[],
+  committed: (() => void)[],
 ): Promise<StoredAnswer | null> {
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -315,6 +323,11 @@ function recordAnswer(
     if (kept && kept.outcome !== outcome) throw new Error(`processor request ${request.id} was moved to done with another outcome than its recording gave`);
     const stored = kept ? kept.answer : outcome && storedAnswerOf(outcome, requestId);
     if (stored && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, stored);
+    const along = 'payment' in how && answer.outcome !== 'reversed' ? how.withDecision : undefined;
+    if (stored && along) {
+      await along.write(tx, stored);
+      committed.push(() => along.committed());
+    }
     // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
     if (!kept && !(await markDone(tx, mark, stored))) throw new AlreadyRecordedError(request.id);
     return stored;

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
+import type { WithDecision } from '../../mutations/mutation';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { isFreshDecline, limitDeclines } from '../card-testing';
@@ -55,7 +56,8 @@ export function sdkSessionsRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
         // Card testing: the session's and the address's recent declines are counted before the processor is asked.
         const attempt = { subject: `session:${session.id}`, clientAddress: req.ip ?? 'unknown' };
         const space = { merchantId: session.merchantId, caller: { space: `session:${session.id}` } };
-        const pay = () => run((tx, context) => submitSdkPayment(tx, deps, session, body, context), space);
+        // The attempt is settled with the payment's decision, in the transaction that records it.
+        const pay = (withDecision: WithDecision) => run((tx, context) => submitSdkPayment(tx, deps, session, body, { ...context, withDecision }), space);
         send(await limitDeclines(deps, attempt, pay, isFreshDecline));
       },
       browserCall,
