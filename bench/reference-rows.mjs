@@ -5,8 +5,8 @@
 // the service builds them (the transaction object as JSON: about 1.2 KB at creation, 2.3 KB after a payment, which
 // PostgreSQL compresses to about 1 KB), and each payment request keeps an answer of the size the service keeps (the
 // link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). A payment of the link also writes the
-// consumer's card attempt before it and deletes it after, as the service's card-testing limit does (a row that does
-// not outlive the request, so write-count.mjs's xmin count does not see it; the wire count does). It writes into a database of its own
+// consumer's card attempt before it and deletes it with its outcome, as the service's card-testing limit does (a row
+// that does not outlive the request, so write-count.mjs's xmin count does not see it; the wire count does). It writes into a database of its own
 // (reference-client.mjs `rowsReferenceDatabase`), so the service's tables never meet its rows. One direct
 // implementation of the service's data, not a floor: what the service spends beyond it is its code, what it spends
 // beyond the plain reference is mostly the data it keeps.
@@ -144,7 +144,8 @@ export function serviceRowsSteps(sql, merchantId) {
       }),
     /**
      * The consumer's card attempt (modules/card-testing) is written pending in a transaction of its own before the
-     * payment's, and deleted once the payment is approved, as the service does; its locks and counts are guards, not rows.
+     * payment's, and deleted in the transaction that records the approval, as the service does; its locks and counts
+     * are guards, not rows.
      * @param {string} id
      */
     pay: async (id) => {
@@ -169,11 +170,13 @@ export function serviceRowsSteps(sql, merchantId) {
           // The link's state, which the consumer's page is answered.
           const { TransactionNumber, amount, amountCents, currency, businessName, products, methodType, status, statusName, timeoutDate } = transaction;
           const linkState = { TransactionNumber, amount, amountCents, currency, businessName, products, methodType, status, statusName, timeoutDate };
+          await tx`delete from card_attempts where id = ${attempt.id}`;
           await done(tx, claimed.requestId, { ...linkState, payable: false, lastFourDigits: '4242', confirmationNumber: confirmation.confirmationNumber });
           return transaction;
         },
       );
-      await sql`delete from card_attempts where id = ${attempt.id}`;
+      // No payment recorded (the link was not payable): the attempt is deleted by itself, as the service does.
+      if (!paid) await sql`delete from card_attempts where id = ${attempt.id}`;
       return paid;
     },
     /** @param {string} id */
