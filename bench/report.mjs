@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeWrites, fmt } from './write-count.mjs';
 import { LIFECYCLE_STEPS } from './lifecycle.mjs';
+import { browserGoals, browserSection } from './metrics/browser-report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -136,6 +137,7 @@ export function goals(r) {
       else add(6, `${a.name} (gzip)`, 'not built yet', `≤ ${kb(a.goalGzipBytes)}`, null);
     }
   }
+  if (r.browser) browserGoals(r.browser, add);
   return rows;
 }
 
@@ -638,6 +640,7 @@ export function renderReport(r) {
   if (r.sdk) out.push(sdkSection(r.sdk), '');
   if (r.pageTtfb) out.push(pageTtfbSection(r.pageTtfb), '');
   if (r.observability) out.push(observabilitySection(r.observability), '');
+  if (r.browser) out.push(browserSection(r.browser), '');
 
   const notes = [];
   const sections = {
@@ -648,6 +651,7 @@ export function renderReport(r) {
     5: ['websocket', 'Websocket fan-out'],
     6: ['sdk-weight', 'SDK weight'],
     9: ['observability', 'Observability cost'],
+    10: ['browser', "The shopper's side in the browser"],
   };
   for (const [metric, [name, title]] of Object.entries(sections)) {
     if (!missed.has(Number(metric))) continue;

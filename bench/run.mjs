@@ -13,6 +13,7 @@ import { profileLifecycle } from './cpu-profile.mjs';
 import { connect, createStore, localPostgresAnswers, postgresVersion } from './database.mjs';
 import { describeMachine } from './machine.mjs';
 import { createMerchant } from './merchant.mjs';
+import { measureBrowser } from './metrics/browser.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
@@ -30,7 +31,7 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability'];
+const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability', 'browser'];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -48,6 +49,7 @@ const CONFIG = quick
       refunds: { sales: 40, salesMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
       observability: { warmupMs: 300, rounds: 1, roundMs: 1000 },
+      browser: { runs: 2 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -60,6 +62,7 @@ const CONFIG = quick
       refunds: { sales: 2000, salesMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
+      browser: { runs: 30 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
@@ -164,6 +167,7 @@ try {
     );
   }
   result.sdk = await metric('sdk-weight', '6. SDK weight', () => measureSdkWeight(context));
+  result.browser = await metric('browser', "10. the shopper's side in the browser", () => measureBrowser({ ...context, config: CONFIG.browser }));
   result.callbacks = await metric('callbacks', '4. callback delivery', () => measureCallbacks({ ...context, config: CONFIG.callbacks }));
   await (counted?.server === server ? counted.stop() : server.stop());
   if (CONFIG.profile && result.callbacks && goals({ callbacks: result.callbacks }).some((g) => g.ok === false)) {
