@@ -103,6 +103,13 @@ function probe(targets) {
   if (document.documentElement) start();
   else document.addEventListener('readystatechange', start, { once: true });
 
+  // What the waterfall shows beside the requests: each document's DOMContentLoaded and its paints (first paint,
+  // first contentful paint), so the reader sees whether the field waited for a script or for a paint.
+  document.addEventListener('DOMContentLoaded', () => report({ kind: 'mark', name: 'DOMContentLoaded', t: now() }), { once: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) report({ kind: 'mark', name: entry.name, t: performance.timeOrigin + entry.startTime });
+  }).observe({ type: 'paint', buffered: true });
+
   // Every trusted click, with the time the browser gave the event (its input time, not when a listener ran).
   window.addEventListener('click', (event) => event.isTrusted && report({ kind: 'click', t: performance.timeOrigin + event.timeStamp }), true);
   // The merchant pages report their payment callbacks through the same binding, with this helper.

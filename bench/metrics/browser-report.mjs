@@ -66,12 +66,17 @@ function waterfall(s) {
   const w = s.waterfall;
   const rows = w.rows.map((r) => [`\`${r.path}\``, r.type, String(r.status || 'failed'), ms(r.startMs), ms(r.endMs), ms(r.endMs - r.startMs), kb(r.bytes)]);
   const sockets = w.sockets.map((x) => `a websocket to \`${x.path}\` opened at about ${ms(x.atMs)}`).join('; ');
+  const marks = (w.marks ?? [])
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((m) => `${m.where} ${m.name} ${ms(m.atMs)}`)
+    .join(', ');
   return [
     `<details><summary>${s.name}: the requests of one cold load (ready at ${ms(w.readyMs)}, paid after a click at ${ms(w.clickMs)})</summary>`,
     '',
     table(['request', 'type', 'status', 'start', 'end', 'took', 'body'], rows),
     '',
-    `Times from the top page's navigation start (Chromium's request timing); every request up to the shopper's payment${sockets ? `; ${sockets}` : ''}.`,
+    `Times from the top page's navigation start (Chromium's request timing); every request up to the shopper's payment${sockets ? `; ${sockets}` : ''}.` +
+      (marks ? ` The documents' marks: ${marks}; the field ready at ${ms(w.readyMs)}.` : ''),
     '',
     '</details>',
   ].join('\n');
@@ -125,7 +130,8 @@ export function browserSection(b) {
     table(['surface', "reference files (as many bytes as the service's)", "the field in the service's document"], sizeRows),
     '',
     "**Time to pay**: from the pay click (the page's click event time; Express: the sandbox sheet's Pay) to the SDK's `pay` callback (Elements, iframe SDK), `onPay` (Express) or the confirmation on the hosted page (its approved view shown), with the sandbox's approving card 4242 4242 4242 4242 or PayPal. " +
-      "**Reference**: the payment's HTTP requests, recorded from a measured run, sent again with plain `fetch` from a page of the origin that sent them, in the same order and with the same parallelism, on a fresh session (the widget's) or a new transaction (the hosted page's), timed in that page to the last response's body.",
+      "**Reference**: the payment's HTTP requests, recorded from a measured run, sent again with plain `fetch` from a page of the origin that sent them, in the same order and with the same parallelism (a request waits for those that had ended before it started), on a fresh session (the widget's, opened as the load opened it) or a new transaction (the hosted page's), timed in that page to the last response's body. " +
+      "That page stays open from one replay to the next (one per origin), so its connections are warm, as the shopper's page's are when they pay; a response status other than the measured payment's fails the run.",
     '',
     table(['surface', 'runs', 'p50', 'p95', 'replay p50', 'replay p95', 'p95 ÷ replay', 'requests replayed'], payRows),
     '',

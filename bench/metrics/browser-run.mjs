@@ -8,7 +8,7 @@ const PAY_TIMEOUT_MS = 30_000;
 export const TEST_CARD = { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 
 /**
- * @typedef {{ kind: string, t: number, top: boolean, origin: string, detail?: any }} ProbeEvent
+ * @typedef {{ kind: string, t: number, top: boolean, origin: string, name?: string, detail?: any }} ProbeEvent
  * @typedef {{ method: string, url: string, resourceType: string, frameOrigin: string, headers: Record<string, string>,
  *   body: string | null, startMs: number, endMs: number, status: number, responseBytes: number, responseBody?: string, seenAt: number }} RecordedRequest
  * `startMs`, `endMs`: the browser's times from the top page's navigation start; `seenAt`: when the harness heard of it
@@ -143,7 +143,11 @@ export async function loadOnce(browser, { url, targets, pay, record = false, loc
       if (!click) throw new Error(`${url}: paid without a click`);
       Object.assign(result, { payMs: paid.t - click.t, paid: paid.detail ?? null, clickMs: click.t - zero(), paidMs: paid.t - zero() });
     }
-    return { ...result, requests: requests ? await requests() : null, sockets };
+    // The documents' marks up to the payment: the top page's and each frame's (by origin), from its navigation start.
+    const marks = events
+      .filter((e) => e.kind === 'mark' && e.origin !== 'null' && !(e.t > readyAt + 5000))
+      .map((e) => ({ name: e.name ?? '', where: e.top ? 'page' : `frame ${e.origin}`, atMs: e.t - zero() }));
+    return { ...result, requests: requests ? await requests() : null, sockets, marks };
   } finally {
     await context.close();
   }

@@ -76,7 +76,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
     };
 
     // One recorded run per surface, not counted: the waterfall of its cold load, and the payment's requests.
-    /** @type {Record<string, { waterfall: WaterfallRow[], readyMs: number, clickMs: number, sockets: { path: string, atMs: number }[], replay: any }>} */
+    /** @type {Record<string, { waterfall: WaterfallRow[], readyMs: number, clickMs: number, marks: { name: string, where: string, atMs: number }[], sockets: { path: string, atMs: number }[], replay: any }>} */
     const recorded = {};
     for (const surface of SURFACES) {
       const spec = SURFACE_SPECS[surface];
@@ -101,6 +101,9 @@ export async function measureBrowser({ server, merchant, config, log }) {
             bytes: r.responseBytes,
             status: r.status,
           })),
+        marks: run.marks
+          .filter((m) => m.atMs < run.clickMs)
+          .map((m) => ({ ...m, where: m.where === 'page' ? 'page' : m.where.includes(new URL(server.url).host) ? 'frame (service)' : m.where })),
         sockets: run.sockets.map((s) => ({ path: shownPath(s.url.replace(/^ws/, 'http'), server.url, pages.port), atMs: s.atMs })),
         replay: {
           payment,
@@ -115,6 +118,18 @@ export async function measureBrowser({ server, merchant, config, log }) {
         throw new Error(`${spec.name}: the payment's requests came from ${origin}, neither the service nor the merchant page`);
     }
 
+    // The replays run in one page per origin, kept open: its connections are as warm as the measured page's are
+    // when the shopper pays (the load opened them). Each replay has its own fresh session or transaction.
+    const replayPages = new Map();
+    const replayPage = async (documentUrl) => {
+      if (!replayPages.has(documentUrl)) {
+        const context = await browser.newContext({ locale: 'en-US' });
+        const page = await context.newPage();
+        await page.goto(documentUrl, { waitUntil: 'load' });
+        replayPages.set(documentUrl, page);
+      }
+      return replayPages.get(documentUrl);
+    };
     /** A replay of a surface's payment requests on a fresh session (a new transaction for the hosted page). */
     const replayOnce = async (surface) => {
       const { payment, setup, transaction, documentUrl } = recorded[surface].replay;
@@ -126,15 +141,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
           [transaction.transactionNumber, fresh.transactionNumber],
         ]);
       } else swaps = await freshSession(setup);
-      const plan = planReplay(payment, swaps);
-      const context = await browser.newContext({ locale: 'en-US' });
-      try {
-        const page = await context.newPage();
-        await page.goto(documentUrl, { waitUntil: 'load' });
-        return await replayInPage(page, plan);
-      } finally {
-        await context.close();
-      }
+      return replayInPage(await replayPage(documentUrl), planReplay(payment, swaps));
     };
 
     const samples = Object.fromEntries(
@@ -169,6 +176,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
         const order = round % 2 === 0 ? steps : [...steps].reverse();
         for (const step of order) await step();
       }
+      if ((round + 1) % 10 === 0 && round + 1 < config.runs) log(`  ${round + 1} rounds in ${Math.round((performance.now() - started) / 1000)} s…`);
     }
     const seconds = (performance.now() - started) / 1000;
     return {
@@ -190,7 +198,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
           pay: summary(s.pay),
           referencePay: summary(s.referencePay),
           readyHe: SURFACE_SPECS[surface].languages ? summary(s.readyHe) : null,
-          waterfall: { readyMs: r.readyMs, clickMs: r.clickMs, rows: r.waterfall, sockets: r.sockets },
+          waterfall: { readyMs: r.readyMs, clickMs: r.clickMs, rows: r.waterfall, marks: r.marks, sockets: r.sockets },
           replayed: r.replay.requests,
           replayedFrom: r.replay.documentUrl.startsWith(server.url) ? 'a document of the service (its manifest)' : "a blank page of the merchant's origin",
         };
