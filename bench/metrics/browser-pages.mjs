@@ -95,7 +95,7 @@ async function fetchService(base, path, options = {}) {
  * `clientIdFor(origin)` gives a client ID that allows the merchant pages' origin (known once listening).
  * @param {{ serviceUrl: string, clientIdFor: (origin: string) => Promise<string>, samplePayPath: string }} options
  */
-export async function startBenchPages({ serviceUrl, clientIdFor, samplePayPath }) {
+export async function startBenchPages(options) {
   /** @type {Map<string, { body: Buffer, headers: Record<string, string> }>} */
   const files = new Map();
   const server = http.createServer((req, res) => {
@@ -114,6 +114,27 @@ export async function startBenchPages({ serviceUrl, clientIdFor, samplePayPath }
   });
   server.keepAliveTimeout = 65_000;
   await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve(undefined)));
+  const stop = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve(undefined));
+    });
+  try {
+    return await servePages(server, files, stop, options);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Fills `files` with the reference files and merchant pages once `server` listens.
+ * @param {http.Server} server
+ * @param {Map<string, { body: Buffer, headers: Record<string, string> }>} files
+ * @param {() => Promise<unknown>} stop
+ * @param {{ serviceUrl: string, clientIdFor: (origin: string) => Promise<string>, samplePayPath: string }} options
+ */
+async function servePages(server, files, stop, { serviceUrl, clientIdFor, samplePayPath }) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const merchantOrigin = `http://localhost:${port}`;
@@ -255,10 +276,6 @@ export async function startBenchPages({ serviceUrl, clientIdFor, samplePayPath }
     /** The reference page of a surface (the hosted page's is a page of the service's host; the others are the merchant's). */
     referenceUrl: (surface) => (surface === 'hosted' ? `${referenceOrigin}/reference/hosted/page.html` : `${merchantOrigin}/reference/${surface}`),
     blankUrl: `${merchantOrigin}/blank`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
+    stop,
   };
 }
