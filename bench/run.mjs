@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `pnpm bench`: measures the service (speed, scale, memory, SDK weight, the shopper's side in a browser) against a
 // real PostgreSQL and rewrites BENCHMARKS.md. `pnpm bench --quick` runs every metric briefly (under a minute) and
-// writes its report to a temporary file instead, so the test command keeps the harness working; it fails only when the harness breaks,
-// never because a goal is missed. Options: --out=<file>, --only=<metric,…> (a full run of some metrics replaces them in
-// an existing report and keeps the rest), --embedded (skip the local PostgreSQL).
+// writes its report to a temporary file instead, so the test command keeps the harness working; it fails only when
+// the harness breaks, never because a goal is missed. Options: --out=<file>, --only=<metric,…> (a full run of some
+// metrics replaces them in an existing report and keeps the rest), --embedded (skip the local PostgreSQL).
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
