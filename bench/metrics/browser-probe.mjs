@@ -1,9 +1,11 @@
 // The in-browser half of metric 10: a script Playwright adds to every frame of a context (cross-origin frames too)
 // before any of the page's own scripts run. It watches, with a MutationObserver and on every animation frame, for
 // the element the shopper needs (the card number field, or the first wallet button) to be present, visible, enabled
-// and editable, and for the frame that holds it to be visible in the top page; it notes every click and, on the hosted
-// page, the confirmation. Each event goes to the harness with its time in the browser (`performance.timeOrigin +
-// performance.now()`, milliseconds since the epoch), so nothing is timed by polling from outside.
+// and editable, and for the frame that holds it to be visible in the top page, and takes the time of the next
+// animation frame after that (the frame that paints it: before the first paint nothing is on the screen); it notes
+// every click and, on the hosted page, the confirmation. Each event goes to the harness with its time in the
+// browser (`performance.timeOrigin + performance.now()`, milliseconds since the epoch), so nothing is timed by
+// polling from outside.
 
 /* global window, document, location, innerWidth, innerHeight, HTMLInputElement, requestAnimationFrame, MutationObserver -- probe() runs in the browser */
 
@@ -85,8 +87,9 @@ function probe(targets) {
       if (watch.seen) continue;
       const element = deepQuery(document, watch.selector);
       if (element && watch.ready(element)) {
+        // Ready in the document now; on the screen with the next frame, which paints it: its time is the one reported.
         watch.seen = true;
-        report({ kind: watch.kind, t: now() });
+        requestAnimationFrame(() => report({ kind: watch.kind, t: now() }));
       }
     }
     if (watches.every((w) => w.seen)) observer?.disconnect();
