@@ -2,10 +2,10 @@
 // before any of the page's own scripts run. It watches, with a MutationObserver and on every animation frame, for
 // the element the shopper needs (the card number field, or the first wallet button) to be present, visible, enabled
 // and editable, and for the frame that holds it to be visible in the top page, and takes the time of the next
-// animation frame after that (the frame that paints it: before the first paint nothing is on the screen); it notes
-// every click and, on the hosted page, the confirmation. Each event goes to the harness with its time in the
-// browser (`performance.timeOrigin + performance.now()`, milliseconds since the epoch), so nothing is timed by
-// polling from outside.
+// animation frame after that, or of the document's first paint if that comes later (before it, nothing is on the
+// screen); it notes every click and, on the hosted page, the confirmation. Each event goes to the harness with its
+// time in the browser (`performance.timeOrigin + performance.now()`, milliseconds since the epoch), so nothing is
+// timed by polling from outside.
 
 /* global window, document, location, innerWidth, innerHeight, HTMLInputElement, requestAnimationFrame, MutationObserver -- probe() runs in the browser */
 
@@ -87,9 +87,13 @@ function probe(targets) {
       if (watch.seen) continue;
       const element = deepQuery(document, watch.selector);
       if (element && watch.ready(element)) {
-        // Ready in the document now; on the screen with the next frame, which paints it: its time is the one reported.
+        // Ready in the document now; on the screen with the next frame that paints, and not before the document's
+        // first paint (Chromium runs animation frames while a style sheet still holds the first paint back).
         watch.seen = true;
-        requestAnimationFrame(() => report({ kind: watch.kind, t: now() }));
+        requestAnimationFrame(() => {
+          const at = now();
+          void firstPaint.then((painted) => report({ kind: watch.kind, t: Math.max(at, painted) }));
+        });
       }
     }
     if (watches.every((w) => w.seen)) observer?.disconnect();
@@ -105,6 +109,15 @@ function probe(targets) {
   };
   if (document.documentElement) start();
   else document.addEventListener('readystatechange', start, { once: true });
+
+  /** @type {(t: number) => void} */
+  let painted = () => undefined;
+  /** The document's first paint (its time), once it happened. */
+  const firstPaint = new Promise((resolve) => (painted = resolve));
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.name === 'first-paint');
+    if (entry) painted(performance.timeOrigin + entry.startTime);
+  }).observe({ type: 'paint', buffered: true });
 
   // What the waterfall shows beside the requests: each document's DOMContentLoaded and its paints (first paint,
   // first contentful paint), so the reader sees whether the field waited for a script or for a paint.
