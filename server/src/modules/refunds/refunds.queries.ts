@@ -1,7 +1,7 @@
 import { Status } from '@svc/protocol';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { columnParam, param, reusableInsert, type ParamSlots } from '../../db/reusable-query';
+import { columnParam, param, reusableInsert, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { guardedWrite, type GuardedWrite } from '../processor-requests';
@@ -128,13 +128,26 @@ export async function finishRefund(
   outcome: { status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string },
   now: Date,
 ): Promise<RefundRow | null> {
-  const [row] = await db
-    .update(refunds)
-    .set({ status: outcome.status, failureCode: outcome.failureCode, updatedAt: now })
-    .where(and(eq(refunds.processorRequestId, processorRequestId), eq(refunds.status, 'pending')))
-    .returning();
+  const [row] = await refundFinish(db, { processorRequestId, ...outcome, now });
   return row ?? null;
 }
+
+/** finishRefund's write, built and prepared once (the query builder's work is not repeated for every refund). */
+const refundFinish = reusableQuery(
+  'refund_finish',
+  {
+    processorRequestId: columnParam(refunds.processorRequestId),
+    status: columnParam(refunds.status),
+    failureCode: columnParam(refunds.failureCode),
+    now: columnParam(refunds.updatedAt),
+  },
+  (db, slots) =>
+    db
+      .update(refunds)
+      .set({ status: sql`${slots.status}`, failureCode: sql`${slots.failureCode}`, updatedAt: sql`${slots.now}` })
+      .where(and(eq(refunds.processorRequestId, slots.processorRequestId), eq(refunds.status, 'pending')))
+      .returning(),
+);
 
 /**
  * The processor gave a reserved refund back: its reservation becomes refunded money, and the transaction reads
