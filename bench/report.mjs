@@ -583,6 +583,30 @@ function observabilitySection(o) {
   ].join('\n');
 }
 
+const WHERE_HEADING = '## Where the time goes';
+const ERRORS_HEADING = '## Not measured because of errors';
+
+/** Where the part of `doc` under `heading` (a `## ` line) starts and ends (the next `## ` heading, or the end). */
+function partOf(doc, heading) {
+  const at = doc.search(new RegExp(`^${heading}$`, 'm'));
+  if (at === -1) return null;
+  const next = doc.slice(at + 1).search(/^## /m);
+  return { from: at, to: next === -1 ? doc.length : at + 1 + next };
+}
+
+/**
+ * `text` with its characters from `start` to `end` replaced by `section` (or removed, for ''), which ends with one
+ * blank line before whatever follows it and with a single newline at the end of the text; what comes before it ends
+ * with a blank line too (a fresh report's last section may end without one).
+ */
+function replaceSection(text, start, end, section) {
+  const rest = text.slice(end);
+  const before = text.slice(0, start);
+  if (!section) return rest ? before + rest : before.replace(/\n*$/, '\n');
+  const head = before === '' || before.endsWith('\n\n') ? before : before.replace(/\n*$/, '\n\n');
+  return head + section.replace(/\n*$/, rest ? '\n\n' : '\n') + rest;
+}
+
 /**
  * A run of some metrics only (`--only`) written into an earlier full report: its goal rows and its sections replace
  * those of the same metrics (or join them, in metric order), and the header says when they were measured; the rest
@@ -630,16 +654,24 @@ export function mergeReport(previous, r) {
   for (const metric of [...measured].sort((a, b) => a - b)) {
     const section = sectionRe(metric).exec(fresh.slice(fresh.indexOf('## Measurements')))?.[0];
     if (!section) continue;
-    const inMeasurements = text.slice(0, measurementsEnd());
-    const old = sectionRe(metric).exec(inMeasurements);
-    // A section ends with one blank line before what follows it (a fresh report's last section may end without one).
-    const spaced = section.replace(/\n*$/, '\n\n');
-    if (old) {
-      const rest = text.slice(old.index + old[0].length);
-      text = text.slice(0, old.index) + (rest ? spaced : section.replace(/\n*$/, '\n')) + rest;
-    } else {
-      const end = measurementsEnd();
-      text = `${text.slice(0, end).replace(/\n*$/, '\n\n')}${spaced}${text.slice(end)}`;
+    const old = sectionRe(metric).exec(text.slice(0, measurementsEnd()));
+    text = old ? replaceSection(text, old.index, old.index + old[0].length, section) : replaceSection(text, measurementsEnd(), measurementsEnd(), section);
+  }
+  // The diagnosis of a measured metric under "## Where the time goes" (`### N. …`, its profile's `####` in it): the
+  // fresh one takes the place of the earlier one or joins the others; with its goals now met, the earlier one goes.
+  const freshWhere = partOf(fresh, WHERE_HEADING);
+  for (const metric of [...measured].sort((a, b) => a - b)) {
+    const note = freshWhere ? sectionRe(metric).exec(fresh.slice(freshWhere.from, freshWhere.to))?.[0] : undefined;
+    const where = partOf(text, WHERE_HEADING);
+    const old = where ? sectionRe(metric).exec(text.slice(where.from, where.to)) : null;
+    if (where && old) text = replaceSection(text, where.from + old.index, where.from + old.index + old[0].length, note ?? '');
+    else if (note && where) text = replaceSection(text, where.to, where.to, note);
+    else if (note && freshWhere) {
+      // No diagnosis yet: the part comes with its heading and introduction, before the errors' list if there is one.
+      const intro = fresh.slice(freshWhere.from, freshWhere.from + fresh.slice(freshWhere.from).search(/^### /m));
+      const errors = partOf(text, ERRORS_HEADING);
+      const at = errors ? errors.from : text.length;
+      text = replaceSection(text, at, at, `${intro}${note}`);
     }
   }
   // The header names the partial run.
