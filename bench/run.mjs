@@ -57,7 +57,7 @@ const CONFIG = quick
       lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
       profile: true,
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
-      refunds: { backlog: 25_000, countSamples: 20, warmupMs: 2000, rounds: 4, roundMs: 4000 },
+      refunds: { backlog: 25_000, countSamples: 20, warmupMs: 2000, rounds: 8, roundMs: 2000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
