@@ -4,7 +4,9 @@
 // nothing else: no authentication, no validation, no guards beyond the row's id, no views. Its payloads are built as
 // the service builds them (the transaction object as JSON: about 1.2 KB at creation, 2.3 KB after a payment, which
 // PostgreSQL compresses to about 1 KB), and each payment request keeps an answer of the size the service keeps (the
-// link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). It writes into a database of its own
+// link's state, 0.3 KB; the capture's payment and transaction, 2.6 KB). A payment of the link also writes the
+// consumer's card attempt before it and deletes it after, as the service's card-testing limit does (a row that does
+// not outlive the request, so write-count.mjs's xmin count does not see it; the wire count does). It writes into a database of its own
 // (reference-client.mjs `rowsReferenceDatabase`), so the service's tables never meet its rows. One direct
 // implementation of the service's data, not a floor: what the service spends beyond it is its code, what it spends
 // beyond the plain reference is mostly the data it keeps.
@@ -140,9 +142,14 @@ export function serviceRowsSteps(sql, merchantId) {
           values (${hex(8).toUpperCase()}, ${merchantId}, 'authorize', 1, 'USD', 1000, ${hex(16)}, now() + interval '1 hour', now(), now()) returning *`;
         return event(tx, row, 'transaction.created');
       }),
-    /** @param {string} id */
-    pay: (id) =>
-      twoTransactions(
+    /**
+     * The consumer's card attempt (modules/card-testing) is written pending in a transaction of its own before the
+     * payment's, and deleted once the payment is approved, as the service does; its locks and counts are guards, not rows.
+     * @param {string} id
+     */
+    pay: async (id) => {
+      const [attempt] = await sql`insert into card_attempts (subject, client_address, attempted_at) values (${`link:${id}`}, '127.0.0.1', now()) returning id`;
+      const paid = await twoTransactions(
         async (tx) => {
           const [row] = await tx`update transactions set consumer_payment_since = now() where id = ${id} returning *`;
           if (!row) return undefined;
@@ -165,7 +172,10 @@ export function serviceRowsSteps(sql, merchantId) {
           await done(tx, claimed.requestId, { ...linkState, payable: false, lastFourDigits: '4242', confirmationNumber: confirmation.confirmationNumber });
           return transaction;
         },
-      ),
+      );
+      await sql`delete from card_attempts where id = ${attempt.id}`;
+      return paid;
+    },
     /** @param {string} id */
     status: async (id) => {
       const [row] = await sql`select * from transactions where id = ${id}`;

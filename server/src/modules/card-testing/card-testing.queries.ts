@@ -1,44 +1,119 @@
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { columnParam, param, reusableStatement } from '../../db/reusable-query';
 import { cardAttempts } from '../../db/schema';
 
-/** Waits for, and holds until the transaction ends, the lock on the attempts of `key` (a subject or an address). */
-export async function lockAttemptsOf(db: Queryable, key: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`card_attempts ${key}`}, 0))`);
+/**
+ * Waits for, and holds until the transaction ends, the locks on the attempts of `first` and then of `second` (a
+ * subject and an address), in that order, in one statement: the second lock is taken in the row of the first (a
+ * CTE with a volatile call is evaluated before the query that reads it), so the order is the statement's own.
+ */
+const lockTwo = reusableStatement(
+  { first: param.text, second: param.text },
+  (_db, slots) => sql`with first_lock as (select pg_advisory_xact_lock(hashtextextended('card_attempts ' || ${slots.first}, 0)))
+    select pg_advisory_xact_lock(hashtextextended('card_attempts ' || ${slots.second}, 0)) from first_lock`,
+);
+
+export async function lockAttemptsOf(db: Queryable, first: string, second: string): Promise<void> {
+  await lockTwo(db, { first, second });
 }
+
+/** A window an attempt is counted in: the attempts of one subject or one address since `since`, at most `limit` of them. */
+export interface AttemptWindow {
+  key: string;
+  since: Date;
+  limit: number;
+}
+
+/** What the reservation found: the new attempt's id (null when a window was full), and each window's count and oldest attempt. */
+export interface Reservation {
+  id: string | null;
+  subject: { count: number; oldestMs: number | null };
+  address: { count: number; oldestMs: number | null };
+}
+
+const reserve = reusableStatement(
+  {
+    subject: param.text,
+    subjectSince: param.timestamp,
+    subjectLimit: param.integer,
+    address: param.text,
+    addressSince: param.timestamp,
+    addressLimit: param.integer,
+    pruneBefore: param.timestamp,
+    attemptedAt: columnParam(cardAttempts.attemptedAt),
+  },
+  (_db, s) => sql<{
+    id: string | null;
+    subject_count: number;
+    subject_oldest_ms: number | null;
+    address_count: number;
+    address_oldest_ms: number | null;
+  }>`with by_subject as (
+      select ${cardAttempts.attemptedAt} as at from ${cardAttempts}
+      where ${cardAttempts.subject} = ${s.subject} and ${cardAttempts.attemptedAt} > ${s.subjectSince}
+      order by ${cardAttempts.attemptedAt} desc limit ${s.subjectLimit}
+    ), by_address as (
+      select ${cardAttempts.attemptedAt} as at from ${cardAttempts}
+      where ${cardAttempts.clientAddress} = ${s.address} and ${cardAttempts.attemptedAt} > ${s.addressSince}
+      order by ${cardAttempts.attemptedAt} desc limit ${s.addressLimit}
+    ), windows as (
+      select (select count(*) from by_subject)::integer as subject_count,
+        (select (extract(epoch from min(at)) * 1000)::float8 from by_subject) as subject_oldest_ms,
+        (select count(*) from by_address)::integer as address_count,
+        (select (extract(epoch from min(at)) * 1000)::float8 from by_address) as address_oldest_ms
+    ), pruned as (
+      delete from ${cardAttempts} where ${cardAttempts.attemptedAt} < ${s.pruneBefore}
+    ), inserted as (
+      insert into ${cardAttempts} (subject, client_address, attempted_at)
+      select ${s.subject}, ${s.address}, ${s.attemptedAt} from windows
+      where windows.subject_count < ${s.subjectLimit} and windows.address_count < ${s.addressLimit}
+      returning id
+    )
+    select (select id from inserted) as id, windows.* from windows`,
+);
 
 /**
- * When the newest `limit` attempts of a subject or an address since `since` were made (newest first): those declined,
- * and those still waiting on the processor, which may be declines.
+ * In one statement, under the locks of lockAttemptsOf: the newest attempts of the subject and of the address in
+ * their windows (those declined, and those still waiting on the processor, which may be declines); unless either
+ * window is full, a new pending attempt at `attemptedAt`; and the attempts no window counts any more pruned (with the
+ * client addresses they name). Every part reads the rows as they were when the statement started.
  */
-export async function recentAttemptTimes(db: Queryable, of: { subject: string } | { clientAddress: string }, since: Date, limit: number): Promise<Date[]> {
-  const which = 'subject' in of ? eq(cardAttempts.subject, of.subject) : eq(cardAttempts.clientAddress, of.clientAddress);
-  const rows = await db
-    .select({ attemptedAt: cardAttempts.attemptedAt })
-    .from(cardAttempts)
-    .where(and(which, gt(cardAttempts.attemptedAt, since)))
-    .orderBy(desc(cardAttempts.attemptedAt))
-    .limit(limit);
-  return rows.map((row) => row.attemptedAt);
+export async function insertAttemptUnlessFull(
+  db: Queryable,
+  attempt: { subject: AttemptWindow; address: AttemptWindow; pruneBefore: Date; attemptedAt: Date },
+): Promise<Reservation> {
+  const { subject, address } = attempt;
+  const [row] = await reserve(db, {
+    subject: subject.key,
+    subjectSince: subject.since,
+    subjectLimit: subject.limit,
+    address: address.key,
+    addressSince: address.since,
+    addressLimit: address.limit,
+    pruneBefore: attempt.pruneBefore,
+    attemptedAt: attempt.attemptedAt,
+  });
+  if (!row) throw new Error('the card attempt reservation answered no row');
+  return {
+    id: row.id,
+    subject: { count: row.subject_count, oldestMs: row.subject_oldest_ms },
+    address: { count: row.address_count, oldestMs: row.address_oldest_ms },
+  };
 }
 
-/** A pending attempt; its id settles it. */
-export async function insertPendingAttempt(db: Queryable, attempt: { subject: string; clientAddress: string; attemptedAt: Date }): Promise<string> {
-  const [row] = await db.insert(cardAttempts).values(attempt).returning({ id: cardAttempts.id });
-  return row!.id;
-}
+const markDeclined = reusableStatement(
+  { id: columnParam(cardAttempts.id) },
+  (_db, s) => sql`update ${cardAttempts} set state = 'declined' where ${cardAttempts.id} = ${s.id}`,
+);
+const deleteOne = reusableStatement({ id: columnParam(cardAttempts.id) }, (_db, s) => sql`delete from ${cardAttempts} where ${cardAttempts.id} = ${s.id}`);
 
 /** The attempt was declined: it counts until it leaves the windows. */
 export async function markAttemptDeclined(db: Queryable, id: string): Promise<void> {
-  await db.update(cardAttempts).set({ state: 'declined' }).where(eq(cardAttempts.id, id));
+  await markDeclined(db, { id });
 }
 
 /** The attempt was not a decline (approved, failed, refused before the processor, a replay): it does not count. */
 export async function deleteAttempt(db: Queryable, id: string): Promise<void> {
-  await db.delete(cardAttempts).where(eq(cardAttempts.id, id));
-}
-
-/** Attempts no window counts any more, with the client addresses they name. */
-export async function pruneAttemptsBefore(db: Queryable, before: Date): Promise<void> {
-  await db.delete(cardAttempts).where(lt(cardAttempts.attemptedAt, before));
+  await deleteOne(db, { id });
 }

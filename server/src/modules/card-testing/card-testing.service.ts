@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
-import { deleteAttempt, insertPendingAttempt, lockAttemptsOf, markAttemptDeclined, pruneAttemptsBefore, recentAttemptTimes } from './card-testing.queries';
+import { deleteAttempt, lockAttemptsOf, markAttemptDeclined, insertAttemptUnlessFull } from './card-testing.queries';
 
 /** Declined attempts a payment link, or an SDK session, takes in SUBJECT_WINDOW_S. */
 export const DECLINES_PER_SUBJECT = 5;
@@ -56,21 +56,25 @@ export function isFreshDecline(answer: { status: number; replayed: boolean }): b
 async function reserveAttempt(deps: CardTestingDeps, attempt: CardAttempt): Promise<string> {
   const now = deps.clock.now();
   const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+  const perAddress = deps.env.DECLINES_PER_ADDRESS_PER_HOUR;
   return deps.db.transaction(async (tx) => {
     // Always the subject's lock first, then the address's: two attempts never wait on each other the other way round.
-    await lockAttemptsOf(tx, attempt.subject);
-    await lockAttemptsOf(tx, attempt.clientAddress);
-    const bySubject = await recentAttemptTimes(tx, { subject: attempt.subject }, ago(SUBJECT_WINDOW_S), DECLINES_PER_SUBJECT);
-    const perAddress = deps.env.DECLINES_PER_ADDRESS_PER_HOUR;
-    const byAddress = await recentAttemptTimes(tx, { clientAddress: attempt.clientAddress }, ago(ADDRESS_WINDOW_S), perAddress);
-    // Free again once the oldest of the newest `limit` attempts leaves its window.
+    // The locks are one statement and the counting another: a statement reads the rows as they were when it started,
+    // so the count starts only once both locks are held and sees every attempt committed under them.
+    await lockAttemptsOf(tx, attempt.subject, attempt.clientAddress);
+    const reserved = await insertAttemptUnlessFull(tx, {
+      subject: { key: attempt.subject, since: ago(SUBJECT_WINDOW_S), limit: DECLINES_PER_SUBJECT },
+      address: { key: attempt.clientAddress, since: ago(ADDRESS_WINDOW_S), limit: perAddress },
+      pruneBefore: ago(Math.max(SUBJECT_WINDOW_S, ADDRESS_WINDOW_S)),
+      attemptedAt: now,
+    });
+    if (reserved.id !== null) return reserved.id;
+    // A full window is free again once the oldest of its newest `limit` attempts leaves it.
     const freeAt = Math.max(
-      bySubject.length >= DECLINES_PER_SUBJECT ? bySubject.at(-1)!.getTime() + SUBJECT_WINDOW_S * 1000 : 0,
-      byAddress.length >= perAddress ? byAddress.at(-1)!.getTime() + ADDRESS_WINDOW_S * 1000 : 0,
+      reserved.subject.count >= DECLINES_PER_SUBJECT && reserved.subject.oldestMs !== null ? reserved.subject.oldestMs + SUBJECT_WINDOW_S * 1000 : 0,
+      reserved.address.count >= perAddress && reserved.address.oldestMs !== null ? reserved.address.oldestMs + ADDRESS_WINDOW_S * 1000 : 0,
     );
-    if (freeAt > now.getTime()) throw tooManyDeclines(Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)));
-    await pruneAttemptsBefore(tx, ago(Math.max(SUBJECT_WINDOW_S, ADDRESS_WINDOW_S)));
-    return insertPendingAttempt(tx, { ...attempt, attemptedAt: now });
+    throw tooManyDeclines(Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)));
   });
 }
 

@@ -107,3 +107,25 @@ describe('declines from one client address', () => {
     expect((await consumerPays(t.app, await newLink(), TEST_CARD)).status).toBe(200);
   });
 });
+
+describe('the attempts kept', () => {
+  const attemptsOf = async (link: Transaction) => {
+    const subject = `link:${link.transactionPage.qrURL.split('/pay/')[1]!}`;
+    return t.database.sql<{ state: string }[]>`select state from card_attempts where subject = ${subject}`;
+  };
+
+  it('a decline stays as declined, an approval leaves nothing, and attempts older than every window are pruned by the next one', async () => {
+    const declined = await newLink();
+    expect((await consumerPays(t.app, declined, DECLINED)).status).toBe(402);
+    expect((await attemptsOf(declined)).map((row) => row.state)).toEqual(['declined']);
+    const approved = await newLink();
+    expect((await consumerPays(t.app, approved, TEST_CARD)).status).toBe(200);
+    expect(await attemptsOf(approved)).toEqual([]);
+    // An hour later no window counts the decline: the next attempt anywhere deletes it, with its client address.
+    await t.client.advanceClock(3601);
+    expect((await consumerPays(t.app, await newLink(), DECLINED)).status).toBe(402);
+    expect(await attemptsOf(declined)).toEqual([]);
+    const [count] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from card_attempts`;
+    expect(count?.n).toBe(1);
+  });
+});
