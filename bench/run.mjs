@@ -24,7 +24,7 @@ import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
 import { goals, mergeReport, renderReport } from './report.mjs';
-import { LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
+import { browserFilesBuilt, LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
 import { startCountedServer } from './write-count.mjs';
 
 const args = process.argv.slice(2);
@@ -120,6 +120,10 @@ try {
     `${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`,
   );
   const growth = wanted('store-growth') && CONFIG.storeGrowth.startEarly ? early(() => prepareStoreGrowth({ storeKind: result.storeKind, cleanup })) : null;
+  if (wanted('sdk-weight') || wanted('browser')) {
+    log(quick ? 'the SDKs built where dist/ is missing…' : 'the SDKs built from the code as it is…');
+    await browserFilesBuilt({ whenMissing: quick });
+  }
   const store = await createStore(result.storeKind, 'main');
   cleanup.push(() => store.dispose());
   // Rows, statements and round trips per request are counted on a server whose database connections go through a
