@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeWrites, fmt } from './write-count.mjs';
 import { LIFECYCLE_STEPS } from './lifecycle.mjs';
+import { browserGoals, browserSection } from './metrics/browser-report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,6 +18,13 @@ const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 ** 2).toFixed(0
 const kb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : 'n/a');
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 const met = (ok) => (ok === null ? '–' : ok ? '**met**' : '**not met**');
+
+/**
+ * Metric 8's goals (bench/findings.md, "refunds", says why): refunds at least this share of the captures of the same
+ * alternating rounds, and their p99 under 8 clients.
+ */
+const REFUNDS_PER_CAPTURE = 0.75;
+const REFUND_P99_MS = 25;
 
 function table(header, rows) {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -64,7 +72,21 @@ export function goals(r) {
     add(2, 'server RSS at the end', `${mb(r.capture.rssBytes)} (peak ${mb(r.capture.peakRssBytes)})`, '≤ 250 MB', r.capture.rssBytes <= 250 * 1024 ** 2);
   }
   if (r.refunds) {
-    add(8, 'refunds per second', `${n1(r.refunds.perSecond)} /s (p50 ${ms(r.refunds.latencies.p50)}, p99 ${ms(r.refunds.latencies.p99)})`, 'none set', null);
+    const { refunds: f, captures: c, ratio } = r.refunds;
+    add(
+      8,
+      'refunds per second ÷ captures per second (alternating rounds; each a sale or hold of its own)',
+      `${n2(ratio)} (${n1(f.perSecond)} ÷ ${n1(c.perSecond)} /s)`,
+      `≥ ${REFUNDS_PER_CAPTURE}`,
+      ratio >= REFUNDS_PER_CAPTURE,
+    );
+    add(
+      8,
+      'refund p99 (8 clients)',
+      `${ms(f.latencies.p99)} (p50 ${ms(f.latencies.p50)}; captures in the same rounds: p99 ${ms(c.latencies.p99)})`,
+      `≤ ${REFUND_P99_MS} ms`,
+      f.latencies.p99 <= REFUND_P99_MS,
+    );
   }
   if (r.storeGrowth) {
     const g = r.storeGrowth;
@@ -136,6 +158,7 @@ export function goals(r) {
       else add(6, `${a.name} (gzip)`, 'not built yet', `≤ ${kb(a.goalGzipBytes)}`, null);
     }
   }
+  if (r.browser) browserGoals(r.browser, add);
   return rows;
 }
 
@@ -281,17 +304,53 @@ function captureSection(c) {
 }
 
 function refundsSection(f) {
+  const row = (name, o) => [
+    name,
+    n1(o.perSecond),
+    o.perRound.map(n1).join(', '),
+    `${n0(o.completed)} (${n0(o.failed)})`,
+    ms(o.latencies.p50),
+    ms(o.latencies.p99),
+    ms(o.latencies.max),
+    ms(o.cpuPerOperation?.serverMs),
+    ms(o.cpuPerOperation?.databaseMs),
+  ];
+  const cpuRatio = (key) => ratioOf(f.captures.cpuPerOperation?.[key], f.refunds.cpuPerOperation?.[key]);
+  const wire = f.wire;
   return [
     `### 8. Refund throughput`,
     '',
-    `${f.clients} concurrent clients refund ${100} cents at a time, round-robin over ${n0(f.sales)} paid sales (of 100,000.00 USD, paid on their links beforehand). ` +
-      'Each refund locks its sale, reserves its amount with its processor request and the pending refund (one update), calls the sandbox processor outside any lock, and records the outcome (a second update).',
+    `${f.clients} concurrent clients, each on one keep-alive connection, refund paid sales from a backlog of ${n0(f.backlog)} (each refund gives back a whole sale of ${n0(f.amountCents / 100)}.00 USD, that sale's only refund), in ${f.rounds} rounds of ${n0(f.roundMs / 1000)} s that alternate with rounds of captures from a backlog of as many holds (each capture takes a whole hold of its own), so both see the same machine. ` +
+      'The backlogs are one sale paid on its link and one hold placed through HTTP, each copied in the database (bench/store-seed.mjs). ' +
+      'A refund finds its sale by number and reserves its amount with its processor request (one guarded update), inserts the pending refund and records it as an update (event), commits, calls the sandbox processor outside any transaction, and records the outcome (the refund, the sale and a second event) in a second transaction; a capture reserves, calls and records the same way with one event. ' +
+      `CPU per operation is read from /proc (the server process and its PostgreSQL backends) over the measured rounds; ${n0(f.used.sales)} sales and ${n0(f.used.holds)} holds were used.`,
     '',
     table(
-      ['refunds/s', 'refunds', 'failed', 'p50', 'p99', 'max'],
-      [[n1(f.perSecond), n0(f.completed), n0(f.failed), ms(f.latencies.p50), ms(f.latencies.p99), ms(f.latencies.max)]],
+      ['', 'per second', 'per round', 'done (failed)', 'p50', 'p99', 'max', 'server CPU / operation', 'PostgreSQL CPU / operation'],
+      [
+        row('refunds', f.refunds),
+        row('captures', f.captures),
+        ['refunds ÷ captures', `**${n2(f.ratio)}**`, f.roundRatios.map(n2).join(', '), '', '', '', '', cpuRatio('serverMs'), cpuRatio('databaseMs')],
+      ],
     ),
-    failuresNote(f.failures),
+    '',
+    'The CPU ratios are captures ÷ refunds (comparable with the throughput ratio: 0.75 = a refund costs 1 / 0.75 captures).',
+    '',
+    table(
+      ['one of each (counted over ' + n0(wire.samples) + ')', 'SQL statements', 'round trips to PostgreSQL', 'rows written', 'what it writes'],
+      [
+        ['refund', fmt(wire.refund.statements), fmt(wire.refund.roundTrips), fmt(wire.refund.rows), describeWrites(wire.refund)],
+        ['capture', fmt(wire.capture.statements), fmt(wire.capture.roundTrips), fmt(wire.capture.rows), describeWrites(wire.capture)],
+      ],
+    ),
+    '',
+    'Counted as in metric 1, on a server of its own whose database connections go through the counting proxy (bench/pg-wire-counter.mjs); rows are those a request left its transaction id on (a row inserted and then updated by the same request counts once).',
+    ...[
+      ['refunds', f.refunds.failures],
+      ['captures', f.captures.failures],
+    ]
+      .filter(([, failures]) => failures?.size > 0)
+      .map(([kind, failures]) => `\nFailed ${kind}: ${[...failures].map(([k, v]) => `${v} × \`${k}\``).join('; ')}`),
   ].join('\n');
 }
 
@@ -526,6 +585,30 @@ function observabilitySection(o) {
   ].join('\n');
 }
 
+const WHERE_HEADING = '## Where the time goes';
+const ERRORS_HEADING = '## Not measured because of errors';
+
+/** Where the part of `doc` under `heading` (a `## ` line) starts and ends (the next `## ` heading, or the end). */
+function partOf(doc, heading) {
+  const at = doc.search(new RegExp(`^${heading}$`, 'm'));
+  if (at === -1) return null;
+  const next = doc.slice(at + 1).search(/^## /m);
+  return { from: at, to: next === -1 ? doc.length : at + 1 + next };
+}
+
+/**
+ * `text` with its characters from `start` to `end` replaced by `section` (or removed, for ''), which ends with one
+ * blank line before whatever follows it and with a single newline at the end of the text; what comes before it ends
+ * with a blank line too (a fresh report's last section may end without one).
+ */
+function replaceSection(text, start, end, section) {
+  const rest = text.slice(end);
+  const before = text.slice(0, start);
+  if (!section) return rest ? before + rest : before.replace(/\n*$/, '\n');
+  const head = before === '' || before.endsWith('\n\n') ? before : before.replace(/\n*$/, '\n\n');
+  return head + section.replace(/\n*$/, rest ? '\n\n' : '\n') + rest;
+}
+
 /**
  * A run of some metrics only (`--only`) written into an earlier full report: its goal rows and its sections replace
  * those of the same metrics (or join them, in metric order), and the header says when they were measured; the rest
@@ -573,12 +656,24 @@ export function mergeReport(previous, r) {
   for (const metric of [...measured].sort((a, b) => a - b)) {
     const section = sectionRe(metric).exec(fresh.slice(fresh.indexOf('## Measurements')))?.[0];
     if (!section) continue;
-    const inMeasurements = text.slice(0, measurementsEnd());
-    const old = sectionRe(metric).exec(inMeasurements);
-    if (old) text = text.slice(0, old.index) + section + text.slice(old.index + old[0].length);
-    else {
-      const end = measurementsEnd();
-      text = `${text.slice(0, end).replace(/\n*$/, '\n\n')}${section.replace(/\n*$/, '\n\n')}${text.slice(end)}`;
+    const old = sectionRe(metric).exec(text.slice(0, measurementsEnd()));
+    text = old ? replaceSection(text, old.index, old.index + old[0].length, section) : replaceSection(text, measurementsEnd(), measurementsEnd(), section);
+  }
+  // The diagnosis of a measured metric under "## Where the time goes" (`### N. …`, its profile's `####` in it): the
+  // fresh one takes the place of the earlier one or joins the others; with its goals now met, the earlier one goes.
+  const freshWhere = partOf(fresh, WHERE_HEADING);
+  for (const metric of [...measured].sort((a, b) => a - b)) {
+    const note = freshWhere ? sectionRe(metric).exec(fresh.slice(freshWhere.from, freshWhere.to))?.[0] : undefined;
+    const where = partOf(text, WHERE_HEADING);
+    const old = where ? sectionRe(metric).exec(text.slice(where.from, where.to)) : null;
+    if (where && old) text = replaceSection(text, where.from + old.index, where.from + old.index + old[0].length, note ?? '');
+    else if (note && where) text = replaceSection(text, where.to, where.to, note);
+    else if (note && freshWhere) {
+      // No diagnosis yet: the part comes with its heading and introduction, before the errors' list if there is one.
+      const intro = fresh.slice(freshWhere.from, freshWhere.from + fresh.slice(freshWhere.from).search(/^### /m));
+      const errors = partOf(text, ERRORS_HEADING);
+      const at = errors ? errors.from : text.length;
+      text = replaceSection(text, at, at, `${intro}${note}`);
     }
   }
   // The header names the partial run.
@@ -638,6 +733,7 @@ export function renderReport(r) {
   if (r.sdk) out.push(sdkSection(r.sdk), '');
   if (r.pageTtfb) out.push(pageTtfbSection(r.pageTtfb), '');
   if (r.observability) out.push(observabilitySection(r.observability), '');
+  if (r.browser) out.push(browserSection(r.browser), '');
 
   const notes = [];
   const sections = {
@@ -647,7 +743,9 @@ export function renderReport(r) {
     4: ['callbacks', 'Callback delivery'],
     5: ['websocket', 'Websocket fan-out'],
     6: ['sdk-weight', 'SDK weight'],
+    8: ['refunds', 'Refund throughput and latency'],
     9: ['observability', 'Observability cost'],
+    10: ['browser', "The shopper's side in the browser"],
   };
   for (const [metric, [name, title]] of Object.entries(sections)) {
     if (!missed.has(Number(metric))) continue;

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `pnpm bench`: measures the service (speed, scale, memory, SDK weight) against a real PostgreSQL and rewrites
-// BENCHMARKS.md. `pnpm bench --quick` runs every metric briefly (under a minute) and writes its report to a
-// temporary file instead, so the test command keeps the harness working; it fails only when the harness breaks,
-// never because a goal is missed. Options: --out=<file>, --only=<metric,…> (a full run of some metrics replaces them in
-// an existing report and keeps the rest), --embedded (skip the local PostgreSQL).
+// `pnpm bench`: measures the service (speed, scale, memory, SDK weight, the shopper's side in a browser) against a
+// real PostgreSQL and rewrites BENCHMARKS.md. `pnpm bench --quick` runs every metric briefly (under a minute) and
+// writes its report to a temporary file instead, so the test command keeps the harness working; it fails only when
+// the harness breaks, never because a goal is missed. Options: --out=<file>, --only=<metric,…> (a full run of some
+// metrics replaces them in an existing report and keeps the rest), --embedded (skip the local PostgreSQL).
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { profileLifecycle } from './cpu-profile.mjs';
 import { connect, createStore, localPostgresAnswers, postgresVersion } from './database.mjs';
 import { describeMachine } from './machine.mjs';
 import { createMerchant } from './merchant.mjs';
+import { measureBrowser } from './metrics/browser.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
@@ -23,14 +24,14 @@ import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
 import { goals, mergeReport, renderReport } from './report.mjs';
-import { LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
+import { browserFilesBuilt, LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
 import { startCountedServer } from './write-count.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability'];
+const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability', 'browser'];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -45,9 +46,10 @@ const CONFIG = quick
       lifecycle: { writeSamples: 3, referenceWire: false, warmupMs: 300, rounds: 1, roundMs: 1500 },
       profile: false,
       capture: { holds: 40, holdsMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
-      refunds: { sales: 40, salesMaxMs: 3000, warmupMs: 300, durationMs: 1500 },
+      refunds: { backlog: 1500, countSamples: 3, warmupMs: 300, rounds: 1, roundMs: 1000 },
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
       observability: { warmupMs: 300, rounds: 1, roundMs: 1000 },
+      browser: { runs: 2 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -57,9 +59,10 @@ const CONFIG = quick
       lifecycle: { writeSamples: 20, referenceWire: true, warmupMs: 3000, rounds: 3, roundMs: 8000 },
       profile: true,
       capture: { holds: 2000, holdsMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
-      refunds: { sales: 2000, salesMaxMs: 20_000, warmupMs: 2000, durationMs: 10_000 },
+      refunds: { backlog: 25_000, countSamples: 20, warmupMs: 2000, rounds: 8, roundMs: 2000 },
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
+      browser: { runs: 30 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
@@ -117,6 +120,10 @@ try {
     `${quick ? 'quick run' : 'full run'}; PostgreSQL: ${result.storeKind === 'local' ? '127.0.0.1:5432' : 'embedded (no PostgreSQL answers on 127.0.0.1:5432)'}`,
   );
   const growth = wanted('store-growth') && CONFIG.storeGrowth.startEarly ? early(() => prepareStoreGrowth({ storeKind: result.storeKind, cleanup })) : null;
+  if (wanted('sdk-weight') || wanted('browser')) {
+    log(quick ? 'the SDKs built where dist/ is missing…' : 'the SDKs built from the code as it is…');
+    await browserFilesBuilt({ whenMissing: quick });
+  }
   const store = await createStore(result.storeKind, 'main');
   cleanup.push(() => store.dispose());
   // Rows, statements and round trips per request are counted on a server whose database connections go through a
@@ -164,6 +171,7 @@ try {
     );
   }
   result.sdk = await metric('sdk-weight', '6. SDK weight', () => measureSdkWeight(context));
+  result.browser = await metric('browser', "10. the shopper's side in the browser", () => measureBrowser({ ...context, config: CONFIG.browser }));
   result.callbacks = await metric('callbacks', '4. callback delivery', () => measureCallbacks({ ...context, config: CONFIG.callbacks }));
   await (counted?.server === server ? counted.stop() : server.stop());
   if (CONFIG.profile && result.callbacks && goals({ callbacks: result.callbacks }).some((g) => g.ok === false)) {

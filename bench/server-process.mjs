@@ -3,7 +3,7 @@
 // environment, against a real PostgreSQL. (`pnpm start` runs the same code under tsx, whose loader thread and
 // compiler hold about 60 MB more.)
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,27 @@ export function serverBuilt() {
     throw new Error(`the server's production build (node build.mjs in server/) failed: ${error.stderr || error.message}`, { cause: error });
   });
   return built;
+}
+
+const BROWSER_PACKAGES = ['sdk-elements', 'sdk-iframe', 'sdk-express'];
+let browserBuilt = null;
+/**
+ * Every SDK's dist/ from the current sources (their Vite builds, `node build.mjs` in each; seconds each), once per
+ * harness run, before a server serves them: metric 6 weighs them and metric 10 loads them. `whenMissing` (the quick
+ * run inside `pnpm test`, whose SDK suites have just built them) builds only a package without its dist/.
+ * @param {{ whenMissing?: boolean }} [options]
+ */
+export function browserFilesBuilt({ whenMissing = false } = {}) {
+  browserBuilt ??= (async () => {
+    for (const name of BROWSER_PACKAGES) {
+      const dir = path.join(ROOT, name);
+      if (whenMissing && existsSync(path.join(dir, 'dist'))) continue;
+      await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: dir, timeout: 300_000 }).catch((error) => {
+        throw new Error(`${name}'s build (node build.mjs in ${name}/) failed: ${error.stderr || error.message}`, { cause: error });
+      });
+    }
+  })();
+  return browserBuilt;
 }
 
 /** The environment every benchmarked server gets (docs/operating.md#configuration), on top of the store's. */

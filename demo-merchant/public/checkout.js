@@ -2,8 +2,8 @@
 // page loads the SDK from the service with its SRI hash, the consumer pays in the widget, then the shop's backend
 // commits the order's amount with its API key and keeps the payment token. The page knows the client ID, its order
 // id and the outcome, nothing else.
-import { api, cart, describe, languageSwitch, money, say } from './shop.js';
-import { loadScript } from './sdk-script.js';
+import { languageSwitch, money, say } from './shop.js';
+import { commitOrder, openCheckout } from './checkout-order.js';
 
 const outcome = document.getElementById('outcome');
 const payButton = document.getElementById('pay-button');
@@ -41,22 +41,9 @@ const locale = languageSwitch(params, (chosen) => {
 if (sdkName === 'iframe')
   document.getElementById('widget-note').textContent = 'The whole payment form is a frame served by the payment service; this shop never sees the card.';
 
-let config;
-let order;
-try {
-  config = await api(`/api/config?sdk=${sdkName}`);
-  // The shop's backend prices the cart: its amount is the one committed, whatever this page sends.
-  order = await api('/api/checkout/order', { items: cart.read(), methodType, sdk: sdkName });
-  await loadScript(config.sdkUrl, config.sdkIntegrity);
-} catch (error) {
-  say(outcome, `The checkout is not available: ${describe(error)}`, 'error');
-  throw error;
-}
+const { config, order } = await openCheckout(outcome, sdkName, methodType);
 const total = money(order.amount, order.currency);
-document.getElementById('order-lines').replaceChildren(Object.assign(document.createElement('li'), { textContent: order.description }));
-document.getElementById('order-total').textContent = total;
 payButton.textContent = methodType === 'tokenize' ? `Save the card for ${total}` : `Pay ${total}`;
-document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
 
 const sdk = window.ServiceFrontEndSDK;
 sdkConfig = { mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true, locale, appearance: { theme } };
@@ -87,15 +74,7 @@ payButton.addEventListener('click', () => {
         say(outcome, `The payment ended with status ${transaction.statusName} (${transaction.status}).`, 'error');
         return;
       }
-      try {
-        const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: transaction.TransactionNumber });
-        say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber}`, 'ok');
-        outcome.dataset.status = String(committed.status);
-      } catch (error) {
-        // The order is not lost: the back office shows it with this refusal and the transaction's status.
-        say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
-      }
-      document.getElementById('next-step').hidden = false;
+      await commitOrder(outcome, order, transaction.TransactionNumber);
     },
     { amount: order.amount, currency: order.currency },
   );

@@ -1,8 +1,8 @@
 // The Express checkout: <svc-ecom-sdk-express> from the service (with its SRI hash). The consumer approves in a
 // wallet's sheet; onPay gives the transaction number, and the shop's backend commits the order's amount with its API
 // key, as on the widget checkout. The signed callback the service then sends the shop shows below the outcome.
-import { api, cart, describe, followLive, languageSwitch, money, say } from './shop.js';
-import { loadScript } from './sdk-script.js';
+import { followLive, languageSwitch, say } from './shop.js';
+import { commitOrder, openCheckout } from './checkout-order.js';
 
 const outcome = document.getElementById('outcome');
 const callbackLine = document.getElementById('callback');
@@ -15,19 +15,7 @@ select.addEventListener('change', () => {
   location.search = params.toString();
 });
 
-let config;
-let order;
-try {
-  config = await api('/api/config?sdk=express');
-  order = await api('/api/checkout/order', { items: cart.read(), methodType, sdk: 'express' });
-  await loadScript(config.sdkUrl, config.sdkIntegrity);
-} catch (error) {
-  say(outcome, `The checkout is not available: ${describe(error)}`, 'error');
-  throw error;
-}
-document.getElementById('order-lines').replaceChildren(Object.assign(document.createElement('li'), { textContent: order.description }));
-document.getElementById('order-total').textContent = money(order.amount, order.currency);
-document.getElementById('order-link').href = `/back-office.html?order=${order.orderId}`;
+const { config, order } = await openCheckout(outcome, 'express', methodType);
 
 let transactionNumber = null;
 followLive({
@@ -78,13 +66,6 @@ document.getElementById('express').props = {
   onPay: async (data) => {
     transactionNumber = data.transactionNumber;
     outcome.dataset.transaction = data.transactionNumber;
-    try {
-      const committed = await api('/api/checkout/commit', { orderId: order.orderId, transactionNumber: data.transactionNumber });
-      say(outcome, `${committed.statusName} (status ${committed.status}) · ${committed.transactionNumber} · paid with ${data.method}`, 'ok');
-      outcome.dataset.status = String(committed.status);
-    } catch (error) {
-      say(outcome, `The shop could not confirm the payment: ${describe(error)}`, 'error');
-    }
-    document.getElementById('next-step').hidden = false;
+    await commitOrder(outcome, order, data.transactionNumber, ` · paid with ${data.method}`);
   },
 };

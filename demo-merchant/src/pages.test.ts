@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@svc/protocol';
-import { MENU, renderPage } from './pages';
+import { MENU, renderPage, withParts } from './pages';
 
 const navOf = (html: string) => /<nav aria-label="Shop">[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
 const menuOf = (html: string) =>
@@ -24,6 +24,7 @@ describe('shop pages', () => {
       expect(html.match(/<header>/g)).toHaveLength(1);
       expect(html.match(/<main[ >]/g)).toHaveLength(1);
       expect(html).not.toContain('<!-- title:');
+      expect(html).not.toContain('<!-- part:');
       expect(html.trimEnd().endsWith('</html>')).toBe(true);
     },
   );
@@ -49,5 +50,22 @@ describe('shop pages', () => {
     expect([...select.matchAll(/<option value="([^"]+)"/g)].map((match) => match[1])).toEqual(['auto', ...LANGUAGES]);
     expect(html.indexOf('id="theme"')).toBeGreaterThan(-1);
     expect(html.indexOf('id="language"')).toBeGreaterThan(html.indexOf('id="theme"'));
+  });
+
+  it.each(['checkout', 'express'] as const)('%s shows the order from the shared part, once, inside its order section', (name) => {
+    const html = renderPage(name);
+    const section = /<section aria-labelledby="order-title">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    for (const id of ['order-title', 'order-lines', 'order-total', 'language']) {
+      expect(html.match(new RegExp(`id="${id}"`, 'g')), id).toHaveLength(1);
+      expect(section, id).toContain(`id="${id}"`);
+    }
+    expect(section).toMatch(/\n {8}<h2 id="order-title">Your order<\/h2>\n {8}<ul id="order-lines"><\/ul>\n/);
+  });
+
+  it('puts a part in at the indent of its line, and refuses a part that does not exist', () => {
+    expect(withParts('<div>\n  <!-- part: order -->\n</div>\n', 'test')).toMatch(
+      /^<div>\n {2}<h2 id="order-title">Your order<\/h2>\n {2}<ul [^\n]+\n {2}<p [^\n]+\n<\/div>\n$/,
+    );
+    expect(() => withParts('  <!-- part: nowhere -->\n', 'test')).toThrow(/pages\/parts\/nowhere\.html/);
   });
 });

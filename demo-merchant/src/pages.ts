@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
@@ -22,12 +22,25 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&${{ '&': '
 const indent = (html: string, by: string) => html.replace(/^(?=.)/gm, by);
 
 /**
+ * A page's source with each line `<!-- part: NAME -->` replaced by `pages/parts/NAME.html`, at that line's indent: what
+ * several pages show alike (the checkout pages' order and language switch) is written once.
+ */
+export function withParts(source: string, page: string): string {
+  return source.replace(/^( *)<!-- part: ([a-z-]+) -->\n/gm, (_line, by: string, part: string) => {
+    const file = path.join(PAGES_DIR, 'parts', `${part}.html`);
+    if (!existsSync(file)) throw new Error(`pages/${page}.html names a part that does not exist: pages/parts/${part}.html`);
+    return indent(readFileSync(file, 'utf8'), by);
+  });
+}
+
+/**
  * One page of the shop: `pages/NAME.html` holds only what is the page's own — a first-line comment `<!-- title: … -->`,
- * its `<header>` content (heading and introduction), then its `<main>` and scripts — and this adds the document head,
- * the shop's name and its menu (the current page marked `aria-current`), so no page repeats them.
+ * its `<header>` content (heading and introduction), then its `<main>` and scripts, with the parts it shares with other
+ * pages named (`<!-- part: NAME -->`, see withParts) — and this adds the document head, the shop's name and its menu
+ * (the current page marked `aria-current`), so no page repeats them.
  */
 export function renderPage(name: PageName): string {
-  const source = readFileSync(path.join(PAGES_DIR, `${name}.html`), 'utf8');
+  const source = withParts(readFileSync(path.join(PAGES_DIR, `${name}.html`), 'utf8'), name);
   const parts = /^<!-- title: (?<title>[^\n]+?) -->\n<header>\n(?<intro>[\s\S]*?)<\/header>\n(?<body>[\s\S]*)$/.exec(source)?.groups;
   if (!parts?.['title'] || parts['intro'] === undefined || parts['body'] === undefined) {
     throw new Error(`pages/${name}.html must start with <!-- title: … --> and a <header> block`);

@@ -92,6 +92,28 @@ describe('card frame', () => {
     expect(frameToHost.safeParse(ready.data).success).to.equal(true);
   });
 
+  it('starts in the language of its URL (`lang`) by itself, before its host sends any `locale`', async () => {
+    window.removeEventListener('message', listener);
+    iframe.remove();
+    await mountFrame(location.origin, '&lang=he');
+    const he = (await (await fetch('/sdk/locales/he.json')).json()) as Record<string, string>;
+    // This host never answers `ready` nor sends `locale`: the frame loads the catalogue of its `lang` itself.
+    await waitFor(() => frameDoc().documentElement.lang === 'he', 'the frame speaks he');
+    expect(frameDoc().documentElement.dir).to.equal('rtl');
+    expect(frameDoc().querySelector('label[for="number"]')!.textContent).to.equal(he['card.number.label']);
+    expect(getComputedStyle(input('number')).direction, 'the card number stays left to right').to.equal('ltr');
+    expect(received.some((entry) => entry.data.type === 'ready')).to.equal(true);
+  });
+
+  it('stays in en with a `lang` it does not speak', async () => {
+    window.removeEventListener('message', listener);
+    iframe.remove();
+    await mountFrame(location.origin, '&lang=tlh');
+    await waitFor(() => messagesOf('size').length > 0, 'size');
+    expect(frameDoc().documentElement.lang).to.equal('en');
+    expect(frameDoc().querySelector('label[for="number"]')!.textContent).to.equal('Card number');
+  });
+
   it('is styled under a strict Content-Security-Policy (no inline style or script)', () => {
     expect(getComputedStyle(input('number')).borderRadius).to.equal('6px');
     expect(getComputedStyle(frameDoc().querySelector('h1')!).position, 'the heading is for screen readers').to.equal('absolute');

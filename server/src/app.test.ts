@@ -60,6 +60,28 @@ describe('the app serves every endpoint the protocol describes', () => {
     );
   });
 
+  it('answers a malformed path parameter as the description says: 400 validation_failed, listed; a page or an image, its 404 page', async () => {
+    const withParameters = ENDPOINTS.filter((e) => e.path.includes('{'));
+    expect(withParameters.length).toBeGreaterThan(10);
+    for (const e of withParameters) {
+      const method = e.method.toUpperCase();
+      const byCredential = e.auth.some((who) => who === 'merchant' || who === 'merchant_key' || who === 'device');
+      const res = await t.app.request(e.path.replace(/\{[^}]+\}/g, 'not~one'), {
+        method,
+        headers: byCredential ? { authorization: `Bearer ${t.merchant.apiKey}` } : {},
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
+      if (e.response.contentType) {
+        expect(res.status, e.operationId).toBe(404);
+        expect(res.headers.get('content-type'), e.operationId).toMatch(/^(text\/html|image\/svg\+xml)/);
+        continue;
+      }
+      const problem = (await res.json()) as { code: string };
+      expect([res.status, problem.code], e.operationId).toEqual([400, 'validation_failed']);
+      expect(e.errors, e.operationId).toContain('validation_failed');
+    }
+  });
+
   it('/openapi.json lists the same operations', async () => {
     const doc = (await (await t.app.request('/openapi.json')).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './db/embedded';
 import { createTestDatabase } from './test/database';
 import { provisionTestMerchant } from './test/fixtures';
-import { finished, runNode, spawnNode, waitForHealthy } from './test/process';
+import { finished, outputTail, runNode, spawnNode, waitForHealthy } from './test/process';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -78,7 +78,8 @@ describe('what the service tells the tools beside it', { timeout: 120_000 }, () 
       await waitForHealthy(`${base}/healthz`, server);
     } finally {
       server.kill('SIGTERM');
-      expect((await finished(server, 20_000)).code).toBe(0);
+      const stopped = await finished(server, 20_000);
+      expect(stopped.code, outputTail(stopped)).toBe(0);
     }
     try {
       expect(messages).toEqual([{ type: 'svc:ready', url: base, sandboxCredentialsFile: expect.any(String) }]);
@@ -126,7 +127,7 @@ describe('embedded database across restarts', { timeout: 120_000 }, () => {
 
     first.kill('SIGTERM');
     const stopped = await finished(first, 20_000);
-    expect(stopped.code).toBe(0);
+    expect(stopped.code, outputTail(stopped)).toBe(0);
     expect(stopped.stdout).toMatch(/"msg":"stopped"/);
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
 
@@ -138,7 +139,8 @@ describe('embedded database across restarts', { timeout: 120_000 }, () => {
       expect(second.output.stdout).not.toMatch(/credentials written/);
     } finally {
       second.kill('SIGTERM');
-      expect((await finished(second, 20_000)).code).toBe(0);
+      const secondStopped = await finished(second, 20_000);
+      expect(secondStopped.code, outputTail(secondStopped)).toBe(0);
     }
   });
 

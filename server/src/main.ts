@@ -160,7 +160,22 @@ async function main(): Promise<void> {
     messageSender = sender;
     await notifications.listen(MESSAGES_WAKE_CHANNEL, () => sender.wake());
   }
-  const server = http.createServer(app);
+  let stopping = false;
+  // While stopping, a connection ends with the response it carries, so the HTTP server closes as soon as the
+  // requests in flight are answered rather than wait for keep-alive connections to time out. Marked before the app
+  // sees the request: the app may answer at once (a 503 while the database is down, /livez), and a header set after
+  // that throws, which would end the process (exit 1) in the middle of stopping. A connection opened before the
+  // signal but with no request yet is not idle to the server, so such a request does come while stopping.
+  const responses = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    responses.add(res);
+    res.once('close', () => {
+      responses.delete(res);
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   const realtime = await attachRealtime(server, {
     env,
@@ -199,18 +214,6 @@ async function main(): Promise<void> {
   process.send?.({ type: 'svc:ready', url: env.PUBLIC_BASE_URL, sandboxCredentialsFile } satisfies ServiceReadyMessage);
   process.channel?.unref();
 
-  let stopping = false;
-  // While stopping, a connection ends with the response it carries, so the HTTP server closes as soon as the
-  // requests in flight are answered rather than wait for keep-alive connections to time out.
-  const responses = new Set<http.ServerResponse>();
-  server.on('request', (_req, res: http.ServerResponse) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    responses.add(res);
-    res.once('close', () => {
-      responses.delete(res);
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-  });
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: forcing exit');

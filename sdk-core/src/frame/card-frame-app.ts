@@ -1,5 +1,5 @@
 /**
- * The secure card frame: served by the service at {apiBase}/sdk/elements/1.1.1/card-frame.html?clientId=…&origin=…#instance=…
+ * The secure card frame: served by the service at {apiBase}/sdk/elements/1.1.1/card-frame.html?clientId=…&origin=…[&lang=…]#instance=…
  * Handshake: posts `ready` to its parent (targetOrigin = the `origin` parameter), takes the session from the host's `init`,
  * reports `validation` and `size`, applies the `appearance` it is sent (after checking it) and answers with the `look`
  * it accepted (what the host applies to its own parts), and on `submit` pays with the card itself and posts back only
@@ -12,7 +12,7 @@ import { LocaleState } from '../shared/i18n/locale-state';
 import { mountCardForm, type CardValidation } from './card-form';
 import type { FrameSession } from './card-payment';
 import { submitCardForm } from './card-submit';
-import { instanceIdFrom, parentOriginFrom } from './frame-url';
+import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 import { observeSize } from './observe-size';
 import { applyCardFormStyles } from './styles';
 
@@ -47,12 +47,15 @@ export function startCardFrame(win: Window): void {
     },
   });
   observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
-  // The host's language (a `locale` message after `ready` and on every change); the catalogue comes from this origin.
+  // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
+  // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.
   const locale = new LocaleState(EN_CARD, () => {
     doc.documentElement.lang = locale.texts.language;
     doc.documentElement.dir = locale.texts.dir;
     form.setTexts(locale.texts);
   });
+  const language = languageFrom(win.location.search);
+  if (language && language !== 'en') void locale.use(language, win.location.origin);
 
   async function handle(message: HostToFrameMessage): Promise<void> {
     switch (message.type) {

@@ -65,9 +65,13 @@ export class CardFrameController implements ReactiveController {
     host.addController(this);
   }
 
-  /** The frame page for this widget: the server checks `origin` against the client ID and sets frame-ancestors. */
-  frameUrl(apiBase: string, clientId: string): string {
+  /**
+   * The frame page for this widget: the server checks `origin` against the client ID and sets frame-ancestors. A
+   * language other than `en` goes along (`lang`): the frame starts in it, without waiting for the handshake's `locale`.
+   */
+  frameUrl(apiBase: string, clientId: string, language: Language = 'en'): string {
     const query = new URLSearchParams({ clientId, origin: location.origin });
+    if (language !== 'en') query.set('lang', language);
     return `${apiBase}/sdk/elements/${ELEMENTS_VERSION}/card-frame.html?${query}#instance=${this.instanceId}`;
   }
 

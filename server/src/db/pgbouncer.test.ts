@@ -10,7 +10,7 @@ import { isSubscribed, openSocket } from '../realtime/testing';
 import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
 import { consumerPays, merchantClient } from '../test/merchant-client';
-import { finished, spawnNode, waitForHealthy } from '../test/process';
+import { finished, outputTail, spawnNode, waitForHealthy } from '../test/process';
 import { testHarnessEnvironment } from '../env';
 import { freePort } from './embedded';
 
@@ -162,6 +162,7 @@ describe.skipIf(!PGBOUNCER)('behind PgBouncer in transaction mode', () => {
       await socket.close();
     }
     server.kill('SIGTERM');
-    expect((await finished(server)).code).toBe(0);
+    const stopped = await finished(server);
+    expect(stopped.code, outputTail(stopped)).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { redactSensitive, type Logger } from '../logger';
 import { metrics } from '../metrics';
 import { recordSmsOutcome } from '../modules/transactions';
 import { inSpan } from '../tracing';
+import { WakeableSleep } from '../wakeable-sleep';
 import type { ChannelSenders } from './message-outbox';
 import { claimDueMessages, recordMessageOutcome, type ClaimedMessage, type MessageOutcome } from './messages.queries';
 
@@ -50,13 +51,12 @@ export interface MessageSender {
  */
 export function createMessageSender(deps: MessageSenderDeps): MessageSender {
   const batchSize = deps.batchSize ?? 16;
-  const idleMs = deps.idleMs ?? 1000;
   const schedule = deps.env.MESSAGE_RETRY_SCHEDULE_S;
   const outage = new OutageLog(deps.logger, 'message sender');
   let stopped = false;
   let loop: Promise<void> = Promise.resolve();
-  let wakeUp: (() => void) | null = null;
-  let wokenWhileBusy = false;
+  // Sleeps when nothing is due; a wake-up that arrives while the loop is busy is not lost (wakeable-sleep.ts).
+  const idle = new WakeableSleep(deps.idleMs ?? 1000);
 
   const attempt = (message: ClaimedMessage): Promise<void> =>
     inSpan('message attempt', { 'svc.message.channel': message.channel, 'svc.message.attempt': message.attemptNo }, () => send(message));
@@ -107,29 +107,9 @@ export function createMessageSender(deps: MessageSenderDeps): MessageSender {
     return claimed.length;
   };
 
-  const wake = () => {
-    if (wakeUp) wakeUp();
-    else wokenWhileBusy = true;
-  };
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      if (wokenWhileBusy) {
-        wokenWhileBusy = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, idleMs);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
   return {
     runOnce,
-    wake,
+    wake: () => idle.wake(),
     start() {
       loop = (async () => {
         while (!stopped) {
@@ -143,13 +123,13 @@ export function createMessageSender(deps: MessageSenderDeps): MessageSender {
             if (isDatabaseUnavailable(error)) outage.failed(error);
             else deps.logger.error({ err: error }, 'message sending failed; retrying shortly');
           }
-          if (!stopped && claimed < batchSize) await sleep();
+          if (!stopped && claimed < batchSize) await idle.sleep();
         }
       })();
     },
     async stop() {
       stopped = true;
-      wakeUp?.();
+      idle.cancel();
       await loop;
     },
   };

@@ -1,10 +1,7 @@
-import { BrowserTransactionSchema, Status, type CommitResponse, type ProvisionedMerchant, type SdkSession, type Transaction } from '@svc/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserTransactionSchema, Status, type CommitResponse, type SdkSession, type Transaction } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../test/app';
-import { createTestDatabase, type TestDatabase } from '../test/database';
-import { provisionTestMerchant } from '../test/fixtures';
-import { merchantClient, type MerchantClient } from '../test/merchant-client';
-import { isSubscribed, isUpdate, openSocket, startRealtimeApp, type RealtimeTestApp, type TestSocket } from './testing';
+import { isSubscribed, isUpdate, useRealtimeApp, type TestSocket } from './testing';
 
 /**
  * Browser sockets (`?session=`, `?link=`) get the browser view of every update, live and replayed: no commitLink, no
@@ -12,32 +9,10 @@ import { isSubscribed, isUpdate, openSocket, startRealtimeApp, type RealtimeTest
  */
 const SHOP = 'https://shop.example.com';
 const POS_DATA = { till: 4, cashier: 'Grace' };
-let database: TestDatabase;
-let app: RealtimeTestApp;
-let merchant: ProvisionedMerchant;
-let client: MerchantClient;
-const sockets: TestSocket[] = [];
+const t = useRealtimeApp({ merchantName: 'Browser View Shop', origins: [SHOP] });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startRealtimeApp(database);
-  merchant = await provisionTestMerchant(database.db, 'Browser View Shop', [SHOP]);
-  client = merchantClient(app, merchant);
-});
-afterAll(async () => {
-  await Promise.all(sockets.map((socket) => socket.close()));
-  await app.close();
-  await database.drop();
-});
-
-const serviceOrigin = () => new URL(app.env.PUBLIC_BASE_URL).origin;
+const serviceOrigin = () => new URL(t.app.env.PUBLIC_BASE_URL).origin;
 const linkOf = (transaction: Pick<Transaction, 'transactionPage'>) => transaction.transactionPage.qrURL.split('/pay/')[1]!;
-
-async function socket(options: Parameters<typeof openSocket>[1]): Promise<TestSocket> {
-  const opened = await openSocket(app, options);
-  sockets.push(opened);
-  return opened;
-}
 
 /** Subscribes and waits for `subscribed` (after the replayed updates, with `afterSequence`). */
 async function follow(on: TestSocket, transactionNumber: string, afterSequence?: number): Promise<void> {
@@ -58,9 +33,9 @@ function expectBrowserView(transaction: Transaction, secrets: string[]): void {
 /** An authorize widget payment, approved in the widget, waiting for the merchant's commit. */
 async function widgetPayment(): Promise<{ session: SdkSession; transaction: Transaction }> {
   const session = (await (
-    await app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: merchant.clientId, methodType: 'authorize', mode: 'sandbox' } })
+    await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: t.merchant.clientId, methodType: 'authorize', mode: 'sandbox' } })
   ).json()) as SdkSession;
-  const paid = await app.request(`/sdk/sessions/${session.sessionId}/payments`, {
+  const paid = await t.app.request(`/sdk/sessions/${session.sessionId}/payments`, {
     headers: { authorization: `Bearer ${session.sessionToken}`, origin: SHOP },
     body: { method: 'paypal', amount: 900, currency: 'USD' },
   });
@@ -78,14 +53,14 @@ describe('a widget payment over the sockets', () => {
   it.each(['session', 'link'] as const)('reaches a %s socket as the browser view, live and replayed, and the merchant socket whole', async (via) => {
     const payment = await widgetPayment();
     const number = payment.transaction.TransactionNumber;
-    const live = await socket(browserSocket[via](payment));
-    const merchantSocket = await socket({ headers: bearer(merchant.apiKey) });
+    const live = await t.socket(browserSocket[via](payment));
+    const merchantSocket = await t.socket({ headers: bearer(t.merchant.apiKey) });
     for (const on of [live, merchantSocket]) await follow(on, number);
 
-    const committed = await client.call<CommitResponse>('POST', `/transactions/${number}/commit`, { amount: 900, currency: 'USD', posData: POS_DATA });
+    const committed = await t.client.call<CommitResponse>('POST', `/transactions/${number}/commit`, { amount: 900, currency: 'USD', posData: POS_DATA });
     expect(committed.status).toBe(200);
     const token = committed.body.paymentDetails!.token;
-    const full = (await client.get(number)).body;
+    const full = (await t.client.get(number)).body;
     // The merchant's status query has all three.
     expect(full.paymentCommit.commitLink).toMatch(/\/transactions\/commitPayment\/cmt_/);
     expect(full).toMatchObject({ status: Status.Authorized, paymentDetails: { type: 'authorization', token }, posData: POS_DATA });
@@ -97,11 +72,11 @@ describe('a widget payment over the sockets', () => {
     expect((await merchantSocket.next(isUpdate)).transaction).toEqual(full);
 
     // Replayed from the start: the payment's creation (its stored event has the commitLink) and the commit.
-    const replayed = await socket(browserSocket[via](payment));
+    const replayed = await t.socket(browserSocket[via](payment));
     await follow(replayed, number, 0);
     expect(replayed.updates().map((u) => u.sequence)).toEqual([1, full.sequence]);
     for (const u of replayed.updates()) expectBrowserView(u.transaction, secrets);
-    const replayedMerchant = await socket({ headers: bearer(merchant.apiKey) });
+    const replayedMerchant = await t.socket({ headers: bearer(t.merchant.apiKey) });
     await follow(replayedMerchant, number, 0);
     const [created, last] = replayedMerchant.updates();
     expect(created!.transaction.paymentCommit.commitLink).toBe(full.paymentCommit.commitLink);

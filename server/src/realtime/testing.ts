@@ -3,12 +3,16 @@
  * one http.Server, as main.ts wires them, and a websocket client that keeps every message it receives.
  */
 import type http from 'node:http';
-import { WsServerMessageSchema, type WsServerMessage } from '@svc/protocol';
+import { WsServerMessageSchema, type ProvisionedMerchant, type WsServerMessage } from '@svc/protocol';
+import { afterAll, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
 import type { DatabaseHandle } from '../db/client';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Logger } from '../logger';
 import { startTestApp, type TestApp } from '../test/app';
+import { createTestDatabase, type TestDatabase } from '../test/database';
+import { provisionTestMerchant } from '../test/fixtures';
+import { merchantClient, type MerchantClient } from '../test/merchant-client';
 import type { Realtime, RealtimeDeps, RealtimeOptions } from './attach-realtime';
 
 export const PUBLIC_BASE_URL = 'http://localhost:8080';
@@ -36,6 +40,46 @@ export async function startRealtimeApp(
     ...(options.resolveSessionToken ? { resolveSessionToken: options.resolveSessionToken } : {}),
   });
   return app as RealtimeTestApp;
+}
+
+export type RealtimeAppOptions = NonNullable<Parameters<typeof startRealtimeApp>[1]>;
+
+export interface RealtimeHarness {
+  database: TestDatabase;
+  app: RealtimeTestApp;
+  merchant: ProvisionedMerchant;
+  client: MerchantClient;
+  /** Opens a socket on the app, or on another instance `on` (as openSocket), closed when the file ends. */
+  socket(options?: SocketOptions, on?: Pick<RealtimeTestApp, 'wsUrl'>): Promise<TestSocket>;
+}
+
+/**
+ * The usual realtime test file set-up: a fresh database, the app with its websocket endpoint on it, one merchant and
+ * its HTTP client; the sockets opened with `socket`, the app and the database are closed after the file. Read the
+ * fields inside tests (they exist once beforeAll has run).
+ */
+export function useRealtimeApp(options: RealtimeAppOptions & { merchantName?: string; origins?: string[] } = {}): RealtimeHarness {
+  const { merchantName, origins, ...appOptions } = options;
+  const sockets: TestSocket[] = [];
+  const harness: RealtimeHarness = {
+    socket: async (socketOptions, on) => {
+      const socket = await openSocket(on ?? harness.app, socketOptions);
+      sockets.push(socket);
+      return socket;
+    },
+  } as RealtimeHarness;
+  beforeAll(async () => {
+    harness.database = await createTestDatabase();
+    harness.app = await startRealtimeApp(harness.database, appOptions);
+    harness.merchant = await provisionTestMerchant(harness.database.db, merchantName, origins);
+    harness.client = merchantClient(harness.app, harness.merchant);
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((socket) => socket.close()));
+    await harness.app?.close();
+    await harness.database?.drop();
+  });
+  return harness;
 }
 
 export interface SocketOptions {

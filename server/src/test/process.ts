@@ -59,6 +59,12 @@ export function finished(child: ChildProcess & { output: { stdout: string; stder
   });
 }
 
+/** The end of what a finished child wrote, for an assertion's message: an exit code alone does not say why (an
+ * uncaught error's stack is on stderr). */
+export function outputTail(exit: Finished, chars = 1500): string {
+  return `stdout: ${exit.stdout.slice(-chars)}\nstderr: ${exit.stderr.slice(-chars)}`;
+}
+
 /** Polls `url` until it answers 200 or the child exits. */
 export async function waitForHealthy(url: string, child: ChildProcess & { output: { stdout: string; stderr: string } }, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -21,6 +21,11 @@ export class LocaleState<K extends TextKey> {
     this.texts = new Texts(base);
   }
 
+  /** The language asked for last (resolved), whose texts are in use or on their way; `en` before any request. */
+  get language(): Language {
+    return this.#wanted ?? this.texts.language;
+  }
+
   /** Asks for `requested` (`auto`, a language, anything a page passed); resolves once its texts are in use. */
   async request(requested: unknown, apiBase: string, browserLanguages: readonly string[] = navigator.languages): Promise<void> {
     if (requested === this.#requested) return;

@@ -92,6 +92,19 @@ describe('<svc-ecom-sdk-elements> in every language', () => {
     });
   }
 
+  it("makes its card frame in the widget's language (`lang` in the frame's URL), en without it", async () => {
+    const hebrew = mountIn('he');
+    await speaking(hebrew, 'he');
+    expect(new URL(frameOf(hebrew).src).searchParams.get('lang')).to.equal('he');
+    browserPrefers(['ar-EG', 'en']);
+    const auto = mount();
+    await speaking(auto, 'ar');
+    expect(new URL(frameOf(auto).src).searchParams.get('lang'), 'auto: the language it resolved to').to.equal('ar');
+    const english = mountIn('en');
+    await speaking(english, 'en');
+    expect(new URL(frameOf(english).src).searchParams.has('lang')).to.equal(false);
+  });
+
   it('auto (the default) follows the browser’s languages', async () => {
     browserPrefers(['ja-JP', 'ru-RU', 'en']);
     const element = mount();

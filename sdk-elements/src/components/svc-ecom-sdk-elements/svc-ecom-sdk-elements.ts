@@ -266,7 +266,8 @@ export class SvcEcomSdkElements extends LitElement {
     }
     if (this.#frameSrcKey !== `${settings.apiBase}|${settings.clientId}`) {
       this.#frameSrcKey = `${settings.apiBase}|${settings.clientId}`;
-      this.#frameSrc = this.#frame.frameUrl(settings.apiBase, settings.clientId);
+      // The language just requested (its catalogue may still be on its way): the frame page starts in it.
+      this.#frameSrc = this.#frame.frameUrl(settings.apiBase, settings.clientId, this.#locale.language);
     }
     this.#widget.startSession({
       apiBase: settings.apiBase,

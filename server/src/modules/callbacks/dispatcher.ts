@@ -10,6 +10,7 @@ import { afterAttempt, type RetryPolicy } from './retry-schedule';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import { metrics } from '../../metrics';
 import { inSpan } from '../../tracing';
+import { WakeableSleep } from '../../wakeable-sleep';
 
 export interface DispatcherDeps {
   db: Database;
@@ -44,11 +45,12 @@ export interface CallbackDispatcher {
  */
 export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatcher & { start(): void } {
   const batchSize = deps.batchSize ?? 32;
-  const idleMs = deps.idleMs ?? 1000;
   const wallSeconds = deps.wallSeconds ?? (() => Math.floor(Date.now() / 1000));
   const policy: RetryPolicy = { scheduleS: deps.env.CALLBACK_RETRY_SCHEDULE_S, giveUpAfterS: deps.env.CALLBACK_GIVE_UP_AFTER_S };
   let stopped = false;
-  let wakeUp: (() => void) | null = null;
+  // Sleeps when nothing is due; a wake-up that arrives while the loop is busy is not lost (wakeable-sleep.ts).
+  const idle = new WakeableSleep(deps.idleMs ?? 1000);
+  const wake = () => idle.wake();
   let loop: Promise<void> = Promise.resolve();
   // Outcomes of attempts that end together are written in one statement (outcome-batch.ts).
   const outcomes = new OutcomeBatch<AttemptOutcome, OutcomeWrite>((batch) => recordOutcomes(deps.db, batch));
@@ -176,28 +178,6 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     return claimed.length;
   };
 
-  // A wake-up that arrives while the loop is busy must not be lost: it makes the next sleep return at once.
-  let wokenWhileBusy = false;
-  const wake = () => {
-    if (wakeUp) wakeUp();
-    else wokenWhileBusy = true;
-  };
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      if (wokenWhileBusy) {
-        wokenWhileBusy = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, idleMs);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
   return {
     runOnce,
     wake,
@@ -218,14 +198,14 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
           // half the slots are free. Otherwise nothing else is due: sleep until a delivery is queued or the idle poll.
           starved = claimed === room;
           const roomAgain = batchSize - inFlight.size >= refillAt; // attempts that ended while claiming
-          if (!stopped && !(starved && roomAgain)) await sleep();
+          if (!stopped && !(starved && roomAgain)) await idle.sleep();
         }
         await Promise.all(inFlight);
       })();
     },
     async stop() {
       stopped = true;
-      wakeUp?.();
+      idle.cancel();
       await loop;
     },
   };

@@ -3,6 +3,7 @@ import { insertTokenizedMethod } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { holdTransactionRow, lockWaiters } from '../../test/row-lock';
 import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
@@ -36,14 +37,7 @@ function holdRequestRow(approve: boolean, release: Promise<unknown>): { locked: 
 }
 
 /** Resolves once a statement of the app waits for a row lock in this database. */
-async function claimWaiting(): Promise<void> {
-  for (;;) {
-    const [waiting] = await t.database.sql<{ count: number }[]>`
-      select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    if (waiting!.count > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const claimWaiting = () => lockWaiters(t.database.sql, 1);
 
 describe("the request's claim before it reverses a payment", () => {
   it('waits for a recording in doubt, and when that commits gives its answer: no reversal is sent', async () => {
@@ -93,17 +87,10 @@ describe('a capture whose outcome cannot be recorded in time (the database does 
     const capturing = t.client.pay({ token: hold.token, amount: 300 }, { 'idempotency-key': 'capture-unrecorded' });
     await processor.capturesCalled(captures + 1);
     // The transaction's row held past the statement timeout, as a database that stopped answering would.
-    let locked!: () => void;
-    const lockedNow = new Promise<void>((resolve) => (locked = resolve));
-    const holding = t.database.sql.begin(async (sql) => {
-      await sql`select id from transactions where transaction_number = ${hold.transactionNumber} for update`;
-      locked();
-      await capturing;
-    });
-    await lockedNow;
+    const row = await holdTransactionRow(t.database.sql, hold.transactionNumber);
     gate.answer();
     const answered = await capturing;
-    await holding;
+    await row.release();
     expect(answered.status).toBe(503);
     expect(answered.headers.get('retry-after')).toBe('1');
     expect((answered.body as unknown as { detail: string }).detail).toMatch(/recorded automatically/);

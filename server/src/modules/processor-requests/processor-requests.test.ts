@@ -4,6 +4,7 @@ import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { holdBooks } from '../../test/fixtures';
 import { codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { holdTransactionRow, lockWaiters } from '../../test/row-lock';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
@@ -58,37 +59,6 @@ function firstSettled<T>(promises: Promise<T>[], count: number): Promise<T[]> {
       });
     }
   });
-}
-
-/** Holds the transaction's row locked until `release()`, as a change being made on it (not yet committed) does. */
-async function holdRow(transactionNumber: string): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const lockedNow = new Promise<void>((resolve) => (locked = resolve));
-  const done = t.database.sql.begin(async (sql) => {
-    await sql`select id from transactions where transaction_number = ${transactionNumber} for update`;
-    locked();
-    await released;
-  });
-  await lockedNow;
-  return {
-    release: async () => {
-      release();
-      await done;
-    },
-  };
-}
-
-/** Resolves once `count` statements wait for a row lock in this database, or sooner once `instead()` holds. */
-async function lockWaiters(count: number, instead: () => boolean = () => false): Promise<void> {
-  for (;;) {
-    if (instead()) return;
-    const [waiting] = await t.database.sql<{ count: number }[]>`
-      select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    if (waiting!.count >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('captures at a slow processor', () => {
@@ -200,13 +170,13 @@ describe('a re-authorization at a slow processor', () => {
 
   it('racing a void being made: waits for it and is refused before the processor is asked, so no new hold is placed', async () => {
     const { transactionNumber, token } = await hold(1_000);
-    const row = await holdRow(transactionNumber);
+    const row = await holdTransactionRow(t.database.sql, transactionNumber);
     const reauthorizationsBefore = processor.reauthorizations;
     const voiding = t.client.void({ token });
-    await lockWaiters(1);
+    await lockWaiters(t.database.sql, 1);
     const renewing = t.client.authorize({ token, amount: 500 });
     // Behind the void for the row (or, had it not checked first, already at the processor).
-    await lockWaiters(2, () => processor.reauthorizations > reauthorizationsBefore);
+    await lockWaiters(t.database.sql, 2, () => processor.reauthorizations > reauthorizationsBefore);
     processor.released = [];
     await row.release();
     expect((await voiding).status).toBe(200);
@@ -220,15 +190,15 @@ describe('a re-authorization at a slow processor', () => {
 
   it('racing a capture being reserved: waits for it and is refused (capture_in_flight) before the processor is asked', async () => {
     const { transactionNumber, token } = await hold(1_000);
-    const row = await holdRow(transactionNumber);
+    const row = await holdTransactionRow(t.database.sql, transactionNumber);
     const gate = processor.holdAnswers();
     try {
       const capturesBefore = processor.captures;
       const reauthorizationsBefore = processor.reauthorizations;
       const capturing = t.client.pay({ token, amount: 800 });
-      await lockWaiters(1);
+      await lockWaiters(t.database.sql, 1);
       const renewing = t.client.authorize({ token, amount: 500 });
-      await lockWaiters(2, () => processor.reauthorizations > reauthorizationsBefore);
+      await lockWaiters(t.database.sql, 2, () => processor.reauthorizations > reauthorizationsBefore);
       await row.release();
       await processor.capturesCalled(capturesBefore + 1);
       // Answered while the capture is still at the processor (or, had it not checked first, at the processor itself).

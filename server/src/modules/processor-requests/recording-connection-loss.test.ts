@@ -4,6 +4,7 @@ import { holdBooks } from '../../test/fixtures';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold, codeOf, consumerPays } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { holdTransactionRow, lockWaiters, lockWaitingBackends } from '../../test/row-lock';
 import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
 
@@ -20,37 +21,36 @@ const books = (transactionNumber: string) => holdBooks(t.database.sql, transacti
 const detailOf = (body: unknown) => (body as { detail?: string }).detail ?? '';
 
 /**
- * Holds the transaction's row locked, so that the recording's first write waits on it; `terminateWaiting` ends the
- * backend of every statement waiting for a lock (the recording's) as PostgreSQL does on a restart; `release` lets the
- * row go.
+ * Holds the transaction's row locked, so that the recording's first write waits on it (row-lock.ts); `terminateWaiting`
+ * ends the backend of every statement waiting for a lock (the recording's) as PostgreSQL does on a restart; `release`
+ * lets the row go.
  */
 async function holdRow(transactionNumber: string) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const lockedNow = new Promise<void>((resolve) => (locked = resolve));
-  const done = t.database.sql.begin(async (sql) => {
-    await sql`select id from transactions where transaction_number = ${transactionNumber} for update`;
-    locked();
-    await released;
-  });
-  await lockedNow;
+  const row = await holdTransactionRow(t.database.sql, transactionNumber);
   return {
+    ...row,
     /** Resolves once a statement waits for the row, having terminated its backend (or once `stop()` holds). */
     async terminateWaiting(stop: () => boolean = () => false): Promise<void> {
-      while (!stop()) {
-        const waiting = await t.database.sql<{ pid: number }[]>`
-          select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-        for (const { pid } of waiting) await t.database.sql`select pg_terminate_backend(${pid}::int)`;
-        if (waiting.length > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async release(): Promise<void> {
-      release();
-      await done;
+      await lockWaiters(t.database.sql, 1, stop);
+      if (stop()) return;
+      for (const { pid } of await lockWaitingBackends(t.database.sql)) await t.database.sql`select pg_terminate_backend(${pid}::int)`;
     },
   };
+}
+
+/**
+ * A consumer payment whose approval arrives while its transaction's row is held: the request is left waiting to record
+ * it, on the row.
+ */
+async function approvalWaitingOnRow(amountCents: number) {
+  const created = await t.client.init({ amount: amountCents, isCent: true, currency: 'USD' });
+  const gate = processor.holdAnswers();
+  const sales = processor.sales;
+  const paying = consumerPays(t.app, created.body);
+  await processor.salesCalled(sales + 1);
+  const row = await holdRow(created.body.TransactionNumber);
+  gate.answer();
+  return { created, number: created.body.TransactionNumber, paying, row };
 }
 
 /** Until `answer` settles, terminates every backend that waits for the row: a database that does not come back in time. */
@@ -69,14 +69,7 @@ async function saleRequest(transactionNumber: string) {
 
 describe("a consumer payment whose approval's recording loses its database connection", () => {
   it('is recorded on a fresh connection: 200, paid once, nothing reversed', async () => {
-    const created = await t.client.init({ amount: 2_500, isCent: true, currency: 'USD' });
-    const number = created.body.TransactionNumber;
-    const gate = processor.holdAnswers();
-    const sales = processor.sales;
-    const paying = consumerPays(t.app, created.body);
-    await processor.salesCalled(sales + 1);
-    const row = await holdRow(number);
-    gate.answer();
+    const { number, paying, row } = await approvalWaitingOnRow(2_500);
     await row.terminateWaiting();
     await row.release();
 
@@ -90,14 +83,7 @@ describe("a consumer payment whose approval's recording loses its database conne
   });
 
   it('when the database stays gone: 503 database_unavailable with Retry-After, not reversed by the request; the worker finishes it', async () => {
-    const created = await t.client.init({ amount: 1_900, isCent: true, currency: 'USD' });
-    const number = created.body.TransactionNumber;
-    const gate = processor.holdAnswers();
-    const sales = processor.sales;
-    const paying = consumerPays(t.app, created.body);
-    await processor.salesCalled(sales + 1);
-    const row = await holdRow(number);
-    gate.answer();
+    const { created, number, paying, row } = await approvalWaitingOnRow(1_900);
     await terminateUntil(row, paying);
     await row.release();
 

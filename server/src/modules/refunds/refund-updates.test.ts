@@ -1,41 +1,21 @@
-import { Status, TransactionSchema, type ProvisionedMerchant } from '@svc/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Status, TransactionSchema } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../../test/app';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { provisionTestMerchant } from '../../test/fixtures';
-import { merchantClient, paidSale, type MerchantClient } from '../../test/merchant-client';
-import { isSubscribed, isUpdate, openSocket, startRealtimeApp, type RealtimeTestApp, type TestSocket } from '../../realtime/testing';
+import { paidSale } from '../../test/merchant-client';
+import { isSubscribed, isUpdate, useRealtimeApp } from '../../realtime/testing';
 
 /** A refund's creation and its outcome are each a transaction update: a websocket event, a callback, the next sequence. */
-let database: TestDatabase;
-let app: RealtimeTestApp;
-let merchant: ProvisionedMerchant;
-let client: MerchantClient;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startRealtimeApp(database, { env: { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' } });
-  merchant = await provisionTestMerchant(database.db);
-  client = merchantClient(app, merchant);
-});
-
-afterAll(async () => {
-  await Promise.all(sockets.map((socket) => socket.close()));
-  await app?.close();
-  await database?.drop();
-});
+const t = useRealtimeApp({ env: { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
 describe('a refund as updates', () => {
   it('reaches the merchant socket twice (pending, then succeeded) and queues a callback for each, carrying the same transaction', async () => {
-    const { transactionNumber } = await paidSale(app, client, 1_000, undefined, { callbackURL: 'http://127.0.0.1:9/hooks' });
-    const paid = (await client.get(transactionNumber)).body;
-    const socket = await openSocket(app, { headers: bearer(merchant.apiKey) });
-    sockets.push(socket);
+    const { transactionNumber } = await paidSale(t.app, t.client, 1_000, undefined, { callbackURL: 'http://127.0.0.1:9/hooks' });
+    const paid = (await t.client.get(transactionNumber)).body;
+    const socket = await t.socket({ headers: bearer(t.merchant.apiKey) });
     socket.send({ type: 'subscribe', transactionNumber });
     await socket.next(isSubscribed);
 
-    const refunded = await client.refund(transactionNumber, { amount: 250, description: 'cracked mug' });
+    const refunded = await t.client.refund(transactionNumber, { amount: 250, description: 'cracked mug' });
     expect(refunded.status).toBe(200);
     const created = await socket.next((m) => isUpdate(m) && m.sequence === paid.sequence + 1);
     const finished = await socket.next((m) => isUpdate(m) && m.sequence === paid.sequence + 2);
@@ -46,7 +26,7 @@ describe('a refund as updates', () => {
     expect(finished.transaction).toMatchObject({ status: Status.PartiallyRefunded, refundedCents: 250, refundableCents: 750 });
 
     // The callbacks: one delivery per update, each carrying that update's transaction object.
-    const deliveries = await database.sql<{ sequence: number; payload: string }[]>`
+    const deliveries = await t.database.sql<{ sequence: number; payload: string }[]>`
       select d.sequence, e.payload from callback_deliveries d join transaction_events e on e.id = d.event_id
       join transactions t on t.id = d.transaction_id
       where t.transaction_number = ${transactionNumber} and d.sequence > ${paid.sequence} order by d.sequence`;

@@ -1,7 +1,7 @@
 import { Status } from '@svc/protocol';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { columnParam, reusableInsert } from '../../db/reusable-query';
+import { columnParam, param, reusableInsert, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { guardedWrite, type GuardedWrite } from '../processor-requests';
@@ -43,31 +43,46 @@ export async function lockTransactionForPrincipal(db: Queryable, principal: Prin
   return row ?? null;
 }
 
-/** The method a refund of the transaction gives the money back to, or null when none was recorded. */
-export async function findMethodReference(db: Queryable, transactionId: string): Promise<string | null> {
-  const [row] = await db.select({ reference: methodReference }).from(t).where(eq(t.id, transactionId)).limit(1);
-  return row?.reference ?? null;
-}
-
 /**
- * A refund's reservation: `amount` joins the refunds in flight if the transaction is refundable and settled − refunded
- * − in flight still covers it, guarded in the statement (and by `transactions_refunds_within_settled`), so refunds
- * sent at once never together exceed what was settled. The transaction takes its next sequence: the refund's
- * creation is an update. Its processor request goes in with it, for the method the money goes back to; nothing is
- * written when the guard refuses.
+ * A refund's reservation, found by the transaction's number in the caller's scope (as `lockTransactionForPrincipal`
+ * scopes it) and guarded in the same statement: `amount` joins the refunds in flight if the transaction is refundable
+ * and settled − refunded − in flight still covers it (and `transactions_refunds_within_settled` holds), so refunds
+ * sent at once never together exceed what was settled: they serialise on the row and each re-checks the guard. The
+ * transaction takes its next sequence: the refund's creation is an update. Its processor request goes in with it, for
+ * the method the money goes back to, and takes its transaction, merchant and currency from the row the write found;
+ * nothing is written when the guard refuses (no such transaction for the caller, nothing to refund, too much asked,
+ * no method recorded), and the caller then reads the row, locked, to say why.
  */
-export function reserveRefund(transactionId: string, amountCents: number, now: Date): GuardedWrite {
-  return refundReservation({ transactionId, amountCents, now });
+export function reserveRefund(principal: Principal, transactionNumber: string, amountCents: number, now: Date): GuardedWrite {
+  const values = { transactionNumber, merchantId: principal.merchantId, amountCents, now };
+  switch (principal.kind) {
+    case 'merchant_key':
+      return reserveForMerchant({ ...values, unitId: null });
+    case 'branch_key':
+      return reserveForBranch({ ...values, unitId: principal.branchId });
+    case 'device':
+      return reserveForDevice({ ...values, unitId: principal.deviceId });
+    case 'client':
+      throw new Error('client IDs never refund: the endpoint is for merchant credentials');
+  }
 }
 
-/** The refund's parameters: the transaction, the amount and when. */
-const REFUND_PARAMS = {
-  transactionId: columnParam(t.id),
+/** The reservation's parameters: the transaction by number in the caller's scope, the amount and when. */
+const RESERVATION_PARAMS = {
+  transactionNumber: columnParam(t.transactionNumber),
+  merchantId: columnParam(t.merchantId),
+  /** The caller's branch (a branch key) or device, by kind; null for a merchant key. */
+  unitId: param.nullable(param.uuid),
   amountCents: columnParam(t.refundsInFlightCents),
   now: columnParam(t.updatedAt),
 };
 
-const refundReservation = guardedWrite('refund_reservation', REFUND_PARAMS, (db, slots) => {
+/** One statement per scope shape (`transactionScope`): a merchant key sees its merchant's rows, a branch key or device its own. */
+const reserveForMerchant = guardedWrite('refund_reservation_for_merchant', RESERVATION_PARAMS, (db, slots) => refundReservation(db, slots, null));
+const reserveForBranch = guardedWrite('refund_reservation_for_branch', RESERVATION_PARAMS, (db, slots) => refundReservation(db, slots, t.branchId));
+const reserveForDevice = guardedWrite('refund_reservation_for_device', RESERVATION_PARAMS, (db, slots) => refundReservation(db, slots, t.deviceId));
+
+function refundReservation(db: Queryable, slots: ParamSlots<typeof RESERVATION_PARAMS>, unit: typeof t.branchId | typeof t.deviceId | null) {
   const amount = slots.amountCents;
   const cte = db.$with('guarded').as(
     db
@@ -77,11 +92,28 @@ const refundReservation = guardedWrite('refund_reservation', REFUND_PARAMS, (db,
         sequence: nextSequence(),
         updatedAt: slots.now,
       })
-      .where(and(eq(t.id, slots.transactionId), refundableNow, sql`${refundable} >= ${amount}`, sql`${methodReference} is not null`))
+      .where(
+        and(
+          eq(t.transactionNumber, slots.transactionNumber),
+          eq(t.merchantId, slots.merchantId),
+          unit ? eq(unit, slots.unitId) : undefined,
+          refundableNow,
+          sql`${amount} > 0`,
+          sql`${refundable} >= ${amount}`,
+          sql`${methodReference} is not null`,
+        ),
+      )
       .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency, reference: methodReference.as('method_reference') }),
   );
   return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` } };
-});
+}
+
+/** The parameters of a refund's outcome on its transaction: the transaction, the amount and when. */
+const REFUND_PARAMS = {
+  transactionId: columnParam(t.id),
+  amountCents: columnParam(t.refundsInFlightCents),
+  now: columnParam(t.updatedAt),
+};
 
 const refundInsert = reusableInsert(refunds);
 
@@ -96,13 +128,26 @@ export async function finishRefund(
   outcome: { status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string },
   now: Date,
 ): Promise<RefundRow | null> {
-  const [row] = await db
-    .update(refunds)
-    .set({ status: outcome.status, failureCode: outcome.failureCode, updatedAt: now })
-    .where(and(eq(refunds.processorRequestId, processorRequestId), eq(refunds.status, 'pending')))
-    .returning();
+  const [row] = await refundFinish(db, { processorRequestId, ...outcome, now });
   return row ?? null;
 }
+
+/** finishRefund's write, built and prepared once (the query builder's work is not repeated for every refund). */
+const refundFinish = reusableQuery(
+  'refund_finish',
+  {
+    processorRequestId: columnParam(refunds.processorRequestId),
+    status: columnParam(refunds.status),
+    failureCode: columnParam(refunds.failureCode),
+    now: columnParam(refunds.updatedAt),
+  },
+  (db, slots) =>
+    db
+      .update(refunds)
+      .set({ status: sql`${slots.status}`, failureCode: sql`${slots.failureCode}`, updatedAt: sql`${slots.now}` })
+      .where(and(eq(refunds.processorRequestId, slots.processorRequestId), eq(refunds.status, 'pending')))
+      .returning(),
+);
 
 /**
  * The processor gave a reserved refund back: its reservation becomes refunded money, and the transaction reads

@@ -20,11 +20,15 @@ export interface RefundInput {
 }
 
 /**
- * `POST /transactions/:transactionNumber/refund`: gives settled money back. The transaction is locked, the amount
- * (what is asked, or everything still refundable) reserved by a guarded write that commits with its processor request
- * and the pending refund (an update: event, callback, next sequence); the processor is called after that commit,
- * outside any lock, with the request's key, and `refundOperation` records the answer once. Unanswered, the refund
- * stays pending and the worker asks again with the same key: a refund is never reversed.
+ * `POST /transactions/:transactionNumber/refund`: gives settled money back. The amount asked is reserved by a guarded
+ * write that finds the transaction by its number in the caller's scope and commits with its processor request and
+ * the pending refund (an update: event, callback, next sequence); the processor is called after that commit, outside
+ * any lock, with the request's key, and `refundOperation` records the answer once. Unanswered, the refund stays
+ * pending and the worker asks again with the same key: a refund is never reversed.
+ *
+ * Only a refusal, or a refund of everything (whose amount is what the row has left), reads the row first, locked until
+ * the refund's transaction ends: it says why nothing can be refunded, or what "everything" is; under that lock the
+ * reservation then refuses only for want of a method to give the money back to.
  */
 export async function refundTransaction(
   tx: Tx,
@@ -35,32 +39,39 @@ export async function refundTransaction(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
-  const row = await q.lockTransactionForPrincipal(tx, principal, transactionNumber);
-  if (!row) throw new NotFoundError('transaction');
-  if (!isRefundable(row)) throw notRefundable(row);
-  const left = refundableCentsOf(row);
-  const amountCents = input.amount ?? left;
-  if (amountCents <= 0 || amountCents > left) throw exceedsRefundable(row, amountCents);
-  const asking = await askProcessorFor(tx, deps, context, refundOperation, { amountCents }, q.reserveRefund(row.id, amountCents, now));
+  const reserve = (amountCents: number) =>
+    askProcessorFor(tx, deps, context, refundOperation, { amountCents }, q.reserveRefund(principal, transactionNumber, amountCents, now));
+  let asking = input.amount === undefined ? null : await reserve(input.amount);
+  if (!asking) {
+    const row = await q.lockTransactionForPrincipal(tx, principal, transactionNumber);
+    if (!row) throw new NotFoundError('transaction');
+    if (!isRefundable(row)) throw notRefundable(row);
+    const left = refundableCentsOf(row);
+    const amountCents = input.amount ?? left;
+    if (amountCents <= 0 || amountCents > left) throw exceedsRefundable(row, amountCents);
+    asking = await reserve(amountCents);
+  }
   // Locked and checked above: only a payment recorded before refunds existed, without the method it was paid with, gets here.
   if (!asking) {
     throw new ApiError('nothing_to_refund', 'No payment method was recorded for this payment, so the service cannot refund it; refund it with your acquirer.');
   }
+  const { request } = asking;
+  if (request.transactionId === null) throw new Error(`refund request ${request.id} names no transaction`);
   await q.insertRefund(tx, {
     refundId: `rf_${randomAlphanumeric(24)}`,
-    transactionId: row.id,
-    merchantId: row.merchantId,
-    amountCents,
-    currency: row.currency,
+    transactionId: request.transactionId,
+    merchantId: request.merchantId,
+    amountCents: request.amountCents,
+    currency: request.currency,
     status: 'pending',
     reason: input.reason,
     description: input.description ?? null,
     failureCode: null,
-    processorRequestId: asking.request.id,
+    processorRequestId: request.id,
     createdAt: now,
     updatedAt: now,
   });
-  await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
+  await recordChange(tx, request.transactionId, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
   return asking.answer;
 }
 

@@ -253,11 +253,14 @@ describe('who may refund', () => {
     expect(codeOf(await byClient.json())).toBe('client_id_not_allowed');
 
     const other = await provisionTestMerchant(t.database.db, 'Other Shop');
-    const stranger = await merchantClient(t.app, other).refund(transactionNumber);
-    expect(stranger.status).toBe(404);
     const otherBranch = await addBranch(t.database.db, t.merchant.merchantId);
-    const byOtherBranch = await merchantClient(t.app, t.merchant, otherBranch.branchApiKey).refund(transactionNumber);
-    expect(byOtherBranch.status).toBe(404);
+    // Everything (the row read first) or an amount (the reservation finds the row by number, in the caller's scope).
+    for (const body of [{}, { amount: 100 }]) {
+      const stranger = await merchantClient(t.app, other).refund(transactionNumber, body);
+      expect(stranger.status).toBe(404);
+      const byOtherBranch = await merchantClient(t.app, t.merchant, otherBranch.branchApiKey).refund(transactionNumber, body);
+      expect(byOtherBranch.status).toBe(404);
+    }
     expect((await t.client.get(transactionNumber)).body).toMatchObject({ status: Status.Approved, refunds: [] });
 
     // A branch key refunds its own branch's sales.
@@ -266,6 +269,19 @@ describe('who may refund', () => {
     const byBranch = await branchClient.refund(branchSale.transactionNumber, { amount: 100 });
     expect(byBranch.status).toBe(200);
     expect(byBranch.body.transaction).toMatchObject({ status: Status.PartiallyRefunded, refundedCents: 100 });
+  });
+
+  it('a sale recorded without the method it was paid with: 409 nothing_to_refund (refund it with the acquirer), and nothing changes', async () => {
+    const { transactionNumber } = await paidSale(t.app, t.client, 800);
+    await t.database.sql`update transactions set processor_reference = null where transaction_number = ${transactionNumber}`;
+    const before = (await t.client.get(transactionNumber)).body;
+    for (const body of [{}, { amount: 100 }]) {
+      const refused = await t.client.refund(transactionNumber, body);
+      expect(refused.status).toBe(409);
+      expect(codeOf(refused.body)).toBe('nothing_to_refund');
+      expect(detailOf(refused.body)).toContain('No payment method was recorded');
+    }
+    expect((await t.client.get(transactionNumber)).body).toEqual(before);
   });
 
   it('a bad amount, reason or description is a 400 validation_failed', async () => {

@@ -8,6 +8,7 @@ import { findCredentialByHash, hashCredential } from '../merchants';
 import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 import { localeFiles } from './locale-files';
+import { cardFramePage, frameLanguage } from './card-frame-page';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
@@ -78,7 +79,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
 }
 
 /**
- * The card frame page: `?clientId=ck_…&origin=<merchant origin>`. The origin must be one the client ID allows;
+ * The card frame page: `?clientId=ck_…&origin=<merchant origin>[&lang=<language>]`. The origin must be one the client ID allows;
  * the page then carries `frame-ancestors <origin>`, so no other site can frame it, and a CSP that lets it talk
  * only to this service.
  */
@@ -99,7 +100,8 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
     return;
   }
   res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
-  res.type('html').send(loaded.body);
+  // The Elements card frame starts in the widget's language (`lang`); the iframe SDK's widget page learns it from its config.
+  res.type('html').send(isWidget ? loaded.body : cardFramePage(loaded.body, frameLanguage(query.lang)));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SdkManifestSchema } from '@svc/protocol';
+import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
@@ -24,6 +25,8 @@ let clientId: string;
 const SCRIPT = 'window.ServiceFrontEndSDK = {};';
 const LOADER = 'window.ServiceFrontEndSDK = { iframe: true };';
 const WIDGET_PAGE = '<!doctype html><title>Payment form</title><script src="widget.js" defer></script><form></form>';
+/** As sdk-elements' build writes it: the card form's markup in `en` in place of `<!-- card form -->`. */
+const CARD_FRAME_PAGE = `<!doctype html>\n<html lang="en">\n<head><title>Secure card form</title><script src="card-frame.js" defer></script></head>\n<body><main>\n${CARD_FORM_HTML}\n</main></body>\n</html>\n`;
 
 /** An app serving the SDK files of `root` with the given environment; resolves with its base URL. */
 async function serveSdkFiles(env: Record<string, string>): Promise<{ url: string; server: http.Server }> {
@@ -43,7 +46,7 @@ beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'sdk-assets-'));
   await fs.mkdir(path.join(root, 'sdk-elements/dist'), { recursive: true });
   await fs.writeFile(path.join(root, 'sdk-elements/dist/sdk.js'), SCRIPT);
-  await fs.writeFile(path.join(root, 'sdk-elements/dist/card-frame.html'), '<!doctype html><title>Card</title>');
+  await fs.writeFile(path.join(root, 'sdk-elements/dist/card-frame.html'), CARD_FRAME_PAGE);
   await fs.mkdir(path.join(root, 'sdk-iframe/dist'), { recursive: true });
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/sdk.js'), LOADER);
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.js'), 'startWidget();');
@@ -142,6 +145,30 @@ describe('the card frame page', () => {
       const refused = await fetch(`${base}/sdk/elements/1.1.1/card-frame.html?${query}`);
       expect(refused.status).toBe(403);
     }
+  });
+
+  it("starts in the widget's language (`lang`): lang, dir and the card form's names, before its script runs", async () => {
+    const frame = (query: string) =>
+      fetch(`${base}/sdk/elements/1.1.1/card-frame.html?clientId=${clientId}&origin=${encodeURIComponent('https://shop.example.com')}${query}`);
+    const he = await frame('&lang=he');
+    expect(he.status).toBe(200);
+    expect(he.headers.get('content-security-policy')).toMatch(/^frame-ancestors https:\/\/shop\.example\.com;/);
+    const page = await he.text();
+    expect(page).toContain('<html lang="he" dir="rtl">');
+    expect(page).toContain('<label for="number">מספר כרטיס</label>');
+    expect(page).toContain('aria-label="פרטי כרטיס האשראי"');
+    expect(page).not.toContain('Card number');
+    // The inputs stay left to right, and the rest of the built page is kept.
+    expect(page).toContain('<div class="control" dir="ltr"><input id="number"');
+    expect(page).toContain('<script src="card-frame.js" defer></script>');
+    expect(await (await frame('&lang=fr')).text()).toContain('<html lang="fr" dir="ltr">');
+    // en, no lang, or one the service does not speak: the built page as it is.
+    for (const query of ['', '&lang=en', '&lang=xx', '&lang=he-IL', '&lang=%3Cscript%3E'])
+      expect(await (await frame(query)).text(), query).toBe(CARD_FRAME_PAGE);
+    // A language changes nothing of who may frame it.
+    const refused = await fetch(`${base}/sdk/elements/1.1.1/card-frame.html?clientId=${clientId}&origin=https://evil.example.com&lang=he`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain('<form');
   });
 
   it('is refused to an origin that only looks like an allowed one', async () => {
