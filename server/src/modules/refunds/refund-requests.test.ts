@@ -83,6 +83,46 @@ describe('refunds sent at once', () => {
   });
 });
 
+describe('a refund recorded by the worker and by its request', () => {
+  it('is recorded once: the request recording second is refused by its event statement even when another refund leaves a reservation to settle', async () => {
+    const { transactionNumber } = await paidSale(t.app, t.client, 1_000, undefined, { callbackURL: 'http://127.0.0.1:9/hooks' });
+    const before = await books(transactionNumber);
+    const calls = processor.refunds.length;
+    // Refund A is answered by the processor only when the gate opens: its request records it after the worker has.
+    const gate = processor.holdAnswers();
+    const first = t.client.refund(transactionNumber, { amount: 200 }, { 'idempotency-key': 'refund-raced' });
+    await processor.refundsCalled(calls + 1);
+    // Refund B, made once A's lease has run out, stays in flight unanswered with its 300 cents reserved: enough for
+    // A's settlement to pass its guard (in flight ≥ 200) when A's request records A a second time.
+    await t.client.advanceClock(PROCESSOR_LEASE_MS / 1_000 + 1);
+    processor.unreachable = true;
+    expect((await t.client.refund(transactionNumber, { amount: 300 })).status).toBe(502);
+    processor.unreachable = false;
+    gate.passNewCalls();
+
+    // The worker finishes A (B's lease has not run out), asking again with A's key.
+    expect(await runWorker(1_000)).toBe(1);
+    expect(await books(transactionNumber)).toMatchObject({ refunded: 200, inFlight: 300, refunds: 2, pending: 1 });
+
+    // A's request now records A too: its statements settle 200 more out of B's reservation, then the event statement
+    // refuses (A's refund is no longer pending, its request done) and all of it rolls back. A's answer is the worker's.
+    gate.answer();
+    const answered = await first;
+    expect(answered.status).toBe(200);
+    expect(answered.body.refund).toMatchObject({ amountCents: 200, status: 'succeeded' });
+    expect(await books(transactionNumber)).toMatchObject({ status: Status.PartiallyRefunded, refunded: 200, inFlight: 300, refunds: 2, pending: 1 });
+    const replay = await t.client.refund(transactionNumber, { amount: 200 }, { 'idempotency-key': 'refund-raced' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(answered.body);
+
+    // B is finished by a later worker: 500 refunded in all, each refund's creation and outcome called back once.
+    expect(await runWorker(10 * PROCESSOR_LEASE_MS)).toBe(1);
+    const after = await books(transactionNumber);
+    expect(after).toMatchObject({ status: Status.PartiallyRefunded, refunded: 500, inFlight: 0, refunds: 2, pending: 0 });
+    expect(after.deliveries - before.deliveries).toBe(4);
+  });
+});
+
 describe('a refund the processor does not answer', () => {
   it('stays pending with its amount reserved (502), and is finished by the worker after a restart with the same request key, once', async () => {
     const { transactionNumber } = await paidSale(t.app, t.client, 1_000, undefined, { callbackURL: 'http://127.0.0.1:9/hooks' });

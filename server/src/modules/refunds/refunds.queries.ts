@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Status } from '@svc/protocol';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { columnParam, param, reusableInsert, reusableQuery, type ParamSlots } from '../../db/reusable-query';
-import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
+import { columnParam, param, type ParamSlots } from '../../db/reusable-query';
+import { paymentTokens, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
 import { guardedWrite, type GuardedWrite } from '../processor-requests';
 import { nextSequence, transactionScope, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions';
@@ -115,39 +116,13 @@ const REFUND_PARAMS = {
   now: columnParam(t.updatedAt),
 };
 
-const refundInsert = reusableInsert(refunds);
-
-export function insertRefund(db: Queryable, values: typeof refunds.$inferInsert): Promise<RefundRow> {
-  return refundInsert(db, values);
+/**
+ * A refund row made in memory, its id included, for the change that inserts it with its event (recordChange's
+ * `inserting: { refund }`) instead of in a statement of its own.
+ */
+export function newRefundRow(values: Omit<RefundRow, 'id'>): RefundRow {
+  return { id: randomUUID(), ...values };
 }
-
-/** A pending refund's outcome, once: succeeded, or failed with the processor's code. Null when it is not pending. */
-export async function finishRefund(
-  db: Queryable,
-  processorRequestId: string,
-  outcome: { status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string },
-  now: Date,
-): Promise<RefundRow | null> {
-  const [row] = await refundFinish(db, { processorRequestId, ...outcome, now });
-  return row ?? null;
-}
-
-/** finishRefund's write, built and prepared once (the query builder's work is not repeated for every refund). */
-const refundFinish = reusableQuery(
-  'refund_finish',
-  {
-    processorRequestId: columnParam(refunds.processorRequestId),
-    status: columnParam(refunds.status),
-    failureCode: columnParam(refunds.failureCode),
-    now: columnParam(refunds.updatedAt),
-  },
-  (db, slots) =>
-    db
-      .update(refunds)
-      .set({ status: sql`${slots.status}`, failureCode: sql`${slots.failureCode}`, updatedAt: sql`${slots.now}` })
-      .where(and(eq(refunds.processorRequestId, slots.processorRequestId), eq(refunds.status, 'pending')))
-      .returning(),
-);
 
 /**
  * The processor gave a reserved refund back: its reservation becomes refunded money, and the transaction reads

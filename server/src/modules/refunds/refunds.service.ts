@@ -9,7 +9,18 @@ import { metrics } from '../../metrics';
 import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { randomAlphanumeric } from '../merchants';
-import { isRefundable, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
+import {
+  isRefundable,
+  loadTransactionView,
+  recordChange,
+  refundableCentsOf,
+  settledCentsOf,
+  toRefund,
+  withFinishedRefund,
+  withRefund,
+  type FinishedRefundRow,
+  type TransactionRow,
+} from '../transactions';
 import * as q from './refunds.queries';
 
 export interface RefundInput {
@@ -57,7 +68,7 @@ export async function refundTransaction(
   }
   const { request } = asking;
   if (request.transactionId === null) throw new Error(`refund request ${request.id} names no transaction`);
-  await q.insertRefund(tx, {
+  const refund = q.newRefundRow({
     refundId: `rf_${randomAlphanumeric(24)}`,
     transactionId: request.transactionId,
     merchantId: request.merchantId,
@@ -71,7 +82,9 @@ export async function refundTransaction(
     createdAt: now,
     updatedAt: now,
   });
-  await recordChange(tx, request.transactionId, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL });
+  // The view as the reservation left it, with the refund its event's statement inserts.
+  const view = withRefund(await loadTransactionView(tx, request.transactionId), refund);
+  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, inserting: { refund } });
   return asking.answer;
 }
 
@@ -80,7 +93,8 @@ export async function refundTransaction(
  * it first, so it is asked again until answered, never reversed). Its outcome: approved, its reservation becomes
  * refunded money (status 13, or 14 once all is refunded); declined or failed, the reservation is freed, the refund
  * kept as failed with the processor's code and the status unchanged. Either way the refund's outcome is an update
- * (event, callback, next sequence), whose statement moves the request to done with the answer.
+ * (event, callback, next sequence), whose event statement also writes the refund's row (only while it is pending) and
+ * moves the request to done with the answer (only while it is not done): a second recorder is refused and rolls back.
  */
 export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
   kind: 'refund',
@@ -91,13 +105,17 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     const result = approved
       ? ({ status: 'succeeded', failureCode: null } as const)
       : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure' } as const);
-    const refund = await q.finishRefund(tx, request.id, result, now);
-    if (!refund) throw new Error(`refund ${request.id} is no longer pending`);
     const view = approved
       ? await q.settleRefund(tx, request.transactionId, request.amountCents, now)
       : await q.dropRefund(tx, request.transactionId, request.amountCents, now);
     if (!view) throw new Error(`refund ${request.id} has no reservation to ${approved ? 'settle' : 'free'}`);
-    const recorded = await recordChange(tx, view, {
+    // Written by the event's statement only while the refund is pending (and the request not done): a recorder that
+    // comes second is refused there, and its transaction, this settlement included, rolls back.
+    const pending = view.refunds.find((r) => r.processorRequestId === request.id);
+    if (!pending) throw new Error(`refund ${request.id} is not on its transaction`);
+    const refund: FinishedRefundRow = { ...pending, ...result, updatedAt: now };
+    const recorded = await recordChange(tx, withFinishedRefund(view, refund), {
+      inserting: { finishedRefund: refund },
       at: now,
       baseUrl: env.PUBLIC_BASE_URL,
       finishing: {

@@ -10,16 +10,19 @@ export { transactionScope } from './transaction-scope.queries';
 export {
   findTransactionRowForPrincipal,
   insertTransaction,
+  loadTransactionView,
   moveStatus,
   nextSequence,
   consumerPaymentMark,
   CONSUMER_PAYMENT_STALE_S,
   noConsumerPaymentInFlight,
+  withFinishedRefund,
   withPayment,
+  withRefund,
   withToken,
   writeReturningView,
 } from './transactions.queries';
-export type { InsertedWithEvent, RefundRow, TransactionRow, TransactionView } from './transactions.queries';
+export type { FinishedRefundRow, InsertedWithEvent, RefundRow, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
 export { recordSmsOutcome } from './sms-outcome';

@@ -36,7 +36,10 @@ export interface ChangeRecord {
   baseUrl: string;
   /** `transaction.updated` unless said. */
   type?: EventType;
-  /** A payment or token the change made that the view already shows (`withPayment`, `withToken`): inserted in the event's statement. */
+  /**
+   * A row the change writes that the view already shows, written in the event's statement: a payment, token or pending
+   * refund inserted (`withPayment`, `withToken`, `withRefund`), or a pending refund's outcome (`withFinishedRefund`).
+   */
   inserting?: InsertedWithEvent;
   /** The processor request whose outcome the change records: moved to done in the event's statement (`FinishedRequest`). */
   finishing?: FinishedRequest;
