@@ -322,7 +322,7 @@ function refundsSection(f) {
     '',
     `${f.clients} concurrent clients, each on one keep-alive connection, refund paid sales from a backlog of ${n0(f.backlog)} (each refund gives back a whole sale of ${n0(f.amountCents / 100)}.00 USD, that sale's only refund), in ${f.rounds} rounds of ${n0(f.roundMs / 1000)} s that alternate with rounds of captures from a backlog of as many holds (each capture takes a whole hold of its own), so both see the same machine. ` +
       'The backlogs are one sale paid on its link and one hold placed through HTTP, each copied in the database (bench/store-seed.mjs). ' +
-      'A refund finds its sale by number and reserves its amount with its processor request (one guarded update), inserts the pending refund and records it as an update (event), commits, calls the sandbox processor outside any transaction, and records the outcome (the refund, the sale and a second event) in a second transaction; a capture reserves, calls and records the same way with one event. ' +
+      'A refund finds its sale by number and reserves its amount with its processor request (one guarded update), inserts the pending refund in the statement of its event, commits, calls the sandbox processor outside any transaction, and records the outcome in a second transaction (the sale settled, then the guarded update of the refund in the statement of a second event); a capture reserves, calls and records the same way with one event. ' +
       `CPU per operation is read from /proc (the server process and its PostgreSQL backends) over the measured rounds; ${n0(f.used.sales)} sales and ${n0(f.used.holds)} holds were used.`,
     '',
     table(
