@@ -37,8 +37,27 @@ test('a consumer on a 360 px phone pays the link from the SMS and sees the confi
   await expectAxeClean(page);
 
   await typeCard(page, '4242 4242 4242 4242');
+  const pageLoads: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === new URL(link).pathname) pageLoads.push(request.url());
+  });
   await page.getByRole('button', { name: 'Pay 12.50 USD' }).click();
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeFocused();
+  // Drawn from the payment's answer, without loading the page again, and as the server draws it (its sequence aside).
+  expect(pageLoads).toEqual([]);
+  const [drawn, served] = await page.evaluate(async () => {
+    const shown = (doc: Document) => ({
+      title: doc.title,
+      main: doc
+        .getElementById('page')!
+        .outerHTML.replace(/ data-sequence="\d+"/, '')
+        .replace(/>\s+</g, '><'),
+    });
+    const html = await (await fetch(location.pathname, { headers: { accept: 'text/html' } })).text();
+    return [shown(document), shown(new DOMParser().parseFromString(html, 'text/html'))];
+  });
+  expect(drawn).toEqual(served);
   const paid = await api.get(created.TransactionNumber);
   expect(paid.status).toBe(0);
   await expect(page.getByText(paid.confirmation!.confirmationNumber!, { exact: true })).toBeVisible();

@@ -1,14 +1,15 @@
 /**
- * Which wallet buttons can pay (`onReady`'s `{ paypal, applepay, googlepay }`). The service's session must offer the
- * method; in sandbox that is all (the sheet is the component's own, no third-party script); in production a device
+ * Which wallet buttons can pay (`onReady`'s `{ paypal, applepay, googlepay }`). The method must be offered (`offered`:
+ * the merchant's choice, and once the session answered, what the session offers too); in sandbox that is all (the sheet is the component's own, no third-party script); in production a device
  * wallet must also be offered by the browser, and PayPal, which has no browser API, is not offered.
  */
-import type { ExpressReadyDetail, ExpressUnavailableReason, SdkMode, SdkSession, WalletAvailability, WalletMethod } from '@svc/protocol';
+import type { ExpressReadyDetail, ExpressUnavailableReason, SdkMode, WalletAvailability, WalletMethod } from '@svc/protocol';
 import { canPayInBrowser } from './browser-wallets';
 import { isDeviceWallet, WALLETS } from './wallets';
 
 export interface AvailabilityQuery {
-  session: SdkSession;
+  /** The wallets offered: the merchant's (`props.wallets`), and once it answered, the session's among them. */
+  offered: readonly WalletMethod[];
   mode: SdkMode;
   amountCents: number;
   currency: string;
@@ -16,7 +17,7 @@ export interface AvailabilityQuery {
 }
 
 async function availabilityOf(method: WalletMethod, query: AvailabilityQuery, scope: typeof globalThis): Promise<WalletAvailability> {
-  if (!query.session.paymentMethods.includes(method)) return { canPay: false, reason: 'method_not_offered' };
+  if (!query.offered.includes(method)) return { canPay: false, reason: 'method_not_offered' };
   if (query.mode === 'sandbox') return { canPay: true };
   if (!isDeviceWallet(method)) return { canPay: false, reason: 'method_not_offered' };
   return canPayInBrowser({ method, amountCents: query.amountCents, currency: query.currency, label: query.label }, scope);

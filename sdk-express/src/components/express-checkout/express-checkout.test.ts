@@ -6,6 +6,7 @@ import { button, buttons, mount, mountReady, NAMES, press, recordingProps, sheet
 import { SvcEcomSdkExpress } from './express-checkout';
 
 const sessionCalls = () => calls.filter((call) => call.url.endsWith('/sdk/sessions'));
+const paymentCalls = () => calls.filter((call) => call.url.endsWith('/payments'));
 const allHidden = (element: SvcEcomSdkExpress) =>
   buttons(element).every((candidate) => candidate.hidden && candidate.disabled && candidate.dataset['canPay'] === 'false');
 
@@ -156,6 +157,80 @@ describe('<svc-ecom-sdk-express>', () => {
         expect(candidate.disabled).to.equal(false);
       }
     });
+  });
+
+  describe('before the session answered', () => {
+    /** Holds `POST /sdk/sessions` until `release()`, then lets the mock's own handler answer it (or answers `failure`). */
+    function holdSession(failure?: () => Response): { release: () => void } {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      worker.use(
+        http.post('*/sdk/sessions', async () => {
+          await gate;
+          return failure?.(); // undefined: on to the next handler
+        }),
+      );
+      return { release };
+    }
+
+    it('the buttons show enabled at once, while the session is still loading; onReady waits for it', async () => {
+      const { release } = holdSession();
+      const { props, seen } = recordingProps();
+      const element = mount(props);
+      await waitFor(() => button(element, 'paypal')?.dataset['canPay'] === 'true', 'the buttons');
+      expect(buttons(element).every((candidate) => !candidate.hidden && !candidate.disabled)).to.equal(true);
+      expect(buttons(element).map((candidate) => candidate.dataset['canPay'])).to.deep.equal(['true', 'true', 'true']);
+      expect(seen.ready).to.deep.equal([]);
+      release();
+      await waitFor(() => seen.ready.length === 1, 'onReady');
+      expect(seen.ready[0]).to.deep.equal({ paypal: { canPay: true }, applepay: { canPay: true }, googlepay: { canPay: true } });
+      expect(sessionCalls()).to.have.length(1);
+    });
+
+    it('a click opens the sheet at once; Pay waits for the session, then pays once with it', async () => {
+      const { release } = holdSession();
+      const { props, seen } = recordingProps();
+      const element = mount(props);
+      await waitFor(() => button(element, 'googlepay')?.hidden === false, 'the buttons');
+      await press(element, 'googlepay');
+      await sheetOpen(element);
+      expect(seen.show).to.deep.equal([{ method: 'googlepay' }]);
+      sheetButton(element, 'Pay').click();
+      await element.updateComplete;
+      expect(paymentCalls()).to.have.length(0);
+      expect(button(element, 'googlepay').hasAttribute('data-processing')).to.equal(true);
+      release();
+      await waitFor(() => seen.pay.length === 1, 'onPay');
+      expect(paymentCalls()).to.have.length(1);
+      expect(paymentCalls()[0]!.authorization).to.match(/^Bearer /);
+      expect(seen.pay[0]!.method).to.equal('googlepay');
+      expect(seen.error).to.deep.equal([]);
+    });
+
+    for (const paid of [false, true]) {
+      it(`a session that fails meanwhile (${paid ? 'Pay pressed' : 'the sheet open'}): its error once, the sheet closed, no payment, the buttons not left paying`, async () => {
+        const { release } = holdSession(() => HttpResponse.error());
+        const { props, seen } = recordingProps();
+        const element = mount(props);
+        await waitFor(() => button(element, 'paypal')?.hidden === false, 'the buttons');
+        await press(element, 'paypal');
+        const sheet = await sheetOpen(element);
+        if (paid) sheetButton(element, 'Pay').click();
+        release();
+        await waitFor(() => seen.error.length === 1, 'onError');
+        // The payment's own end (where a cancellation would be reported) clears the pressed button.
+        await waitFor(() => !button(element, 'paypal').hasAttribute('data-processing'), 'the button idle');
+        await element.updateComplete;
+        expect(seen.error.map((error) => error.code)).to.deep.equal(['network_error']);
+        expect(sheet.open).to.equal(false);
+        expect(paymentCalls()).to.have.length(0);
+        expect(seen.pay).to.deep.equal([]);
+        for (const candidate of buttons(element)) {
+          expect(candidate.hasAttribute('data-processing') || candidate.hasAttribute('aria-busy')).to.equal(false);
+          expect(candidate.hidden).to.equal(true);
+        }
+      });
+    }
   });
 
   describe('bad input reaches onError with a code, and nothing throws', () => {

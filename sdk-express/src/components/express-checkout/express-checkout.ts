@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { ExpressPayData, ExpressReadyDetail, SdkError, SdkSession, WalletMethod } from '@svc/protocol';
+import type { ExpressPayData, ExpressReadyDetail, SdkError, WalletMethod } from '@svc/protocol';
 import { ExpressPayDataWire, ExpressPaymentAnswerWire, parseWith } from '@svc/protocol/light';
 import { SessionController, submitWalletPayment, type SessionState } from '@svc/sdk-core/host';
 import { EN_EXPRESS, LocaleState } from '@svc/sdk-core/i18n';
@@ -18,8 +18,9 @@ type Approval = Promise<BrowserWalletOutcome>;
 
 /**
  * @summary Express 1.0.0: PayPal, Apple Pay and Google Pay buttons. Set `props` (before or after the script defines the
- * element); the SDK session is started before `onReady`, so a click opens the wallet's sheet inside the click's user
- * activation. In sandbox the sheet is the component's own dialog; in production the device wallets are the browser's.
+ * element); the buttons show at once while the SDK session starts (`onReady` waits for it), and a click opens the
+ * wallet's sheet inside the click's user activation, the payment waiting for the session if it has not answered yet.
+ * In sandbox the sheet is the component's own dialog; in production the device wallets are the browser's.
  *
  * @event {ExpressReadyEvent} svc-ready - Once: `{ paypal, applepay, googlepay }`, each `{ canPay, reason? }` (also `props.onReady`).
  * @event {ExpressShowEvent} svc-show - A wallet's sheet opened: `{ method }` (also `props.onShow`).
@@ -65,6 +66,8 @@ export class SvcEcomSdkExpress extends LitElement {
   #sessionKey = '';
   /** What the session and the browser allow, before the amount is considered; null while loading. */
   #availability: ExpressReadyDetail | null = null;
+  /** While the session loads: what the merchant's wallets and the browser allow (the buttons show, a click waits for the session). */
+  #early: ExpressReadyDetail | null = null;
   #readySent = false;
   #processing: WalletMethod | null = null;
   #payAbort: AbortController | null = null;
@@ -98,13 +101,13 @@ export class SvcEcomSdkExpress extends LitElement {
     this.requestUpdate();
   }
 
-  /** Which wallet buttons can pay now, with the amount taken into account. */
+  /** Which wallet buttons can pay now, with the amount taken into account (while the session loads, a payment waits for it). */
   get availability(): ExpressReadyDetail {
     const read = this.#read;
     if (!read) return noWalletCanPay('not_configured');
     if (!read.ok) return noWalletCanPay(read.error.code);
     if (!read.settings.amount.ok) return noWalletCanPay('invalid_amount');
-    return this.#availability ?? noWalletCanPay('not_configured');
+    return this.#availability ?? this.#early ?? noWalletCanPay('not_configured');
   }
 
   override connectedCallback(): void {
@@ -149,9 +152,15 @@ export class SvcEcomSdkExpress extends LitElement {
     // A new client ID, mode or method type needs a new session; setting props again after a failed one retries it.
     if (key !== this.#sessionKey || this.#session.state.status === 'error') {
       this.#sessionKey = key;
-      this.#availability = null;
+      this.#availability = this.#early = null;
       this.#log('session starting', { mode: settings.mode, methodType: settings.methodType });
       void this.#session.start({ apiBase, clientId: settings.clientId, mode: settings.mode, methodType: settings.methodType });
+      // The buttons show now, from the merchant's wallets and the browser; the session's answer settles them.
+      void this.#allowed(settings, settings.wallets).then((early) => {
+        if (key !== this.#sessionKey) return;
+        this.#early = early;
+        this.requestUpdate();
+      });
     } else if (this.#availability) {
       this.#ready();
     }
@@ -167,19 +176,14 @@ export class SvcEcomSdkExpress extends LitElement {
     const key = this.#sessionKey;
     if (state.status === 'error') {
       this.#availability = noWalletCanPay(state.error.code);
+      this.#sheet.close(); // a click that waited for this session: its payment stops (the error is reported here, once)
       this.#report(state.error);
     } else if (state.status === 'ready') {
       const { settings } = read;
-      const availability = await walletAvailability({
-        session: state.session,
-        mode: settings.mode,
-        amountCents: settings.amount.ok ? settings.amount.cents : 100,
-        currency: settings.currency,
-        label: this.#locale.texts.t('express.total'),
-      });
-      if (key !== this.#sessionKey) return; // the props changed meanwhile: a newer session owns the state
       // A wallet the merchant did not choose (props.wallets) is not offered.
-      for (const method of WALLETS) if (!settings.wallets.includes(method)) availability[method] = { canPay: false, reason: 'method_not_offered' };
+      const offered = settings.wallets.filter((method) => state.session.paymentMethods.includes(method));
+      const availability = await this.#allowed(settings, offered);
+      if (key !== this.#sessionKey) return; // the props changed meanwhile: a newer session owns the state
       this.#availability = availability;
       this.#log('ready', availability);
     } else {
@@ -187,6 +191,17 @@ export class SvcEcomSdkExpress extends LitElement {
     }
     this.requestUpdate();
     this.#ready();
+  }
+
+  #allowed(settings: ExpressSettings, offered: readonly WalletMethod[]): Promise<ExpressReadyDetail> {
+    const { amount } = settings;
+    return walletAvailability({
+      offered,
+      mode: settings.mode,
+      amountCents: amount.ok ? amount.cents : 100,
+      currency: settings.currency,
+      label: this.#locale.texts.t('express.total'),
+    });
   }
 
   /** onReady, once in the element's life, as soon as the buttons' state is known. */
@@ -200,8 +215,8 @@ export class SvcEcomSdkExpress extends LitElement {
   #onClick(method: WalletMethod, button: HTMLElement | null): void {
     if (this.#processing) return; // a double click, or another wallet busy: one payment at a time
     const read = this.#read;
-    const state = this.#session.state;
-    if (!read?.ok || !read.settings.amount.ok || state.status !== 'ready' || !this.availability[method].canPay) return;
+    // Before the session answered too (the buttons show at once): the payment waits for it.
+    if (!read?.ok || !read.settings.amount.ok || !this.availability[method].canPay) return;
     const { settings } = read;
     const amount = read.settings.amount;
     let approval: Approval;
@@ -219,15 +234,22 @@ export class SvcEcomSdkExpress extends LitElement {
     this.requestUpdate();
     this.#log('sheet shown', { method });
     this.#emit('onShow', new ExpressShowEvent({ method }));
-    void this.#pay(method, state.session, settings, amount.cents, approval);
+    void this.#pay(method, settings, amount.cents, approval);
   }
 
-  async #pay(method: WalletMethod, session: SdkSession, settings: ExpressSettings, cents: number, approval: Approval): Promise<void> {
+  async #pay(method: WalletMethod, settings: ExpressSettings, cents: number, approval: Approval): Promise<void> {
     const abort = new AbortController();
     this.#payAbort = abort;
     let outcome: { ok: true; data: ExpressPayData } | { ok: false; error: SdkError } | null = null;
     try {
       const approved = await approval;
+      // A click before the session answered waits for it here. A failed session was reported when it failed (and
+      // closed the sandbox sheet): nothing more to say, the buttons go idle.
+      const state = await this.#session.settled();
+      if (state.status !== 'ready') {
+        if (approved.status === 'approved') await approved.complete(false);
+        return;
+      }
       if (approved.status === 'cancelled') {
         outcome = {
           ok: false,
@@ -246,7 +268,7 @@ export class SvcEcomSdkExpress extends LitElement {
       this.#log('payment sending', { method });
       const { billingInformation, shippingInformation } = approved;
       const payment = { method, amount: cents, currency: settings.currency, billingInformation, shippingInformation };
-      const result = await submitWalletPayment(this.#apiBase(), session, payment, abort.signal, ExpressPaymentAnswerWire);
+      const result = await submitWalletPayment(this.#apiBase(), state.session, payment, abort.signal, ExpressPaymentAnswerWire);
       await approved.complete(result.ok);
       if (!result.ok) {
         if (result.error.code === 'session_expired') this.#restartSession();

@@ -2,15 +2,14 @@ import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { REPO_ROOT } from '../../env';
 import { ApiError } from '../../errors';
-import { sendTagged } from '../../http/etag';
-import { SdkFileCache } from '../sdk-assets';
+import { SdkFileCache, sendEncoded } from '../sdk-assets';
 import { PAGE_ASSETS, PAGE_ASSETS_PATH } from './page-shell';
 
 /** Where server/build-pages.mjs writes the pages' browser files, from the repository root. */
 export const PAGES_DIST = 'server/dist/pages';
 
 /**
- * The consumer pages' own script and style sheet, under /pay-assets/. Revalidated on every use (`no-cache` with an
+ * The consumer pages' own script and style sheet, under /pay-assets/, compressed as the browser accepts. Revalidated on every use (`no-cache` with an
  * ETag): a page is never cached, so its script must never be older than it.
  */
 export function consumerAssetsRouter(_deps: AppDeps, root = REPO_ROOT): Router {
@@ -24,7 +23,7 @@ export function consumerAssetsRouter(_deps: AppDeps, root = REPO_ROOT): Router {
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-      sendTagged(req, res, loaded.body, loaded.etag);
+      await sendEncoded(req, res, loaded);
     });
   }
   return router;

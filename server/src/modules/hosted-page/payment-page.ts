@@ -1,57 +1,15 @@
-import { majorToCents, Status, type PaymentLinkState, type Product } from '@svc/protocol';
+import { majorToCents, type PaymentLinkState, type Product } from '@svc/protocol';
 import { cardFormHtml } from '@svc/sdk-core/frame/markup';
-import { EN_CARD, formatAmount, formatNumber, type Language, type TextKey } from '@svc/sdk-core/i18n';
+import { EN_CARD, formatNumber, type Language, type TextKey } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { translator, type Translate } from '../../i18n';
 import { formatDuration } from './assets/duration';
+import { amountLabel, APPROVED_TEXTS, outcomeHtml, outcomeTitle, viewOf } from './assets/outcome-view';
 
-/** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
-export type PageView = 'pay' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
-
-export function viewOf(state: PaymentLinkState, now: Date): PageView {
-  const timedOut = state.timeoutDate !== null && Date.parse(state.timeoutDate) <= now.getTime();
-  if (state.methodType !== 'sale' && state.methodType !== 'authorize') return 'elsewhere';
-  switch (state.status) {
-    case Status.Pending:
-      return timedOut ? 'timed-out' : 'pay';
-    case Status.Declined:
-      return 'declined';
-    case Status.Approved:
-    case Status.Authorized:
-    case Status.PartiallyCaptured:
-    case Status.Captured:
-    case Status.AuthorizationClosed:
-      return 'approved';
-    case Status.Cancelled:
-    case Status.Voided:
-      return 'cancelled';
-    case Status.TimedOut:
-      return 'timed-out';
-    case Status.Expired:
-      return 'expired';
-    case Status.Failed:
-      return 'failed';
-    case Status.AwaitingCommit:
-      return 'elsewhere';
-    case Status.PartiallyRefunded:
-    case Status.Refunded:
-      return 'refunded';
-  }
-}
-
-/** The headings QA relies on (docs/integrating.md#accessible-names; `en`'s entries) and what each page says under it. */
-const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: TextKey; text: TextKey }> = {
-  declined: { heading: 'page.declined', text: 'page.declined.text' },
-  approved: { heading: 'page.approved', text: 'page.approved.text' },
-  refunded: { heading: 'page.refunded', text: 'page.refunded.text' },
-  failed: { heading: 'page.failed', text: 'page.failed.text' },
-  cancelled: { heading: 'page.cancelled', text: 'page.cancelled.text' },
-  'timed-out': { heading: 'page.timedOut', text: 'page.timedOut.text' },
-  expired: { heading: 'page.expired', text: 'page.expired.text' },
-  elsewhere: { heading: 'page.elsewhere', text: 'page.elsewhere.text' },
-};
-
-/** What the page's script says itself (the card rules' errors and the payment's states), handed to it in the page. */
+/**
+ * What the page's script says itself (the card rules' errors, the payment's states, and the approved outcome it draws
+ * from the payment's answer), handed to it in the page.
+ */
 const SCRIPT_TEXTS: readonly TextKey[] = [
   ...(Object.keys(EN_CARD) as TextKey[]),
   'page.processing',
@@ -60,6 +18,7 @@ const SCRIPT_TEXTS: readonly TextKey[] = [
   'page.notThrough',
   'page.checkCard',
   'page.waiting',
+  ...APPROVED_TEXTS,
 ];
 
 export interface PaymentPageInput {
@@ -70,11 +29,6 @@ export interface PaymentPageInput {
   now: Date;
   /** The page's language (?lang=, the transaction's, the browser's, else en). */
   language?: Language;
-}
-
-/** The amount as the consumer reads it in `language` (`$12.50`, `12,50 €`); null for an authorization whose amount comes later. */
-export function amountLabel(state: Pick<PaymentLinkState, 'amountCents' | 'currency'>, language: Language = 'en'): string | null {
-  return state.amountCents === null ? null : formatAmount(state.amountCents, state.currency, language);
 }
 
 /**
@@ -99,17 +53,12 @@ export function renderPaymentPage({ linkId, state, sequence, now, language = 'en
     if (amount) sections.push(`<p class="amount">${escapeHtml(amount)}</p>`);
     sections.push(statusLine(state, now, t));
   } else {
-    const outcome = OUTCOMES[view];
-    sections.push(
-      `<h1 tabindex="-1">${escapeHtml(t(outcome.heading))}</h1>`,
-      `<p class="status" role="status" data-tone="${view === 'approved' || view === 'refunded' ? 'good' : 'bad'}">${escapeHtml(t(outcome.text))}</p>`,
-    );
-    sections.push(summary(state, view, amount, t, language));
+    sections.push(outcomeHtml(state, view, t, language));
   }
   if (state.products.length > 0) sections.push(productTable(state, t, language));
   if (canPay) sections.push(paymentForm(payLabel, view === 'declined', t));
   return renderPage({
-    title: `${view === 'pay' ? payLabel : t(OUTCOMES[view].heading)} · ${state.businessName}`,
+    title: view === 'pay' ? `${payLabel} · ${state.businessName}` : outcomeTitle(state, view, t),
     language,
     script: PAGE_ASSETS.payScript,
     // The countdown runs from the seconds left by the service's clock (a sandbox test clock may be ahead of the browser's).
@@ -138,17 +87,6 @@ function statusLine(state: PaymentLinkState, now: Date, t: Translate): string {
 
 function secondsLeft(state: PaymentLinkState, now: Date): number | null {
   return state.timeoutDate === null ? null : Math.max(0, Math.ceil((Date.parse(state.timeoutDate) - now.getTime()) / 1000));
-}
-
-function summary(state: PaymentLinkState, view: PageView, amount: string | null, t: Translate, language: Language): string {
-  const rows: [string, string][] = [];
-  if (amount) rows.push([t('page.amount'), amount]);
-  if (view === 'refunded') rows.push([t('page.refundedAmount'), formatAmount(state.refundedCents, state.currency, language)]);
-  rows.push([t(view === 'approved' ? 'page.paidTo' : 'page.merchant'), state.businessName]);
-  if ((view === 'approved' || view === 'refunded') && state.confirmationNumber) rows.push([t('page.confirmation'), state.confirmationNumber]);
-  if (view === 'approved' && state.lastFourDigits) rows.push([t('page.card'), t('page.cardEnding', { digits: state.lastFourDigits })]);
-  const note = view === 'approved' && state.methodType === 'authorize' ? `\n<p class="muted">${escapeHtml(t('page.reserved'))}</p>` : '';
-  return `<dl>\n${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('\n')}\n</dl>${note}`;
 }
 
 function productTable(state: PaymentLinkState, t: Translate, language: Language): string {

@@ -1,5 +1,5 @@
 import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, type SdkManifest } from '@svc/protocol';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { sendTagged } from '../../http/etag';
 import { REPO_ROOT, type Env } from '../../env';
@@ -9,6 +9,7 @@ import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 import { localeFiles } from './locale-files';
 import { cardFramePage, frameLanguage } from './card-frame-page';
+import { encodedFile, type EncodableFile } from './encoded-file';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
@@ -21,7 +22,7 @@ export interface SdkAssetsRouterDeps {
 }
 
 /**
- * Serves the built SDK scripts under /sdk with long cache headers (the paths are versioned; with SDK_FILES_REVALIDATE,
+ * Serves the built SDK scripts under /sdk, compressed as the browser accepts (brotli or gzip, encoded-file.ts), with long cache headers (the paths are versioned; with SDK_FILES_REVALIDATE,
  * revalidated on every use instead, so a rebuild shows on the next reload), their SRI hashes in
  * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
  */
@@ -58,11 +59,11 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      sendTagged(req, res, loaded.body, loaded.etag);
+      await sendEncoded(req, res, loaded);
     });
   }
   // The catalogues of the consumer's languages (docs/languages.md): the widgets load the one they speak.
-  router.get('/sdk/locales/:file', (req, res, next) => {
+  router.get('/sdk/locales/:file', async (req, res, next) => {
     const file = locales.get(String(req.params.file).replace(/\.json$/, '') as never);
     if (!file || !String(req.params.file).endsWith('.json')) {
       next();
@@ -73,7 +74,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    sendTagged(req, res, file.body, file.etag);
+    await sendEncoded(req, res, file);
   });
   return router;
 }
@@ -131,4 +132,12 @@ function isExactOrigin(value: string): boolean {
   } catch {
     return false; // not a URL
   }
+}
+
+/** Sends a built file compressed as the client accepts (encoded-file.ts); HEAD answers the same headers without the body. */
+export async function sendEncoded(req: Request, res: Response, file: EncodableFile): Promise<void> {
+  const encoded = await encodedFile(file, req.get('accept-encoding'));
+  res.append('Vary', 'Accept-Encoding');
+  if (encoded.coding !== 'identity') res.setHeader('Content-Encoding', encoded.coding);
+  sendTagged(req, res, encoded.body, encoded.etag);
 }

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { SdkManifestSchema } from '@svc/protocol';
 import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
 import express from 'express';
@@ -78,6 +79,70 @@ describe('SDK scripts', () => {
     });
     expect(manifest.files.express).toBeUndefined();
     expect((await fetch(`${base}/sdk/express/1.0.0/sdk.js`)).status).toBe(404);
+  });
+});
+
+/** A GET or HEAD with node:http, which leaves the body as sent (fetch would decode it). */
+function rawRequest(
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const DECODE: Record<string, (body: Buffer) => Buffer> = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync, identity: (body) => body };
+
+describe('compression (Accept-Encoding)', () => {
+  const cases: [string | undefined, string][] = [
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['gzip;q=0, identity', 'identity'],
+    [undefined, 'identity'],
+  ];
+  for (const [accept, coding] of cases) {
+    it(`Accept-Encoding ${accept ?? '(none)'}: ${coding}, the same bytes once decoded (the SRI hash holds), its own ETag`, async () => {
+      const url = `${base}/sdk/locales/he.json`;
+      const plain = await rawRequest(url, {});
+      const res = await rawRequest(url, accept === undefined ? {} : { 'accept-encoding': accept });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding === 'identity' ? undefined : coding);
+      expect(res.headers['vary']).toMatch(/accept-encoding/i);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(DECODE[coding]!(res.body).equals(plain.body)).toBe(true);
+      const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
+      expect(`sha384-${createHash('sha384').update(DECODE[coding]!(res.body)).digest('base64')}`).toBe(manifest.files['locale-he']!.integrity);
+      if (coding !== 'identity') expect(res.headers['etag']).not.toBe(plain.headers['etag']);
+      const again = await rawRequest(url, { ...(accept === undefined ? {} : { 'accept-encoding': accept }), 'if-none-match': res.headers['etag']! });
+      expect(again.status).toBe(304);
+    });
+  }
+
+  it('an SDK script: brotli and gzip decode to the file; HEAD answers the same headers without a body', async () => {
+    const url = `${base}/sdk/elements/1.1.1/sdk.js`;
+    for (const coding of ['br', 'gzip']) {
+      const res = await rawRequest(url, { 'accept-encoding': coding });
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(DECODE[coding]!(res.body).toString()).toBe(SCRIPT);
+      const head = await rawRequest(url, { 'accept-encoding': coding }, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      expect(head.headers['content-encoding']).toBe(coding);
+      expect(head.headers['content-length']).toBe(String(res.body.length));
+      expect(head.headers['etag']).toBe(res.headers['etag']);
+    }
   });
 });
 

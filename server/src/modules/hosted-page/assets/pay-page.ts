@@ -3,13 +3,16 @@
  * adds the card form of `@svc/sdk-core/frame` (the same rules, messages and accessible names as the card frame), pays
  * once per click with an Idempotency-Key per attempt (sdk-core's `postJson`, as every browser surface posts), and follows the transaction live over the websocket
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
- * one renderer (the server's) draws every state.
+ * one renderer (the server's) draws every state. Once paid, the confirmation is drawn from the payment's answer with
+ * the server's own outcome renderer (outcome-view.ts), without fetching the page again.
  */
+import type { PaymentLinkState } from '@svc/protocol';
 import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
-import { fill, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
+import { fill, type Language, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
 import { formatDuration } from './duration';
+import { outcomeHtml, outcomeTitle, viewOf } from './outcome-view';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
 const LIVE_VIEWS = new Set(['pay', 'declined']);
@@ -19,6 +22,8 @@ const linkId = page().dataset['link']!;
 const transactionNumber = page().dataset['transaction']!;
 
 let rendered = 0;
+/** The newest sequence the websocket announced. */
+let announced = 0;
 let card: CardForm | null = null;
 let paying = false;
 let countdown: ReturnType<typeof setInterval> | undefined;
@@ -27,7 +32,8 @@ const live = new LiveUpdates({
   query: () => ({ link: linkId }),
   subscribe: () => ({ type: 'subscribe', transactionNumber, afterSequence: rendered }),
   onNotice: (notice) => {
-    if (notice.sequence > rendered) void queueRefresh();
+    announced = Math.max(announced, notice.sequence);
+    followUpdates();
   },
   reconnect: () => LIVE_VIEWS.has(page().dataset['view'] ?? ''),
   onReconnect: () => void queueRefresh(),
@@ -59,6 +65,14 @@ function setBusy(busy: boolean): void {
     button.setAttribute('aria-busy', String(busy));
   }
   card?.setBusy(busy);
+}
+
+/**
+ * Fetches the page again for an update announced while the consumer can still act. Not while paying: the payment's
+ * answer draws the confirmation (or fetches the page for any other outcome), and an update left over is caught up after.
+ */
+function followUpdates(): void {
+  if (!paying && announced > rendered && LIVE_VIEWS.has(page().dataset['view'] ?? '')) void queueRefresh();
 }
 
 /** Wires whatever the server rendered: the form while the transaction can be paid, the countdown, the socket. */
@@ -110,6 +124,7 @@ async function pay(): Promise<void> {
       },
     });
     const { problem } = refusal;
+    if (result.ok && showApproved(result.value)) return;
     if (!result.ok && !problem && result.error.code === 'network_error') {
       say('pay-error', t('page.unreachable'));
       return;
@@ -125,7 +140,29 @@ async function pay(): Promise<void> {
     paying = false;
     setBusy(false);
     say('status', t('page.waiting'));
+    followUpdates();
   }
+}
+
+/**
+ * Paid: draws the approved view from the payment's answer in place of the form (the server's outcome renderer, the
+ * page's language and texts), as the page fetched again would show it. False for any other outcome (the page is
+ * fetched again); a live update that drew it first is kept.
+ */
+function showApproved(state: PaymentLinkState): boolean {
+  if (viewOf(state, new Date()) !== 'approved') return false;
+  const main = page();
+  if (main.dataset['view'] === 'approved') return true;
+  const table = main.querySelector('table');
+  main.innerHTML = outcomeHtml(state, 'approved', t, document.documentElement.lang as Language);
+  if (table) main.append(table);
+  main.dataset['view'] = 'approved';
+  delete main.dataset['secondsLeft'];
+  delete main.dataset['texts'];
+  document.title = outcomeTitle(state, 'approved', t);
+  bind();
+  main.querySelector<HTMLElement>('h1[tabindex]')?.focus();
+  return true;
 }
 
 /** Fetches the page again and swaps <main> when the transaction moved on (or the view changed, e.g. time ran out). */
@@ -140,7 +177,10 @@ async function refresh(force: boolean): Promise<void> {
   const fresh = next.getElementById('page');
   if (!fresh) return;
   const current = page();
-  const changed = Number(fresh.dataset['sequence'] ?? 0) > rendered || fresh.dataset['view'] !== current.dataset['view'];
+  // A later update of a view the consumer can no longer act on changes nothing here (and the approved view drawn from
+  // the payment's answer is not drawn twice).
+  const changed =
+    fresh.dataset['view'] !== current.dataset['view'] || (LIVE_VIEWS.has(current.dataset['view'] ?? '') && Number(fresh.dataset['sequence'] ?? 0) > rendered);
   if (!changed && !force) return;
   const viewChanged = fresh.dataset['view'] !== current.dataset['view'] || force;
   current.replaceWith(document.adoptNode(fresh));
