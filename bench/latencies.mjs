@@ -15,6 +15,11 @@ export class Latencies {
     this.open = false;
   }
 
+  /** Samples are kept again (the next measured window). */
+  reopen() {
+    this.open = true;
+  }
+
   get count() {
     return this.values.length;
   }

@@ -1,7 +1,8 @@
 // Metric 1: lifecycle throughput (init → consumer pays → status → capture) at 8 concurrent clients, against the
 // reference server measured in the same run, in alternating rounds so that all see the same machine noise; beside
 // them, the reference's code writing the service's own rows (reference-rows.mjs), which is not a goal.
-import { createConnection, runClosedLoop } from '../load-client.mjs';
+import { createConnection } from '../load-client.mjs';
+import { loadRounds } from '../load-rounds.mjs';
 import { LIFECYCLE_STEPS, runLifecycle } from '../lifecycle.mjs';
 import { rowsReferenceDatabase, startReferenceServer, runReferenceSequence } from '../reference-client.mjs';
 import { StepLatencies } from '../latencies.mjs';
@@ -17,43 +18,16 @@ export const CLIENTS = 8;
  */
 export function lifecycleTarget(url, sequence, cpu) {
   const connections = Array.from({ length: CLIENTS }, () => createConnection(url));
-  const cpuUsed = { serverMs: 0, databaseMs: 0 };
   const latencies = new StepLatencies();
-  latencies.close();
   const record = (step, ms) => latencies.add(step, ms);
-  const rounds = [];
+  const load = loadRounds({ clients: CLIENTS, latencies, cpu, iteration: (i) => sequence(connections[i], record) });
   return {
     latencies,
-    rounds,
-    async round(durationMs, { measure = true } = {}) {
-      if (measure) latencies.reopen();
-      const cpuBefore = measure && cpu ? await cpu.sample() : null;
-      let cpuAtEnd = null;
-      const result = await runClosedLoop({
-        clients: CLIENTS,
-        durationMs,
-        iteration: (i) => sequence(connections[i], record),
-        onWindowEnd: () => {
-          latencies.close();
-          if (cpuBefore && !cpuAtEnd) cpuAtEnd = cpu.sample();
-        },
-      });
-      if (cpuBefore) {
-        const used = cpu.between(cpuBefore, await cpuAtEnd);
-        cpuUsed.serverMs += used.serverMs;
-        cpuUsed.databaseMs += used.databaseMs;
-      }
-      if (measure) rounds.push(result);
-      return result;
-    },
+    rounds: load.rounds,
+    round: load.round,
     totals() {
-      const completed = rounds.reduce((n, r) => n + r.completed, 0);
-      const failed = rounds.reduce((n, r) => n + r.failed, 0);
-      const seconds = rounds.reduce((n, r) => n + r.elapsedS, 0);
-      const failures = new Map();
-      for (const r of rounds) for (const [k, v] of r.failures) failures.set(k, (failures.get(k) ?? 0) + v);
-      const cpuPerSequence = cpu ? { serverMs: cpuUsed.serverMs / completed, databaseMs: cpuUsed.databaseMs / completed } : null;
-      return { completed, failed, seconds, perSecond: completed / seconds, failures, cpuPerSequence };
+      const { completed, failed, seconds, perSecond, failures, cpuPerIteration } = load.totals();
+      return { completed, failed, seconds, perSecond, failures, cpuPerSequence: cpuPerIteration };
     },
     close: () => connections.forEach((c) => c.close()),
   };
@@ -105,7 +79,7 @@ export async function measureLifecycle({ server, counted, merchant, sql, config,
       // Each round starts with the next server (S F R, F R S, R S F): over three rounds each runs first, second and last once.
       const order = targets.map((_, i) => targets[(i + r) % targets.length]);
       for (const target of order) await target.round(config.roundMs);
-      const [s, f, w] = targets.map((target) => target.rounds.at(-1).perSecond.toFixed(1));
+      const [s, f, w] = targets.map((target) => target.rounds.at(-1)?.perSecond.toFixed(1));
       log(`  round ${r + 1}/${config.rounds}: service ${s} seq/s, reference ${f} seq/s, reference writing the service's rows ${w} seq/s`);
     }
   } finally {

@@ -70,7 +70,7 @@ export async function measureObservability({ server, merchant, sql, config, log 
     for (let r = 0; r < config.rounds; r++) {
       // Each round starts with the next server, as metric 1 does, so that all see the same machine noise.
       for (let i = 0; i < targets.length; i++) await targets[(i + r) % targets.length].round(config.roundMs);
-      const [o, m, t] = targets.map((target) => target.rounds.at(-1).perSecond.toFixed(1));
+      const [o, m, t] = targets.map((target) => target.rounds.at(-1)?.perSecond.toFixed(1));
       log(`  round ${r + 1}/${config.rounds}: off ${o}, metrics ${m}, tracing ${t} seq/s`);
     }
   } finally {

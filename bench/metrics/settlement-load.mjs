@@ -3,13 +3,14 @@
 // operations take from: holds placed and sales paid through HTTP, or many copies of one of them made in the database.
 import { callEndpoint, createHold, merchantHeaders, payLink } from '../lifecycle.mjs';
 import { Latencies } from '../latencies.mjs';
-import { createConnection, runClosedLoop } from '../load-client.mjs';
+import { createConnection } from '../load-client.mjs';
+import { loadRounds } from '../load-rounds.mjs';
 import { seedFinishedTransactions } from '../store-seed.mjs';
 
 export const CLIENTS = 8;
 
 /** @typedef {import('../load-client.mjs').Connection} Connection */
-/** @typedef {{ sample(): Promise<unknown>, between(before: any, after: any): { serverMs: number, databaseMs: number } }} CpuSampler */
+/** @typedef {import('../load-rounds.mjs').CpuSampler} CpuSampler */
 
 /** One connection per client to `url`; `close()` closes them all. */
 export function clientConnections(url) {
@@ -25,50 +26,12 @@ export function clientConnections(url) {
  */
 export function operationLoad(operation, cpu = null) {
   const latencies = new Latencies();
-  latencies.close();
-  const rounds = /** @type {Awaited<ReturnType<typeof runClosedLoop>>[]} */ ([]);
-  const cpuUsed = { serverMs: 0, databaseMs: 0 };
+  const load = loadRounds({ clients: CLIENTS, latencies, cpu, iteration: (i) => operation(i, (ms) => latencies.add(ms)) });
   return {
-    /** A round of `durationMs`; `measure: false` for a warm-up (nothing kept). */
-    async round(durationMs, { measure = true } = {}) {
-      if (measure) latencies.open = true;
-      const cpuBefore = measure && cpu ? await cpu.sample() : null;
-      /** @type {Promise<unknown> | null} */
-      let cpuAtEnd = null;
-      const result = await runClosedLoop({
-        clients: CLIENTS,
-        durationMs,
-        iteration: (i) => operation(i, measure ? (ms) => latencies.add(ms) : undefined),
-        onWindowEnd: () => {
-          latencies.close();
-          if (cpu && cpuBefore && !cpuAtEnd) cpuAtEnd = cpu.sample();
-        },
-      });
-      if (cpu && cpuBefore) {
-        const used = cpu.between(cpuBefore, await cpuAtEnd);
-        cpuUsed.serverMs += used.serverMs;
-        cpuUsed.databaseMs += used.databaseMs;
-      }
-      if (measure) rounds.push(result);
-      return result;
-    },
+    round: load.round,
     totals() {
-      const completed = rounds.reduce((n, r) => n + r.completed, 0);
-      const failed = rounds.reduce((n, r) => n + r.failed, 0);
-      const seconds = rounds.reduce((n, r) => n + r.elapsedS, 0);
-      /** @type {Map<string, number>} */
-      const failures = new Map();
-      for (const r of rounds) for (const [k, v] of r.failures) failures.set(k, (failures.get(k) ?? 0) + v);
-      const cpuPerOperation = cpu && completed > 0 ? { serverMs: cpuUsed.serverMs / completed, databaseMs: cpuUsed.databaseMs / completed } : null;
-      return {
-        completed,
-        failed,
-        failures,
-        perSecond: completed / seconds,
-        perRound: rounds.map((r) => r.perSecond),
-        latencies: latencies.summary(),
-        cpuPerOperation,
-      };
+      const { completed, failed, failures, perSecond, perRound, cpuPerIteration } = load.totals();
+      return { completed, failed, failures, perSecond, perRound, latencies: latencies.summary(), cpuPerOperation: cpuPerIteration };
     },
   };
 }

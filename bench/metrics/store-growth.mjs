@@ -64,7 +64,7 @@ export async function measureStoreGrowth({ sides, config, log }) {
     for (let r = 0; r < config.rounds; r++) {
       await Promise.all([targets.empty.round(config.roundMs), targets.seeded.round(config.roundMs)]);
       log(
-        `  round ${r + 1}/${config.rounds}: empty ${targets.empty.rounds.at(-1).perSecond.toFixed(1)} seq/s, seeded ${targets.seeded.rounds.at(-1).perSecond.toFixed(1)} seq/s`,
+        `  round ${r + 1}/${config.rounds}: empty ${targets.empty.rounds.at(-1)?.perSecond.toFixed(1)} seq/s, seeded ${targets.seeded.rounds.at(-1)?.perSecond.toFixed(1)} seq/s`,
       );
     }
   } finally {
