@@ -37,23 +37,25 @@ export const SERVICE_FILES = {
 
 const sri = (buffer) => `sha384-${createHash('sha384').update(buffer).digest('base64')}`;
 
-/** `size` bytes: `code` after a comment filled with printable ASCII taken from `source` (so as varied as it). */
+/** Where a reference page's padding comment goes (an HTML page pads inside its body; a script, before its code). */
+const PADDING_AT = '<!--padding-->';
+
+/**
+ * `size` bytes: `code` with a comment of printable ASCII taken from `source` (so as varied as it) at PADDING_AT in an
+ * HTML page, or before a script's code, so that the reference file weighs what the service's file does.
+ */
 function padded(size, code, source, kind) {
   const [open, close] = kind === 'html' ? ['<!--', '-->'] : ['/*', '*/'];
-  const placeholder = kind === 'html' ? '<!--FILL-->'.length : 0;
-  const room = size - (Buffer.byteLength(code) - placeholder) - open.length - close.length;
-  if (room < 0) return Buffer.from(code.replace('<!--FILL-->', ''));
-  const filler = Buffer.alloc(room, 0x20);
+  const [before, after] = kind === 'html' ? code.split(PADDING_AT) : ['', code];
+  const room = size - Buffer.byteLength(before + after) - open.length - close.length;
+  if (room < 0) return Buffer.from(before + after);
+  const padding = Buffer.alloc(room, 0x20);
   for (let i = 0; i < room && source.length > 0; i++) {
     const b = source[i % source.length];
     // Printable ASCII only, and never a character that could end the comment early.
-    filler[i] = b < 0x20 || b > 0x7e || b === 0x2a || b === 0x2d || b === 0x3e ? 0x20 : b;
+    padding[i] = b < 0x20 || b > 0x7e || b === 0x2a || b === 0x2d || b === 0x3e ? 0x20 : b;
   }
-  if (kind === 'html') {
-    const [before, after] = code.split('<!--FILL-->');
-    return Buffer.concat([Buffer.from(before), Buffer.from(open), filler, Buffer.from(close), Buffer.from(after)]);
-  }
-  return Buffer.concat([Buffer.from(open), filler, Buffer.from(close), Buffer.from(code)]);
+  return Buffer.concat([Buffer.from(before), Buffer.from(open), padding, Buffer.from(close), Buffer.from(after)]);
 }
 
 /**
@@ -176,7 +178,7 @@ async function servePages(server, files, stop, { serviceUrl, clientIdFor, sample
         framePath,
         padded(
           realFrame.buffer.length,
-          `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Reference frame</title><script src="frame.js" defer></script></head><body>${fieldMarkup(realFrame.buffer)}<!--FILL--></body></html>\n`,
+          `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Reference frame</title><script src="frame.js" defer></script></head><body>${fieldMarkup(realFrame.buffer)}${PADDING_AT}</body></html>\n`,
           realFrame.buffer,
           'html',
         ),
@@ -221,7 +223,7 @@ async function servePages(server, files, stop, { serviceUrl, clientIdFor, sample
       padded(
         realPage.buffer.length,
         `<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Reference page</title>` +
-          `<link rel="stylesheet" href="page.css"><script src="page.js" defer></script></head><body><main><h1>Bench</h1><p>$12.50</p>${fieldMarkup(realPage.buffer)}</main><!--FILL--></body></html>\n`,
+          `<link rel="stylesheet" href="page.css"><script src="page.js" defer></script></head><body><main><h1>Bench</h1><p>$12.50</p>${fieldMarkup(realPage.buffer)}</main>${PADDING_AT}</body></html>\n`,
         realPage.buffer,
         'html',
       ),
