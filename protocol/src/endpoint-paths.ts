@@ -1,6 +1,6 @@
 /**
  * The path of every endpoint, one constant per operation (`<operationId>Path`): written here once. The endpoint table
- * (endpoints.ts) describes each, the server mounts them from it, and clients fill them with `fillPath` (or
+ * (endpoints/) describes each, the server mounts them from it, and clients fill them with `fillPath` (or
  * `endpointRequest`). Separate constants, so a browser bundle carries only the paths it uses; this file is free of zod.
  */
 export const initTransactionPath = '/transactions/init';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointDescription } from '../endpoints';
+import type { EndpointDescription } from '../endpoints/description';
 import { InitTransactionRequestSchema, ProductInputSchema } from '../init-request';
 import {
   AuthorizeRequestSchema,

@@ -1,6 +1,6 @@
 import { CALLBACK_DELIVERY_DEFAULTS } from '../callbacks';
 import { SDK_VERSIONS } from '../constants';
-import type { EndpointAuth, EndpointDescription } from '../endpoints';
+import type { EndpointAuth, EndpointDescription } from '../endpoints/description';
 import { SANDBOX_TEST_CARDS } from '../sandbox';
 import { DEFAULT_TOLERANCE_S } from '../signing';
 import { WEBSOCKET_PATH, WS_CLOSE_CODES } from '../websocket';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allErrors, impliedErrors } from './endpoint-errors';
-import { ENDPOINT, ENDPOINTS, type EndpointDescription } from './endpoints';
+import { allErrors, impliedErrors } from './implied-errors';
+import { ENDPOINT, ENDPOINTS, type EndpointDescription } from './index';
 
 const TABLE: EndpointDescription[] = Object.values(ENDPOINT);
 const byId = (operationId: string) => ENDPOINTS.find((e) => e.operationId === operationId)!;

@@ -1,5 +1,5 @@
-import type { EndpointAuth, EndpointDescription } from './endpoints';
-import type { ApiErrorCode } from './error-codes';
+import type { EndpointAuth, EndpointDescription } from './description';
+import type { ApiErrorCode } from '../error-codes';
 
 /** A JSON body that is not one, too large, of another type, or refused by the endpoint's request schema. */
 const BODY_ERRORS: readonly ApiErrorCode[] = ['validation_failed', 'malformed_json', 'malformed_request', 'unsupported_media_type', 'payload_too_large'];

@@ -1,0 +1,107 @@
+import * as paths from '../endpoint-paths';
+import { HtmlPageSchema, TerminalCancelRequestSchema, TerminalCurrentSchema, TerminalTapRequestSchema } from '../channels';
+import { ClockAdvanceRequestSchema, ClockSchema, PaymentLinkStateSchema, SandboxMessagesSchema } from '../lifecycle-requests';
+import type { EndpointDescription } from './description';
+
+/** The sandbox: the test clock, the messages it "sent" and the terminal simulator (none of them in production). */
+export const SANDBOX_ENDPOINTS = {
+  getSandboxClock: {
+    operationId: 'getSandboxClock',
+    method: 'get',
+    path: paths.getSandboxClockPath,
+    tag: 'Sandbox',
+    summary: 'Read the test clock',
+    description: 'The sandbox time that time-outs, commit windows, hold expiry and callback retries follow, on every instance.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The clock', schema: ClockSchema },
+    errors: [],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  advanceSandboxClock: {
+    operationId: 'advanceSandboxClock',
+    method: 'post',
+    path: paths.advanceSandboxClockPath,
+    tag: 'Sandbox',
+    summary: 'Move the test clock forward',
+    description: 'Moves the sandbox clock forward by `seconds` and applies every time-out and expiry that is now due before answering.',
+    auth: ['merchant'],
+    request: ClockAdvanceRequestSchema,
+    response: { status: 200, description: 'The clock after the move', schema: ClockSchema },
+    errors: [],
+    idempotent: true,
+    sandboxOnly: true,
+  },
+  listSandboxMessages: {
+    operationId: 'listSandboxMessages',
+    method: 'get',
+    path: paths.listSandboxMessagesPath,
+    tag: 'Sandbox',
+    summary: 'Messages the sandbox "sent"',
+    description: 'The SMS and e-mails with payment links that init sent for `phone` and `email`, newest first, for this merchant.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The messages', schema: SandboxMessagesSchema },
+    errors: [],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  terminalSimulator: {
+    operationId: 'terminalSimulator',
+    method: 'get',
+    path: paths.terminalSimulatorPath,
+    tag: 'Sandbox',
+    summary: 'Terminal simulator',
+    description:
+      'A page that plays a terminal: type the device ID, or open `/sandbox/terminal#dev_…` (the fragment never reaches a server log). ' +
+      "It shows the device's pending transaction live and taps a test card or a wallet on it, or cancels it as the consumer would.",
+    auth: ['none'],
+    response: { status: 200, description: 'The page', schema: HtmlPageSchema, contentType: 'text/html' },
+    errors: [],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  terminalCurrent: {
+    operationId: 'terminalCurrent',
+    method: 'get',
+    path: paths.terminalCurrentPath,
+    tag: 'Sandbox',
+    summary: "The terminal's pending transaction",
+    description: "What the device's screen shows: its newest pending transaction (not timed out), or null.",
+    auth: ['device'],
+    response: { status: 200, description: 'The pending transaction, or null', schema: TerminalCurrentSchema },
+    errors: [],
+    idempotent: false,
+    sandboxOnly: true,
+  },
+  terminalTap: {
+    operationId: 'terminalTap',
+    method: 'post',
+    path: paths.terminalTapPath,
+    tag: 'Sandbox',
+    summary: 'Tap a test card or wallet on the terminal',
+    description:
+      "Pays one of the device's transactions as a consumer tapping a sandbox test card (any future expiry is assumed) or a wallet. " +
+      'The answers are those of `POST /pay/{linkId}`: the page state, or 402/502 for a declined card or a processor failure. ' +
+      'After a decline the consumer may tap again.',
+    auth: ['device'],
+    request: TerminalTapRequestSchema,
+    response: { status: 200, description: 'The transaction as the page shows it after the payment', schema: PaymentLinkStateSchema },
+    errors: ['not_found', 'transaction_not_payable', 'card_declined', 'insufficient_funds', 'processor_failure'],
+    idempotent: true,
+    sandboxOnly: true,
+  },
+  terminalCancel: {
+    operationId: 'terminalCancel',
+    method: 'post',
+    path: paths.terminalCancelPath,
+    tag: 'Sandbox',
+    summary: 'The consumer cancels on the terminal',
+    description: "Cancels one of the device's pending transactions (status 4), as a consumer pressing Cancel on the terminal.",
+    auth: ['device'],
+    request: TerminalCancelRequestSchema,
+    response: { status: 200, description: 'The transaction as the page shows it, status 4', schema: PaymentLinkStateSchema },
+    errors: ['not_found', 'transaction_not_cancellable'],
+    idempotent: true,
+    sandboxOnly: true,
+  },
+} as const satisfies Record<string, EndpointDescription>;

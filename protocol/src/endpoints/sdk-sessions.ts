@@ -1,0 +1,41 @@
+import * as paths from '../endpoint-paths';
+import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from '../sdk';
+import { BrowserTransactionSchema } from '../transaction';
+import type { EndpointDescription } from './description';
+
+/** The browser SDKs' widget sessions and the payment method they submit. */
+export const SDK_SESSION_ENDPOINTS = {
+  createSdkSession: {
+    operationId: 'createSdkSession',
+    method: 'post',
+    path: paths.createSdkSessionPath,
+    tag: 'Consumer',
+    summary: 'Start a widget session',
+    description: "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins.",
+    auth: ['client'],
+    request: CreateSdkSessionRequestSchema,
+    response: { status: 200, description: 'The session', schema: SdkSessionSchema },
+    errors: ['rate_limited'],
+    idempotent: true,
+  },
+  submitSdkPayment: {
+    operationId: 'submitSdkPayment',
+    method: 'post',
+    path: paths.submitSdkPaymentPath,
+    tag: 'Consumer',
+    summary: "Submit the consumer's payment method",
+    description:
+      'Called by the secure card frame (cards) or the Express component (wallets) with `Authorization: Bearer <sessionToken>`. ' +
+      "The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend's commit.",
+    auth: ['session'],
+    request: SdkPaymentRequestSchema,
+    response: {
+      status: 200,
+      description:
+        "The transaction, status 10, with paymentCommit, as a browser sees it: no commitLink, token or POS data (the merchant's backend reads those)",
+      schema: BrowserTransactionSchema,
+    },
+    errors: ['invalid_card', 'card_declined', 'insufficient_funds', 'processor_failure', 'rate_limited', 'too_many_declines', 'payment_method_not_offered'],
+    idempotent: true,
+  },
+} as const satisfies Record<string, EndpointDescription>;

@@ -1,0 +1,34 @@
+import * as paths from '../endpoint-paths';
+import { HtmlPageSchema, StickerNextSchema } from '../channels';
+import type { EndpointDescription } from './description';
+
+/** A device's sticker: the public link a consumer scans, and what it opens now. */
+export const STICKER_ENDPOINTS = {
+  openSticker: {
+    operationId: 'openSticker',
+    method: 'get',
+    path: paths.openStickerPath,
+    tag: 'Consumer',
+    summary: "A device's sticker",
+    description:
+      "The public link printed on a device's sticker (`stickerUrl`). 303 to the hosted page of the device's newest pending " +
+      'transaction; when none is waiting, a "No payment is waiting" page (200) that moves on by itself once the cashier creates one ' +
+      '(it polls `GET /s/{stickerCode}/next`). Cancelled, paid and timed-out transactions are never opened.',
+    auth: ['none'],
+    response: { status: 200, description: 'The waiting page (or 303 to the payment page)', schema: HtmlPageSchema, contentType: 'text/html' },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+  nextStickerPayment: {
+    operationId: 'nextStickerPayment',
+    method: 'get',
+    path: paths.nextStickerPaymentPath,
+    tag: 'Consumer',
+    summary: 'What a sticker opens now',
+    description: "The payment page the sticker would open now, or `waiting`. The sticker's waiting page asks this every 2 seconds.",
+    auth: ['none'],
+    response: { status: 200, description: 'The next payment, or waiting', schema: StickerNextSchema },
+    errors: ['not_found', 'rate_limited'],
+    idempotent: false,
+  },
+} as const satisfies Record<string, EndpointDescription>;
