@@ -37,6 +37,7 @@ import { BrowserTransactionSchema, TransactionSchema } from './transaction';
 import {
   AllowedOriginRequestSchema,
   AuditLogPageSchema,
+  AuditLogQuerySchema,
   CreateCredentialRequestSchema,
   CreatedCredentialSchema,
   CredentialListSchema,
@@ -602,6 +603,20 @@ const TABLE = {
     errors: [],
     idempotent: false,
   },
+  getCurrentCredential: {
+    operationId: 'getCurrentCredential',
+    method: 'get',
+    path: paths.getCurrentCredentialPath,
+    tag: 'Merchant',
+    summary: 'The calling key itself',
+    description:
+      'The API key or branch key making the call, as `GET /credentials` lists it: its id, kind, hint and branch (its scope); never the key. ' +
+      'To replace a key without its id in hand: read its id here, create the new key, switch to it, and revoke the old one by that id.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The calling credential', schema: CredentialSchema },
+    errors: [],
+    idempotent: false,
+  },
   createCredential: {
     operationId: 'createCredential',
     method: 'post',
@@ -718,8 +733,9 @@ const TABLE = {
       'action and its target) and when; never a key or a secret. Query: `limit` (1–100, default 20) and `startingAfter` (the ' +
       '`nextCursor` of the page before). A bad parameter is a 400 `validation_failed` naming it.',
     auth: ['merchant_key'],
+    query: AuditLogQuerySchema,
     response: { status: 200, description: 'One page of entries', schema: AuditLogPageSchema },
-    errors: ['validation_failed'],
+    errors: [],
     idempotent: false,
   },
   health: {
