@@ -3,14 +3,13 @@
 //   evaluated here and bundled as plain data, so neither zod nor any schema reaches the package.
 // - dist/types/*.d.ts: tsc's declarations of the package's own modules, and wire.d.ts generated from the service's
 //   OpenAPI document (openapi-typescript) plus the websocket messages, so the types need no other package either.
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument, WsClientMessageSchema, WsServerMessageSchema } from '@svc/protocol';
-import { build } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { z } from 'zod';
+import { bundleBothFormats, standaloneDeclarationFiles } from '../scripts/package-build.mjs';
 import { MERCHANT_ROUTES } from './src/endpoint-table.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,41 +28,10 @@ const endpointTableAsData = {
   },
 };
 
-for (const [format, file] of [
-  ['esm', 'index.mjs'],
-  ['cjs', 'index.cjs'],
-]) {
-  await build({
-    entryPoints: [path.join(here, 'src/index.ts')],
-    outfile: path.join(dist, file),
-    bundle: true,
-    platform: 'neutral',
-    target: 'node20',
-    format,
-    mainFields: ['module', 'main'],
-    plugins: [endpointTableAsData],
-    banner: { js: `// @svc/node ${version}` },
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
-}
+await bundleBothFormats({ dir: here, entry: 'src/index.ts', platform: 'neutral', banner: `// @svc/node ${version}`, plugins: [endpointTableAsData] });
 
-// The package's own declarations; wire.d.ts is replaced below.
-execFileSync(process.execPath, [path.join(here, 'node_modules/typescript/bin/tsc'), '-p', path.join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
-await writeFile(path.join(dist, 'types/wire.d.ts'), await wireDeclarations());
-
-// Node's resolution wants the extension of every relative import: `.js` in the ESM declarations, `.cjs` in their
-// CommonJS twins (`.d.cts`, what `require` gets). Nothing in the types may point outside the package.
-for (const file of await readdir(path.join(dist, 'types'))) {
-  if (!file.endsWith('.d.ts')) continue;
-  const text = await readFile(path.join(dist, 'types', file), 'utf8');
-  for (const [, specifier] of text.matchAll(/from ['"]([^'"]+)['"]/g)) {
-    if (!/^\.\/[\w-]+$/.test(specifier)) throw new Error(`dist/types/${file} imports ${specifier}: the published types must stand alone`);
-  }
-  const withExtension = (extension) => text.replace(/from '(\.\/[\w-]+)'/g, `from '$1.${extension}'`);
-  await writeFile(path.join(dist, 'types', file), withExtension('js'));
-  await writeFile(path.join(dist, 'types', file.replace(/\.d\.ts$/, '.d.cts')), withExtension('cjs'));
-}
+// The package's own declarations, wire.d.ts replaced by the types generated from the OpenAPI document.
+await standaloneDeclarationFiles({ dir: here, typesDir: path.join(dist, 'types'), replace: { 'wire.d.ts': await wireDeclarations() } });
 
 /** The wire types from the OpenAPI document (every request, answer and the callback) and the websocket messages. */
 async function wireDeclarations() {
