@@ -10,9 +10,12 @@ import { buildOpenApiDocument, WsClientMessageSchema, WsServerMessageSchema } fr
 import openapiTS, { astToString } from 'openapi-typescript';
 import { z } from 'zod';
 import { bundleBothFormats, standaloneDeclarationFiles } from '../scripts/package-build.mjs';
+import { standaloneDeclarations, typeProgram } from '../scripts/standalone-types.mjs';
 import { MERCHANT_ROUTES } from './src/endpoint-table.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The listings whose query the client takes in its own types (src/list-queries.ts) rather than as the query's text. */
+const CLIENT_QUERIES = ['listTransactions', 'listAuditLog'];
 const dist = path.join(here, 'dist');
 const { version } = JSON.parse(await readFile(path.join(here, 'package.json'), 'utf8'));
 
@@ -30,8 +33,25 @@ const endpointTableAsData = {
 
 await bundleBothFormats({ dir: here, entry: 'src/index.ts', platform: 'neutral', banner: `// @svc/node ${version}`, plugins: [endpointTableAsData] });
 
-// The package's own declarations, wire.d.ts replaced by the types generated from the OpenAPI document.
-await standaloneDeclarationFiles({ dir: here, typesDir: path.join(dist, 'types'), replace: { 'wire.d.ts': await wireDeclarations() } });
+// The package's own declarations: wire.d.ts replaced by the types generated from the OpenAPI document, and the modules
+// that re-export protocol's (the statuses, the listings' queries) by standalone declarations printed from them.
+await standaloneDeclarationFiles({
+  dir: here,
+  typesDir: path.join(dist, 'types'),
+  replace: { 'wire.d.ts': await wireDeclarations(), ...protocolDeclarations({ 'status.ts': ['Status', 'statusName', 'TransactionStatusCode', 'TransactionStatusName'], 'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams'] }) },
+});
+
+/** For each source module (name → the names it re-exports from protocol), its declarations, printed to stand alone. */
+function protocolDeclarations(modules) {
+  const files = Object.keys(modules).map((file) => path.join(here, 'src', file));
+  const program = typeProgram(path.join(here, 'tsconfig.json'), files);
+  return Object.fromEntries(
+    Object.entries(modules).map(([file, names]) => [
+      file.replace(/\.ts$/, '.d.ts'),
+      standaloneDeclarations(program, { types: names.map((name) => ({ file: path.join(here, 'src', file), name })) }),
+    ]),
+  );
+}
 
 /** The wire types from the OpenAPI document (every request, answer and the callback) and the websocket messages. */
 async function wireDeclarations() {
@@ -46,7 +66,7 @@ async function wireDeclarations() {
   const sourceNames = await sourceWireNames();
   const aliases = Object.fromEntries(schemaNames.map((name) => [name, `components['schemas']['${name}']`]));
   for (const name of sourceNames) {
-    if (!aliases[name] && !['ApiErrorCode', 'MerchantOperationId', 'MerchantOperations'].includes(name)) {
+    if (!aliases[name] && !['ApiErrorCode', 'ClientQueries', 'MerchantOperationId', 'MerchantOperations'].includes(name)) {
       throw new Error(`src/wire.ts exports ${name}, which the OpenAPI document has no schema for`);
     }
   }
@@ -54,11 +74,12 @@ async function wireDeclarations() {
     const endpoint = document.paths[route.path]?.[route.method.toLowerCase()];
     const success = Object.keys(endpoint.responses).find((status) => status.startsWith('2'));
     const params = route.path.includes('{') ? `operations['${id}']['parameters']['path']` : '{}';
-    const query = route.hasQuery ? `NonNullable<operations['${id}']['parameters']['query']>` : 'undefined';
+    const query = CLIENT_QUERIES.includes(id) ? `ClientQueries['${id}']` : route.hasQuery ? `NonNullable<operations['${id}']['parameters']['query']>` : 'undefined';
     const body = route.hasBody ? `NonNullable<operations['${id}']['requestBody']>['content']['application/json']` : 'undefined';
     return `  ${id}: {\n    params: ${params};\n    query: ${query};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
   });
   return [
+    "import type { AuditLogParams, ListTransactionsParams } from './list-queries';",
     '/**',
     ' * The wire types of the payment service, generated from its OpenAPI document (GET /openapi.json) and websocket',
     ` * messages by @svc/node ${version}'s build. \`paths\`, \`webhooks\`, \`components\` and \`operations\` are openapi-typescript's.`,
@@ -73,6 +94,8 @@ async function wireDeclarations() {
     `export type MerchantOperationId = ${Object.keys(MERCHANT_ROUTES)
       .map((id) => `'${id}'`)
       .join(' | ')};`,
+    "/** The listings' queries as the client takes them (numbers, dates, lists), by operation. */",
+    `export type ClientQueries = { ${CLIENT_QUERIES.map((id) => `${id}: ${id === 'listTransactions' ? 'ListTransactionsParams' : 'AuditLogParams'}`).join('; ')} };`,
     '/** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */',
     'export type MerchantOperations = {',
     ...operations,

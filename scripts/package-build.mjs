@@ -41,10 +41,10 @@ export async function bundleBothFormats({ dir, entry, name = 'index', platform, 
  * tsc's declarations of the package's own modules (its `tsconfig.build.json`) into `typesDir`, with `replace`
  * (file name → text) written over some of them; then each made resolvable by Node: `.js` in every relative import of
  * the ESM declarations, `.cjs` in their CommonJS twins (`.d.cts`, what `require` gets). Nothing in them may import
- * from outside the package: the build fails naming the file.
- * @param {{ dir: string, typesDir: string, replace?: Record<string, string> }} options
+ * from outside the package but its peer dependencies (`peers`): the build fails naming the file.
+ * @param {{ dir: string, typesDir: string, replace?: Record<string, string>, peers?: string[] }} options
  */
-export async function standaloneDeclarationFiles({ dir, typesDir, replace = {} }) {
+export async function standaloneDeclarationFiles({ dir, typesDir, replace = {}, peers = [] }) {
   execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.build.json')], { stdio: 'inherit' });
   for (const [file, text] of Object.entries(replace)) await writeFile(path.join(typesDir, file), text);
   const relativeName = path.relative(dir, typesDir);
@@ -52,7 +52,7 @@ export async function standaloneDeclarationFiles({ dir, typesDir, replace = {} }
     if (!file.endsWith('.d.ts')) continue;
     const text = await readFile(path.join(typesDir, file), 'utf8');
     for (const [, specifier] of text.matchAll(/(?:from|import) ['"]([^'"]+)['"]/g)) {
-      if (!/^\.\/[\w.-]+$/.test(specifier)) throw new Error(`${relativeName}/${file} imports ${specifier}: the published types must stand alone`);
+      if (!/^\.\/[\w.-]+$/.test(specifier) && !peers.includes(specifier)) throw new Error(`${relativeName}/${file} imports ${specifier}: the published types must stand alone`);
     }
     const withExtension = (extension) => text.replace(/from '(\.\/[\w.-]+)'/g, `from '$1.${extension}'`);
     await writeFile(path.join(typesDir, file), withExtension('js'));

@@ -2,7 +2,7 @@
 // with npm into an empty folder, offline, beside whatever else the test names (folders of packages already on this
 // machine, such as React for @svc/react), and a strict `tsc` over a developer's code in that folder.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,9 +25,17 @@ export async function installPacked(packageDir, alongside = []) {
   const folder = path.join(work, 'app');
   await mkdir(folder);
   await writeFile(path.join(folder, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  // Its own npm cache, offline: what is named here is all there is to install. Folders are copied, not linked.
+  // Its own npm cache, offline: what is named here is all there is to install. The folders are copied first (npm
+  // would link them, and reads a path with an `@version` in it, as pnpm's store has, as a package spec).
+  const copies = await Promise.all(
+    alongside.map(async (source, index) => {
+      const copy = path.join(work, 'alongside', String(index));
+      await cp(source, copy, { recursive: true, dereference: true });
+      return copy;
+    }),
+  );
   const npm = ['install', '--offline', '--no-audit', '--no-fund', '--install-links', '--cache', path.join(work, 'npm-cache')];
-  await run('npm', [...npm, path.join(work, tarball), ...alongside], { cwd: folder });
+  await run('npm', [...npm, path.join(work, tarball), ...copies], { cwd: folder });
   return { folder, tarball: path.join(work, tarball), remove: () => rm(work, { recursive: true, force: true }) };
 }
 

@@ -7,7 +7,8 @@
 import ts from 'typescript';
 
 /**
- * @typedef {object} TypeRoot One exported type to declare: its symbol, or the file that exports it and its name.
+ * @typedef {object} TypeRoot One exported type to declare (or a constant or a function: `declare const`, `declare
+ *   function`): its symbol, or the file that exports it and its name.
  * @property {ts.Symbol} [symbol]
  * @property {string} [file] The source file that exports it (absolute).
  * @property {string} name Its exported name.
@@ -138,8 +139,17 @@ class DeclarationPrinter {
 
   #declare(symbol, name) {
     const checker = this.checker;
-    const type = checker.getDeclaredTypeOfSymbol(symbol);
     const comment = doc(jsDocText(symbol, checker), '');
+    if (symbol.flags & ts.SymbolFlags.Function) {
+      const signatures = checker.getTypeOfSymbol(symbol).getCallSignatures();
+      this.#declared.set(name, signatures.map((signature) => `${comment}export declare function ${name}${this.#signature(signature, ': ')};`).join('\n'));
+      return;
+    }
+    if (symbol.flags & ts.SymbolFlags.Variable) {
+      this.#declared.set(name, `${comment}export declare const ${name}: ${this.#type(checker.getTypeOfSymbol(symbol), true)};`);
+      return;
+    }
+    const type = checker.getDeclaredTypeOfSymbol(symbol);
     if (symbol.flags & ts.SymbolFlags.Interface && !(symbol.flags & ts.SymbolFlags.TypeAlias)) {
       const members = checker.getPropertiesOfType(type).map((property) => this.#member(property));
       const indexes = checker.getIndexInfosOfType(type).map((info) => `  [key: ${this.#type(info.keyType)}]: ${this.#type(info.type)};`);
@@ -300,6 +310,7 @@ function isPublicOwnMember(member) {
 }
 
 function isReadonly(declaration, property) {
+  if (ts.isMappedTypeNode(declaration)) return declaration.readonlyToken !== undefined && declaration.readonlyToken.kind !== ts.SyntaxKind.MinusToken;
   if (ts.isGetAccessorDeclaration(declaration)) return !property.declarations?.some((d) => ts.isSetAccessorDeclaration(d));
   return (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Readonly) !== 0;
 }

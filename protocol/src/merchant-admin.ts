@@ -166,3 +166,11 @@ export const AuditLogQuerySchema = z.strictObject({
     .optional(),
 });
 export type AuditLogQuery = z.output<typeof AuditLogQuerySchema>;
+
+/** The query of `GET /merchant/audit-log` as a client writes it. */
+export interface AuditLogParams {
+  /** 1 to 100 entries a page (default 20). */
+  limit?: number;
+  /** The `nextCursor` of the page before. */
+  startingAfter?: string | null;
+}
