@@ -38,7 +38,13 @@ await bundleBothFormats({ dir: here, entry: 'src/index.ts', platform: 'neutral',
 await standaloneDeclarationFiles({
   dir: here,
   typesDir: path.join(dist, 'types'),
-  replace: { 'wire.d.ts': await wireDeclarations(), ...protocolDeclarations({ 'status.ts': ['Status', 'statusName', 'TransactionStatusCode', 'TransactionStatusName'], 'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams'] }) },
+  replace: {
+    'wire.d.ts': await wireDeclarations(),
+    ...protocolDeclarations({
+      'status.ts': ['Status', 'statusName', 'TransactionStatusCode', 'TransactionStatusName'],
+      'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams'],
+    }),
+  },
 });
 
 /** For each source module (name → the names it re-exports from protocol), its declarations, printed to stand alone. */
@@ -74,7 +80,11 @@ async function wireDeclarations() {
     const endpoint = document.paths[route.path]?.[route.method.toLowerCase()];
     const success = Object.keys(endpoint.responses).find((status) => status.startsWith('2'));
     const params = route.path.includes('{') ? `operations['${id}']['parameters']['path']` : '{}';
-    const query = CLIENT_QUERIES.includes(id) ? `ClientQueries['${id}']` : route.hasQuery ? `NonNullable<operations['${id}']['parameters']['query']>` : 'undefined';
+    const query = CLIENT_QUERIES.includes(id)
+      ? `ClientQueries['${id}']`
+      : route.hasQuery
+        ? `NonNullable<operations['${id}']['parameters']['query']>`
+        : 'undefined';
     const body = route.hasBody ? `NonNullable<operations['${id}']['requestBody']>['content']['application/json']` : 'undefined';
     return `  ${id}: {\n    params: ${params};\n    query: ${query};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
   });

@@ -52,7 +52,8 @@ export async function standaloneDeclarationFiles({ dir, typesDir, replace = {}, 
     if (!file.endsWith('.d.ts')) continue;
     const text = await readFile(path.join(typesDir, file), 'utf8');
     for (const [, specifier] of text.matchAll(/(?:from|import) ['"]([^'"]+)['"]/g)) {
-      if (!/^\.\/[\w.-]+$/.test(specifier) && !peers.includes(specifier)) throw new Error(`${relativeName}/${file} imports ${specifier}: the published types must stand alone`);
+      if (!/^\.\/[\w.-]+$/.test(specifier) && !peers.includes(specifier))
+        throw new Error(`${relativeName}/${file} imports ${specifier}: the published types must stand alone`);
     }
     const withExtension = (extension) => text.replace(/from '(\.\/[\w.-]+)'/g, `from '$1.${extension}'`);
     await writeFile(path.join(typesDir, file), withExtension('js'));

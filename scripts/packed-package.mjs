@@ -54,6 +54,8 @@ export async function strictTypeErrors(folder, files, extra = []) {
     await run(process.execPath, [tsc, ...options, '--lib', 'es2023,dom,dom.iterable', ...extra, ...Object.keys(files)], { cwd: folder });
     return [];
   } catch (error) {
-    return String(error.stdout).split('\n').filter((line) => /error TS\d+/.test(line));
+    return String(error.stdout)
+      .split('\n')
+      .filter((line) => /error TS\d+/.test(line));
   }
 }

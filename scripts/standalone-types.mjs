@@ -126,7 +126,10 @@ class DeclarationPrinter {
         name,
         `${doc(jsDocText(classSymbol, checker), '')}export interface ${name} extends HTMLElement {\n${members.map((m) => m.text).join('\n')}\n${listener('addEventListener')}\n${listener('removeEventListener')}\n}`,
       );
-      this.#declared.set(map, `/** The events of \`${name}\`: each a CustomEvent, bubbling and composed. */\nexport interface ${map} extends HTMLElementEventMap {\n${events.join('\n')}\n}`);
+      this.#declared.set(
+        map,
+        `/** The events of \`${name}\`: each a CustomEvent, bubbling and composed. */\nexport interface ${map} extends HTMLElementEventMap {\n${events.join('\n')}\n}`,
+      );
     });
   }
 
@@ -224,7 +227,10 @@ class DeclarationPrinter {
     }
     if (checker.isTupleType(type)) {
       const readonly = type.target?.readonly ? 'readonly ' : '';
-      return `${readonly}[${checker.getTypeArguments(type).map((t) => this.#type(t)).join(', ')}]`;
+      return `${readonly}[${checker
+        .getTypeArguments(type)
+        .map((t) => this.#type(t))
+        .join(', ')}]`;
     }
     if (isFromLibrary(type.symbol) || isFromLibrary(type.aliasSymbol)) return this.#libraryType(type);
     if (type.flags & f.TypeParameter) return type.symbol.name;
@@ -269,7 +275,7 @@ class DeclarationPrinter {
   #nameOf(type) {
     const symbol =
       this.#known.get(type) ??
-      (type.aliasSymbol && !(type.aliasTypeArguments?.length)
+      (type.aliasSymbol && !type.aliasTypeArguments?.length
         ? type.aliasSymbol
         : !type.aliasSymbol && type.symbol && type.symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class) && !isGeneric(type)
           ? type.symbol

@@ -78,7 +78,12 @@ export async function sdkDeclarations(name) {
     ' * the service (docs/integrating.md, "Browser SDKs").',
     ' */',
   ];
-  const global = ['declare global {', ...[...globals].map(([global, symbol]) => `  var ${global}: ${symbol.name};`), ...tagMap(tags).map((line) => `  ${line}`), '}'];
+  const global = [
+    'declare global {',
+    ...[...globals].map(([global, symbol]) => `  var ${global}: ${symbol.name};`),
+    ...tagMap(tags).map((line) => `  ${line}`),
+    '}',
+  ];
   return formatted([...header, body, ...global, ''].join('\n'));
 }
 

@@ -12,4 +12,9 @@ const { version } = JSON.parse(await readFile(path.join(here, 'package.json'), '
 
 await rm(path.join(here, 'dist'), { recursive: true, force: true });
 await bundleBothFormats({ dir: here, entry: 'src/index.ts', platform: 'browser', banner: `// @svc/react ${version}`, external: ['react'] });
-await standaloneDeclarationFiles({ dir: here, typesDir: path.join(here, 'dist'), replace: { 'sdk-types.d.ts': await packageDeclarations() }, peers: ['react'] });
+await standaloneDeclarationFiles({
+  dir: here,
+  typesDir: path.join(here, 'dist'),
+  replace: { 'sdk-types.d.ts': await packageDeclarations() },
+  peers: ['react'],
+});

@@ -24,7 +24,11 @@ describe('listings', () => {
     const { urls, fetch } = pagedFetch(PAGES);
     const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch });
     const seen: string[] = [];
-    for await (const transaction of client.transactions.list({ status: [Status.PartiallyRefunded, Status.Refunded], limit: 2, createdFrom: new Date('2026-01-01T00:00:00Z') })) {
+    for await (const transaction of client.transactions.list({
+      status: [Status.PartiallyRefunded, Status.Refunded],
+      limit: 2,
+      createdFrom: new Date('2026-01-01T00:00:00Z'),
+    })) {
       seen.push(transaction.TransactionNumber);
     }
     expect(seen).toEqual(['A', 'B', 'C', 'D', 'E']);

@@ -136,7 +136,10 @@ describe('the OpenAPI document', () => {
     expect(pages.map((e) => e.operationId)).toEqual(expect.arrayContaining(['listTransactions', 'listAuditLog']));
     for (const endpoint of pages) {
       const query = (sandbox.paths[endpoint.path]?.[endpoint.method]?.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p] : []));
-      expect(query.map((p) => p.name), endpoint.operationId).toEqual(expect.arrayContaining(['limit', 'startingAfter']));
+      expect(
+        query.map((p) => p.name),
+        endpoint.operationId,
+      ).toEqual(expect.arrayContaining(['limit', 'startingAfter']));
     }
   });
 

@@ -18,4 +18,3 @@ export function statusName(status: TransactionStatusCode): TransactionStatusName
   if (!entry) throw new RangeError(`unknown transaction status ${String(status)}`);
   return entry.statusName;
 }
-

@@ -111,7 +111,7 @@ async function publishedIntegrity(base: string, sdk: SdkName, version: string): 
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     manifest = (await response.json()) as typeof manifest;
   } catch (error) {
-    throw new Error(`could not read ${url}: ${(error as Error).message}`);
+    throw new Error(`could not read ${url}: ${(error as Error).message}`, { cause: error });
   }
   const file = manifest.files?.[sdk];
   if (!file?.url.endsWith(`/sdk/${sdk}/${version}/sdk.js`)) throw new Error(`${url} lists no ${sdk} SDK ${version}${file ? ` (it serves ${file.url})` : ''}`);

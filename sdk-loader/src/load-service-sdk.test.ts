@@ -9,7 +9,9 @@ import type { ServiceFrontEndSDK } from './sdk-types';
 const BASE = 'https://pay.example.com';
 const ELEMENTS = `${BASE}/sdk/elements/1.1.1/sdk.js`;
 const INTEGRITY = 'sha384-elementsHashFromTheManifest';
-const manifest = { files: { elements: { url: ELEMENTS, integrity: INTEGRITY }, express: { url: `${BASE}/sdk/express/1.0.0/sdk.js`, integrity: 'sha384-express' } } };
+const manifest = {
+  files: { elements: { url: ELEMENTS, integrity: INTEGRITY }, express: { url: `${BASE}/sdk/express/1.0.0/sdk.js`, integrity: 'sha384-express' } },
+};
 
 let fetches: string[];
 let load: typeof import('./index').loadServiceSDK;

@@ -85,7 +85,9 @@ describe('<ServiceElements> in strict mode', () => {
       'svc-dimensions': 1,
       'svc-payment-success': 1,
     });
-    await act(async () => root.render(createElement(StrictMode, null, createElement(ServiceElements, { ...props, clientId: 'ck_two', onPaymentSuccess: latest }))));
+    await act(async () =>
+      root.render(createElement(StrictMode, null, createElement(ServiceElements, { ...props, clientId: 'ck_two', onPaymentSuccess: latest }))),
+    );
     expect(only('svc-ecom-sdk-elements')).toBe(widget);
     expect(widget.clientId).toBe('ck_two');
     expect(widget.listening()['svc-payment-success']).toBe(1);

@@ -32,7 +32,7 @@ const CHECKOUT = [
   'return (',
   '  <>',
   '    <ServiceElements ref={widget} baseUrl="https://pay.example.com" clientId="ck_…" mode="sandbox" appearance={{ theme: \'night\' }}',
-  "      onValidationStatus={({ isValid }) => console.log(isValid)} onError={({ code }) => console.warn(code)} onPaymentSuccess={({ transaction }) => commit(transaction)} />",
+  '      onValidationStatus={({ isValid }) => console.log(isValid)} onError={({ code }) => console.warn(code)} onPaymentSuccess={({ transaction }) => commit(transaction)} />',
   '    <button onClick={pay}>Pay</button>',
   '    <ServiceExpressCheckout baseUrl="https://pay.example.com" clientId="ck_…" amount="25.00" currency="USD" mode="sandbox" wallets={[\'paypal\']}',
   '      onPay={({ transactionNumber, method }) => console.log(transactionNumber, method)} />',

@@ -6,7 +6,8 @@ import { useSdkScript, type ScriptSource } from './use-sdk-script';
 type Detail<K extends keyof SvcEcomSdkElementsElementEventMap> = SvcEcomSdkElementsElementEventMap[K] extends CustomEvent<infer D> ? D : never;
 
 /** `<ServiceElements>`'s props: where the service is, the widget's options (as `ServiceFrontEndSDK.config` takes them), its events. */
-export interface ServiceElementsProps extends ScriptSource, Pick<SdkConfig, 'clientId' | 'mode' | 'methodType' | 'debug' | 'appearance' | 'paymentMethods' | 'locale'> {
+export interface ServiceElementsProps
+  extends ScriptSource, Pick<SdkConfig, 'clientId' | 'mode' | 'methodType' | 'debug' | 'appearance' | 'paymentMethods' | 'locale'> {
   /** The session is loaded and the payment methods are shown. */
   onReady?: (detail: Detail<'svc-ready'>) => void;
   /** A payment method was chosen (also the initial choice). */
@@ -56,7 +57,15 @@ export const ServiceElements = forwardRef<ServiceElementsHandle, ServiceElements
   useEffect(() => {
     const widget = element.current;
     if (!ready || !widget) return;
-    Object.assign(widget, { clientId, mode, methodType: methodType ?? 'manual_capture', debug: debug ?? false, appearance, paymentMethods, locale: locale ?? 'auto' });
+    Object.assign(widget, {
+      clientId,
+      mode,
+      methodType: methodType ?? 'manual_capture',
+      debug: debug ?? false,
+      appearance,
+      paymentMethods,
+      locale: locale ?? 'auto',
+    });
   }, [ready, clientId, mode, methodType, debug, appearance, paymentMethods, locale]);
   useElementEvents(element, ready, EVENTS, props);
   useImperativeHandle(

@@ -24,7 +24,18 @@ const EVENTS = { 'svc-ready': 'onReady', 'svc-show': 'onShow', 'svc-pay': 'onPay
   keyof SvcEcomSdkExpressElementEventMap & `svc-${string}`,
   Handler
 >;
-const DATA_PROPS = ['clientId', 'amount', 'currency', 'logs', 'methodType', 'mode', 'cssUrl', 'appearance', 'wallets', 'locale'] as const satisfies readonly (keyof ExpressProps)[];
+const DATA_PROPS = [
+  'clientId',
+  'amount',
+  'currency',
+  'logs',
+  'methodType',
+  'mode',
+  'cssUrl',
+  'appearance',
+  'wallets',
+  'locale',
+] as const satisfies readonly (keyof ExpressProps)[];
 
 /**
  * Express's wallet buttons (`<svc-ecom-sdk-express>`): loads Express from the service, sets the element's `props`

@@ -109,7 +109,7 @@ describe('the @svc/node tarball', () => {
       '  await client.pay();',
       "  try { await client.getTransaction({ transactionNumber: 'x' }); } catch (e) { if (SvcApiError.is(e, 'not_found')) return e.status; }",
       '  // The listings: filters in their own types, every page with for await; the audit log likewise.',
-      "  for await (const refunded of client.transactions.list({ status: [13, 14], createdFrom: new Date(), limit: 100 })) if (refunded.status === Status.Refunded) return refunded.refundedCents;",
+      '  for await (const refunded of client.transactions.list({ status: [13, 14], createdFrom: new Date(), limit: 100 })) if (refunded.status === Status.Refunded) return refunded.refundedCents;',
       "  const page = await client.listTransactions({ status: Status.Captured, q: '4242' }); if (page.hasMore) return page.data.length;",
       "  for await (const entry of client.auditLog.list({ limit: 10 })) if (entry.action === 'credential.revoked') return 1;",
       "  const me = await client.getCurrentCredential(); if (me.kind === 'branch_key') return 2;",

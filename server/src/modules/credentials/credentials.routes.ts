@@ -8,7 +8,15 @@ import type { MutationContext } from '../../mutations/mutation';
 import { presentedCredential } from '../../http/authenticate';
 import { route, type EndpointRoute, type KeySpace } from '../../http/endpoint-router';
 import type { AuditActorRef } from '../audit';
-import { changeAllowedOrigin, createCredential, currentCredential, listCredentials, revokeCredential, rollWebhookSecret, type Change } from './credentials.service';
+import {
+  changeAllowedOrigin,
+  createCredential,
+  currentCredential,
+  listCredentials,
+  revokeCredential,
+  rollWebhookSecret,
+  type Change,
+} from './credentials.service';
 
 /**
  * The merchant's credentials, a client ID's allowed origins and the HMAC secret (docs/integrating.md#managing-credentials):

@@ -144,8 +144,14 @@ describe("the elements' custom-elements.json", () => {
         modules: { declarations?: { tagName?: string; events?: { name: string }[]; members?: { name: string }[] }[] }[];
       };
       const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === tag);
-      expect(element?.events?.map((e) => e.name), name).toEqual(expect.arrayContaining([...events]));
-      expect(element?.members?.map((m) => m.name), name).toEqual(expect.arrayContaining([...members]));
+      expect(
+        element?.events?.map((e) => e.name),
+        name,
+      ).toEqual(expect.arrayContaining([...events]));
+      expect(
+        element?.members?.map((m) => m.name),
+        name,
+      ).toEqual(expect.arrayContaining([...members]));
     }
   });
 });
