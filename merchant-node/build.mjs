@@ -3,17 +3,19 @@
 //   evaluated here and bundled as plain data, so neither zod nor any schema reaches the package.
 // - dist/types/*.d.ts: tsc's declarations of the package's own modules, and wire.d.ts generated from the service's
 //   OpenAPI document (openapi-typescript) plus the websocket messages, so the types need no other package either.
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument, WsClientMessageSchema, WsServerMessageSchema } from '@svc/protocol';
-import { build } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { z } from 'zod';
+import { bundleBothFormats, standaloneDeclarationFiles } from '../scripts/package-build.mjs';
+import { standaloneDeclarations, typeProgram } from '../scripts/standalone-types.mjs';
 import { MERCHANT_ROUTES } from './src/endpoint-table.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The listings whose query the client takes in its own types (src/list-queries.ts) rather than as the query's text. */
+const CLIENT_QUERIES = ['listTransactions', 'listAuditLog'];
 const dist = path.join(here, 'dist');
 const { version } = JSON.parse(await readFile(path.join(here, 'package.json'), 'utf8'));
 
@@ -29,40 +31,32 @@ const endpointTableAsData = {
   },
 };
 
-for (const [format, file] of [
-  ['esm', 'index.mjs'],
-  ['cjs', 'index.cjs'],
-]) {
-  await build({
-    entryPoints: [path.join(here, 'src/index.ts')],
-    outfile: path.join(dist, file),
-    bundle: true,
-    platform: 'neutral',
-    target: 'node20',
-    format,
-    mainFields: ['module', 'main'],
-    plugins: [endpointTableAsData],
-    banner: { js: `// @svc/node ${version}` },
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
-}
+await bundleBothFormats({ dir: here, entry: 'src/index.ts', platform: 'neutral', banner: `// @svc/node ${version}`, plugins: [endpointTableAsData] });
 
-// The package's own declarations; wire.d.ts is replaced below.
-execFileSync(process.execPath, [path.join(here, 'node_modules/typescript/bin/tsc'), '-p', path.join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
-await writeFile(path.join(dist, 'types/wire.d.ts'), await wireDeclarations());
+// The package's own declarations: wire.d.ts replaced by the types generated from the OpenAPI document, and the modules
+// that re-export protocol's (the statuses, the listings' queries) by standalone declarations printed from them.
+await standaloneDeclarationFiles({
+  dir: here,
+  typesDir: path.join(dist, 'types'),
+  replace: {
+    'wire.d.ts': await wireDeclarations(),
+    ...protocolDeclarations({
+      'status.ts': ['Status', 'statusName', 'TransactionStatusCode', 'TransactionStatusName'],
+      'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams'],
+    }),
+  },
+});
 
-// Node's resolution wants the extension of every relative import: `.js` in the ESM declarations, `.cjs` in their
-// CommonJS twins (`.d.cts`, what `require` gets). Nothing in the types may point outside the package.
-for (const file of await readdir(path.join(dist, 'types'))) {
-  if (!file.endsWith('.d.ts')) continue;
-  const text = await readFile(path.join(dist, 'types', file), 'utf8');
-  for (const [, specifier] of text.matchAll(/from ['"]([^'"]+)['"]/g)) {
-    if (!/^\.\/[\w-]+$/.test(specifier)) throw new Error(`dist/types/${file} imports ${specifier}: the published types must stand alone`);
-  }
-  const withExtension = (extension) => text.replace(/from '(\.\/[\w-]+)'/g, `from '$1.${extension}'`);
-  await writeFile(path.join(dist, 'types', file), withExtension('js'));
-  await writeFile(path.join(dist, 'types', file.replace(/\.d\.ts$/, '.d.cts')), withExtension('cjs'));
+/** For each source module (name → the names it re-exports from protocol), its declarations, printed to stand alone. */
+function protocolDeclarations(modules) {
+  const files = Object.keys(modules).map((file) => path.join(here, 'src', file));
+  const program = typeProgram(path.join(here, 'tsconfig.json'), files);
+  return Object.fromEntries(
+    Object.entries(modules).map(([file, names]) => [
+      file.replace(/\.ts$/, '.d.ts'),
+      standaloneDeclarations(program, { types: names.map((name) => ({ file: path.join(here, 'src', file), name })) }),
+    ]),
+  );
 }
 
 /** The wire types from the OpenAPI document (every request, answer and the callback) and the websocket messages. */
@@ -78,7 +72,7 @@ async function wireDeclarations() {
   const sourceNames = await sourceWireNames();
   const aliases = Object.fromEntries(schemaNames.map((name) => [name, `components['schemas']['${name}']`]));
   for (const name of sourceNames) {
-    if (!aliases[name] && !['ApiErrorCode', 'MerchantOperationId', 'MerchantOperations'].includes(name)) {
+    if (!aliases[name] && !['ApiErrorCode', 'ClientQueries', 'MerchantOperationId', 'MerchantOperations'].includes(name)) {
       throw new Error(`src/wire.ts exports ${name}, which the OpenAPI document has no schema for`);
     }
   }
@@ -86,11 +80,16 @@ async function wireDeclarations() {
     const endpoint = document.paths[route.path]?.[route.method.toLowerCase()];
     const success = Object.keys(endpoint.responses).find((status) => status.startsWith('2'));
     const params = route.path.includes('{') ? `operations['${id}']['parameters']['path']` : '{}';
-    const query = route.hasQuery ? `NonNullable<operations['${id}']['parameters']['query']>` : 'undefined';
+    const query = CLIENT_QUERIES.includes(id)
+      ? `ClientQueries['${id}']`
+      : route.hasQuery
+        ? `NonNullable<operations['${id}']['parameters']['query']>`
+        : 'undefined';
     const body = route.hasBody ? `NonNullable<operations['${id}']['requestBody']>['content']['application/json']` : 'undefined';
     return `  ${id}: {\n    params: ${params};\n    query: ${query};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
   });
   return [
+    "import type { AuditLogParams, ListTransactionsParams } from './list-queries';",
     '/**',
     ' * The wire types of the payment service, generated from its OpenAPI document (GET /openapi.json) and websocket',
     ` * messages by @svc/node ${version}'s build. \`paths\`, \`webhooks\`, \`components\` and \`operations\` are openapi-typescript's.`,
@@ -105,6 +104,8 @@ async function wireDeclarations() {
     `export type MerchantOperationId = ${Object.keys(MERCHANT_ROUTES)
       .map((id) => `'${id}'`)
       .join(' | ')};`,
+    "/** The listings' queries as the client takes them (numbers, dates, lists), by operation. */",
+    `export type ClientQueries = { ${CLIENT_QUERIES.map((id) => `${id}: ${id === 'listTransactions' ? 'ListTransactionsParams' : 'AuditLogParams'}`).join('; ')} };`,
     '/** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */',
     'export type MerchantOperations = {',
     ...operations,

@@ -4,10 +4,11 @@
 // bundle contains zod, each bundle's own rule of what it may import, gzip sizes against budgets. `node build.mjs`
 // builds once and fails on any problem; `node build.mjs --watch` rebuilds on every change and reports problems without
 // stopping (what `pnpm dev` runs).
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, runnerImport } from 'vite';
+import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
 
 /**
  * @typedef {object} BrowserFile One file built from one entry.
@@ -27,6 +28,9 @@ import { build, runnerImport } from 'vite';
  * @property {BrowserFile[]} files
  * @property {Budget[]} budgets
  * @property {string} [dir] The output folder, from the package root (`dist` unless told); emptied first.
+ * @property {{ sdk: 'elements' | 'iframe' | 'express', elements?: string[] }} [publish] An SDK's published descriptions,
+ *   written beside its files (sdk-types.mjs): `sdk.d.ts`, and with `elements` (globs of its element folders)
+ *   `custom-elements.json`.
  */
 
 /** Safe transforms only (no `unsafe*`): the output must behave as the source does. */
@@ -109,15 +113,26 @@ export async function watchBrowserFiles(root, spec) {
 export async function runBuild(root, spec, argv = process.argv.slice(2)) {
   if (argv.includes('--watch')) {
     await watchBrowserFiles(root, spec);
+    await writePublished(root, spec);
     process.send?.({ built: true });
     return;
   }
   try {
     await buildBrowserFiles(root, spec);
+    await writePublished(root, spec);
   } catch (error) {
     for (const problem of error instanceof BuildProblems ? error.problems : [error.message]) console.error(`build: ${problem}`);
     process.exit(1);
   }
+}
+
+/** The SDK's types (`sdk.d.ts`) and its elements' manifest (`custom-elements.json`), printed from its sources. */
+async function writePublished(root, spec) {
+  if (!spec.publish) return;
+  const dir = spec.dir ?? 'dist';
+  const { sdk, elements } = spec.publish;
+  await writeFile(join(root, dir, 'sdk.d.ts'), await sdkDeclarations(sdk));
+  if (elements) await writeFile(join(root, dir, 'custom-elements.json'), await customElementsManifest(sdk, elements, dir));
 }
 
 /** The Vite build of one file, with the checks plugin; `watch` makes `build()` resolve with a Rollup watcher. */

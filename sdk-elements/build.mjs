@@ -36,6 +36,7 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
           : 'imports host code',
     },
   ],
+  publish: { sdk: 'elements', elements: ['src/components/**/*.ts'] },
   budgets: [
     { label: 'dist/sdk.js', files: ['sdk.js'], bytes: 25 * 1024 },
     { label: 'dist/card-frame.js + .html', files: ['card-frame.js', 'card-frame.html'], bytes: 20 * 1024 },

@@ -7,5 +7,6 @@ import { runBuild } from '@svc/sdk-core/build';
 
 await runBuild(dirname(fileURLToPath(import.meta.url)), {
   files: [{ entry: 'src/sdk.ts', file: 'sdk.js' }],
+  publish: { sdk: 'express', elements: ['src/components/**/*.ts'] },
   budgets: [{ label: 'dist/sdk.js', files: ['sdk.js'], bytes: 18 * 1024 }],
 });

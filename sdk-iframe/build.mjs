@@ -22,6 +22,7 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
       refuse: (input) => (input.startsWith('src/host/') ? "imports the loader's code" : undefined),
     },
   ],
+  publish: { sdk: 'iframe' },
   budgets: [
     { label: 'dist/sdk.js (loader)', files: ['sdk.js'], bytes: 5 * 1024 },
     { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 25 * 1024 },

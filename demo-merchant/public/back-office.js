@@ -212,17 +212,17 @@ async function loadDeliveries() {
       actions.append(redeliver);
       row.append(
         cell(`#${d.sequence}`),
-        cell(d.state),
+        cell(d.status),
         cell(`${d.attempts.length}: ${attempts}`),
         cell(d.nextAttemptAt ? new Date(d.nextAttemptAt).toLocaleString() : '—'),
         actions,
       );
-      row.dataset.state = d.state === 'succeeded' ? 'ok' : d.state === 'failed' ? 'error' : 'busy';
+      row.dataset.state = d.status === 'succeeded' ? 'ok' : d.status === 'failed' ? 'error' : 'busy';
       return row;
     }),
   );
   // While a delivery is on its way, follow it (the service does not push its delivery log).
-  if (log.deliveries.some((d) => d.state === 'pending')) deliveriesTimer = setTimeout(loadDeliveries, 1000);
+  if (log.deliveries.some((d) => d.status === 'pending')) deliveriesTimer = setTimeout(loadDeliveries, 1000);
 }
 
 // ——— every transaction at the service: searched and paged there, newest first ———

@@ -154,6 +154,7 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
       return json({
         success: true,
         transactionNumber: commit[1],
+        status,
         transactionStatus: status,
         paymentDetails,
         confirmation: null,

@@ -37,7 +37,10 @@ describe('the merchant client', () => {
     );
     expect(expected).toContain('initTransaction');
     const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x' });
-    expect(Object.keys(client).sort()).toEqual([...expected].sort());
+    // …and the listings again where stripe-node's habit looks for them (transactions.list, auditLog.list).
+    expect(Object.keys(client).sort()).toEqual([...expected, 'auditLog', 'transactions'].sort());
+    expect(client.transactions.list).toBe(client.listTransactions);
+    expect(client.auditLog.list).toBe(client.listAuditLog);
     expect(Object.keys(MERCHANT_ROUTES).sort()).toEqual([...expected].sort());
   });
 

@@ -1,5 +1,6 @@
 import { MERCHANT_ROUTES, type MerchantRoute } from './endpoint-table';
 import { errorFromAnswer } from './errors';
+import { pageList, type Page, type PageList } from './page-list';
 import { queryString } from './query-string';
 import type { MerchantOperationId, MerchantOperations } from './wire';
 
@@ -32,15 +33,22 @@ type BodyArgument<K extends MerchantOperationId> = [Operation<K>['body']] extend
     ? [body?: Operation<K>['body']]
     : [body: Operation<K>['body']];
 
+/** The listings that answer a page (`{ data, hasMore, nextCursor }`): their calls give a PageList. */
+const PAGED = ['listTransactions', 'listAuditLog'] as const;
+type PagedOperationId = (typeof PAGED)[number];
+type Answer<K extends MerchantOperationId> = K extends PagedOperationId ? PageList<Operation<K>['result']['data'][number]> : Promise<Operation<K>['result']>;
+type Method<K extends MerchantOperationId> = (...args: [...ParamsArgument<K>, ...QueryArgument<K>, ...BodyArgument<K>, options?: RequestOptions]) => Answer<K>;
+
 /**
  * One method per merchant endpoint, named by its operation id (`initTransaction`, `getTransaction`, `pay`, `void`…):
  * the path parameters first (`{ transactionNumber }`), then the query (a listing's filters), then the body, then the
- * options. Each resolves with the parsed answer or rejects with an `SvcApiError`.
+ * options. Each resolves with the parsed answer or rejects with an `SvcApiError`; a listing's answer is also iterated
+ * with `for await`, over every page. The listings are also where stripe-node's habit looks for them:
+ * `transactions.list(query)` and `auditLog.list(query)`.
  */
-export type MerchantClient = {
-  [K in MerchantOperationId]: (
-    ...args: [...ParamsArgument<K>, ...QueryArgument<K>, ...BodyArgument<K>, options?: RequestOptions]
-  ) => Promise<Operation<K>['result']>;
+export type MerchantClient = { [K in MerchantOperationId]: Method<K> } & {
+  transactions: { list: Method<'listTransactions'> };
+  auditLog: { list: Method<'listAuditLog'> };
 };
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -103,9 +111,13 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     }
   }
 
-  const client: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  const client: Record<string, unknown> = {};
   for (const [operationId, route] of Object.entries(MERCHANT_ROUTES) as [string, MerchantRoute][]) {
-    client[operationId] = (...args) => call(route, args);
+    client[operationId] = (PAGED as readonly string[]).includes(operationId)
+      ? (query: Record<string, unknown> = {}, options?: RequestOptions) => pageList((page) => call(route, [page, options]) as Promise<Page<unknown>>, query)
+      : (...args: unknown[]) => call(route, args);
   }
+  client.transactions = { list: client.listTransactions };
+  client.auditLog = { list: client.listAuditLog };
   return client as MerchantClient;
 }

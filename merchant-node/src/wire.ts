@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ENDPOINT, ProblemDetails } from '@svc/protocol';
+import type { AuditLogParams, ListTransactionsParams } from './list-queries';
 
 export type {
   AuthorizeRequest,
@@ -44,11 +45,14 @@ export type MerchantOperationId = {
 type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { [N in Name]: string } & PathParams<Rest> : unknown;
 type Flat<T> = { [K in keyof T]: T[K] };
 
+/** The listings' queries as the client takes them (numbers, dates, lists), by operation. */
+export type ClientQueries = { listTransactions: ListTransactionsParams; listAuditLog: AuditLogParams };
+
 /** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */
 export type MerchantOperations = {
   [K in MerchantOperationId]: {
     params: Flat<PathParams<Table[K]['path']>>;
-    query: Table[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
+    query: K extends keyof ClientQueries ? ClientQueries[K] : Table[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
     body: Table[K] extends { request: infer R extends z.ZodType } ? z.input<R> : undefined;
     result: z.output<Table[K]['response']['schema']>;
   };

@@ -11,6 +11,9 @@ export const CALLBACK_DELIVERY_DEFAULTS = {
   giveUpAfterS: 3 * 24 * 3600,
 } as const;
 
+/** Where a delivery stands: retried while `pending`, then `succeeded` or `failed` for good. */
+export const CALLBACK_DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
+
 /** A delivery log entry (docs/integrating.md#delivery-and-retries): one per transaction update sent to the callbackURL. */
 export const CallbackDeliverySchema = z.object({
   deliveryId: z.string(),
@@ -18,7 +21,8 @@ export const CallbackDeliverySchema = z.object({
   sequence: z.number().int(),
   url: z.string(),
   method: z.enum(['GET', 'POST']),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  status: z.enum(CALLBACK_DELIVERY_STATES),
+  state: z.enum(CALLBACK_DELIVERY_STATES).describe('Deprecated: the same as `status`, its former name'),
   nextAttemptAt: z.iso.datetime().nullable(),
   attempts: z.array(
     z.object({
@@ -36,7 +40,8 @@ export type CallbackLog = z.infer<typeof CallbackLogSchema>;
 
 export const RedeliverResponseSchema = z.object({
   deliveryId: z.string(),
-  state: z.literal('pending'),
+  status: z.literal('pending'),
+  state: z.literal('pending').describe('Deprecated: the same as `status`, its former name'),
   nextAttemptAt: z.iso.datetime().nullable(),
 });
 export type RedeliverResponse = z.infer<typeof RedeliverResponseSchema>;

@@ -34,6 +34,7 @@ export const terminalCurrentPath = '/sandbox/terminal/current';
 export const terminalTapPath = '/sandbox/terminal/tap';
 export const terminalCancelPath = '/sandbox/terminal/cancel';
 export const listCredentialsPath = '/credentials';
+export const getCurrentCredentialPath = '/merchant/credentials/current';
 export const createCredentialPath = '/credentials';
 export const revokeCredentialPath = '/credentials/{credentialId}/revoke';
 export const addAllowedOriginPath = '/credentials/{credentialId}/origins';

@@ -158,10 +158,19 @@ export type AuditLogPage = z.infer<typeof AuditLogPageSchema>;
 
 /** `GET /merchant/audit-log`'s query: `limit` (1–100, default 20) and `startingAfter` (the page before's `nextCursor`). */
 export const AuditLogQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many entries a page holds: 1 to 100 (default 20)'),
   startingAfter: z
     .string()
+    .describe("The page after this one: the previous page's `nextCursor`")
     .regex(/^[1-9][0-9]{0,15}$/, 'is not a cursor (pass the nextCursor of the page before)')
     .optional(),
 });
 export type AuditLogQuery = z.output<typeof AuditLogQuerySchema>;
+
+/** The query of `GET /merchant/audit-log` as a client writes it. */
+export interface AuditLogParams {
+  /** 1 to 100 entries a page (default 20). */
+  limit?: number;
+  /** The `nextCursor` of the page before. */
+  startingAfter?: string | null;
+}

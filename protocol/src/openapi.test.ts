@@ -131,6 +131,18 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives every listing that answers a page (`nextCursor`) its `limit` and `startingAfter`, so a client can page it', () => {
+    const pages = ENDPOINTS.filter((e) => 'nextCursor' in ((e.response.schema as { shape?: object }).shape ?? {}));
+    expect(pages.map((e) => e.operationId)).toEqual(expect.arrayContaining(['listTransactions', 'listAuditLog']));
+    for (const endpoint of pages) {
+      const query = (sandbox.paths[endpoint.path]?.[endpoint.method]?.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p] : []));
+      expect(
+        query.map((p) => p.name),
+        endpoint.operationId,
+      ).toEqual(expect.arrayContaining(['limit', 'startingAfter']));
+    }
+  });
+
   it('leaves the sandbox-only endpoints out of a production document', () => {
     const sandboxOnly = ENDPOINTS.filter((e) => e.sandboxOnly);
     expect(sandboxOnly.length).toBeGreaterThan(0);

@@ -171,7 +171,8 @@ export type CommitRequest = z.input<typeof CommitRequestSchema>;
 export const CommitResponseSchema = z.object({
   success: z.literal(true),
   transactionNumber: z.string(),
-  transactionStatus: TransactionStatusCodeSchema,
+  status: TransactionStatusCodeSchema.describe("The transaction's status after the commit"),
+  transactionStatus: TransactionStatusCodeSchema.describe('Deprecated: the same as `status`, its former name'),
   paymentDetails: PaymentDetailsSchema.nullable(),
   confirmation: ConfirmationSchema.nullable(),
   transaction: TransactionSchema,

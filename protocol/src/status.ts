@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { TRANSACTION_STATUSES } from './constants';
+import type { TransactionStatusCode, TransactionStatusName } from './status-names';
 
-export type TransactionStatusEntry = (typeof TRANSACTION_STATUSES)[number];
-export type TransactionStatusCode = TransactionStatusEntry['status'];
-export type TransactionStatusName = TransactionStatusEntry['statusName'];
-
-/** Status codes by name: `Status.Approved === 0`. */
-export const Status = Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s.statusName, s.status])) as {
-  readonly [E in TransactionStatusEntry as E['statusName']]: E['status'];
-};
-
-export function statusName(status: TransactionStatusCode): TransactionStatusName {
-  const entry = TRANSACTION_STATUSES.find((s) => s.status === status);
-  if (!entry) throw new RangeError(`unknown transaction status ${String(status)}`);
-  return entry.statusName;
-}
+export { Status, statusName, type TransactionStatusCode, type TransactionStatusEntry, type TransactionStatusName } from './status-names';
 
 export const TransactionStatusCodeSchema = z.union(
   TRANSACTION_STATUSES.map((s) => z.literal(s.status)) as unknown as [

@@ -46,7 +46,7 @@ beforeAll(async () => {
   await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'shop', version: '1.0.0', private: true }));
   // Its own npm cache, offline: the tarball is all there is to install.
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--cache', path.join(work, 'npm-cache'), path.join(work, tarball)], { cwd: consumer });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await dispatcher?.stop();
@@ -100,7 +100,7 @@ describe('the @svc/node tarball', () => {
 
   it('types a TypeScript backend from its .d.ts alone, for import and for require', async () => {
     const typed = [
-      "import { createMerchantClient, SvcApiError, verifyCallback, type Transaction, type WsServerMessage } from '@svc/node';",
+      "import { createMerchantClient, Status, SvcApiError, verifyCallback, type Transaction, type WsServerMessage } from '@svc/node';",
       "const client = createMerchantClient({ baseUrl: 'http://localhost:8080', apiKey: 'sk_x' });",
       'export async function flow(headers: Record<string, string>, raw: string): Promise<number> {',
       "  const created: Transaction = await client.initTransaction({ amount: 10, currency: 'USD' });",
@@ -108,6 +108,11 @@ describe('the @svc/node tarball', () => {
       '  // @ts-expect-error pay needs a body',
       '  await client.pay();',
       "  try { await client.getTransaction({ transactionNumber: 'x' }); } catch (e) { if (SvcApiError.is(e, 'not_found')) return e.status; }",
+      '  // The listings: filters in their own types, every page with for await; the audit log likewise.',
+      '  for await (const refunded of client.transactions.list({ status: [13, 14], createdFrom: new Date(), limit: 100 })) if (refunded.status === Status.Refunded) return refunded.refundedCents;',
+      "  const page = await client.listTransactions({ status: Status.Captured, q: '4242' }); if (page.hasMore) return page.data.length;",
+      "  for await (const entry of client.auditLog.list({ limit: 10 })) if (entry.action === 'credential.revoked') return 1;",
+      "  const me = await client.getCurrentCredential(); if (me.kind === 'branch_key') return 2;",
       "  const message = {} as WsServerMessage; if (message.type === 'transaction.updated') return message.transaction.status;",
       "  return (await verifyCallback('whsec_x', headers, raw)) ? paid.payment.amountCents : 0;",
       '}',
@@ -130,5 +135,20 @@ describe('the @svc/node tarball', () => {
       'es2023,dom',
     ];
     await expect(run(process.execPath, [tsc, ...options, 'typed.mts', 'typed.cts'], { cwd: consumer })).resolves.toBeDefined();
-  });
+    // A misnamed filter, a status as text and a misnamed body field do not compile.
+    const misnamed = [
+      "import { createMerchantClient } from '@svc/node';",
+      "const client = createMerchantClient({ baseUrl: 'http://localhost:8080', apiKey: 'sk_x' });",
+      "export const pages = [client.listTransactions({ statuses: [13] }), client.listTransactions({ status: ['13'] })];",
+      "export const created = client.initTransaction({ amount: 10, curency: 'USD' });",
+    ].join('\n');
+    await writeFile(path.join(consumer, 'misnamed.mts'), misnamed);
+    const failed = await run(process.execPath, [tsc, ...options, 'misnamed.mts'], { cwd: consumer }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(failed).toContain("'statuses' does not exist in type 'ListTransactionsParams'");
+    expect(failed).toContain("Type 'string' is not assignable to type 'TransactionStatusCode'");
+    expect(failed).toContain("'curency' does not exist in type");
+  }, 180_000);
 });

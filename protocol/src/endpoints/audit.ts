@@ -1,5 +1,5 @@
 import * as paths from '../endpoint-paths';
-import { AuditLogPageSchema } from '../merchant-admin';
+import { AuditLogPageSchema, AuditLogQuerySchema } from '../merchant-admin';
 import type { EndpointDescription } from './description';
 
 /** The merchant's audit log. */
@@ -15,8 +15,9 @@ export const AUDIT_ENDPOINTS = {
       'action and its target) and when; never a key or a secret. Query: `limit` (1–100, default 20) and `startingAfter` (the ' +
       '`nextCursor` of the page before). A bad parameter is a 400 `validation_failed` naming it.',
     auth: ['merchant_key'],
+    query: AuditLogQuerySchema,
     response: { status: 200, description: 'One page of entries', schema: AuditLogPageSchema },
-    errors: ['validation_failed'],
+    errors: [],
     idempotent: false,
   },
 } as const satisfies Record<string, EndpointDescription>;

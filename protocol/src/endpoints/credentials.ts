@@ -27,6 +27,20 @@ export const CREDENTIAL_ENDPOINTS = {
     errors: [],
     idempotent: false,
   },
+  getCurrentCredential: {
+    operationId: 'getCurrentCredential',
+    method: 'get',
+    path: paths.getCurrentCredentialPath,
+    tag: 'Merchant',
+    summary: 'The calling key itself',
+    description:
+      'The API key or branch key making the call, as `GET /credentials` lists it: its id, kind, hint and branch (its scope); never the key. ' +
+      'To replace a key without its id in hand: read its id here, create the new key, switch to it, and revoke the old one by that id.',
+    auth: ['merchant'],
+    response: { status: 200, description: 'The calling credential', schema: CredentialSchema },
+    errors: [],
+    idempotent: false,
+  },
   createCredential: {
     operationId: 'createCredential',
     method: 'post',

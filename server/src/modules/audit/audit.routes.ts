@@ -1,14 +1,12 @@
-import { AuditLogQuerySchema, ENDPOINT } from '@svc/protocol';
+import { ENDPOINT } from '@svc/protocol';
 import type { Database } from '../../db/client';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
-import { parseInput } from '../../http/parse';
 import { auditLogPage } from './audit-log';
 
 /** `GET /merchant/audit-log`: the merchant's audit log, newest first, a page at a time. */
 export function auditRoutes(deps: { db: Database }): EndpointRoute[] {
   return [
-    route(ENDPOINT.listAuditLog, async ({ req, res, principal }) => {
-      const query = parseInput(AuditLogQuerySchema, req.query);
+    route(ENDPOINT.listAuditLog, async ({ query, res, principal }) => {
       res.setHeader('Cache-Control', 'no-store');
       res.json(await auditLogPage(deps.db, principal().merchantId, query));
     }),

@@ -20,6 +20,7 @@ export function callbacksRoutes(deps: { db: Database; clock: Clock }): EndpointR
           sequence: delivery.sequence,
           url: delivery.url,
           method: delivery.method,
+          status: delivery.state,
           state: delivery.state,
           nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
           attempts: attempts.map((a) => ({ at: a.startedAt.toISOString(), httpStatus: a.httpStatus, error: a.error, durationMs: a.durationMs })),
@@ -32,7 +33,7 @@ export function callbacksRoutes(deps: { db: Database; clock: Clock }): EndpointR
       // Another merchant's, or another branch's, delivery does not exist for this caller.
       const restarted = await restartDelivery(deps.db, principal(), deliveryId, deps.clock.now());
       if (!restarted) throw new NotFoundError('delivery');
-      const body: RedeliverResponse = { deliveryId, state: 'pending', nextAttemptAt: restarted.nextAttemptAt?.toISOString() ?? null };
+      const body: RedeliverResponse = { deliveryId, status: 'pending', state: 'pending', nextAttemptAt: restarted.nextAttemptAt?.toISOString() ?? null };
       res.status(202).json(body);
     }),
   ];

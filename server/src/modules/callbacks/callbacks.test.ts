@@ -205,17 +205,18 @@ describe('misbehaving endpoints fail cleanly and are retried on schedule', () =>
     const d = dispatcher();
     await d.runOnce();
     const [gone] = await deliveryLog(number);
-    expect(gone).toMatchObject({ state: 'failed', nextAttemptAt: null });
+    // `status`, as in every answer; `state` is its former name, kept as an alias.
+    expect(gone).toMatchObject({ status: 'failed', state: 'failed', nextAttemptAt: null });
 
     const stranger = merchantClient(app, await provisionTestMerchant(database.db));
     expect((await stranger.call('POST', `/callbacks/${gone!.deliveryId}/redeliver`)).status).toBe(404);
     merchantEnd.behave(answer(200));
-    const again = await client.call<{ state: string }>('POST', `/callbacks/${gone!.deliveryId}/redeliver`);
+    const again = await client.call<{ status: string; state: string }>('POST', `/callbacks/${gone!.deliveryId}/redeliver`);
     expect(again.status).toBe(202);
-    expect(again.body.state).toBe('pending');
+    expect(again.body).toMatchObject({ status: 'pending', state: 'pending' });
     expect(await d.runOnce()).toBe(1);
     const [done] = await deliveryLog(number);
-    expect(done).toMatchObject({ state: 'succeeded' });
+    expect(done).toMatchObject({ status: 'succeeded', state: 'succeeded' });
     expect(done!.attempts.map((a) => a.httpStatus)).toEqual([410, 200]);
   });
 });

@@ -187,6 +187,7 @@ function commitResponse(transaction: Transaction): CommitResponse {
   return {
     success: true,
     transactionNumber: transaction.TransactionNumber,
+    status: transaction.status,
     transactionStatus: transaction.status,
     paymentDetails: transaction.paymentDetails,
     confirmation: transaction.confirmation,

@@ -123,6 +123,8 @@ describe('widget payment → commit', () => {
     expect(done.body).toMatchObject({
       success: true,
       transactionNumber: paid.body.TransactionNumber,
+      // `status`, as in every answer; `transactionStatus` is its former name, kept as an alias.
+      status: Status.Approved,
       transactionStatus: Status.Approved,
       paymentDetails: null,
     });

@@ -32,6 +32,15 @@ export async function listMerchantCredentials(db: Queryable, merchantId: string)
   return db.select(listed).from(apiCredentials).where(eq(apiCredentials.merchantId, merchantId)).orderBy(asc(apiCredentials.createdAt), asc(apiCredentials.id));
 }
 
+/** One credential of the merchant, as listed; null for another merchant's or an unknown id. */
+export async function findMerchantCredential(db: Queryable, merchantId: string, credentialId: string): Promise<CredentialRecord | null> {
+  const [row] = await db
+    .select(listed)
+    .from(apiCredentials)
+    .where(and(eq(apiCredentials.id, credentialId), eq(apiCredentials.merchantId, merchantId)));
+  return row ?? null;
+}
+
 /** One credential of the merchant, locked for the change that follows; null for another merchant's or an unknown id. */
 export async function lockMerchantCredential(db: Queryable, merchantId: string, credentialId: string): Promise<CredentialRecord | null> {
   const [row] = await db

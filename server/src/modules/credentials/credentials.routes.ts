@@ -8,11 +8,19 @@ import type { MutationContext } from '../../mutations/mutation';
 import { presentedCredential } from '../../http/authenticate';
 import { route, type EndpointRoute, type KeySpace } from '../../http/endpoint-router';
 import type { AuditActorRef } from '../audit';
-import { changeAllowedOrigin, createCredential, listCredentials, revokeCredential, rollWebhookSecret, type Change } from './credentials.service';
+import {
+  changeAllowedOrigin,
+  createCredential,
+  currentCredential,
+  listCredentials,
+  revokeCredential,
+  rollWebhookSecret,
+  type Change,
+} from './credentials.service';
 
 /**
  * The merchant's credentials, a client ID's allowed origins and the HMAC secret (docs/integrating.md#managing-credentials):
- * merchant API key only, each change written to the audit log.
+ * merchant API key only, each change written to the audit log; and the calling key itself, for any API key.
  */
 export function credentialsRoutes(deps: { db: Database; clock: Clock; credentials: CredentialCache }): EndpointRoute[] {
   const changeBy = (principal: Principal, context?: MutationContext): Change => ({
@@ -27,6 +35,11 @@ export function credentialsRoutes(deps: { db: Database; clock: Clock; credential
       const body: CredentialList = { credentials: await listCredentials(deps.db, principal().merchantId) };
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
+    }),
+    route(ENDPOINT.getCurrentCredential, async ({ res, principal }) => {
+      const { merchantId, credentialId } = principal();
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(await currentCredential(deps.db, merchantId, credentialId));
     }),
     route(ENDPOINT.createCredential, async ({ req, body, principal, mutate }) => {
       await mutate(async (tx) => ({ status: 201, body: await createCredential(tx, changeBy(principal()), body) }), sealedSpace(req, principal()));

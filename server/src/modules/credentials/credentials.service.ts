@@ -40,6 +40,13 @@ export async function listCredentials(db: Queryable, merchantId: string): Promis
   return (await q.listMerchantCredentials(db, merchantId)).map(credentialView);
 }
 
+/** The credential making the call, as listings show it (it authenticated, so it is the merchant's and not revoked). */
+export async function currentCredential(db: Queryable, merchantId: string, credentialId: string): Promise<Credential> {
+  const row = await q.findMerchantCredential(db, merchantId, credentialId);
+  if (!row) throw new NotFoundError('credential');
+  return credentialView(row);
+}
+
 export async function createCredential(
   tx: Queryable,
   change: Change,

@@ -64,6 +64,37 @@ describe('listing credentials', () => {
   });
 });
 
+describe('the calling key itself (GET /merchant/credentials/current)', () => {
+  it('tells a merchant key and a branch key their own id, kind and scope, as the listing shows them, and never a key', async () => {
+    const listed = await list();
+    for (const [key, kind, branchId] of [
+      [t.merchant.apiKey, 'merchant_key', null],
+      [t.merchant.branchApiKey, 'branch_key', t.merchant.branchId],
+    ] as const) {
+      const res = await call<Credential>('getCurrentCredential', { key });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(byHint(listed, key));
+      expect(res.body).toMatchObject({ kind, branchId, revokedAt: null });
+      const text = JSON.stringify(res.body);
+      for (const secret of [t.merchant.apiKey, t.merchant.branchApiKey, t.merchant.hmacSecret]) expect(text).not.toContain(secret.slice(3, 15));
+    }
+  });
+
+  it('lets a key be replaced without its id in hand: create, switch, revoke the old one by the id it told', async () => {
+    const created = await call<CreatedCredential>('createCredential', { body: { kind: 'merchant_key' } });
+    const old = await call<Credential>('getCurrentCredential', { key: created.body.value });
+    const replacement = await call<CreatedCredential>('createCredential', { key: created.body.value, body: { kind: 'merchant_key' } });
+    const revoked = await call<Credential>('revokeCredential', { key: replacement.body.value, params: { credentialId: old.body.credentialId } });
+    expect(revoked).toMatchObject({ status: 200, body: { credentialId: created.body.credential.credentialId } });
+    expect((await getTransaction(created.body.value)).status).toBe(401);
+  });
+
+  it('is for API keys: a device ID and a client ID are refused', async () => {
+    expect(await call('getCurrentCredential', { key: t.merchant.deviceId })).toMatchObject({ status: 403, body: { code: 'credential_not_allowed' } });
+    expect(await call('getCurrentCredential', { key: t.merchant.clientId })).toMatchObject({ status: 403, body: { code: 'client_id_not_allowed' } });
+  });
+});
+
 describe('creating a credential', () => {
   it('answers a new merchant key once, which works at once and is listed by its hint', async () => {
     const created = await call<CreatedCredential>('createCredential', { body: { kind: 'merchant_key' } });

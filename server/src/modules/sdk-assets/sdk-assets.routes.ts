@@ -15,6 +15,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
 const REVALIDATE = 'no-cache';
 
+/** The served files' types, by kind: a script, an SDK's TypeScript types, its elements' manifest. */
+const CONTENT_TYPES = {
+  script: 'text/javascript; charset=utf-8',
+  types: 'application/typescript; charset=utf-8',
+  'custom-elements': 'application/json; charset=utf-8',
+} as const;
+
 /** What the SDK asset routes use: the database (client IDs' allowed origins) and the public base URL. */
 export interface SdkAssetsRouterDeps {
   env: Env;
@@ -22,7 +29,8 @@ export interface SdkAssetsRouterDeps {
 }
 
 /**
- * Serves the built SDK scripts under /sdk, compressed as the browser accepts (brotli or gzip, encoded-file.ts), with long cache headers (the paths are versioned; with SDK_FILES_REVALIDATE,
+ * Serves the built SDK scripts under /sdk (and beside each its TypeScript types, `sdk.d.ts`, and its elements'
+ * `custom-elements.json`), compressed as the browser accepts (brotli or gzip, encoded-file.ts), with long cache headers (the paths are versioned; with SDK_FILES_REVALIDATE,
  * revalidated on every use instead, so a rebuild shows on the next reload), their SRI hashes in
  * /sdk/manifest.json, and the secure card frame page, which may only be framed by an origin the client ID allows.
  */
@@ -54,7 +62,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
         await sendFrame(deps, req.query, res, loaded, file.kind === 'widget');
         return;
       }
-      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      res.setHeader('Content-Type', CONTENT_TYPES[file.kind]);
       res.setHeader('Cache-Control', deps.env.SDK_FILES_REVALIDATE ? REVALIDATE : IMMUTABLE);
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');

@@ -13,6 +13,22 @@ export const SDK_FILES = [
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.js`, dist: 'sdk-iframe/dist/widget.js', kind: 'script', name: 'iframe-widget' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.html`, dist: 'sdk-iframe/dist/widget.html', kind: 'widget', name: 'iframe-widget-page' },
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
+  // What each SDK publishes about itself, built from its sources: its TypeScript types and its elements' manifest.
+  { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.d.ts`, dist: 'sdk-elements/dist/sdk.d.ts', kind: 'types', name: 'elements-types' },
+  {
+    urlPath: `/elements/${SDK_VERSIONS.elements}/custom-elements.json`,
+    dist: 'sdk-elements/dist/custom-elements.json',
+    kind: 'custom-elements',
+    name: 'elements-custom-elements',
+  },
+  { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.d.ts`, dist: 'sdk-iframe/dist/sdk.d.ts', kind: 'types', name: 'iframe-types' },
+  { urlPath: `/express/${SDK_VERSIONS.express}/sdk.d.ts`, dist: 'sdk-express/dist/sdk.d.ts', kind: 'types', name: 'express-types' },
+  {
+    urlPath: `/express/${SDK_VERSIONS.express}/custom-elements.json`,
+    dist: 'sdk-express/dist/custom-elements.json',
+    kind: 'custom-elements',
+    name: 'express-custom-elements',
+  },
 ] as const;
 export type SdkFile = (typeof SDK_FILES)[number];
 
