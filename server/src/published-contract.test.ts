@@ -1,0 +1,118 @@
+import { endpointRequest, type Transaction } from '@svc/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from './test/app';
+import { UNTHROTTLED, useTestApp } from './test/harness';
+import { codeOf } from './test/merchant-client';
+import { PublishedDocument, type ExchangeRequest } from './test/published-document';
+
+// Real requests and answers of the app, each checked against the OpenAPI document the app publishes, as an outside
+// reviewer checks them with a validating proxy: what the service answers, the document lists; what the service
+// accepts, the document accepts; what it refuses as invalid, the document refuses.
+const t = useTestApp({ env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+let published: PublishedDocument;
+beforeAll(async () => {
+  published = await PublishedDocument.of(t.app);
+});
+
+const key = () => bearer(t.merchant.apiKey);
+const call = (operationId: string, params: Record<string, string>, init: Omit<ExchangeRequest, 'method' | 'path'> = {}): ExchangeRequest => ({
+  ...endpointRequest(operationId, params),
+  ...init,
+});
+const newSale = async (extra: Record<string, unknown> = {}) => {
+  const created = await t.client.init({ amount: 1250, isCent: true, currency: 'USD', ...extra });
+  expect(created.status).toBe(200);
+  return created.body;
+};
+describe('the answers the document lists', () => {
+  it('a sticker with a payment waiting answers 303 to its page, a status the document lists', async () => {
+    await newSale({ deviceId: t.merchant.deviceId });
+    const opened = await published.exchange({ method: 'GET', path: new URL(t.merchant.stickerUrl).pathname });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toMatch(/\/pay\//);
+    expect(opened.answerFindings).toEqual([]);
+  });
+
+  it.each([
+    ['a payment link', '/pay/AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a sticker', '/s/0000000000000000abcdefab'],
+  ])('an unknown %s answers its 404 page, an HTML answer the document lists', async (_what, path) => {
+    const answer = await published.exchange({ method: 'GET', path });
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.answerFindings).toEqual([]);
+  });
+
+  it.each([
+    ['unknown', 'AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['malformed', 'x'],
+  ])('the QR code of an %s link is a 404 problem, not a page', async (_what, linkId) => {
+    const answer = await published.exchange(call('getPaymentQrCode', { linkId }));
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(codeOf(answer.body)).toBe('not_found');
+    expect(answer.answerFindings).toEqual([]);
+  });
+});
+
+describe('the credentials the document accepts', () => {
+  it('an API key in the body instead of the header, as the service takes it', async () => {
+    const sale = await newSale();
+    const cancelled = await published.exchange(
+      call('cancelTransaction', { transactionNumber: sale.TransactionNumber }, { body: { apiKey: t.merchant.apiKey } }),
+    );
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.requestFindings).toEqual([]);
+    expect(cancelled.answerFindings).toEqual([]);
+  });
+
+  it("a device ID in init's body, as the service takes it", async () => {
+    const created = await published.exchange(
+      call('initTransaction', {}, { body: { amount: 300, isCent: true, currency: 'USD', deviceId: t.merchant.deviceId } }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.requestFindings).toEqual([]);
+    expect(created.answerFindings).toEqual([]);
+  });
+
+  it('a GET with no credential is refused by both (the header is the only place a GET carries one)', async () => {
+    const sale = await newSale();
+    const refused = await published.exchange(call('getTransaction', { transactionNumber: sale.TransactionNumber }));
+    expect(refused.status).toBe(401);
+    expect(refused.requestFindings).not.toEqual([]);
+    expect(refused.answerFindings).toEqual([]);
+  });
+});
+
+describe('a tour of the API', () => {
+  it('answers only what the document lists, to requests it accepts', async () => {
+    const sale: Transaction = await newSale();
+    const number = { transactionNumber: sale.TransactionNumber };
+    const linkId = sale.transactionPage.qrURL.split('/pay/')[1]!;
+    const requests: ExchangeRequest[] = [
+      call('getTransaction', number, { headers: key() }),
+      { ...call('listTransactions', {}, { headers: key() }), path: '/transactions?limit=2&status=1' },
+      call('getPaymentLinkState', { linkId }),
+      call('getPaymentPage', { linkId }),
+      call('getPaymentQrCode', { linkId }),
+      call('payPaymentLink', { linkId }, { body: { method: 'card', card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' } } }),
+      call('refundTransaction', number, { headers: key(), body: { amount: 100 } }),
+      call('listCallbacks', number, { headers: key() }),
+      call('getMerchantSettings', {}, { headers: key() }),
+      call('getPaymentMethods', {}, { headers: key() }),
+      call('listAuditLog', {}, { headers: key() }),
+      call('getSandboxClock', {}, { headers: key() }),
+      call('health', {}),
+      call('liveness', {}),
+    ];
+    for (const request of requests) {
+      const answer = await published.exchange(request);
+      expect({ request: `${request.method} ${request.path}`, status: answer.status, findings: [...answer.requestFindings, ...answer.answerFindings] }).toEqual({
+        request: `${request.method} ${request.path}`,
+        status: answer.status,
+        findings: [],
+      });
+      expect(answer.status, `${request.method} ${request.path}`).toBeLessThan(300);
+    }
+  });
+});
