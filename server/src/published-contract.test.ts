@@ -1,4 +1,4 @@
-import { endpointRequest, type Transaction } from '@svc/protocol';
+import { endpointRequest, type CredentialList, type Transaction } from '@svc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from './test/app';
 import { UNTHROTTLED, useTestApp } from './test/harness';
@@ -24,6 +24,11 @@ const newSale = async (extra: Record<string, unknown> = {}) => {
   expect(created.status).toBe(200);
   return created.body;
 };
+const clientIdCredential = async () => {
+  const listed = await published.exchange(call('listCredentials', {}, { headers: key() }));
+  return (listed.body as CredentialList).credentials.find((c) => c.kind === 'client' && c.revokedAt === null)!.credentialId;
+};
+
 describe('the answers the document lists', () => {
   it('a sticker with a payment waiting answers 303 to its page, a status the document lists', async () => {
     await newSale({ deviceId: t.merchant.deviceId });
@@ -81,6 +86,54 @@ describe('the credentials the document accepts', () => {
     expect(refused.status).toBe(401);
     expect(refused.requestFindings).not.toEqual([]);
     expect(refused.answerFindings).toEqual([]);
+  });
+});
+
+describe('the request bodies the document accepts are the ones the service accepts', () => {
+  it.each<[string, string, Record<string, string>, Record<string, unknown>]>([
+    ['a currency the service does not take', 'initTransaction', {}, { amount: 100, isCent: true, currency: 'XYZ' }],
+    ['a callbackURL of another scheme', 'initTransaction', {}, { amount: 100, isCent: true, currency: 'USD', callbackURL: 'ftp://shop.example.com/cb' }],
+    ['a pay naming neither token nor transactionNumber', 'pay', {}, { amount: 100 }],
+    ['a pay naming both', 'pay', {}, { token: 'tok_x', transactionNumber: 'T1', amount: 100 }],
+    ['a void naming neither', 'void', {}, {}],
+    ['a branch key without its branchId', 'createCredential', {}, { kind: 'branch_key' }],
+    ['a merchant key with a branchId', 'createCredential', {}, { kind: 'merchant_key', branchId: '6f1c1f5e-8d2a-4b7e-9a1c-2f3d4e5f6a7b' }],
+    ['allowed origins on a branch key', 'createCredential', {}, { kind: 'branch_key', branchId: '6f1c1f5e-8d2a-4b7e-9a1c-2f3d4e5f6a7b', allowedOrigins: [] }],
+    ['an allowed origin with a path', 'createCredential', {}, { kind: 'client', allowedOrigins: ['https://shop.example.com/checkout'] }],
+    ['a default callbackURL of another scheme', 'updateMerchantSettings', {}, { callbackURL: 'javascript:alert(1)' }],
+  ])('%s: refused by both', async (_what, operationId, params, body) => {
+    const answer = await published.exchange(call(operationId, params, { headers: key(), body }));
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer.body)).toBe('validation_failed');
+    expect(answer.requestFindings).not.toEqual([]);
+    expect(answer.answerFindings).toEqual([]);
+  });
+
+  it('an origin with a path added to a client ID: refused by both', async () => {
+    const credentialId = await clientIdCredential();
+    const answer = await published.exchange(
+      call('addAllowedOrigin', { credentialId }, { headers: key(), body: { origin: 'https://shop.example.com/checkout' } }),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.requestFindings).not.toEqual([]);
+  });
+
+  it('what the service accepts in any letter case, the document accepts too', async () => {
+    const created = await published.exchange(
+      call('initTransaction', {}, { headers: key(), body: { amount: 100, isCent: true, currency: 'usd', methodType: 'AUTHORIZE', callbackMethod: 'post' } }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.requestFindings).toEqual([]);
+    const client = await published.exchange(
+      call('createCredential', {}, { headers: key(), body: { kind: 'client', allowedOrigins: ['https://shop.example.com'] } }),
+    );
+    expect(client.status).toBe(201);
+    expect(client.requestFindings).toEqual([]);
+    const origin = await published.exchange(
+      call('addAllowedOrigin', { credentialId: await clientIdCredential() }, { headers: key(), body: { origin: 'http://localhost:3001' } }),
+    );
+    expect(origin.status).toBe(200);
+    expect(origin.requestFindings).toEqual([]);
   });
 });
 
