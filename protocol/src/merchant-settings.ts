@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallbackUrlSchema } from './callback-url';
+import { ApiKeyFieldSchema } from './lifecycle-requests';
 
 export const CALLBACK_METHODS = ['GET', 'POST'] as const;
 export type CallbackMethod = (typeof CALLBACK_METHODS)[number];
@@ -44,6 +45,7 @@ export const UpdateMerchantSettingsRequestSchema = z
     branchId: z.uuid('branchId must be a branch id').optional().describe("Change this branch's defaults instead of the merchant's"),
     callbackURL: z.union([DefaultCallbackUrlSchema, z.null()]).optional().describe('The default callback URL; null removes it'),
     callbackMethod: CallbackMethodSchema.optional().describe('GET or POST (POST when never set)'),
+    apiKey: ApiKeyFieldSchema.optional(),
   })
   .refine((body) => body.callbackURL !== undefined || body.callbackMethod !== undefined, {
     message: 'give at least one setting to change (callbackURL, callbackMethod)',

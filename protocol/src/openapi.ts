@@ -19,7 +19,7 @@ const EXAMPLE_REQUEST_ID = '0b8f9a52-7c1e-4a4e-9d3e-2f6c1a9b7e10';
 const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   transactionNumber: "The transaction's `TransactionNumber`, as returned by `POST /transactions/init`.",
   linkId: "The payment link id: the last segment of the transaction's `transactionPage.qrURL`.",
-  commitId: 'The commit id from `paymentCommit.commitLink`; it is the only credential.',
+  commitCode: 'What follows `cmt_` in the last segment of `paymentCommit.commitLink` (the commit id); it is the only credential.',
   deliveryId: "The `deliveryId` of an entry of the transaction's callback log.",
   deviceId: 'The device ID (`dev_…`).',
   credentialId: 'The `credentialId` of an entry of `GET /credentials` (not the key itself).',

@@ -1,4 +1,4 @@
-import { endpointRequest, type CredentialList, type Transaction } from '@svc/protocol';
+import { endpointRequest, type CallbackLog, type CredentialList, type Transaction } from '@svc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from './test/app';
 import { UNTHROTTLED, useTestApp } from './test/harness';
@@ -80,6 +80,13 @@ describe('the credentials the document accepts', () => {
     expect(created.answerFindings).toEqual([]);
   });
 
+  it('the merchant settings with the API key in the body, as the text allows', async () => {
+    const changed = await published.exchange(call('updateMerchantSettings', {}, { body: { apiKey: t.merchant.apiKey, callbackMethod: 'get' } }));
+    expect(changed.status).toBe(200);
+    expect(changed.requestFindings).toEqual([]);
+    expect(changed.answerFindings).toEqual([]);
+  });
+
   it('a GET with no credential is refused by both (the header is the only place a GET carries one)', async () => {
     const sale = await newSale();
     const refused = await published.exchange(call('getTransaction', { transactionNumber: sale.TransactionNumber }));
@@ -134,6 +141,25 @@ describe('the request bodies the document accepts are the ones the service accep
     );
     expect(origin.status).toBe(200);
     expect(origin.requestFindings).toEqual([]);
+  });
+});
+
+describe('a redelivery', () => {
+  it('takes an Idempotency-Key, as every mutating POST does: a retry replays the first answer', async () => {
+    const sale = await newSale({ callbackURL: 'http://127.0.0.1:9/callbacks' });
+    expect((await t.client.cancel(sale.TransactionNumber)).status).toBe(200); // a callback to deliver
+    const log = await published.exchange(call('listCallbacks', { transactionNumber: sale.TransactionNumber }, { headers: key() }));
+    const { deliveryId } = (log.body as CallbackLog).deliveries[0]!;
+    const redeliver = () =>
+      published.exchange(call('redeliverCallback', { deliveryId }, { headers: { ...key(), 'idempotency-key': `redeliver-${deliveryId}` } }));
+    const first = await redeliver();
+    expect(first.status).toBe(202);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await redeliver();
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    for (const answer of [first, again]) expect([...answer.requestFindings, ...answer.answerFindings]).toEqual([]);
   });
 });
 

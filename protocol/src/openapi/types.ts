@@ -54,6 +54,8 @@ export interface OpenApiWebhookOperation {
   operationId: string;
   summary: string;
   description: string;
+  /** None: the service signs the callback (its parameters carry the signatures); the merchant's endpoint takes no credential of ours. */
+  security: [];
   parameters: OpenApiParameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string }>;
