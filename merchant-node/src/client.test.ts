@@ -87,11 +87,15 @@ describe('the merchant client', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('does not try again a POST that takes no Idempotency-Key, nor any other refusal', async () => {
-    const first = scripted(problem('database_unavailable', 503, { 'retry-after': '0' }));
+  it('tries a redelivery again under its Idempotency-Key, as every POST; does not try again any other refusal', async () => {
+    const first = scripted(
+      problem('database_unavailable', 503, { 'retry-after': '0' }),
+      json(202, { deliveryId: 'd1', state: 'pending', nextAttemptAt: null }),
+    );
     const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: first.fetch });
-    await expect(client.redeliverCallback({ deliveryId: 'd1' })).rejects.toMatchObject({ code: 'database_unavailable' });
-    expect(first.seen).toHaveLength(1);
+    await expect(client.redeliverCallback({ deliveryId: 'd1' })).resolves.toMatchObject({ state: 'pending' });
+    expect(first.seen).toHaveLength(2);
+    expect(first.seen[1]!.headers['idempotency-key']).toBe(first.seen[0]!.headers['idempotency-key']);
     const second = scripted(problem('rate_limited', 429, { 'retry-after': '0' }));
     const other = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x', fetch: second.fetch });
     await expect(other.getTransaction({ transactionNumber: 'T1' })).rejects.toMatchObject({ code: 'rate_limited', retryAfterS: 0 });

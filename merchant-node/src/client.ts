@@ -99,14 +99,13 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     const init: RequestInit = { method: route.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
     if (request.signal) init.signal = request.signal;
     const url = `${root}${fillPath(route.path, params)}${queryString(query)}`;
-    // A GET changes nothing and a keyed POST runs once, so both may be tried again; a POST without a key may not.
-    const retryable = route.method === 'GET' || route.idempotent;
+    // A GET changes nothing and every POST runs once under its key, so a 503 may be tried again.
     for (let attempt = 0; ; attempt += 1) {
       const response = await fetchImpl(url, init);
       const text = await response.text();
       if (response.ok) return text === '' ? null : JSON.parse(text);
       const error = errorFromAnswer(response.status, response.headers, text);
-      if (response.status !== 503 || !retryable || attempt >= maxRetries) throw error;
+      if (response.status !== 503 || attempt >= maxRetries) throw error;
       await wait(Math.min(error.retryAfterS ?? DEFAULT_RETRY_DELAY_S, maxDelayS), request.signal);
     }
   }

@@ -19,12 +19,19 @@ export const ProvisionedMerchantSchema = z.object({
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;
 
-/** An allowed browser origin for a client ID: scheme, host and optional port, nothing else. */
+const ORIGIN_ONLY = 'must be an origin such as https://shop.example.com (scheme, host and port; no path)';
+
+/**
+ * An allowed browser origin for a client ID: scheme, host and optional port, nothing else, as the browser writes it
+ * in `Origin` (one trailing slash is forgiven). The pattern says the shape to the OpenAPI document; the URL check
+ * keeps what a browser would send.
+ */
 export const OriginSchema = z
   .string()
+  .regex(/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?\/?$/, { error: ORIGIN_ONLY, abort: true })
   .refine((value) => {
     if (!URL.canParse(value)) return false;
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
-  }, 'must be an origin such as https://shop.example.com (scheme, host and port; no path)')
+  }, ORIGIN_ONLY)
   .transform((value) => new URL(value).origin);

@@ -21,7 +21,11 @@ export const saveReceiptPath = '/transactions/{transactionNumber}/receipt';
 export const getReceiptPath = '/transactions/{transactionNumber}/receipt';
 export const refundTransactionPath = '/transactions/{transactionNumber}/refund';
 export const commitPath = '/transactions/{transactionNumber}/commit';
-export const commitByLinkPath = '/transactions/commitPayment/{commitId}';
+/**
+ * The `commitLink`: `cmt_` is written in the template, so no reader can take the link for a transaction's own path
+ * (`/transactions/{transactionNumber}/…`); the commit id is `cmt_` and the code.
+ */
+export const commitByLinkPath = '/transactions/commitPayment/cmt_{commitCode}';
 export const listCallbacksPath = '/transactions/{transactionNumber}/callbacks';
 export const redeliverCallbackPath = '/callbacks/{deliveryId}/redeliver';
 export const createSdkSessionPath = '/sdk/sessions';

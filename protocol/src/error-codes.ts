@@ -79,7 +79,8 @@ export const API_ERRORS = {
   credential_not_allowed: {
     status: 403,
     title: 'This credential cannot call this endpoint',
-    cause: 'The credential is of a kind this endpoint does not take (a device ID on a merchant-key endpoint, say).',
+    cause:
+      'A known credential of a kind this endpoint does not take, in the header or the body (a device ID where no device may act, a branch key where only the merchant key may).',
     fix: 'Use the credential the endpoint lists under its callers (a merchant or branch API key for most).',
   },
   origin_not_allowed: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallbackUrlSchema } from './callback-url';
 import { CurrencySchema } from './currency';
 import { ApiKeyFieldSchema } from './lifecycle-requests';
 import { LANGUAGES, MAX_AMOUNT_CENTS } from './constants';
@@ -65,11 +66,7 @@ export const InitTransactionRequestSchema = z
     currency: CurrencySchema,
     deviceId: z.string().max(200).optional().describe('A device ID (dev_…): authenticates when no API key is sent, and sends the transaction to that terminal'),
     apiKey: ApiKeyFieldSchema.optional(),
-    callbackURL: z
-      .url({ protocol: /^https?$/, error: 'callbackURL must be an http(s) URL' })
-      .max(2048)
-      .optional()
-      .describe('Receives a signed callback on every update (https in production)'),
+    callbackURL: CallbackUrlSchema.optional().describe('Receives a signed callback on every update (https in production)'),
     callbackMethod: z
       .string()
       .transform((v) => v.toUpperCase())

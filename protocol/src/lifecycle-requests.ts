@@ -20,18 +20,26 @@ const ONE_TARGET = { message: 'send either token or transactionNumber', path: ['
 const namesOneTarget = (body: { token?: string; transactionNumber?: string }) => (body.token === undefined) !== (body.transactionNumber === undefined);
 
 /**
+ * A body that names its authorization by exactly one of `token` and `transactionNumber`: refused otherwise, and said
+ * so to the OpenAPI document (a `oneOf` of the two, each required alone), which cannot read the refinement.
+ */
+function namingOneTarget<S extends z.ZodObject<{ token: z.ZodOptional<z.ZodString>; transactionNumber: z.ZodOptional<z.ZodString> }>>(schema: S) {
+  return schema.refine(namesOneTarget, ONE_TARGET).meta({ oneOf: [{ required: ['token'] }, { required: ['transactionNumber'] }] });
+}
+
+/**
  * `POST /transactions/pay`: capture against an authorization, named by its token or its transaction number (as void
  * takes them), or charge a tokenization token (a saved card is named by its token only).
  */
-export const PayRequestSchema = z
-  .strictObject({
+export const PayRequestSchema = namingOneTarget(
+  z.strictObject({
     token: TokenSchema.optional().describe('An authorization token (capture) or a tokenization token (charge)'),
     transactionNumber: TransactionNumberFieldSchema.optional().describe("The authorization's TransactionNumber, instead of its token"),
     amount: CentsSchema,
     currency: CurrencySchema.optional().describe('Required with a tokenization token; must match the authorization otherwise'),
     apiKey: ApiKeyFieldSchema.optional(),
-  })
-  .refine(namesOneTarget, ONE_TARGET);
+  }),
+);
 export type PayRequest = z.input<typeof PayRequestSchema>;
 
 export const PayResponseSchema = z.object({
@@ -41,13 +49,13 @@ export const PayResponseSchema = z.object({
 export type PayResponse = z.infer<typeof PayResponseSchema>;
 
 /** `POST /transactions/void`: by token or by transaction number. */
-export const VoidRequestSchema = z
-  .strictObject({
+export const VoidRequestSchema = namingOneTarget(
+  z.strictObject({
     token: TokenSchema.optional(),
     transactionNumber: TransactionNumberFieldSchema.optional(),
     apiKey: ApiKeyFieldSchema.optional(),
-  })
-  .refine(namesOneTarget, ONE_TARGET);
+  }),
+);
 export type VoidRequest = z.input<typeof VoidRequestSchema>;
 
 /** `POST /transactions/authorize`: a new hold with the token of the original authorization. */

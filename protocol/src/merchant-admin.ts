@@ -39,23 +39,39 @@ const OriginListSchema = z
   .max(MAX_ALLOWED_ORIGINS)
   .transform((origins) => [...new Set(origins)]);
 
-export const CreateCredentialRequestSchema = z
-  .strictObject({
-    kind: z.enum(CREATABLE_CREDENTIAL_KINDS),
-    branchId: z.uuid('is not a branch id').optional().describe('Required for a branch key; optional for a client ID (its sessions then belong to the branch)'),
-    allowedOrigins: OriginListSchema.optional().describe('Client IDs only: the browser origins that may use it'),
-    apiKey: ApiKeyFieldSchema.optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.kind === 'branch_key' && body.branchId === undefined)
-      ctx.addIssue({ code: 'custom', path: ['branchId'], message: 'is required for a branch key' });
-    if (body.kind === 'merchant_key' && body.branchId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['branchId'], message: 'a merchant key acts for every branch; leave branchId out' });
-    }
-    if (body.kind !== 'client' && body.allowedOrigins !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['allowedOrigins'], message: 'only a client ID has allowed origins' });
-    }
-  });
+/** A field a kind of credential must not have: refused with `message` when sent (the document's `not: {}`). */
+const absent = (message: string) => z.never({ error: message }).optional();
+const NO_ORIGINS = absent('only a client ID has allowed origins');
+const BRANCH = 'Required for a branch key; optional for a client ID (its sessions then belong to the branch)';
+
+/**
+ * `POST /credentials`, one shape per kind: a merchant key acts for every branch (no `branchId`), a branch key names
+ * its branch, and only a client ID has allowed origins (and may name a branch its sessions belong to).
+ */
+export const CreateCredentialRequestSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({
+      kind: z.literal('merchant_key'),
+      branchId: absent('a merchant key acts for every branch; leave branchId out'),
+      allowedOrigins: NO_ORIGINS,
+      apiKey: ApiKeyFieldSchema.optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('branch_key'),
+      branchId: z.uuid({ error: (issue) => (issue.input === undefined ? 'is required for a branch key' : 'is not a branch id') }).describe(BRANCH),
+      allowedOrigins: NO_ORIGINS,
+      apiKey: ApiKeyFieldSchema.optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('client'),
+      branchId: z.uuid('is not a branch id').optional().describe(BRANCH),
+      allowedOrigins: OriginListSchema.optional().describe('Client IDs only: the browser origins that may use it'),
+      apiKey: ApiKeyFieldSchema.optional(),
+    }),
+  ],
+  { error: `kind must be one of ${CREATABLE_CREDENTIAL_KINDS.join(', ')}` },
+);
 export type CreateCredentialRequest = z.input<typeof CreateCredentialRequestSchema>;
 
 export const CreatedCredentialSchema = z.object({

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { CallbackUrlSchema } from './callback-url';
+import { ApiKeyFieldSchema } from './lifecycle-requests';
 
 export const CALLBACK_METHODS = ['GET', 'POST'] as const;
 export type CallbackMethod = (typeof CALLBACK_METHODS)[number];
 
-const CallbackUrlSchema = z
-  .url({ protocol: /^https?$/, error: 'callbackURL must be an http(s) URL' })
-  .max(2048)
-  .describe('Where callbacks go when `POST /transactions/init` names none (https in production)');
+const DefaultCallbackUrlSchema = CallbackUrlSchema.describe('Where callbacks go when `POST /transactions/init` names none (https in production)');
 
 const CallbackMethodSchema = z
   .string()
@@ -44,8 +43,9 @@ export type MerchantSettings = z.infer<typeof MerchantSettingsSchema>;
 export const UpdateMerchantSettingsRequestSchema = z
   .strictObject({
     branchId: z.uuid('branchId must be a branch id').optional().describe("Change this branch's defaults instead of the merchant's"),
-    callbackURL: z.union([CallbackUrlSchema, z.null()]).optional().describe('The default callback URL; null removes it'),
+    callbackURL: z.union([DefaultCallbackUrlSchema, z.null()]).optional().describe('The default callback URL; null removes it'),
     callbackMethod: CallbackMethodSchema.optional().describe('GET or POST (POST when never set)'),
+    apiKey: ApiKeyFieldSchema.optional(),
   })
   .refine((body) => body.callbackURL !== undefined || body.callbackMethod !== undefined, {
     message: 'give at least one setting to change (callbackURL, callbackMethod)',

@@ -19,7 +19,7 @@ const EXAMPLE_REQUEST_ID = '0b8f9a52-7c1e-4a4e-9d3e-2f6c1a9b7e10';
 const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   transactionNumber: "The transaction's `TransactionNumber`, as returned by `POST /transactions/init`.",
   linkId: "The payment link id: the last segment of the transaction's `transactionPage.qrURL`.",
-  commitId: 'The commit id from `paymentCommit.commitLink`; it is the only credential.',
+  commitCode: 'What follows `cmt_` in the last segment of `paymentCommit.commitLink` (the commit id); it is the only credential.',
   deliveryId: "The `deliveryId` of an entry of the transaction's callback log.",
   deviceId: 'The device ID (`dev_…`).',
   credentialId: 'The `credentialId` of an entry of `GET /credentials` (not the key itself).',
@@ -29,6 +29,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
 const REASON_PHRASES: Record<number, string> = {
   200: 'OK',
   202: 'Accepted',
+  303: 'See Other',
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',
@@ -85,7 +86,8 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
           description:
             'A merchant API key (`sk_…`) or branch API key (`bk_…`) (only a merchant API key where `x-svc-auth` is `merchant_key`); on operations whose `x-svc-auth` lists `device`, also a ' +
             'device ID (`dev_…`). For spec compatibility the key may be sent in the body field `apiKey` instead, and a device ID ' +
-            'in the body field `deviceId`.',
+            'in the body field `deviceId`: an operation whose body takes them lists an empty requirement (`{}`) beside this ' +
+            'one, a request without the header whose body carries the credential (`x-svc-body-credentials` names the fields).',
         },
       },
       parameters: {
@@ -101,6 +103,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; sandbox: bool
         },
       },
       headers: {
+        Location: { description: 'Where the redirect leads.', schema: { type: 'string' } },
         XRequestId: {
           description:
             "Identifies the request in the service's logs; quote it when asking for help. The caller's own `X-Request-Id` " +
@@ -126,12 +129,13 @@ function operationFor(endpoint: EndpointDescription, components: ComponentSchema
   const successHeaders: OpenApiResponse['headers'] = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
   if (endpoint.idempotent) successHeaders['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
   const callers = endpoint.auth.map((kind) => AUTH_DESCRIPTIONS[kind]).join('; ');
+  const bodyCredentials = bodyCredentialFields(endpoint);
   return {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: `${endpoint.description}\n\n**Callers:** ${callers}.${endpoint.idempotent ? ' Accepts `Idempotency-Key`.' : ''}`,
-    security: securityFor(endpoint),
+    security: securityFor(endpoint, bodyCredentials),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(endpoint.request && requestName
       ? {
@@ -150,9 +154,11 @@ function operationFor(endpoint: EndpointDescription, components: ComponentSchema
           ? { [endpoint.response.contentType]: { schema: { type: 'string' } } }
           : { 'application/json': { schema: schemaRef(components.responseName(endpoint)) } },
       },
+      ...pageResponses(endpoint),
       ...errorResponses(endpoint.errors),
     },
     'x-svc-auth': [...endpoint.auth],
+    ...(bodyCredentials.length > 0 ? { 'x-svc-body-credentials': bodyCredentials } : {}),
     'x-svc-error-codes': [...new Set(endpoint.errors)],
     'x-svc-idempotent': endpoint.idempotent,
     ...(endpoint.sandboxOnly ? { 'x-svc-sandbox-only': true as const } : {}),
@@ -192,11 +198,47 @@ export function queryParameters(schema: z.ZodType | undefined): OpenApiParameter
   });
 }
 
-function securityFor(endpoint: EndpointDescription): Record<string, string[]>[] {
+function securityFor(endpoint: EndpointDescription, bodyCredentials: readonly string[]): Record<string, string[]>[] {
   // No credential, or a client ID in the body: nothing in the Authorization header.
   if (endpoint.auth.includes('none') || endpoint.auth.every((a) => a === 'client')) return [];
-  // API keys and device IDs both go in the bearer header (or, for spec compatibility, in the body: `apiKey`, `deviceId`).
-  return [{ [BEARER_SCHEME]: [] }];
+  // API keys and device IDs both go in the bearer header; where the body takes them (spec compatibility), a request
+  // without the header is the alternative (`{}`), its credential in the body.
+  return bodyCredentials.length > 0 ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }];
+}
+
+/**
+ * The body fields that may carry the caller's credential instead of the bearer header, as the service reads them:
+ * `apiKey` where a merchant's key may call, `deviceId` where a device may, each only if the request schema has it.
+ */
+export function bodyCredentialFields(endpoint: EndpointDescription): string[] {
+  if (!endpoint.request || endpoint.method !== 'post') return [];
+  const fields = propertyNames(z.toJSONSchema(endpoint.request, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+  const byKey = endpoint.auth.includes('merchant') || endpoint.auth.includes('merchant_key');
+  return [...(byKey && fields.has('apiKey') ? ['apiKey'] : []), ...(endpoint.auth.includes('device') && fields.has('deviceId') ? ['deviceId'] : [])];
+}
+
+/** The property names of an object schema, and of each alternative of a union of objects. */
+function propertyNames(schema: JsonSchema): Set<string> {
+  const alternatives = ['anyOf', 'oneOf', 'allOf'].flatMap((keyword) => (Array.isArray(schema[keyword]) ? (schema[keyword] as JsonSchema[]) : []));
+  return new Set([...Object.keys((schema.properties ?? {}) as JsonSchema), ...alternatives.flatMap((alternative) => [...propertyNames(alternative)])]);
+}
+
+/** A page's answers besides its success: a redirect (its Location, no body), or an HTML page (an unknown link's 404). */
+function pageResponses(endpoint: EndpointDescription): Record<string, OpenApiResponse> {
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const answer of endpoint.pageAnswers ?? []) {
+    if (endpoint.errors.some((code) => API_ERRORS[code].status === answer.status)) {
+      throw new Error(`${endpoint.operationId} answers ${answer.status} both as a page and as a problem`);
+    }
+    const headers: OpenApiResponse['headers'] = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+    if ('redirect' in answer) headers['Location'] = { $ref: '#/components/headers/Location' };
+    responses[String(answer.status)] = {
+      description: answer.description,
+      headers,
+      ...('contentType' in answer ? { content: { [answer.contentType]: { schema: { type: 'string' } } } } : {}),
+    };
+  }
+  return responses;
 }
 
 /** One problem+json response per HTTP status; its description and examples name every code it may carry. */

@@ -15,6 +15,7 @@ import {
   SDK_METHOD_TYPES,
   SDK_MODES,
 } from './constants';
+import { CallbackUrlSchema } from './callback-url';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, ProductInputSchema } from './init-request';
@@ -156,10 +157,7 @@ export const CommitRequestSchema = z
     methodType: SdkMethodTypeSchema.optional(),
     amount: CentsSchema,
     currency: CurrencySchema,
-    callbackURL: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .optional(),
+    callbackURL: CallbackUrlSchema.optional(),
     products: z.array(ProductInputSchema).max(500).optional(),
     posData: z.record(z.string().max(100), z.unknown()).optional(),
     apiKey: z.string().max(200).optional(),

@@ -29,6 +29,6 @@ export const CALLBACK_ENDPOINTS = {
     request: EmptyRequestSchema,
     response: { status: 202, description: 'Queued', schema: RedeliverResponseSchema },
     errors: ['not_found'],
-    idempotent: false,
+    idempotent: true,
   },
 } as const satisfies Record<string, EndpointDescription>;

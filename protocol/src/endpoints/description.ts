@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import type { ApiErrorCode } from '../error-codes';
 
+/**
+ * An answer a page gives a person instead of a problem: a redirect to another page (its `Location` says where; no
+ * body), or an HTML page (the 404 page of an unknown link). A status answered so is never also a problem's.
+ */
+export type PageAnswer = { status: 303; description: string; redirect: true } | { status: 404; description: string; contentType: 'text/html' };
+
 export type EndpointAuth = 'merchant' | 'merchant_key' | 'device' | 'client' | 'session' | 'none';
 
 /**
@@ -29,6 +35,8 @@ export interface EndpointDescription {
   query?: z.ZodType;
   /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
   response: { status: number; description: string; schema: z.ZodType; contentType?: 'text/html' | 'image/svg+xml' };
+  /** The answers of a page besides its success and its problems: a redirect, or the page a person reads for a bad link. */
+  pageAnswers?: readonly PageAnswer[];
   /**
    * The refusals of the endpoint's own rules. What the rest of its description implies (a body, who may call, an
    * Idempotency-Key, parameters to check) and what every endpoint may meet are never written here: `allErrors`

@@ -53,7 +53,8 @@ export const HOSTED_PAGE_ENDPOINTS = {
       'over the websocket. An unknown link answers a 404 page. Never framed, never cached, never indexed.',
     auth: ['none'],
     response: { status: 200, description: 'The page', schema: HtmlPageSchema, contentType: 'text/html' },
-    errors: ['not_found', 'rate_limited'],
+    pageAnswers: [{ status: 404, description: 'The 404 page of an unknown link', contentType: 'text/html' }],
+    errors: ['rate_limited'],
     idempotent: false,
   },
   getPaymentQrCode: {
@@ -62,7 +63,9 @@ export const HOSTED_PAGE_ENDPOINTS = {
     path: paths.getPaymentQrCodePath,
     tag: 'Consumer',
     summary: 'QR code of a payment link',
-    description: "An SVG QR code of the transaction's `qrURL`, for a POS screen or a printed invoice.",
+    description:
+      "An SVG QR code of the transaction's `qrURL`, for a POS screen or a printed invoice. An unknown or malformed link answers " +
+      '404 `not_found` (a problem, not an image or a page).',
     auth: ['none'],
     response: { status: 200, description: 'The QR code', schema: SvgImageSchema, contentType: 'image/svg+xml' },
     errors: ['not_found', 'rate_limited'],

@@ -27,7 +27,8 @@ const EVERY_ENDPOINT_ERRORS: readonly ApiErrorCode[] = ['internal_error', 'datab
 /**
  * The errors an endpoint's description implies, so its entry never writes them: a JSON body (a POST with a request
  * schema), who may call, an Idempotency-Key, a query or path parameters checked before the handler (a page or an
- * image answers a bad link with its own 404 page instead), and what every endpoint may meet.
+ * image reads its own link: a bad one is not found, a 404 page for a page, 404 `not_found` for an image), and what
+ * every endpoint may meet.
  */
 export function impliedErrors(endpoint: EndpointDescription): ApiErrorCode[] {
   const checksParameters = endpoint.query !== undefined || (endpoint.response.contentType === undefined && endpoint.path.includes('{'));

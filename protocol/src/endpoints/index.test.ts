@@ -13,6 +13,10 @@ describe('the endpoint table composed from its domains', () => {
     expect(ENDPOINTS.map((e) => e.operationId)).toEqual(Object.keys(ENDPOINT));
   });
 
+  it('gives every POST an Idempotency-Key, as the text says of every mutating POST', () => {
+    expect(ENDPOINTS.filter((e) => e.method === 'post' && !e.idempotent).map((e) => e.operationId)).toEqual([]);
+  });
+
   it('refuses an operation two domains declare, instead of letting the second replace the first', () => {
     expect(() => composeEndpointTable(HEALTH_ENDPOINTS, { health: HEALTH_ENDPOINTS.health })).toThrow('the endpoint health is declared by two domains');
   });

@@ -16,7 +16,7 @@ import { SDK_SESSION_ENDPOINTS } from './sdk-sessions';
 import { STICKER_ENDPOINTS } from './stickers';
 import { TRANSACTION_ENDPOINTS } from './transactions';
 
-export type { EndpointAuth, EndpointDescription } from './description';
+export type { EndpointAuth, EndpointDescription, PageAnswer } from './description';
 
 type Domain = Readonly<Record<string, EndpointDescription>>;
 /** The domains' tables as one: every key of each, with its own entry's type. */

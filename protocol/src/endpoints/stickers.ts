@@ -13,10 +13,15 @@ export const STICKER_ENDPOINTS = {
     description:
       "The public link printed on a device's sticker (`stickerUrl`). 303 to the hosted page of the device's newest pending " +
       'transaction; when none is waiting, a "No payment is waiting" page (200) that moves on by itself once the cashier creates one ' +
-      '(it polls `GET /s/{stickerCode}/next`). Cancelled, paid and timed-out transactions are never opened.',
+      '(it polls `GET /s/{stickerCode}/next`). Cancelled, paid and timed-out transactions are never opened. An unknown sticker ' +
+      'answers a 404 page.',
     auth: ['none'],
-    response: { status: 200, description: 'The waiting page (or 303 to the payment page)', schema: HtmlPageSchema, contentType: 'text/html' },
-    errors: ['not_found', 'rate_limited'],
+    response: { status: 200, description: 'The waiting page', schema: HtmlPageSchema, contentType: 'text/html' },
+    pageAnswers: [
+      { status: 303, description: "To the hosted page of the device's newest pending transaction", redirect: true },
+      { status: 404, description: 'The 404 page of a sticker nobody issued', contentType: 'text/html' },
+    ],
+    errors: ['rate_limited'],
     idempotent: false,
   },
   nextStickerPayment: {

@@ -173,14 +173,23 @@ type OverrideContext = { zodSchema: unknown; jsonSchema: JsonSchema };
 
 /**
  * Fields like `currency` and `methodType` accept any letter case (`string → transform → enum`), so their input
- * schema is a plain string. Name the accepted values in the description rather than lose them.
+ * schema would be any string. Say the accepted values as a pattern that takes each in any letter case (JSON Schema's
+ * patterns have no flags), and name them in the description.
  */
 function describeCaseInsensitiveEnums(ctx: OverrideContext): void {
   const values = enumBehindTransform(ctx.zodSchema);
   if (!values) return;
+  ctx.jsonSchema.pattern = `^(?:${values.map(anyLetterCase).join('|')})$`;
   const hint = `One of ${values.join(', ')} (any letter case).`;
   const current = typeof ctx.jsonSchema.description === 'string' ? ctx.jsonSchema.description : '';
   if (!current.includes(hint)) ctx.jsonSchema.description = current ? `${current.replace(/\.?$/, '.')} ${hint}` : hint;
+}
+
+/** `usd` → `[uU][sS][dD]`: a pattern of `value` in any letter case, other characters matched as they are. */
+function anyLetterCase(value: string): string {
+  return [...value]
+    .map((char) => (char.toLowerCase() !== char.toUpperCase() ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
 }
 
 type ZodDefLike = { type?: string; in?: unknown; out?: unknown; innerType?: unknown; entries?: Record<string, unknown> };

@@ -39,6 +39,8 @@ export interface OpenApiOperation {
   responses: Record<string, OpenApiResponse>;
   /** Who may call: `merchant` (API or branch key), `device` (device ID in the body), `none`. */
   'x-svc-auth': string[];
+  /** The body fields that may carry the credential instead of the bearer header (`apiKey`, `deviceId`). */
+  'x-svc-body-credentials'?: string[];
   /** Every error code the operation may answer with, in the order of ENDPOINTS. */
   'x-svc-error-codes': string[];
   'x-svc-idempotent': boolean;
@@ -52,6 +54,8 @@ export interface OpenApiWebhookOperation {
   operationId: string;
   summary: string;
   description: string;
+  /** None: the service signs the callback (its parameters carry the signatures); the merchant's endpoint takes no credential of ours. */
+  security: [];
   parameters: OpenApiParameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string }>;

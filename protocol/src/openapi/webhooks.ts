@@ -70,6 +70,7 @@ export function transactionWebhooks(): OpenApiDocument['webhooks'] {
         description:
           "Sent to the transaction's `callbackURL` on every update (not on creation): the body is the transaction object as the " +
           `status query answers it, with its \`sequence\`. Verify the signatures over the raw body before reading it. ${DELIVERY}`,
+        security: [],
         parameters: SIGNATURE_PARAMETERS,
         requestBody: { required: true, content: { 'application/json': { schema: schemaRef('Transaction') } } },
         responses: RESPONSES,
@@ -80,6 +81,7 @@ export function transactionWebhooks(): OpenApiDocument['webhooks'] {
         description:
           'With `callbackMethod: "GET"`: no body, the transaction number in the query; read the transaction with the status query. ' +
           `The signatures cover an empty body. ${DELIVERY}`,
+        security: [],
         parameters: [
           { name: 'TransactionNumber', in: 'query', required: true, description: "The transaction's `TransactionNumber`.", schema: { type: 'string' } },
           {

@@ -1,10 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { requestIdOf } from './request-id';
+import { routePatternOf } from './route-pattern';
 
 /**
- * One structured line per request: method, route, status, duration. The route is the pattern
- * (`/pay/:linkId`), never the concrete path or query: link ids, commit ids and query strings are credentials.
+ * One structured line per request: method, route, status, duration. The route is the pattern as the metrics label
+ * it (`/pay/{linkId}`, routePatternOf), never the concrete path or query: link ids, commit ids and query strings are
+ * credentials.
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -15,7 +17,7 @@ export function accessLog(logger: Logger): RequestHandler {
         {
           requestId: requestIdOf(res),
           method: req.method,
-          route: routeOf(req),
+          route: routePatternOf(req, res),
           status: res.statusCode,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
           merchantId: principal?.merchantId,
@@ -26,9 +28,4 @@ export function accessLog(logger: Logger): RequestHandler {
     });
     next();
   };
-}
-
-export function routeOf(req: import('express').Request): string {
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : '(unmatched)';
 }

@@ -59,6 +59,18 @@ describe('authentication', () => {
     expect(wrongBody.status).toBe(401);
   });
 
+  it('refuses a known device ID where no device may act with 403 credential_not_allowed, sent in the body as in the header', async () => {
+    const refund = `/transactions/${transactionNumber}/refund`;
+    for (const init of [{ body: { deviceId: merchant.deviceId } }, { headers: bearer(merchant.deviceId), body: {} }]) {
+      const res = await app.request(refund, init);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('credential_not_allowed');
+    }
+    // A device ID nobody issued is no credential at all, wherever it is sent.
+    const unknown = await app.request(refund, { body: { deviceId: 'dev_unknownunknownunknownunknown1234' } });
+    expect(unknown.status).toBe(401);
+  });
+
   it('refuses a client ID on a merchant endpoint with 403 client_id_not_allowed', async () => {
     const res = await app.request(`/transactions/${transactionNumber}`, { headers: bearer(merchant.clientId) });
     expect(res.status).toBe(403);

@@ -22,9 +22,10 @@ export interface AuthenticateOptions {
 const MAX_CREDENTIAL_LENGTH = 200;
 
 /**
- * Resolves the caller from `Authorization: Bearer`, the body's `apiKey` (spec compatibility) or, where the
- * endpoint accepts devices, the body's `deviceId`. Unknown or malformed credentials get one answer, 401
- * `unauthorized`, that never says which part was wrong.
+ * Resolves the caller from `Authorization: Bearer`, the body's `apiKey` (spec compatibility) or the body's
+ * `deviceId`. Unknown or malformed credentials get one answer, 401 `unauthorized`, that never says which part was
+ * wrong; a known credential of a kind the endpoint does not take, wherever it was sent, is 403
+ * `credential_not_allowed` (`client_id_not_allowed` for a client ID).
  */
 export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { allow }: AuthenticateOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -32,7 +33,7 @@ export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { a
     if (!limiter.peek(failures)) {
       throw rateLimited(limiter, failures);
     }
-    const presented = presentedCredential(req, allow.includes('device'));
+    const presented = presentedCredential(req);
     const presentedHash = presented ? hashCredential(presented) : null;
     const row = presentedHash ? await credentials.find(db, presentedHash) : null;
     if (!presentedHash || !row || !hashesEqual(row.secretHash, presentedHash)) {
@@ -56,8 +57,8 @@ export function authenticate({ db, limiter, credentials }: AuthenticateDeps, { a
   };
 }
 
-/** The credential a request presents (Bearer, or the body's `apiKey` or, where accepted, `deviceId`), or null. */
-export function presentedCredential(req: Request, acceptDeviceInBody: boolean): string | null {
+/** The credential a request presents (Bearer, or else the body's `apiKey`, or else its `deviceId`), or null. */
+export function presentedCredential(req: Request): string | null {
   const header = req.get('authorization');
   const body = (req.body ?? {}) as Record<string, unknown>;
   let value: unknown;
@@ -66,7 +67,7 @@ export function presentedCredential(req: Request, acceptDeviceInBody: boolean): 
     value = match?.[1];
   } else if (typeof body.apiKey === 'string' && body.apiKey !== '') {
     value = body.apiKey;
-  } else if (acceptDeviceInBody && typeof body.deviceId === 'string') {
+  } else if (typeof body.deviceId === 'string') {
     value = body.deviceId;
   }
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_CREDENTIAL_LENGTH ? value : null;

@@ -82,7 +82,10 @@ export function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** A page or an image answers a bad link with its own 404 page, not a problem: its handler reads the parameter. */
+/**
+ * A page or an image reads its own parameter: a bad link is not found (the page's 404 page, the image's 404
+ * `not_found`), never a 400 a person or an `<img>` could do nothing with.
+ */
 function checksParams(endpoint: EndpointDescription): boolean {
   return endpoint.response.contentType === undefined;
 }

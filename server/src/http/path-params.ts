@@ -17,7 +17,8 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   transactionNumber: TransactionNumberParam,
   linkId: LinkIdParam,
   sessionId: z.uuid('is not a session id'),
-  commitId: z.string().regex(/^cmt_[A-Za-z0-9]{32}$/, 'is not a commit id'),
+  // What follows `cmt_` in a commit link (the template writes the prefix).
+  commitCode: z.string().regex(/^[A-Za-z0-9]{32}$/, 'is not a commit link'),
   deliveryId: z.uuid('is not a delivery id'),
   credentialId: z.uuid('is not a credential id (the credentialId of GET /credentials, not the key)'),
   stickerCode: StickerCodeParam,

@@ -5,8 +5,8 @@ import type { DatabaseHealth } from '../db/database-health';
 import { isDatabaseUnavailable } from '../db/database-outage';
 import { ApiError, DatabaseUnavailableError } from '../errors';
 import { problemAnswer } from '../mutations/stored-answer';
-import { routeOf } from './access-log';
 import { requestIdOf } from './request-id';
+import { routePatternOf } from './route-pattern';
 
 /** Sends an ApiError as problem+json (its body built by `problemAnswer`, the one place it is built), with its headers. */
 export function sendProblem(res: Response, error: ApiError): void {
@@ -59,7 +59,7 @@ export function problemHandler(logger: Logger, databaseHealth?: DatabaseHealth):
       if (clientError) {
         apiError = clientError;
       } else {
-        logger.error({ err: error, requestId: requestIdOf(res), method: req.method, route: routeOf(req) }, 'unhandled error');
+        logger.error({ err: error, requestId: requestIdOf(res), method: req.method, route: routePatternOf(req, res) }, 'unhandled error');
         apiError = new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestIdOf(res)} when you contact support.`);
       }
     }

@@ -201,7 +201,7 @@ export const CALLBACKS_WAKE_CHANNEL = 'svc_callbacks_wake';
  * no longer holds the delivery (clearing `window_started_at` says so; see outcomesStatement): its outcome is
  * logged with it but decides nothing, and the delivery is sent again.
  */
-export async function restartDelivery(db: Database, principal: Principal, deliveryId: string, now: Date) {
+export async function restartDelivery(db: Queryable, principal: Principal, deliveryId: string, now: Date) {
   return db.transaction(async (tx) => {
     const visible = tx.select({ id: transactions.id }).from(transactions).where(transactionScope(principal));
     const [row] = await tx

@@ -28,13 +28,16 @@ export function callbacksRoutes(deps: { db: Database; clock: Clock }): EndpointR
       };
       res.json(body);
     }),
-    route(ENDPOINT.redeliverCallback, async ({ params, principal, res }) => {
+    // Under the request's Idempotency-Key, as every mutating POST: a retry replays the first answer, not a new restart.
+    route(ENDPOINT.redeliverCallback, async ({ params, principal, mutate }) => {
       const { deliveryId } = params;
-      // Another merchant's, or another branch's, delivery does not exist for this caller.
-      const restarted = await restartDelivery(deps.db, principal(), deliveryId, deps.clock.now());
-      if (!restarted) throw new NotFoundError('delivery');
-      const body: RedeliverResponse = { deliveryId, status: 'pending', state: 'pending', nextAttemptAt: restarted.nextAttemptAt?.toISOString() ?? null };
-      res.status(202).json(body);
+      await mutate(async (tx) => {
+        // Another merchant's, or another branch's, delivery does not exist for this caller.
+        const restarted = await restartDelivery(tx, principal(), deliveryId, deps.clock.now());
+        if (!restarted) throw new NotFoundError('delivery');
+        const body: RedeliverResponse = { deliveryId, status: 'pending', state: 'pending', nextAttemptAt: restarted.nextAttemptAt?.toISOString() ?? null };
+        return { status: 202, body };
+      });
     }),
   ];
 }

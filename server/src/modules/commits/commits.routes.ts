@@ -13,7 +13,7 @@ export function commitsRoutes(deps: ServiceDeps): EndpointRoute[] {
     ),
     // The link itself is the credential (random, 190 bits); a GET that commits, as the spec defines it.
     route(ENDPOINT.commitByLink, async ({ params, res, mutate }) => {
-      const { commitId } = params;
+      const commitId = `cmt_${params.commitCode}`;
       const row = await findByCommitId(deps.db, commitId);
       if (!row) throw new NotFoundError('commit');
       res.setHeader('Cache-Control', 'no-store');

@@ -71,7 +71,7 @@ function actorOf(principal: Principal): AuditActorRef {
  * replay carries again), never in the clear: reading the idempotency store gives no credential.
  */
 function sealedSpace(req: Request, principal: Principal): KeySpace {
-  const callerKey = presentedCredential(req, false);
+  const callerKey = presentedCredential(req);
   if (callerKey === null) throw new Error('an authenticated request presents its key');
   return { merchantId: principal.merchantId, caller: { credentialId: principal.credentialId }, sealWith: callerKey };
 }

@@ -74,16 +74,24 @@ function variantsOf(schema: JsonSchema): JsonSchema[] | undefined {
   return list?.map((v) => asSchema(v) ?? {});
 }
 
-/** Properties of an object, or the union of its variants' properties (required only when every variant requires it). */
+/**
+ * Properties of an object, or the union of its variants' properties (required only when every variant requires it).
+ * Variants without properties only constrain the object's own (`oneOf` of which field is required); a property a
+ * variant forbids (`not: {}`) is no field of it.
+ */
 function mergedProperties(schema: JsonSchema, context: FieldContext): { properties: Record<string, JsonSchema>; required: Set<string> } {
-  const variants = variantsOf(schema)?.map((v) => resolve(v, context)) ?? [schema];
+  const withFields = variantsOf(schema)
+    ?.map((v) => resolve(v, context))
+    .filter((v) => asSchema(v.properties) !== undefined);
+  const variants = withFields && withFields.length > 0 ? withFields : [schema];
   const properties: Record<string, JsonSchema> = {};
   const requiredCounts = new Map<string, number>();
   for (const variant of variants) {
     for (const [name, property] of Object.entries(asSchema(variant.properties) ?? {})) {
       const previous = properties[name];
       const current = asSchema(property) ?? {};
-      properties[name] = previous && JSON.stringify(previous) !== JSON.stringify(current) ? { anyOf: [previous, current] } : current;
+      if (canonical(current) === '{"not":{}}') continue;
+      properties[name] = previous && canonical(previous) !== canonical(current) ? { anyOf: [previous, current] } : current;
     }
     for (const name of Array.isArray(variant.required) ? variant.required : []) {
       requiredCounts.set(String(name), (requiredCounts.get(String(name)) ?? 0) + 1);
@@ -91,6 +99,17 @@ function mergedProperties(schema: JsonSchema, context: FieldContext): { properti
   }
   const required = new Set([...requiredCounts].filter(([, count]) => count === variants.length).map(([name]) => name));
   return { properties, required };
+}
+
+/** A schema as text whatever the order of its keys, to tell two variants' copies of one field apart from two fields. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const object = asSchema(value);
+  if (!object) return JSON.stringify(value);
+  return `{${Object.keys(object)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical(object[key])}`)
+    .join(',')}}`;
 }
 
 /** The schema without its `null` alternative (`X | null` → `X`). */

@@ -1,6 +1,7 @@
 import { ENDPOINT } from '@svc/protocol';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
+import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { LinkIdParam } from '../../http/path-params';
@@ -15,8 +16,9 @@ import { pageLanguage } from '../../i18n';
 
 /**
  * The consumer's page of a payment link, `GET /pay/:linkId` (docs/integrating.md#the-hosted-payment-page), and its QR code. An unknown or
- * malformed link is a 404 page: a person opened it in a browser. Nothing secret is rendered (no posData, token or
- * credential: the page is drawn from the link's public state).
+ * malformed link is a 404 page (a person opened it in a browser), and a 404 problem for the QR code (an image a
+ * program embeds is never an HTML page). Nothing secret is rendered (no posData, token or credential: the page is
+ * drawn from the link's public state).
  */
 export function paymentPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): EndpointRoute[] {
   const perAddress = { before: [perAddressLimit(deps.limiter, 'consumer')] };
@@ -42,10 +44,7 @@ export function paymentPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
       ENDPOINT.getPaymentQrCode,
       async ({ req, res }) => {
         const found = await linkOf(req.params.linkId);
-        if (!found) {
-          sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('payment link'));
-          return;
-        }
+        if (!found) throw new NotFoundError('payment link');
         res.setHeader('Cache-Control', 'public, max-age=86400');
         res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
         res.setHeader('X-Content-Type-Options', 'nosniff');

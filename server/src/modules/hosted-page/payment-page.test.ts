@@ -171,12 +171,18 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     expect(hasForm(html)).toBe(false);
   });
 
-  it('an unknown or malformed link: a 404 HTML page', async () => {
-    for (const path of ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/pay/short', '/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/qr.svg']) {
+  it('an unknown or malformed link: a 404 HTML page; its QR code, a 404 problem (an image is never a page)', async () => {
+    for (const path of ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/pay/short']) {
       const { res, html } = await page(path);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(heading(html)).toBe('Payment link not found');
+    }
+    for (const path of ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/qr.svg', '/pay/short/qr.svg']) {
+      const res = await t.app.request(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(((await res.json()) as { code: string }).code).toBe('not_found');
     }
   });
 
