@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { acceptLanguageTags, firstSupported, resolveLocale } from './languages';
-import { formatAmount } from './amounts';
+import { formatAmount, formatAmountNumber } from './amounts';
 import { fill, Texts } from './texts';
 import { loadCatalogue } from './catalogue-loader';
 import { LocaleState } from './locale-state';
@@ -38,9 +38,9 @@ describe('texts', () => {
   it('formats amounts the language’s way', () => {
     expect(formatAmount(1250, 'EUR', 'de')).to.match(/^12,50\s€$/);
     expect(formatAmount(1250, 'USD', 'en')).to.equal('$12.50');
-    expect(formatAmount(123450, 'ILS', 'en', 'number')).to.equal('1,234.50');
-    expect(formatAmount(123450, 'RUB', 'ru', 'number')).to.equal('1\u00a0234,50');
-    expect(formatAmount(123450, 'ILS', 'he', 'number')).to.equal('1,234.50');
+    expect(formatAmountNumber(123450, 'ILS', 'en')).to.equal('1,234.50');
+    expect(formatAmountNumber(123450, 'RUB', 'ru')).to.equal('1\u00a0234,50');
+    expect(formatAmountNumber(123450, 'ILS', 'he')).to.equal('1,234.50');
     expect(formatAmount(123450, 'ILS', 'en', 'code')).to.equal('ILS\u00a01,234.50');
   });
 

@@ -1,6 +1,6 @@
 import { majorToCents, type PaymentLinkState, type Product } from '@svc/protocol';
 import { cardFormHtml } from '@svc/sdk-core/frame/markup';
-import { EN_CARD, formatAmount, type Language, type TextKey } from '@svc/sdk-core/i18n';
+import { EN_CARD, formatAmountNumber, type Language, type TextKey } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { translator, type Translate } from '../../i18n';
 import { formatDuration } from './assets/duration';
@@ -36,7 +36,7 @@ export interface PaymentPageInput {
  * writes it (the heading's digits, grouping and decimals: `Pay 1,234.50 ILS` under `₪1,234.50`), with the currency's code.
  */
 export function payButtonLabel(state: Pick<PaymentLinkState, 'amountCents' | 'currency'>, t: Translate, language: Language): string {
-  const amount = state.amountCents === null ? '' : formatAmount(state.amountCents, state.currency, language, 'number');
+  const amount = state.amountCents === null ? '' : formatAmountNumber(state.amountCents, state.currency, language);
   return t('page.payAmount', { amount, currency: state.currency });
 }
 
@@ -95,7 +95,7 @@ function productTable(state: PaymentLinkState, t: Translate, language: Language)
   const cents = (major: number | null) => (major === null ? 0 : (majorToCents(major) ?? 0));
   const line = (p: Product) => (cents(p.amount) + cents(p.vat) - cents(p.discount)) * p.quantity;
   const rows = state.products.map(
-    (p) => `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatAmount(line(p), state.currency, language, 'number'))}</td></tr>`,
+    (p) => `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatAmountNumber(line(p), state.currency, language))}</td></tr>`,
   );
   const th = (key: TextKey, num = false) => `<th scope="col"${num ? ' class="num"' : ''}>${escapeHtml(t(key))}</th>`;
   return [

@@ -1,4 +1,4 @@
-import { formatAmount, type AmountStyle, type Language } from '@svc/sdk-core/i18n';
+import { formatAmount, type Language } from '@svc/sdk-core/i18n';
 import { translator } from '../../i18n';
 import { smsShape } from '../../messages/sms-encoding';
 
@@ -18,9 +18,9 @@ export interface LinkMessageFacts {
   language: Language;
 }
 
-/** The amount as the link's page writes it (the language's currency format), in `style`. */
-export const amountOf = ({ amountCents, currency, language }: LinkMessageFacts, style: AmountStyle = 'sign'): string =>
-  amountCents === null ? '' : formatAmount(amountCents, currency, language, style);
+/** The amount as the link's page writes it (the language's currency format), or with the currency's code. */
+export const amountOf = ({ amountCents, currency, language }: LinkMessageFacts, display: 'symbol' | 'code' = 'symbol'): string =>
+  amountCents === null ? '' : formatAmount(amountCents, currency, language, display);
 
 /** Intl's and French typography's no-break spaces: GSM-7 has none. */
 const NO_BREAK_SPACES = /[\u00a0\u202f]/g;
@@ -41,12 +41,12 @@ function smsWording(facts: LinkMessageFacts): (business: string) => string {
   const t = translator(facts.language);
   const key = facts.amountCents === null ? 'link.sms.noAmount' : 'link.sms';
   const worded =
-    (style: AmountStyle, plainSpaces: boolean) =>
+    (display: 'symbol' | 'code', plainSpaces: boolean) =>
     (business: string): string => {
-      const text = t(key, { business, amount: amountOf(facts, style), url: facts.url });
+      const text = t(key, { business, amount: amountOf(facts, display), url: facts.url });
       return plainSpaces ? text.replace(NO_BREAK_SPACES, ' ') : text;
     };
-  const choices = [worded('sign', false), worded('sign', true), worded('code', true)];
+  const choices = [worded('symbol', false), worded('symbol', true), worded('code', true)];
   return choices.find((render) => smsShape(render(facts.businessName)).encoding === 'gsm7') ?? choices[0]!;
 }
 
