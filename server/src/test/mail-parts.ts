@@ -40,7 +40,8 @@ export function mailParts(data: string): MailPart[] {
       const [head = '', ...rest] = part.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
       const raw = rest.join('\n\n');
       const encoding = /content-transfer-encoding:\s*(\S+)/i.exec(head)?.[1]?.toLowerCase();
-      const body = encoding === 'base64' ? Buffer.from(raw.replace(/\s/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? quotedPrintable(raw) : raw;
+      const body =
+        encoding === 'base64' ? Buffer.from(raw.replace(/\s/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? quotedPrintable(raw) : raw;
       return { type: /content-type:\s*([^;\s]+)/i.exec(head)?.[1]?.toLowerCase() ?? '', body };
     });
 }

@@ -95,7 +95,8 @@ function productTable(state: PaymentLinkState, t: Translate, language: Language)
   const cents = (major: number | null) => (major === null ? 0 : (majorToCents(major) ?? 0));
   const line = (p: Product) => (cents(p.amount) + cents(p.vat) - cents(p.discount)) * p.quantity;
   const rows = state.products.map(
-    (p) => `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatAmountNumber(line(p), state.currency, language))}</td></tr>`,
+    (p) =>
+      `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatAmountNumber(line(p), state.currency, language))}</td></tr>`,
   );
   const th = (key: TextKey, num = false) => `<th scope="col"${num ? ' class="num"' : ''}>${escapeHtml(t(key))}</th>`;
   return [

@@ -27,13 +27,25 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { m
 
 describe('bootstrapSandbox with one data directory', () => {
   it("two servers on different databases: the second never overwrites the first's credentials file", async () => {
-    const one = await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) });
+    const one = await bootstrapSandbox(first.db, {
+      dataDir,
+      clock: systemClock,
+      logger,
+      publicBaseUrl: 'http://localhost:8080',
+      demoOrigins: demoShopOrigins(3000),
+    });
     expect(one.outcome).toBe('created');
     expect(one.path).toBe(path.join(dataDir, SANDBOX_CREDENTIALS_FILE));
     const written = readJson(one.path);
     expect(written.database).toEqual(expect.stringContaining(first.name));
 
-    const two = await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) });
+    const two = await bootstrapSandbox(second.db, {
+      dataDir,
+      clock: systemClock,
+      logger,
+      publicBaseUrl: 'http://localhost:8080',
+      demoOrigins: demoShopOrigins(3000),
+    });
     expect(two.outcome).toBe('created');
     expect(two.path).not.toBe(one.path);
     // The first server's file is as it wrote it: the demo still talks to the first server's merchant.
@@ -42,8 +54,14 @@ describe('bootstrapSandbox with one data directory', () => {
     expect(readJson(two.path).merchantId).not.toBe(written.merchantId);
 
     // Each server, started again, finds its own file unchanged.
-    expect((await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) })).outcome).toBe('unchanged');
-    expect((await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) })).outcome).toBe('unchanged');
+    expect(
+      (await bootstrapSandbox(first.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) }))
+        .outcome,
+    ).toBe('unchanged');
+    expect(
+      (await bootstrapSandbox(second.db, { dataDir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) }))
+        .outcome,
+    ).toBe('unchanged');
     expect(readJson(one.path)).toEqual(written);
     expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -51,9 +69,11 @@ describe('bootstrapSandbox with one data directory', () => {
 
 describe("the demo shop's origins (DEMO_PORT)", () => {
   const clientOrigins = async (database: TestDatabase) =>
-    (await database.sql<{ allowed_origins: string[] }[]>`
+    (
+      await database.sql<{ allowed_origins: string[] }[]>`
       select c.allowed_origins from api_credentials c join merchants m on m.id = c.merchant_id
-      where m.is_sandbox_demo and c.kind = 'client' and c.revoked_at is null`).map((row) => row.allowed_origins);
+      where m.is_sandbox_demo and c.kind = 'client' and c.revoked_at is null`
+    ).map((row) => row.allowed_origins);
   const audited = async (database: TestDatabase) =>
     database.sql<{ action: string; actor_kind: string; details: { origin?: string } }[]>`
       select a.action, a.actor_kind, a.details from audit_log a join merchants m on m.id = a.merchant_id where m.is_sandbox_demo order by a.id`;

@@ -21,7 +21,13 @@ afterAll(async () => {
 const file = () => path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
 const readFile = async () => ProvisionedMerchantSchema.parse(JSON.parse(await fs.readFile(file(), 'utf8')));
 const bootstrap = (publicBaseUrl = 'http://localhost:8080') =>
-  bootstrapSandbox(database.db, { dataDir, clock: { now: () => new Date() }, logger: createLogger({ level: 'silent' }), publicBaseUrl, demoOrigins: demoShopOrigins(3000) });
+  bootstrapSandbox(database.db, {
+    dataDir,
+    clock: { now: () => new Date() },
+    logger: createLogger({ level: 'silent' }),
+    publicBaseUrl,
+    demoOrigins: demoShopOrigins(3000),
+  });
 
 describe('the sandbox credentials file and the sticker URL', () => {
   it("carries the demo device's sticker URL, and gains it (keys unchanged) when written by an older version or for another origin", async () => {

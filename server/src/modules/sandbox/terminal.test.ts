@@ -69,7 +69,8 @@ describe('the sandbox terminal simulator', () => {
         expect(html).toContain(`href="?lang=${language}" lang="${language}" hreflang="${language}" aria-current="true"`);
         expect(scriptTexts(html)['terminal.connected']).toBe(CATALOGUES[language]['terminal.connected']);
         // The script writes statuses and refusals in the page's language too, never the English status names.
-        for (const key of [...Object.values(STATUS_TEXTS), ...Object.values(REFUSAL_TEXTS)]) expect(scriptTexts(html)[key], key).toBe(CATALOGUES[language][key]);
+        for (const key of [...Object.values(STATUS_TEXTS), ...Object.values(REFUSAL_TEXTS)])
+          expect(scriptTexts(html)[key], key).toBe(CATALOGUES[language][key]);
         // Nothing English is left on a page in another language (the names of cards and wallets aside).
         if (language !== 'en') expect(html).not.toMatch(/>Tap |Terminal simulator|Device ID|Connect</);
       });

@@ -18,12 +18,16 @@ export interface LinkEmail {
 export function linkEmail(facts: LinkMessageFacts): LinkEmail {
   const t = translator(facts.language);
   const business = facts.businessName;
-  const ask =
-    facts.amountCents === null ? t('link.email.ask.noAmount', { business }) : t('link.email.ask', { business, amount: amountOf(facts) });
+  const ask = facts.amountCents === null ? t('link.email.ask.noAmount', { business }) : t('link.email.ask', { business, amount: amountOf(facts) });
   const subject = t('link.email.subject', { business });
   const dir = directionOf(facts.language);
   const link = `<a href="${escapeHtml(facts.url)}">${escapeHtml(facts.url)}</a>`;
-  const paragraphs = [escapeHtml(t('link.email.greeting')), escapeHtml(ask), fill(escapeHtml(t('link.email.link')), { url: link }), escapeHtml(t('link.email.note'))];
+  const paragraphs = [
+    escapeHtml(t('link.email.greeting')),
+    escapeHtml(ask),
+    fill(escapeHtml(t('link.email.link')), { url: link }),
+    escapeHtml(t('link.email.note')),
+  ];
   const html = [
     '<!doctype html>',
     `<html lang="${facts.language}" dir="${dir}">`,
