@@ -3,10 +3,10 @@ import { translator } from '../../i18n';
 import { escapeHtml } from '../consumer-pages';
 import { amountOf, type LinkMessageFacts } from './link-message-texts';
 
-/** The link e-mail: its subject, its text, and the same text as HTML (multipart/alternative). */
+/** The link e-mail: its subject, its text (`body`), and the same text as HTML (multipart/alternative). */
 export interface LinkEmail {
   subject: string;
-  text: string;
+  body: string;
   html: string;
 }
 
@@ -37,6 +37,6 @@ export function linkEmail(facts: LinkMessageFacts): LinkEmail {
     '</body>',
     '</html>',
   ].join('\n');
-  const text = [t('link.email.greeting'), '', ask, '', t('link.email.link', { url: facts.url }), '', t('link.email.note')].join('\n');
-  return { subject, text, html };
+  const body = [t('link.email.greeting'), '', ask, '', t('link.email.link', { url: facts.url }), '', t('link.email.note')].join('\n');
+  return { subject, body, html };
 }

@@ -26,8 +26,8 @@ describe('the payment link by SMS and e-mail', () => {
       segments: 1,
     });
     const email = sent.find((m) => m.channel === 'email')!;
-    const { subject, text, html } = linkEmail(facts);
-    expect(email).toMatchObject({ to: 'buyer@example.com', subject, body: text, html });
+    const { subject, body, html } = linkEmail(facts);
+    expect(email).toMatchObject({ to: 'buyer@example.com', subject, body, html });
     expect(subject).toBe('Payment request from Corner Shop');
     expect(email).not.toHaveProperty('encoding');
     const [event] = await t.database.sql<{ payload: string }[]>`

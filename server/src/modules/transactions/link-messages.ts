@@ -16,14 +16,7 @@ export async function sendLinkMessages(
 ): Promise<Partial<Record<MessageChannel, HandedOver>>> {
   const messages: [MessageChannel, string | null, () => Pick<OutboundMessage, 'body' | 'subject' | 'html'>][] = [
     ['sms', row.phone, () => ({ body: linkSmsText(facts), subject: null, html: null })],
-    [
-      'email',
-      row.email,
-      () => {
-        const { subject, text, html } = linkEmail(facts);
-        return { body: text, subject, html };
-      },
-    ],
+    ['email', row.email, () => linkEmail(facts)],
   ];
   const handedOver: Partial<Record<MessageChannel, HandedOver>> = {};
   for (const [channel, recipient, write] of messages) {
