@@ -18,10 +18,11 @@ const serviceUrl = `http://localhost:${port}`;
 /** Sandbox conveniences: local callback receivers are allowed when started this way; `pnpm dev` revalidates SDK scripts. */
 /** The Prometheus scrape of the service: http://127.0.0.1:9464/metrics unless METRICS_PORT says otherwise. */
 const metricsPort = process.env.METRICS_PORT || '9464';
+/** The demo shop's port goes to the service too: the sandbox's demo client ID allows the shop's origins on it. */
 const sandboxEnv =
   process.env.SVC_MODE === 'production'
     ? {}
-    : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: metricsPort, ...(dev ? { SDK_FILES_REVALIDATE: 'true' } : {}) };
+    : { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: metricsPort, DEMO_PORT: demoPort, ...(dev ? { SDK_FILES_REVALIDATE: 'true' } : {}) };
 
 /** The browser files the service serves: the SDKs from their packages' dist/, the consumer pages' from server/dist/pages/. */
 const builds = [

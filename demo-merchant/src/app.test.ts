@@ -67,6 +67,9 @@ describe('demo merchant status', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<h1>Demo merchant</h1>');
     for (const name of ['checkout', 'pay-by-link', 'pos', 'back-office']) expect((await fetch(`${base}/${name}.html`)).status).toBe(200);
+    const icon = await fetch(`${base}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 });
 

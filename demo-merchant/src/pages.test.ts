@@ -17,6 +17,7 @@ describe('shop pages', () => {
       const html = renderPage(name);
       expect(html.match(/<title>/g)).toHaveLength(1);
       expect(html).toContain('<link rel="stylesheet" href="/styles.css" />');
+      expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
       expect(html).toContain('<a class="brand" href="/">Demo merchant</a>');
       expect(menuOf(html).map(({ href, label }) => ({ href, label }))).toEqual(MENU.map(({ href, label }) => ({ href, label })));
       expect(html.match(/<nav /g)).toHaveLength(1);

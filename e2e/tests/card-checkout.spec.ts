@@ -1,6 +1,7 @@
 import { Status } from '@svc/protocol';
 import type { Page } from '@playwright/test';
 import {
+  cardFields,
   CARDS,
   checkoutOutcome,
   expect,
@@ -44,6 +45,10 @@ for (const sdk of SDKS) {
 
       const { transactionNumber, outcome } = await payOnCheckout(page, stack, { sdk });
       await expect(outcome).toContainText('Approved (status 0)');
+      // The widget says it once; its status line says what comes next.
+      const widget = sdk === 'elements' ? page.locator('svc-ecom-sdk-elements') : cardFields(page, 'iframe').locator('body');
+      await expect(widget.getByText('The merchant will confirm your order.')).toBeVisible();
+      await expect(widget.getByText('Payment accepted')).toHaveCount(1);
       // The SDK is loaded with the SRI hash the service publishes (the browser refuses it on a mismatch).
       await expectAxeClean(page);
       const transaction = await waitForStatus(api, transactionNumber!, Status.Approved);

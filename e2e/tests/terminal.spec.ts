@@ -52,3 +52,22 @@ test('the consumer cancels on the terminal, and an unknown device ID connects no
   await expect(stranger.getByRole('button', { name: 'Tap 4242 4242 4242 4242' })).toBeHidden();
   expect(sockets).toEqual([]);
 });
+
+test('the terminal speaks its language through a payment: statuses and a refusal from the catalogue, no English', async ({ page, stack }) => {
+  const merchant = await provisionMerchant('Imbiss am Markt', stack.demoUrl);
+  const cashier = createMerchantClient({ baseUrl: stack.serviceUrl, apiKey: merchant.apiKey });
+  await page.goto(`${stack.serviceUrl}/sandbox/terminal?lang=de#${merchant.deviceId}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Verbunden' })).toBeVisible();
+  const created = await cashier.init({ amount: 9.5, currency: 'EUR', deviceId: merchant.deviceId });
+  const terminal = page.getByRole('region', { name: 'Zahlung an Imbiss am Markt' });
+  await expect(terminal).toContainText(`Transaktion ${created.TransactionNumber}: Offen`);
+
+  await page.getByRole('button', { name: '4000 0000 0000 0002 vorhalten' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Abgelehnt:' })).toHaveText(
+    'Abgelehnt: Ihre Karte wurde abgelehnt. Verwenden Sie eine andere Karte oder Zahlungsart.',
+  );
+  await expect(terminal).toContainText(`Transaktion ${created.TransactionNumber}: Abgelehnt`);
+  await page.getByRole('button', { name: '4242 4242 4242 4242 vorhalten' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Genehmigt' })).toHaveText('Genehmigt (Karte endet auf 4242)');
+  await expect(page.getByRole('main')).not.toContainText(/Pending|Approved|Declined|card_declined/);
+});

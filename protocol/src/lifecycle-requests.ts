@@ -161,6 +161,10 @@ export const SandboxMessageSchema = z.object({
   encoding: z.enum(['gsm7', 'ucs2']).optional(),
   /** How many SMS segments it costs (160 GSM-7 characters or 70 UCS-2 ones a segment). Absent for an e-mail. */
   segments: z.number().int().min(1).optional(),
+  /** An e-mail's subject (it names the business). Absent for an SMS. */
+  subject: z.string().optional(),
+  /** An e-mail's HTML part: the text (`body`) in the language's direction, the link as a link. Absent for an SMS. */
+  html: z.string().optional(),
   createdAt: z.iso.datetime(),
 });
 export const SandboxMessagesSchema = z.object({ messages: z.array(SandboxMessageSchema) });

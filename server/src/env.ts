@@ -108,6 +108,11 @@ const EnvSchema = z
      */
     TRUST_PROXY: trustedProxies.default({ hops: 0 }),
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
+    /**
+     * Sandbox only: the port of the demo shop (`pnpm start` gives the shop and the service the same one). The sandbox's
+     * demo client ID allows http://localhost:DEMO_PORT and http://127.0.0.1:DEMO_PORT.
+     */
+    DEMO_PORT: port.min(1).default(3000),
     /** Sandbox only (`pnpm dev`, which rebuilds the SDKs while the service runs): browsers revalidate the SDK scripts on every use. */
     SDK_FILES_REVALIDATE: booleanText.default(false),
     CALLBACK_RETRY_SCHEDULE_S: secondsList.default([...CALLBACK_DELIVERY_DEFAULTS.retryScheduleS]),

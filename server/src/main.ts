@@ -29,7 +29,7 @@ import { recordPublicBaseUrl } from './modules/merchants';
 import { PROCESSOR_OPERATIONS } from './processor-operations';
 import { startProcessorRequestWorker } from './modules/processor-requests';
 import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
-import { bootstrapSandbox } from './modules/sandbox/sandbox-bootstrap';
+import { bootstrapSandbox, demoShopOrigins } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
 
 /** The message `pnpm start` (scripts/start.mjs) waits for before it starts the demo shop. */
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
       logger,
       embeddedDataDir,
       publicBaseUrl: env.PUBLIC_BASE_URL,
+      demoOrigins: demoShopOrigins(env.DEMO_PORT),
     }).catch((error: Error) => fail(logger, error));
     sandboxCredentialsFile = bootstrapped.path;
   }

@@ -74,6 +74,14 @@ describe('pnpm start', { timeout: 180_000 }, () => {
       expect(status.credentials.file).not.toBe(othersFile);
       expect(status.service.reachable).toBe(true);
       expect(started.output.stdout).toContain(`Credentials      ${status.credentials.file}`);
+      // The demo shop's widget, on its DEMO_PORT, may start a session with the demo client ID.
+      const { clientId } = JSON.parse(await fs.readFile(status.credentials.file, 'utf8')) as { clientId: string };
+      const session = await fetch(`http://127.0.0.1:${port}/sdk/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://localhost:${demoPort}` },
+        body: JSON.stringify({ clientId, mode: 'sandbox' }),
+      });
+      expect(session.status, await session.clone().text()).toBe(200);
     } finally {
       started.kill('SIGTERM');
       await finished(started, 30_000);

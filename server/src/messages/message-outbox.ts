@@ -10,7 +10,12 @@ export interface OutboundMessage {
   channel: MessageChannel;
   /** A phone number (sms) or an e-mail address (email), as the merchant gave it. */
   recipient: string;
+  /** The SMS, or an e-mail's text part. */
   body: string;
+  /** An e-mail's subject; null for an SMS. */
+  subject: string | null;
+  /** An e-mail's HTML part (the text in the language's direction); null for an SMS. */
+  html: string | null;
 }
 
 /** What the service needs of the send: the database transaction of the change that sends it, and its time. */
@@ -34,12 +39,8 @@ export interface MessageOutbox {
   send(message: OutboundMessage, context: SendContext): Promise<HandedOver>;
 }
 
-/** One queued message as a provider is given it: its id (the same on every attempt), recipient and text. */
-export interface SendableMessage {
-  id: string;
-  recipient: string;
-  body: string;
-}
+/** One queued message as a provider is given it: its id (the same on every attempt), recipient, text, and an e-mail's subject and HTML. */
+export type SendableMessage = Pick<OutboundMessage, 'recipient' | 'body' | 'subject' | 'html'> & { id: string };
 
 /** A provider of one channel: resolves true once it accepted the message; false or a throw is a refusal. */
 export interface ChannelSender {

@@ -22,6 +22,8 @@ export interface ClaimedMessage {
   channel: MessageChannel;
   recipient: string;
   body: string;
+  subject: string | null;
+  html: string | null;
   /** This attempt's number (1 for the first). */
   attemptNo: number;
 }
@@ -32,7 +34,16 @@ export interface ClaimedMessage {
  * until the lease ends; it is then attempted again.
  */
 export async function claimDueMessages(db: Database, now: Date, limit: number, leaseMs: number): Promise<ClaimedMessage[]> {
-  const rows = await db.execute<{ id: string; transaction_id: string; channel: MessageChannel; recipient: string; body: string; attempt_count: number }>(sql`
+  const rows = await db.execute<{
+    id: string;
+    transaction_id: string;
+    channel: MessageChannel;
+    recipient: string;
+    body: string;
+    subject: string | null;
+    html: string | null;
+    attempt_count: number;
+  }>(sql`
     with due as (
       select id from ${messages}
       where status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz
@@ -43,13 +54,15 @@ export async function claimDueMessages(db: Database, now: Date, limit: number, l
     update ${messages} m
     set attempt_count = m.attempt_count + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
     from due where m.id = due.id
-    returning m.id, m.transaction_id, m.channel, m.recipient, m.body, m.attempt_count`);
+    returning m.id, m.transaction_id, m.channel, m.recipient, m.body, m.subject, m.html, m.attempt_count`);
   return rows.map((r) => ({
     id: r.id,
     transactionId: r.transaction_id,
     channel: r.channel,
     recipient: r.recipient,
     body: r.body,
+    subject: r.subject,
+    html: r.html,
     attemptNo: r.attempt_count,
   }));
 }

@@ -7,6 +7,7 @@ import { verifyCallback } from '@svc/protocol';
 import { ManualClock } from '../clock';
 import { createLogger } from '../logger';
 import { createMessageSender } from './message-sender';
+import { mailParts, mailSubject } from '../test/mail-parts';
 import { providerSenders } from './provider-outbox';
 import { startTestApp, type TestApp } from '../test/app';
 import { answer, startReceiver, type Behaviour } from '../test/callback-receiver';
@@ -112,6 +113,25 @@ describe('link messages in production', () => {
       const linkId = created.body.transactionPage.qrURL.split('/pay/')[1]!;
       expect(smtp.mails[0]!.data.replace(/=\r?\n/g, '')).toContain(linkId);
       expect(await sender.runOnce()).toBe(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('sends the e-mail with a subject naming the business, and a text and an HTML part in the consumer’s direction', async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const { client, sender } = await production({ SMTP_URL: smtp.url, SMTP_FROM: 'pay@example.com' });
+      const created = await client.init({ amount: 7.25, currency: 'ILS', email: 'shopper@example.com', language: 'he' });
+      expect(await sender.runOnce()).toBe(1);
+      const { data } = smtp.mails[0]!;
+      expect(mailSubject(data)).toBe('בקשת תשלום מאת Message Shop');
+      expect(data).toMatch(/^Content-Type: multipart\/alternative;/im);
+      const parts = mailParts(data);
+      expect(parts.map((part) => part.type)).toEqual(['text/plain', 'text/html']);
+      expect(parts[0]!.body).toContain('התקבלה בקשת תשלום מאת Message Shop');
+      expect(parts[1]!.body).toContain('<html lang="he" dir="rtl">');
+      expect(parts[1]!.body).toContain(`<a href="${created.body.transactionPage.qrURL}">`);
     } finally {
       await smtp.close();
     }

@@ -14,6 +14,7 @@ export {
   type Language,
   type ResolvedLocale,
 } from './languages';
-export { fill, formatAmount, formatDate, formatNumber, Texts, type TextParams } from './texts';
+export { formatAmount, formatAmountNumber } from './amounts';
+export { fill, formatDate, Texts, type TextParams } from './texts';
 export { catalogueUrl, loadCatalogue } from './catalogue-loader';
 export { LocaleState } from './locale-state';

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { acceptLanguageTags, firstSupported, resolveLocale } from './languages';
-import { fill, formatAmount, formatNumber, Texts } from './texts';
+import { formatAmount, formatAmountNumber } from './amounts';
+import { fill, Texts } from './texts';
 import { loadCatalogue } from './catalogue-loader';
 import { LocaleState } from './locale-state';
 import { EN_CARD } from './en';
@@ -37,8 +38,10 @@ describe('texts', () => {
   it('formats amounts the language’s way', () => {
     expect(formatAmount(1250, 'EUR', 'de')).to.match(/^12,50\s€$/);
     expect(formatAmount(1250, 'USD', 'en')).to.equal('$12.50');
-    expect(formatNumber(123450, 'ru')).to.equal('1234,50');
-    expect(formatNumber(1250, 'en')).to.equal('12.50');
+    expect(formatAmountNumber(123450, 'ILS', 'en')).to.equal('1,234.50');
+    expect(formatAmountNumber(123450, 'RUB', 'ru')).to.equal('1\u00a0234,50');
+    expect(formatAmountNumber(123450, 'ILS', 'he')).to.equal('1,234.50');
+    expect(formatAmount(123450, 'ILS', 'en', 'code')).to.equal('ILS\u00a01,234.50');
   });
 
   it('falls back to en for a key a catalogue lacks', () => {

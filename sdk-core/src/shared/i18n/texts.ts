@@ -39,20 +39,6 @@ export class Texts<K extends TextKey> {
   }
 }
 
-/** `1250, 'EUR', 'de'` → `12,50 €` (Intl, the language's own way of writing an amount). */
-export function formatAmount(cents: number, currency: string, language: Language): string {
-  return new Intl.NumberFormat(language, { style: 'currency', currency }).format(cents / 100);
-}
-
-/**
- * `1250, 'ru'` → `12,50`: the number alone, in the language's digits and separators, for texts that write the
- * currency code beside it (the pay button `Pay 12.50 USD`, whose `en` form is a name QA relies on; an SMS, where a
- * currency sign such as ₪ would cost the GSM alphabet).
- */
-export function formatNumber(cents: number, language: Language): string {
-  return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(cents / 100);
-}
-
 export function formatDate(date: Date, language: Language, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
   return new Intl.DateTimeFormat(language, options).format(date);
 }

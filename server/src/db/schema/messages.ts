@@ -19,7 +19,12 @@ export const messages = pgTable(
     transactionId: transactionIdColumn(),
     channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
     recipient: text('recipient').notNull(),
+    /** The SMS, or an e-mail's text part. */
     body: text('body').notNull(),
+    /** An e-mail's subject (null for an SMS). */
+    subject: text('subject'),
+    /** An e-mail's HTML part: the text in the language's direction, the link as a link (null for an SMS). */
+    html: text('html'),
     status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
     /** Attempts claimed so far (queued messages only). */
     attemptCount: integer('attempt_count').notNull().default(0),
@@ -38,5 +43,6 @@ export const messages = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'queued'`),
     check('messages_queued_has_time', sql`${t.status} <> 'queued' or ${t.nextAttemptAt} is not null`),
+    check('messages_email_has_subject', sql`(${t.channel} = 'email') = (${t.subject} is not null)`),
   ],
 );

@@ -27,7 +27,7 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
       expect(htmlTag(html)).toBe('<html lang="ru" dir="ltr">');
       expect(html).toContain('Ожидаем оплату');
       expect(html).toMatch(/<p class="amount">1\s234,50\s₽<\/p>/);
-      expect(html).toContain('<button type="button" id="pay-button" disabled>Оплатить 1234,50 RUB</button>');
+      expect(html).toContain('<button type="button" id="pay-button" disabled>Оплатить 1\u00a0234,50 RUB</button>');
       expect(html).toContain('>Номер карты</label>');
       expect(html).toContain('aria-label="Данные карты"');
     });

@@ -1,6 +1,6 @@
 import { majorToCents, type PaymentLinkState, type Product } from '@svc/protocol';
 import { cardFormHtml } from '@svc/sdk-core/frame/markup';
-import { EN_CARD, formatNumber, type Language, type TextKey } from '@svc/sdk-core/i18n';
+import { EN_CARD, formatAmountNumber, type Language, type TextKey } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { translator, type Translate } from '../../i18n';
 import { formatDuration } from './assets/duration';
@@ -32,11 +32,12 @@ export interface PaymentPageInput {
 }
 
 /**
- * The pay button's name, `Pay 12.50 USD` in `en` (a name QA relies on): the number in the language's own digits and
- * separators, with the currency's code.
+ * The pay button's name, `Pay 12.50 USD` in `en` (a name QA relies on): the number as the language's currency format
+ * writes it (the heading's digits, grouping and decimals: `Pay 1,234.50 ILS` under `₪1,234.50`), with the currency's code.
  */
 export function payButtonLabel(state: Pick<PaymentLinkState, 'amountCents' | 'currency'>, t: Translate, language: Language): string {
-  return t('page.payAmount', { amount: state.amountCents === null ? '' : formatNumber(state.amountCents, language), currency: state.currency });
+  const amount = state.amountCents === null ? '' : formatAmountNumber(state.amountCents, state.currency, language);
+  return t('page.payAmount', { amount, currency: state.currency });
 }
 
 /** The hosted payment page, `GET /pay/:linkId`: server-rendered; its script adds the card rules and live updates. */
@@ -94,7 +95,8 @@ function productTable(state: PaymentLinkState, t: Translate, language: Language)
   const cents = (major: number | null) => (major === null ? 0 : (majorToCents(major) ?? 0));
   const line = (p: Product) => (cents(p.amount) + cents(p.vat) - cents(p.discount)) * p.quantity;
   const rows = state.products.map(
-    (p) => `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatNumber(line(p), language))}</td></tr>`,
+    (p) =>
+      `<tr><td>${escapeHtml(p.name)}</td><td class="num">${p.quantity}</td><td class="num">${escapeHtml(formatAmountNumber(line(p), state.currency, language))}</td></tr>`,
   );
   const th = (key: TextKey, num = false) => `<th scope="col"${num ? ' class="num"' : ''}>${escapeHtml(t(key))}</th>`;
   return [

@@ -131,16 +131,20 @@ describe('refunding a sale', () => {
 });
 
 describe("a refunded link's hosted page", () => {
-  it('says Payment refunded with the amount refunded, and shows no form', async () => {
+  it('says Payment refunded in part, then Payment refunded, with the amount refunded, and shows no form', async () => {
     const { transaction } = await paidSale(t.app, t.client, 1_250);
     await t.client.refund(transaction.TransactionNumber, { amount: 500 });
     const page = async () => (await t.app.request(new URL(transaction.transactionPage.qrURL).pathname)).text();
     const partly = await page();
-    expect(partly).toContain('<h1 tabindex="-1">Payment refunded</h1>');
+    expect(partly).toContain('<h1 tabindex="-1">Payment refunded in part</h1>');
+    expect(partly).toContain('The merchant gave part of the money back');
+    expect(partly).toContain('<title>Payment refunded in part · Mug Shop</title>');
     expect(partly).toContain('<dt>Refunded</dt><dd>$5.00</dd>');
     expect(partly).not.toContain('id="pay-button"');
     await t.client.refund(transaction.TransactionNumber);
-    expect(await page()).toContain('<dt>Refunded</dt><dd>$12.50</dd>');
+    const whole = await page();
+    expect(whole).toContain('<h1 tabindex="-1">Payment refunded</h1>');
+    expect(whole).toContain('<dt>Refunded</dt><dd>$12.50</dd>');
     const state = await t.app.request(`${new URL(transaction.transactionPage.qrURL).pathname}/state`);
     expect(await state.json()).toMatchObject({ status: Status.Refunded, refundedCents: 1_250, payable: false });
   });

@@ -21,6 +21,8 @@ export async function listMessages(db: Queryable, principal: Principal, limit = 
       channel: messages.channel,
       recipient: messages.recipient,
       body: messages.body,
+      subject: messages.subject,
+      html: messages.html,
       status: sql<'sent' | 'failed'>`${messages.status}`,
       encoding: messages.encoding,
       segments: messages.segments,

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import { databaseIdentity } from '../../db/database-identity';
 import type { Logger } from '../../logger';
+import { changeAllowedOrigin } from '../credentials';
 import {
   countMerchants,
   createMerchantRecords,
@@ -21,7 +22,8 @@ import {
 } from '../merchants';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
-export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];
+/** Where a browser opens the demo shop on `port` (`pnpm start` prints the first): the origins its client ID allows. */
+export const demoShopOrigins = (port: number): string[] => [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 export const SANDBOX_CREDENTIALS_FILE = 'sandbox-credentials.json';
 
 export type BootstrapOutcome = 'created' | 'reissued' | 'updated' | 'unchanged' | 'skipped';
@@ -39,7 +41,9 @@ type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
  * for the demo site. When the demo merchant exists but the file is gone or stale (keys are stored only as
  * hashes, so they cannot be read back), its credentials are reissued and the file written again. The file names the
  * database it belongs to, and a server never overwrites another database's file: a second server on another database
- * sharing the data directory writes `sandbox-credentials.<database>.json` instead, and says so.
+ * sharing the data directory writes `sandbox-credentials.<database>.json` instead, and says so. The demo client ID
+ * allows the demo shop's origins (`demoOrigins`, from DEMO_PORT): a demo merchant provisioned for another port keeps
+ * its keys and has the missing origins added, each audited as the operator's change.
  */
 export async function bootstrapSandbox(
   db: Database,
@@ -49,7 +53,8 @@ export async function bootstrapSandbox(
     logger,
     publicBaseUrl,
     embeddedDataDir = null,
-  }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null },
+    demoOrigins,
+  }: { dataDir: string; clock: Clock; logger: Logger; publicBaseUrl: string; embeddedDataDir?: string | null; demoOrigins: readonly string[] },
 ): Promise<{ outcome: BootstrapOutcome; path: string }> {
   const database = await databaseIdentity(db, embeddedDataDir);
   let file = path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
@@ -69,7 +74,7 @@ export async function bootstrapSandbox(
     const demo = await findSandboxDemoMerchant(tx);
     if (!demo) {
       if ((await countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
-      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: DEMO_ORIGINS, isSandboxDemo: true, publicBaseUrl });
+      const credentials = await createMerchantRecords(tx, { name: DEMO_MERCHANT_NAME, origins: [...demoOrigins], isSandboxDemo: true, publicBaseUrl });
       return { outcome: 'created' as const, credentials };
     }
     const scope = await firstBranchAndDevice(tx, demo.id);
@@ -79,13 +84,21 @@ export async function bootstrapSandbox(
       const live = await findCredentialByHash(tx, hashCredential(existing.apiKey));
       // A file of an older version, or written under another PUBLIC_BASE_URL, gets the sticker URL; the keys stay.
       if (live?.merchantId === demo.id) {
+        const client = await findCredentialByHash(tx, hashCredential(existing.clientId));
+        if (client?.merchantId === demo.id) {
+          const change = { merchantId: demo.id, actor: { kind: 'operator' as const }, now: clock.now() };
+          for (const origin of demoOrigins.filter((o) => !client.allowedOrigins.includes(o))) {
+            await changeAllowedOrigin(tx, change, client.id, origin, 'add');
+            logger.info({ origin }, `the sandbox demo client ID now allows ${origin} (DEMO_PORT)`);
+          }
+        }
         return existing.stickerUrl === stickerUrl
           ? { outcome: 'unchanged' as const }
           : { outcome: 'updated' as const, credentials: { ...existing, stickerUrl } };
       }
     }
     await revokeCredentials(tx, demo.id, clock.now());
-    const keys = await issueCredentials(tx, { merchantId: demo.id, branchId: scope.branchId, deviceId: scope.deviceId, origins: DEMO_ORIGINS });
+    const keys = await issueCredentials(tx, { merchantId: demo.id, branchId: scope.branchId, deviceId: scope.deviceId, origins: [...demoOrigins] });
     const credentials: ProvisionedMerchant = { merchantId: demo.id, branchId: scope.branchId, ...keys, hmacSecret: demo.hmacSecret, stickerUrl };
     return { outcome: 'reissued' as const, credentials };
   });

@@ -5,7 +5,7 @@ import { ProvisionedMerchantSchema } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE } from './sandbox-bootstrap';
+import { bootstrapSandbox, demoShopOrigins, SANDBOX_CREDENTIALS_FILE } from './sandbox-bootstrap';
 
 let database: TestDatabase;
 let dataDir: string;
@@ -21,7 +21,13 @@ afterAll(async () => {
 const file = () => path.join(dataDir, SANDBOX_CREDENTIALS_FILE);
 const readFile = async () => ProvisionedMerchantSchema.parse(JSON.parse(await fs.readFile(file(), 'utf8')));
 const bootstrap = (publicBaseUrl = 'http://localhost:8080') =>
-  bootstrapSandbox(database.db, { dataDir, clock: { now: () => new Date() }, logger: createLogger({ level: 'silent' }), publicBaseUrl });
+  bootstrapSandbox(database.db, {
+    dataDir,
+    clock: { now: () => new Date() },
+    logger: createLogger({ level: 'silent' }),
+    publicBaseUrl,
+    demoOrigins: demoShopOrigins(3000),
+  });
 
 describe('the sandbox credentials file and the sticker URL', () => {
   it("carries the demo device's sticker URL, and gains it (keys unchanged) when written by an older version or for another origin", async () => {

@@ -34,6 +34,8 @@ export function sandboxRoutes(deps: Pick<ServiceDeps, 'db' | 'env' | 'processor'
           transactionNumber: m.transactionNumber,
           status: m.status,
           ...(m.encoding === null ? {} : { encoding: m.encoding, segments: m.segments! }),
+          ...(m.subject === null ? {} : { subject: m.subject }),
+          ...(m.html === null ? {} : { html: m.html }),
           createdAt: m.createdAt.toISOString(),
         })),
       };

@@ -2,6 +2,7 @@ import { SANDBOX_TEST_CARDS } from '@svc/protocol';
 import type { Language, TextKey } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { translator } from '../../i18n';
+import { SCRIPT_TEXTS } from './assets/terminal-texts';
 
 /** `4242424242424242` → `4242 4242 4242 4242`, as the buttons name the cards (docs/integrating.md#accessible-names). */
 export const spacedCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
@@ -11,25 +12,6 @@ const WALLET_BUTTONS = [
   ['applepay', 'Apple Pay'],
   ['googlepay', 'Google Pay'],
 ] as const;
-
-/** The texts the page's script writes as the device's transaction changes (`data-texts`, in the page's language). */
-const SCRIPT_TEXTS = [
-  'terminal.none',
-  'terminal.none.text',
-  'terminal.paymentTo',
-  'terminal.transaction',
-  'terminal.processing',
-  'terminal.result.card',
-  'terminal.done',
-  'terminal.refused',
-  'terminal.unreachable',
-  'terminal.unexpected',
-  'terminal.revoked',
-  'terminal.notDevice',
-  'terminal.connecting',
-  'terminal.unknown',
-  'terminal.connected',
-] as const satisfies readonly TextKey[];
 
 /**
  * The sandbox terminal simulator, `GET /sandbox/terminal`: the device ID is typed in or read from the URL fragment

@@ -6,6 +6,7 @@ import { addBranch } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
 import { CATALOGUES } from '../../i18n';
 import { escapeHtml } from '../consumer-pages';
+import { REFUSAL_TEXTS, STATUS_TEXTS } from './assets/terminal-texts';
 
 const t = useTestApp({ merchantName: 'Kiosk' });
 
@@ -67,10 +68,19 @@ describe('the sandbox terminal simulator', () => {
         expect(html).toContain('<nav class="languages"');
         expect(html).toContain(`href="?lang=${language}" lang="${language}" hreflang="${language}" aria-current="true"`);
         expect(scriptTexts(html)['terminal.connected']).toBe(CATALOGUES[language]['terminal.connected']);
+        // The script writes statuses and refusals in the page's language too, never the English status names.
+        for (const key of [...Object.values(STATUS_TEXTS), ...Object.values(REFUSAL_TEXTS)])
+          expect(scriptTexts(html)[key], key).toBe(CATALOGUES[language][key]);
         // Nothing English is left on a page in another language (the names of cards and wallets aside).
         if (language !== 'en') expect(html).not.toMatch(/>Tap |Terminal simulator|Device ID|Connect</);
       });
     }
+
+    it('says each button and the business as its language does: de "vorhalten", he "לבית העסק" without a maqaf', async () => {
+      expect(await page('/sandbox/terminal?lang=de')).toContain('>4242 4242 4242 4242 vorhalten</button>');
+      const he = scriptTexts(await page('/sandbox/terminal?lang=he'));
+      expect(fill(he['terminal.paymentTo']!, { business: 'Kiosk' })).toBe('תשלום לבית העסק Kiosk');
+    });
 
     it('Accept-Language when there is no ?lang=, and en for a language the service does not speak', async () => {
       expect(htmlTag(await page('/sandbox/terminal', { 'accept-language': 'ja, ru-RU;q=0.8, en;q=0.1' }))).toBe('<html lang="ru" dir="ltr">');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smsShape } from '../../messages/sms-encoding';
-import { linkEmailText, linkSmsText, SMS_SEGMENT_CHARACTERS } from './link-message-texts';
+import { formatAmount } from '@svc/sdk-core/i18n';
+import { linkSmsText, SMS_SEGMENT_CHARACTERS } from './link-message-texts';
 
 /** The GSM 03.38 basic character set (one septet each); the extension table is left out on purpose. */
 const GSM7 = new Set('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà');
@@ -14,7 +15,7 @@ const LONG_NAME = 'The Very Long Named Family Bakery, Coffee Roasters and Delica
 describe('the payment link messages', () => {
   it('the SMS names the business, the amount and the link, in one GSM-7 segment', () => {
     const sms = linkSmsText(facts);
-    expect(sms).toBe(`Corner Shop asks you to pay 12.50 USD: ${url}`);
+    expect(sms).toBe(`Corner Shop asks you to pay $12.50: ${url}`);
     expect(sms.length).toBeLessThanOrEqual(SMS_SEGMENT_CHARACTERS);
     expect(isGsm7(sms)).toBe(true);
   });
@@ -26,7 +27,7 @@ describe('the payment link messages', () => {
       amountCents: 123456789,
     });
     expect(sms.length).toBe(SMS_SEGMENT_CHARACTERS);
-    expect(sms).toMatch(/^The Very Long Named Family Bakery.*\.\.\. asks you to pay 1234567\.89 USD: https:\/\/payments\.example-service\.com\/pay\/Zm9v\w+$/);
+    expect(sms).toMatch(/^The Very Long Named Family Bakery.*\.\.\. asks you to pay \$1,234,567\.89: https:\/\/payments\.example-service\.com\/pay\/Zm9v\w+$/);
     expect(sms.endsWith(url)).toBe(true);
     expect(isGsm7(sms)).toBe(true);
   });
@@ -35,43 +36,44 @@ describe('the payment link messages', () => {
     expect(linkSmsText({ ...facts, amountCents: null })).toBe(`Corner Shop asks you to approve a payment: ${url}`);
   });
 
-  it('the e-mail names the business, the amount and the link', () => {
-    const email = linkEmailText(facts);
-    expect(email).toContain('Corner Shop asks you to pay 12.50 USD.');
-    expect(email).toContain(`Pay securely here: ${url}`);
-  });
-
   it('speaks the consumer’s language: he, ar and ru in UCS-2 within two segments, the amount and link whole', () => {
     for (const language of ['he', 'ar', 'ru'] as const) {
       const sms = linkSmsText({ ...facts, language, businessName: `${LONG_NAME} ${LONG_NAME}`, amountCents: 123456789 });
       const shape = smsShape(sms);
       expect(shape.encoding, language).toBe('ucs2');
       expect(shape.segments, language).toBeLessThanOrEqual(2);
-      expect(sms, language).toContain('1234567');
-      expect(sms, language).toContain('89 USD');
+      expect(sms, language).toContain(formatAmount(123456789, 'USD', language));
       expect(sms.endsWith(url), language).toBe(true);
-      expect(sms, language).toContain('The Very Long');
+      expect(sms, language).toContain('The Very');
       expect(sms, language).toContain('...');
     }
     const he = linkSmsText({ ...facts, language: 'he' });
-    expect(he).toBe(`בקשת תשלום מ־Corner Shop: 12.50 USD. לתשלום: ${url}`);
+    expect(he).toBe(`בקשת תשלום מאת Corner Shop: ${formatAmount(1250, 'USD', 'he')}. לתשלום: ${url}`);
     expect(smsShape(he)).toMatchObject({ encoding: 'ucs2', segments: 2 });
-    expect(linkSmsText({ ...facts, language: 'ru' })).toContain('12,50 USD');
+    expect(linkSmsText({ ...facts, language: 'he', amountCents: null })).toBe(`בקשה לאישור תשלום מאת Corner Shop: ${url}`);
+    expect(linkSmsText({ ...facts, language: 'ru' })).toBe(`Счёт от Corner Shop на сумму 12,50\u00a0$. Оплата: ${url}`);
   });
 
-  it('fr, de and es stay in one GSM-7 segment', () => {
-    for (const language of ['fr', 'de', 'es'] as const) {
+  it('fr, de and es stay in one GSM-7 segment: the currency format with plain spaces (GSM-7 has no no-break space)', () => {
+    for (const [language, amount] of [
+      ['fr', '12,50 $US'],
+      ['de', '12,50 $'],
+      ['es', '12,50 US$'],
+    ] as const) {
       const sms = linkSmsText({ ...facts, language, businessName: LONG_NAME });
       expect(smsShape(sms), language).toMatchObject({ encoding: 'gsm7', segments: 1 });
       expect(sms.endsWith(url), language).toBe(true);
-      expect(sms, language).toContain('12,50 USD');
+      expect(sms, language).toContain(amount);
     }
+    expect(linkSmsText({ ...facts, language: 'fr' })).toBe(`Corner Shop vous demande de payer 12,50 $US : ${url}`);
   });
 
-  it('the e-mail speaks the consumer’s language', () => {
-    const email = linkEmailText({ ...facts, language: 'de' });
-    expect(email).toContain('Corner Shop bittet Sie, 12,50 USD zu bezahlen.');
-    expect(email).toContain(`Hier sicher bezahlen: ${url}`);
+  it('writes the amount as the page does, or with its code where its sign would cost GSM-7 (₪ in an English SMS)', () => {
+    const shekels = linkSmsText({ ...facts, amountCents: 123450, currency: 'ILS' });
+    expect(shekels).toBe(`Corner Shop asks you to pay ILS 1,234.50: ${url}`);
+    expect(smsShape(shekels)).toMatchObject({ encoding: 'gsm7', segments: 1 });
+    expect(linkSmsText({ ...facts, amountCents: 123450, currency: 'EUR', language: 'de' })).toContain('1.234,50 €');
+    expect(linkSmsText({ ...facts, amountCents: 123450, currency: 'ILS', language: 'he' })).toContain(formatAmount(123450, 'ILS', 'he'));
   });
 });
 

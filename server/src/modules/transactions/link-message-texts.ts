@@ -1,4 +1,4 @@
-import { formatNumber, type Language } from '@svc/sdk-core/i18n';
+import { formatAmount, type Language } from '@svc/sdk-core/i18n';
 import { translator } from '../../i18n';
 import { smsShape } from '../../messages/sms-encoding';
 
@@ -18,8 +18,12 @@ export interface LinkMessageFacts {
   language: Language;
 }
 
-/** The amount as a message writes it: the language's digits and separators and the currency's code (no sign outside GSM-7). */
-const amountOf = ({ amountCents, language }: LinkMessageFacts): string => (amountCents === null ? '' : formatNumber(amountCents, language));
+/** The amount as the link's page writes it (the language's currency format), or with the currency's code. */
+export const amountOf = ({ amountCents, currency, language }: LinkMessageFacts, display: 'symbol' | 'code' = 'symbol'): string =>
+  amountCents === null ? '' : formatAmount(amountCents, currency, language, display);
+
+/** Intl's and French typography's no-break spaces: GSM-7 has none. */
+const NO_BREAK_SPACES = /[\u00a0\u202f]/g;
 
 /** Fits the budget: one GSM-7 segment, or up to two UCS-2 segments. */
 function fits(text: string): boolean {
@@ -28,14 +32,31 @@ function fits(text: string): boolean {
 }
 
 /**
+ * How the SMS is worded for a business name: the amount as the page writes it. Where only the amount's sign (₪ in an
+ * English SMS) or a no-break space would make the SMS UCS-2 (70 characters a segment instead of 160), it writes plain
+ * spaces and, if need be, the currency's code instead (`ILS 1,234.50`); a language or a name that needs UCS-2 anyway
+ * keeps the page's form.
+ */
+function smsWording(facts: LinkMessageFacts): (business: string) => string {
+  const t = translator(facts.language);
+  const key = facts.amountCents === null ? 'link.sms.noAmount' : 'link.sms';
+  const worded =
+    (display: 'symbol' | 'code', plainSpaces: boolean) =>
+    (business: string): string => {
+      const text = t(key, { business, amount: amountOf(facts, display), url: facts.url });
+      return plainSpaces ? text.replace(NO_BREAK_SPACES, ' ') : text;
+    };
+  const choices = [worded('symbol', false), worded('symbol', true), worded('code', true)];
+  return choices.find((render) => smsShape(render(facts.businessName)).encoding === 'gsm7') ?? choices[0]!;
+}
+
+/**
  * The SMS: business, amount and link, in the consumer's language, in one GSM-7 segment (160 characters) or, when the
  * language or the business name needs UCS-2, in two segments. A business name too long for that is shortened (with
  * "..."), never the amount or the link.
  */
 export function linkSmsText(facts: LinkMessageFacts): string {
-  const t = translator(facts.language);
-  const render = (business: string) =>
-    t(facts.amountCents === null ? 'link.sms.noAmount' : 'link.sms', { business, amount: amountOf(facts), currency: facts.currency, url: facts.url });
+  const render = smsWording(facts);
   const full = render(facts.businessName);
   if (fits(full)) return full;
   const name = [...facts.businessName];
@@ -44,14 +65,4 @@ export function linkSmsText(facts: LinkMessageFacts): string {
     if (fits(shortened)) return shortened;
   }
   return render('');
-}
-
-/** The e-mail: the same facts in the consumer's language, with room to say what the link is. */
-export function linkEmailText(facts: LinkMessageFacts): string {
-  const t = translator(facts.language);
-  const ask =
-    facts.amountCents === null
-      ? t('link.email.ask.noAmount', { business: facts.businessName })
-      : t('link.email.ask', { business: facts.businessName, amount: amountOf(facts), currency: facts.currency });
-  return [t('link.email.greeting'), '', ask, '', t('link.email.link', { url: facts.url }), '', t('link.email.note')].join('\n');
 }

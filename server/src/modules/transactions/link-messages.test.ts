@@ -4,7 +4,8 @@ import type { MessageOutbox } from '../../messages/message-outbox';
 import { startTestApp } from '../../test/app';
 import { useTestApp } from '../../test/harness';
 import { merchantClient } from '../../test/merchant-client';
-import { linkEmailText, linkSmsText } from './link-message-texts';
+import { linkEmail } from './link-email';
+import { linkSmsText } from './link-message-texts';
 
 const t = useTestApp({ merchantName: 'Corner Shop' });
 
@@ -25,7 +26,9 @@ describe('the payment link by SMS and e-mail', () => {
       segments: 1,
     });
     const email = sent.find((m) => m.channel === 'email')!;
-    expect(email).toMatchObject({ to: 'buyer@example.com', body: linkEmailText(facts) });
+    const { subject, body, html } = linkEmail(facts);
+    expect(email).toMatchObject({ to: 'buyer@example.com', subject, body, html });
+    expect(subject).toBe('Payment request from Corner Shop');
     expect(email).not.toHaveProperty('encoding');
     const [event] = await t.database.sql<{ payload: string }[]>`
       select e.payload from transaction_events e join transactions x on x.id = e.transaction_id
@@ -38,7 +41,11 @@ describe('the payment link by SMS and e-mail', () => {
     const facts = { businessName: 'Corner Shop', amountCents: 1250, currency: 'ILS', url: created.body.transactionPage.qrURL, language: 'he' } as const;
     const sent = await messagesOf(created.body.TransactionNumber);
     expect(sent.find((m) => m.channel === 'sms')).toMatchObject({ body: linkSmsText(facts), encoding: 'ucs2', segments: 2 });
-    expect(sent.find((m) => m.channel === 'email')!.body).toContain('לתשלום מאובטח');
+    const email = sent.find((m) => m.channel === 'email')!;
+    expect(email.body).toContain('לתשלום מאובטח');
+    expect(email.subject).toBe('בקשת תשלום מאת Corner Shop');
+    expect(email.html).toContain('<html lang="he" dir="rtl">');
+    expect(sent.find((m) => m.channel === 'sms')).not.toHaveProperty('subject');
   });
 
   it('refuses a language the service does not speak', async () => {

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client';
-import type { HandedOver, MessageChannel, MessageOutbox } from '../../messages/message-outbox';
-import { linkEmailText, linkSmsText, type LinkMessageFacts } from './link-message-texts';
+import type { HandedOver, MessageChannel, MessageOutbox, OutboundMessage } from '../../messages/message-outbox';
+import { linkEmail } from './link-email';
+import { linkSmsText, type LinkMessageFacts } from './link-message-texts';
 import type { TransactionRow } from './transactions.queries';
 
 /**
@@ -13,14 +14,14 @@ export async function sendLinkMessages(
   outbox: MessageOutbox,
   { row, facts, now }: { row: Pick<TransactionRow, 'id' | 'merchantId' | 'phone' | 'email'>; facts: LinkMessageFacts; now: Date },
 ): Promise<Partial<Record<MessageChannel, HandedOver>>> {
-  const messages: [MessageChannel, string | null, string][] = [
-    ['sms', row.phone, linkSmsText(facts)],
-    ['email', row.email, linkEmailText(facts)],
+  const messages: [MessageChannel, string | null, () => Pick<OutboundMessage, 'body' | 'subject' | 'html'>][] = [
+    ['sms', row.phone, () => ({ body: linkSmsText(facts), subject: null, html: null })],
+    ['email', row.email, () => linkEmail(facts)],
   ];
   const handedOver: Partial<Record<MessageChannel, HandedOver>> = {};
-  for (const [channel, recipient, body] of messages) {
+  for (const [channel, recipient, write] of messages) {
     if (!recipient) continue;
-    handedOver[channel] = await outbox.send({ merchantId: row.merchantId, transactionId: row.id, channel, recipient, body }, { db, now });
+    handedOver[channel] = await outbox.send({ merchantId: row.merchantId, transactionId: row.id, channel, recipient, ...write() }, { db, now });
   }
   return handedOver;
 }

@@ -44,7 +44,12 @@ export function viewOf(state: Pick<PaymentLinkState, 'methodType' | 'statusName'
 }
 
 /** The headings QA relies on (docs/integrating.md#accessible-names; `en`'s entries) and what each page says under it. */
-export const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: TextKey; text: TextKey }> = {
+interface Outcome {
+  heading: TextKey;
+  text: TextKey;
+}
+
+export const OUTCOMES: Record<Exclude<PageView, 'pay'>, Outcome> = {
   declined: { heading: 'page.declined', text: 'page.declined.text' },
   approved: { heading: 'page.approved', text: 'page.approved.text' },
   refunded: { heading: 'page.refunded', text: 'page.refunded.text' },
@@ -55,12 +60,21 @@ export const OUTCOMES: Record<Exclude<PageView, 'pay'>, { heading: TextKey; text
   elsewhere: { heading: 'page.elsewhere', text: 'page.elsewhere.text' },
 };
 
+/** A refund of part of the payment (PartiallyRefunded) says so; the rest of the refunded view is the same. */
+const PARTLY_REFUNDED: Outcome = { heading: 'page.refundedPartly', text: 'page.refundedPartly.text' };
+
+/** The heading and text of `view` for this transaction. */
+function outcomeOf(state: Pick<PaymentLinkState, 'statusName'>, view: Exclude<PageView, 'pay'>): Outcome {
+  return view === 'refunded' && state.statusName === 'PartiallyRefunded' ? PARTLY_REFUNDED : OUTCOMES[view];
+}
+
 /** The texts of the approved outcome, which pay.js draws itself (handed to it in the page with its other texts). */
 export const APPROVED_TEXTS: readonly TextKey[] = [
   'page.approved',
   'page.approved.text',
   'page.amount',
   'page.paidTo',
+  'page.paymentTo',
   'page.confirmation',
   'page.card',
   'page.cardEnding',
@@ -73,12 +87,12 @@ export function amountLabel(state: Pick<PaymentLinkState, 'amountCents' | 'curre
 }
 
 /** The page's title: the outcome's heading and the business (the pay view's is its pay button's name). */
-export const outcomeTitle = (state: Pick<PaymentLinkState, 'businessName'>, view: Exclude<PageView, 'pay'>, t: Translate): string =>
-  `${t(OUTCOMES[view].heading)} · ${state.businessName}`;
+export const outcomeTitle = (state: Pick<PaymentLinkState, 'businessName' | 'statusName'>, view: Exclude<PageView, 'pay'>, t: Translate): string =>
+  `${t(outcomeOf(state, view).heading)} · ${state.businessName}`;
 
 /** The outcome's heading (focused when the view changes), its status line and the summary of the payment. */
 export function outcomeHtml(state: PaymentLinkState, view: Exclude<PageView, 'pay'>, t: Translate, language: Language): string {
-  const outcome = OUTCOMES[view];
+  const outcome = outcomeOf(state, view);
   return [
     `<h1 tabindex="-1">${escapeHtml(t(outcome.heading))}</h1>`,
     `<p class="status" role="status" data-tone="${view === 'approved' || view === 'refunded' ? 'good' : 'bad'}">${escapeHtml(t(outcome.text))}</p>`,
@@ -90,9 +104,11 @@ function summary(state: PaymentLinkState, view: PageView, amount: string | null,
   const rows: [string, string][] = [];
   if (amount) rows.push([t('page.amount'), amount]);
   if (view === 'refunded') rows.push([t('page.refundedAmount'), formatAmount(state.refundedCents, state.currency, language)]);
-  rows.push([t(view === 'approved' ? 'page.paidTo' : 'page.merchant'), state.businessName]);
+  // An approved authorization is reserved, not paid yet: its business is the payment's, as the note under it says.
+  const reserved = view === 'approved' && state.methodType === 'authorize';
+  rows.push([t(view !== 'approved' ? 'page.merchant' : reserved ? 'page.paymentTo' : 'page.paidTo'), state.businessName]);
   if ((view === 'approved' || view === 'refunded') && state.confirmationNumber) rows.push([t('page.confirmation'), state.confirmationNumber]);
   if (view === 'approved' && state.lastFourDigits) rows.push([t('page.card'), t('page.cardEnding', { digits: state.lastFourDigits })]);
-  const note = view === 'approved' && state.methodType === 'authorize' ? `\n<p class="muted">${escapeHtml(t('page.reserved'))}</p>` : '';
+  const note = reserved ? `\n<p class="muted">${escapeHtml(t('page.reserved'))}</p>` : '';
   return `<dl>\n${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('\n')}\n</dl>${note}`;
 }

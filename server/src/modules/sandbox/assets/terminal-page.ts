@@ -5,7 +5,7 @@
  * new transaction and update, and the buttons tap test cards and wallets through `POST /sandbox/terminal/tap`. What it
  * writes is in the page's language: the server hands it the texts (`data-texts`) and amounts go through Intl.
  */
-import type { PaymentLinkState } from '@svc/protocol';
+import type { PaymentLinkState, TransactionStatusName } from '@svc/protocol';
 import {
   parseWith,
   fillPath,
@@ -18,6 +18,7 @@ import {
 } from '@svc/protocol/light';
 import { fill, formatAmount, supportedLanguage, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates } from '@svc/sdk-core/shared';
+import { REFUSAL_TEXTS, STATUS_TEXTS } from './terminal-texts';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const main = byId('page');
@@ -41,6 +42,11 @@ const live = new LiveUpdates({
   },
   onReconnect: () => void load(),
 });
+
+/** A status in the page's language (a status the simulator never shows says only that it is done). */
+function statusText(name: TransactionStatusName): string {
+  return name in STATUS_TEXTS ? t(STATUS_TEXTS[name as keyof typeof STATUS_TEXTS]) : t('terminal.done');
+}
 
 function say(text: string): void {
   byId('terminal-status').textContent = text;
@@ -76,7 +82,7 @@ function render(): void {
   heading.textContent = t('terminal.paymentTo', { business: shown.businessName });
   amount.hidden = shown.amountCents === null;
   amount.textContent = shown.amountCents === null ? '' : formatAmount(shown.amountCents, shown.currency, language);
-  detail.textContent = t('terminal.transaction', { number: shown.TransactionNumber, status: shown.statusName });
+  detail.textContent = t('terminal.transaction', { number: shown.TransactionNumber, status: statusText(shown.statusName) });
   taps.hidden = !shown.payable;
 }
 
@@ -100,6 +106,7 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
   busy = true;
   const result = byId('terminal-result');
   result.textContent = t('terminal.processing');
+  delete result.dataset['code'];
   try {
     const response = await call('POST', path, { transactionNumber: shown.TransactionNumber, ...body });
     if (response.ok) {
@@ -108,11 +115,14 @@ async function act(body: Record<string, string>, path: string): Promise<void> {
       result.textContent = !after.ok
         ? t('terminal.done')
         : digits
-          ? t('terminal.result.card', { status: after.value.statusName, digits })
-          : after.value.statusName;
+          ? t('terminal.result.card', { status: statusText(after.value.statusName), digits })
+          : statusText(after.value.statusName);
     } else {
+      // The shopper's text for the refusal; its stable code stays on the element for a developer (`data-code`).
       const problem = await readProblem(response);
-      result.textContent = t('terminal.refused', { reason: `${problem.code ?? response.status}${problem.detail ? `. ${problem.detail}` : ''}` });
+      const reason = problem.code && problem.code in REFUSAL_TEXTS ? REFUSAL_TEXTS[problem.code as keyof typeof REFUSAL_TEXTS] : 'error.unexpected';
+      result.textContent = t('terminal.refused', { reason: t(reason) });
+      result.dataset['code'] = problem.code ?? String(response.status);
     }
     await load();
   } catch {
