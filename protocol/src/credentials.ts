@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainOrigin } from './card-frame-csp.js';
 import { CREDENTIAL_PREFIXES } from './constants';
 
 /**
@@ -19,12 +20,16 @@ export const ProvisionedMerchantSchema = z.object({
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;
 
-/** An allowed browser origin for a client ID: scheme, host and optional port, nothing else. */
+/**
+ * An allowed browser origin for a client ID: scheme, host name (or IPv4 address) and optional port, nothing else, as
+ * the browser writes it (a trailing slash is dropped). It goes into the card frame's frame-ancestors as it is, so no
+ * wildcard, quote or comma (isPlainOrigin).
+ */
 export const OriginSchema = z
   .string()
   .refine((value) => {
     if (!URL.canParse(value)) return false;
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
-  }, 'must be an origin such as https://shop.example.com (scheme, host and port; no path)')
+    return url.origin === value.replace(/\/$/, '') && isPlainOrigin(url.origin);
+  }, 'must be an origin such as https://shop.example.com (scheme, host name and port; no path, no wildcard)')
   .transform((value) => new URL(value).origin);
