@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLBACK_DELIVERY_DEFAULTS } from '@svc/protocol';
@@ -169,6 +170,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const host = env.HOST ?? (env.SVC_MODE === 'production' ? '0.0.0.0' : '127.0.0.1');
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return { ...env, HOST: host, PUBLIC_BASE_URL: publicBaseUrl, PUBLIC_BASE_URL_SET: env.PUBLIC_BASE_URL !== undefined };
+}
+
+/**
+ * What a valid configuration may still get wrong, one line each naming the fix: main.ts logs them at start. In
+ * production, metrics on every interface (METRICS_HOST=0.0.0.0) reach whoever reaches the host.
+ */
+export function configurationWarnings(env: Env): string[] {
+  const warnings: string[] = [];
+  if (env.SVC_MODE === 'production' && env.METRICS_PORT !== undefined && isEveryInterface(env.METRICS_HOST)) {
+    warnings.push(
+      `METRICS_HOST=${env.METRICS_HOST} serves /metrics and the readiness detail on every interface, the public one included: ` +
+        `give it a loopback or internal address, or firewall METRICS_PORT=${env.METRICS_PORT} from the internet`,
+    );
+  }
+  return warnings;
+}
+
+/** `0.0.0.0`, `::` (or `[::]`): the unspecified address, which listens on every interface. */
+function isEveryInterface(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) !== 0 && (bare === '0.0.0.0' || /^[0:]+$/.test(bare));
 }
 
 /** This process's environment plus `extra`, for a child process (the embedded PostgreSQL) that needs PATH and locale. */
