@@ -83,7 +83,7 @@ export const RefundSchema = z.object({
   amountCents: z.number().int(),
   currency: z.enum(CURRENCIES),
   status: z.enum(REFUND_STATES).describe("pending until the processor answers; failed keeps the processor's failureCode"),
-  reason: RefundReasonSchema,
+  reason: RefundReasonSchema.nullable().describe("Why the merchant refunded; null only in a browser's view of the transaction"),
   description: z.string().nullable().describe("The merchant's note; never shown to the consumer"),
   failureCode: z.string().nullable(),
   createdAt: z.iso.datetime(),

@@ -16,7 +16,7 @@ const trusted = (source: Record<string, string>) => loadEnv(source).TRUST_PROXY;
 describe('TRUST_PROXY ranges', () => {
   it('refuses a range of every address, as it refuses true, even when public ranges are allowed', () => {
     for (const TRUST_PROXY of ['0.0.0.0/0', '::/0', '10.0.0.2, ::/0']) {
-      for (const allow of [{}, { TRUST_PROXY_ALLOW_PUBLIC_RANGES: 'true' }]) {
+      for (const allow of [{}, { TRUST_PROXY_ALLOW_PUBLIC_RANGES: 'true' }] as Record<string, string>[]) {
         expect(problemsOf({ TRUST_PROXY, ...allow })).toEqual([expect.stringMatching(/^TRUST_PROXY .*every address.*X-Forwarded-For/)]);
       }
     }

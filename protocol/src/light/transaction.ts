@@ -61,7 +61,7 @@ const refund = {
   amountCents: int,
   currency: oneOf(CURRENCIES),
   status: oneOf(REFUND_STATES),
-  reason: oneOf(REFUND_REASONS),
+  reason: nullable(oneOf(REFUND_REASONS)),
   description: nullable(str),
   failureCode: nullable(str),
   createdAt: isoDatetime,
