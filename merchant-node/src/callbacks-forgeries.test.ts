@@ -35,7 +35,11 @@ describe('verifyCallback refuses', () => {
 
   it('the webhook-signature cut short, or with a byte more', async () => {
     const signed = await signedAt();
-    const standard = (signature: string) => ({ 'webhook-id': signed['webhook-id']!, 'webhook-timestamp': signed['webhook-timestamp']!, 'webhook-signature': signature });
+    const standard = (signature: string) => ({
+      'webhook-id': signed['webhook-id']!,
+      'webhook-timestamp': signed['webhook-timestamp']!,
+      'webhook-signature': signature,
+    });
     const full = signed['webhook-signature']!;
     const bytes = Buffer.from(full.slice('v1,'.length), 'base64');
     expect(await verifyCallback(SECRET, standard(full), BODY, { nowS: AT })).toBe(true);

@@ -24,7 +24,13 @@ describe('an allowed origin', () => {
   });
 
   it('takes a scheme, a host name or IPv4 address and a port, as the browser writes it', () => {
-    const origins = ['https://shop.example.com', 'http://localhost:3000', 'http://127.0.0.1:3000', 'https://xn--bcher-kva.example', 'https://a-b.c9.example:8443'];
+    const origins = [
+      'https://shop.example.com',
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'https://xn--bcher-kva.example',
+      'https://a-b.c9.example:8443',
+    ];
     for (const origin of origins) expect(OriginSchema.parse(origin)).toBe(origin);
     expect(OriginSchema.parse('https://shop.example.com/')).toBe('https://shop.example.com');
   });

@@ -27,10 +27,12 @@ export async function startMetricsServer(
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: the metrics are at GET /metrics${readiness ? ', readiness at GET /readyz' : ''}\n`);
       return;
     }
-    metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
-      reportFailure('metrics scrape'),
-    );
+    metrics.registry
+      .metrics()
+      .then(
+        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
+        reportFailure('metrics scrape'),
+      );
 
     function reportFailure(what: string) {
       return (error: Error) => {

@@ -33,7 +33,15 @@ const listening = async (server: http.Server) => {
 beforeAll(async () => {
   database = await createTestDatabase();
   app = http.createServer(
-    createApp({ env: loadEnv({ LOG_LEVEL: 'silent' }), db: database.db, sql: database.sql, logger, clock: new ManualClock(), processor: new SandboxProcessor(), readiness }),
+    createApp({
+      env: loadEnv({ LOG_LEVEL: 'silent' }),
+      db: database.db,
+      sql: database.sql,
+      logger,
+      clock: new ManualClock(),
+      processor: new SandboxProcessor(),
+      readiness,
+    }),
   );
   publicBase = await listening(app);
   metricsServer = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0, logger, readiness });
