@@ -7,6 +7,7 @@ export default defineConfig({
     include: [
       'protocol/src/signing.test.ts',
       'protocol/src/signing-edges.test.ts',
+      'protocol/src/signing-roll.test.ts',
       'protocol/src/money.test.ts',
       'server/src/modules/callbacks/address-guard.test.ts',
       'server/src/modules/payments/card-validation.test.ts',

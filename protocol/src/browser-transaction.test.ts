@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBrowserTransaction, type Transaction } from './transaction';
+import { BrowserTransactionSchema, toBrowserTransaction, type Transaction } from './transaction';
 
 /** Only what the browser view changes; the rest of the object is copied as it is. */
 const transaction = {
@@ -28,14 +28,25 @@ const transaction = {
 } as unknown as Transaction;
 
 describe('toBrowserTransaction', () => {
-  it("leaves out the commitLink, the token, the POS data and each refund's note and failure code", () => {
+  it("leaves out the commitLink, the token, the POS data and each refund's reason, note and failure code", () => {
     const seen = toBrowserTransaction(transaction);
     expect(seen.paymentCommit.commitLink).toBeNull();
     expect(seen.paymentDetails).toBeNull();
     expect(seen.posData).toBeNull();
-    expect(seen.refunds).toEqual([{ ...transaction.refunds[0], description: null, failureCode: null }]);
+    expect(seen.refunds).toEqual([{ ...transaction.refunds[0], reason: null, description: null, failureCode: null }]);
     const text = JSON.stringify(seen);
-    for (const secret of ['cmt_x', 'auth_x', 'till', 'suspected fraud', 'refund_declined']) expect(text).not.toContain(secret);
+    for (const secret of ['cmt_x', 'auth_x', 'till', 'fraudulent', 'suspected fraud', 'refund_declined']) expect(text).not.toContain(secret);
     expect(transaction.refunds[0]!.description).toBe('suspected fraud: the card was reported stolen');
+  });
+});
+
+describe('BrowserTransactionSchema', () => {
+  it("refuses a refund that carries the merchant's reason, note or failure code", () => {
+    const refund = { ...transaction.refunds[0]!, reason: null, description: null, failureCode: null };
+    const refundsField = BrowserTransactionSchema.shape.refunds;
+    expect(refundsField.safeParse([refund]).success).toBe(true);
+    for (const leak of [{ reason: 'fraudulent' }, { description: 'stolen' }, { failureCode: 'refund_declined' }]) {
+      expect(refundsField.safeParse([{ ...refund, ...leak }]).success, JSON.stringify(leak)).toBe(false);
+    }
   });
 });

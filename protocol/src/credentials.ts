@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainOrigin } from './card-frame-csp.js';
 import { CREDENTIAL_PREFIXES } from './constants';
 
 /**
@@ -19,19 +20,20 @@ export const ProvisionedMerchantSchema = z.object({
 });
 export type ProvisionedMerchant = z.infer<typeof ProvisionedMerchantSchema>;
 
-const ORIGIN_ONLY = 'must be an origin such as https://shop.example.com (scheme, host and port; no path)';
+const ORIGIN_ONLY = 'must be an origin such as https://shop.example.com (scheme, host name and port; no path, no wildcard)';
 
 /**
- * An allowed browser origin for a client ID: scheme, host and optional port, nothing else, as the browser writes it
- * in `Origin` (one trailing slash is forgiven). The pattern says the shape to the OpenAPI document; the URL check
- * keeps what a browser would send.
+ * An allowed browser origin for a client ID: scheme, host name (or IPv4 address) and optional port, nothing else, as
+ * the browser writes it in `Origin` (one trailing slash is forgiven). It goes into the card frame's frame-ancestors
+ * as it is, so no wildcard, quote or comma (isPlainOrigin). The pattern says the shape to the OpenAPI document; the
+ * URL check keeps what a browser would send.
  */
 export const OriginSchema = z
   .string()
-  .regex(/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?\/?$/, { error: ORIGIN_ONLY, abort: true })
+  .regex(/^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?\/?$/, { error: ORIGIN_ONLY, abort: true })
   .refine((value) => {
     if (!URL.canParse(value)) return false;
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+    return url.origin === value.replace(/\/$/, '') && isPlainOrigin(url.origin);
   }, ORIGIN_ONLY)
   .transform((value) => new URL(value).origin);

@@ -128,7 +128,8 @@ export const API_ERRORS = {
   authorization_not_active: {
     status: 409,
     title: 'The authorization is not active',
-    cause: 'The hold is captured, voided, closed or expired, or the consumer has not paid the authorization yet.',
+    cause:
+      'The hold is captured, voided, closed or expired, or the consumer has not paid the authorization yet; a re-authorization also waits for a refund of the captures still at the processor (`detail` says which).',
     fix: "Read the transaction: re-authorize an expired hold (/transactions/authorize), or wait for the consumer's payment.",
   },
   capture_in_flight: {

@@ -36,8 +36,23 @@ const StatusFilterSchema = z
     return [...codes];
   });
 
+const EARLIEST_STORABLE = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_STORABLE = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * Whether an instant lies in the years 0001 to 9999 (UTC), the ones a time is written in and the database takes:
+ * there is no year 0000, and an offset can move year 0001 or 9999 across either edge.
+ */
+export function isStorableInstant(epochMs: number): boolean {
+  return epochMs >= EARLIEST_STORABLE && epochMs <= LATEST_STORABLE;
+}
+
 const DateTimeSchema = (description: string) =>
-  once(description).pipe(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, such as 2026-01-31T00:00:00Z' }));
+  once(description).pipe(
+    z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, such as 2026-01-31T00:00:00Z' })
+      .refine((text) => isStorableInstant(Date.parse(text)), 'must lie between the years 0001 and 9999 (UTC)'),
+  );
 
 const CentsFilterSchema = (description: string) => wholeNumber(description).pipe(z.number().max(MAX_AMOUNT_CENTS, 'is larger than the service accepts'));
 

@@ -83,7 +83,7 @@ export const RefundSchema = z.object({
   amountCents: z.number().int(),
   currency: z.enum(CURRENCIES),
   status: z.enum(REFUND_STATES).describe("pending until the processor answers; failed keeps the processor's failureCode"),
-  reason: RefundReasonSchema,
+  reason: RefundReasonSchema.nullable().describe("Why the merchant refunded; null only in a browser's view of the transaction"),
   description: z.string().nullable().describe("The merchant's note; never shown to the consumer"),
   failureCode: z.string().nullable(),
   createdAt: z.iso.datetime(),
@@ -146,12 +146,14 @@ export const BrowserTransactionSchema = TransactionSchema.extend({
   posData: z.null(),
   paymentCommit: PaymentCommitSchema.extend({ commitLink: z.null() }),
   paymentDetails: z.null(),
+  refunds: z.array(RefundSchema.extend({ reason: z.null(), description: z.null(), failureCode: z.null() })).describe('Oldest first'),
 });
 export type BrowserTransaction = z.infer<typeof BrowserTransactionSchema>;
 
 /**
  * The browser view of a transaction (BrowserTransactionSchema): the whole object with the merchant's three things
- * nulled, and each refund without the merchant's note (`description`) or the processor's `failureCode`.
+ * nulled, and each refund without the merchant's `reason` (`fraudulent` says what the merchant thinks of the
+ * consumer) and note (`description`), or the processor's `failureCode`.
  */
 export function toBrowserTransaction(transaction: Transaction): BrowserTransaction {
   return {
@@ -160,6 +162,6 @@ export function toBrowserTransaction(transaction: Transaction): BrowserTransacti
     paymentCommit: { ...transaction.paymentCommit, commitLink: null },
     paymentDetails: null,
     // An update stored before refunds existed has none: read as none.
-    refunds: (transaction.refunds ?? []).map((refund) => ({ ...refund, description: null, failureCode: null })),
+    refunds: (transaction.refunds ?? []).map((refund) => ({ ...refund, reason: null, description: null, failureCode: null })),
   };
 }

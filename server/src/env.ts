@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLBACK_DELIVERY_DEFAULTS } from '@svc/protocol';
 import { z } from 'zod';
+import { publicRangeProblem, trustedProxiesSetting } from './trusted-proxies';
 
 /** The workspace root (the folder with pnpm-workspace.yaml): `.data/` lives there unless DATA_DIR says otherwise. */
 export const REPO_ROOT = findWorkspaceRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -25,46 +26,6 @@ const secondsList = z
   .string()
   .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds')
   .transform((v) => v.split(',').map(Number));
-
-/**
- * Which proxies in front of the service may say who the client is (in X-Forwarded-For): the number of them (each
- * appends the address it saw, so the client's is the n-th entry from the right), or their addresses and subnets.
- */
-export type TrustedProxies = { hops: number } | { addresses: string[] };
-
-const trustedProxies = z.string().transform((value, ctx): TrustedProxies => {
-  const text = value.trim().toLowerCase();
-  if (text === 'false' || text === 'no') return { hops: 0 };
-  if (text === 'true' || text === 'yes') {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'no longer takes true: it trusted the left-most X-Forwarded-For entry, which the client writes. Give the number of proxies in front of ' +
-        'the service (TRUST_PROXY=1 for one) or their addresses (TRUST_PROXY=10.0.0.5,10.1.0.0/16)',
-    });
-    return z.NEVER;
-  }
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    if (hops <= 16) return { hops };
-  }
-  const addresses = text.split(',').map((entry) => entry.trim());
-  if (!addresses.every(isAddressOrSubnet)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be the number of proxies in front of the service (0 to 16) or a comma-separated list of their addresses or subnets',
-    });
-    return z.NEVER;
-  }
-  return { addresses };
-});
-
-function isAddressOrSubnet(entry: string): boolean {
-  const [address = '', prefix, ...more] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || more.length > 0) return false;
-  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
 
 const postgresUrl = z
   .string()
@@ -106,7 +67,9 @@ const EnvSchema = z
      * `0` (none: the peer is the client), their number (`1` behind one load balancer), or their addresses and
      * subnets (`10.0.0.5,10.1.0.0/16`). Every per-address limit counts that address.
      */
-    TRUST_PROXY: trustedProxies.default({ hops: 0 }),
+    TRUST_PROXY: trustedProxiesSetting.default({ hops: 0 }),
+    /** Lets TRUST_PROXY name subnets beyond the private networks (a CDN's published ranges): every client there is trusted to name itself. */
+    TRUST_PROXY_ALLOW_PUBLIC_RANGES: booleanText.default(false),
     CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
     /**
      * Sandbox only: the port of the demo shop (`pnpm start` gives the shop and the service the same one). The sandbox's
@@ -161,6 +124,8 @@ const EnvSchema = z
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
       ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: the metrics are never served on the public port' });
     }
+    const publicRange = env.TRUST_PROXY_ALLOW_PUBLIC_RANGES ? null : publicRangeProblem(env.TRUST_PROXY);
+    if (publicRange) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: publicRange });
     if (env.SMTP_URL && !env.SMTP_FROM)
       ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'is required with SMTP_URL (the From address of link e-mails)' });
     if (env.SMS_WEBHOOK_URL && !env.SMS_WEBHOOK_SECRET) {
@@ -210,6 +175,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const host = env.HOST ?? (env.SVC_MODE === 'production' ? '0.0.0.0' : '127.0.0.1');
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return { ...env, HOST: host, PUBLIC_BASE_URL: publicBaseUrl, PUBLIC_BASE_URL_SET: env.PUBLIC_BASE_URL !== undefined };
+}
+
+/**
+ * What a valid configuration may still get wrong, one line each naming the fix: main.ts logs them at start. In
+ * production, metrics on every interface (METRICS_HOST=0.0.0.0) reach whoever reaches the host.
+ */
+export function configurationWarnings(env: Env): string[] {
+  const warnings: string[] = [];
+  if (env.SVC_MODE === 'production' && env.METRICS_PORT !== undefined && isEveryInterface(env.METRICS_HOST)) {
+    warnings.push(
+      `METRICS_HOST=${env.METRICS_HOST} serves /metrics and the readiness detail on every interface, the public one included: ` +
+        `give it a loopback or internal address, or firewall METRICS_PORT=${env.METRICS_PORT} from the internet`,
+    );
+  }
+  return warnings;
+}
+
+/** `0.0.0.0`, `::` (or `[::]`): the unspecified address, which listens on every interface. */
+function isEveryInterface(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) !== 0 && (bare === '0.0.0.0' || /^[0:]+$/.test(bare));
 }
 
 /** This process's environment plus `extra`, for a child process (the embedded PostgreSQL) that needs PATH and locale. */

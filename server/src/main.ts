@@ -12,7 +12,7 @@ import { systemClock, type Clock, type TestClock } from './clock';
 import { DatabaseHealth } from './db/database-health';
 import { ResilientListener } from './db/resilient-listener';
 import { openStorage } from './db/storage';
-import { EnvError, loadEnv, type Env } from './env';
+import { configurationWarnings, EnvError, loadEnv, type Env } from './env';
 import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   // OpenTelemetry is loaded only when a collector is named; each log line then carries the trace id of its span.
   const tracing: Tracing | null = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await startTracing(env.OTEL_EXPORTER_OTLP_ENDPOINT) : null;
   const logger = createLogger({ level: env.LOG_LEVEL, ...(tracing ? { traceId: currentTraceId } : {}) });
+  for (const warning of configurationWarnings(env)) logger.warn(warning);
   const storage = await openStorage(env, logger).catch((error: Error) => fail(logger, error));
   if (tracing) traceTransactions(storage.db);
   // Every LISTEN of this instance (test clock, events, callback wake-ups, credential changes) on a connection of its
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
   const metricsServer =
     env.METRICS_PORT === undefined
       ? null
-      : await startMetricsServer(metrics, { host: env.METRICS_HOST, port: env.METRICS_PORT, logger }).catch((error: Error) =>
+      : await startMetricsServer(metrics, { host: env.METRICS_HOST, port: env.METRICS_PORT, logger, readiness }).catch((error: Error) =>
           fail(logger, new Error(`cannot listen for metrics on ${env.METRICS_HOST}:${env.METRICS_PORT}: ${error.message}`)),
         );
   if (metricsServer) {

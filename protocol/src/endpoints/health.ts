@@ -37,7 +37,7 @@ export const HEALTH_ENDPOINTS = {
     description:
       'Whether this instance should receive traffic: 200 `ready` when the database answers, its migrations are applied, the LISTEN ' +
       'connection hears its own notifications and every background worker (callback dispatcher, expiry sweeps, processor-request ' +
-      'worker) ticked recently; otherwise 503 with the same body, `not_ready`. Each check is named with `ok` and a `detail`.',
+      'worker) ticked recently; otherwise 503 `not_ready`. What each check found is on the metrics listener only (docs/operating.md).',
     auth: ['none'],
     response: { status: 200, description: 'Ready (503 with the same shape when not)', schema: ReadinessSchema },
     errors: [],

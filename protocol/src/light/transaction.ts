@@ -56,17 +56,17 @@ const payment = object({
   confirmationNumber: nullable(str),
 });
 
-const refund = object({
+const refund = {
   refundId: str,
   amountCents: int,
   currency: oneOf(CURRENCIES),
   status: oneOf(REFUND_STATES),
-  reason: oneOf(REFUND_REASONS),
+  reason: nullable(oneOf(REFUND_REASONS)),
   description: nullable(str),
   failureCode: nullable(str),
   createdAt: isoDatetime,
   updatedAt: isoDatetime,
-});
+};
 
 const statusCode = union(
   '',
@@ -104,7 +104,7 @@ const transaction = {
   payments: array(payment),
   refundedCents: int,
   refundableCents: int,
-  refunds: array(refund),
+  refunds: array(object(refund)),
   sequence: number({ int: true, min: 1 }),
   updatedAt: isoDatetime,
   createdAt: isoDatetime,
@@ -112,10 +112,11 @@ const transaction = {
 
 export const TransactionWire = object(transaction);
 
-/** The transaction as a browser receives it: the commitLink, the token and the POS data are always null. */
+/** The transaction as a browser receives it: the commitLink, the token, the POS data and each refund's reason, note and failure code are always null. */
 export const BrowserTransactionWire = object({
   ...transaction,
   posData: literal(null),
   paymentCommit: object({ ...paymentCommit, commitLink: literal(null) }),
   paymentDetails: literal(null),
+  refunds: array(object({ ...refund, reason: literal(null), description: literal(null), failureCode: literal(null) })),
 });

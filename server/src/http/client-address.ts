@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import type { TrustedProxies } from '../env';
+import type { TrustedProxies } from '../trusted-proxies';
 
 /** Whether the hop at `index` (0: the socket's peer, then X-Forwarded-For from the right), whose address is `address`, is a trusted proxy. */
 export type ProxyTrust = (address: string, index: number) => boolean;

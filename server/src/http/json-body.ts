@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { ApiError, ValidationError } from '../errors';
+import { unstorableText } from './storable-text';
 
 export const BODY_LIMIT = '100kb';
 
@@ -27,41 +28,3 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     next();
   });
 };
-
-/** No request the API defines nests deeper than this; deeper bodies are refused before anything walks them. */
-export const MAX_BODY_DEPTH = 32;
-
-/**
- * The first place in a parsed body that PostgreSQL cannot store or that is nested beyond MAX_BODY_DEPTH, as a
- * validation issue with its path; null when there is none. Text cannot hold U+0000, and jsonb refuses a lone UTF-16
- * surrogate (`"\ud800"` is valid JSON): refusing them here, with their path, keeps them from failing deep in a query
- * as a 500. The walk uses its own stack, so no body can exhaust the call stack.
- */
-export function unstorableText(body: unknown): { path: string; message: string } | null {
-  const stack: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (typeof value === 'string') {
-      const issue = textIssue(value);
-      if (issue) return { path: path.join('.'), message: issue };
-      continue;
-    }
-    if (!value || typeof value !== 'object') continue;
-    if (path.length >= MAX_BODY_DEPTH) return { path: path.join('.'), message: `is nested more than ${MAX_BODY_DEPTH} levels deep` };
-    for (const [key, inner] of Object.entries(value)) {
-      const issue = textIssue(key);
-      if (issue) return { path: [...path, key].join('.'), message: `(a key) ${issue}` };
-      stack.push({ value: inner, path: [...path, key] });
-    }
-  }
-  return null;
-}
-
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function textIssue(text: string): string | null {
-  if (text.includes('\u0000')) return 'must not contain the character U+0000';
-  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode (a lone surrogate such as \\ud800 cannot be stored)';
-  return null;
-}

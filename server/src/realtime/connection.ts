@@ -11,6 +11,7 @@ import {
 } from '@svc/protocol';
 import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
+import { unstorableText } from '../http/storable-text';
 import type { Logger } from '../logger';
 import { describeAudience, scopeFilterFor, viewFor, type Audience, type ObjectForm } from './audience';
 import type { Hub } from './hub';
@@ -272,6 +273,8 @@ export function parseClientMessage(text: string): WsClientMessage | null {
   } catch {
     return null;
   }
+  // Text the database cannot take (U+0000, a lone surrogate) makes no message, wherever it is.
+  if (unstorableText(json) !== null) return null;
   const parsed = WsClientMessageSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { Env } from '../env';
 import { clientAddress, type ProxyTrust } from '../http/client-address';
 import type { RateLimiter } from '../http/rate-limit';
+import { unstorableText } from '../http/storable-text';
 import { hashCredential, hashesEqual } from '../modules/merchants';
 import { findCredentialByHash } from '../modules/merchants';
 import type { Audience } from './audience';
@@ -117,7 +118,8 @@ function presentedCredential(req: IncomingMessage, url: URL): Presented | 'ambig
   }
   if (found.length > 1) return 'ambiguous';
   const [only] = found;
-  return only && only.value.length > 0 && only.value.length <= MAX_CREDENTIAL_LENGTH ? only : null;
+  // Text the database cannot take (U+0000) is no credential: refused here, before a lookup fails on it.
+  return only && only.value.length > 0 && only.value.length <= MAX_CREDENTIAL_LENGTH && unstorableText(only.value) === null ? only : null;
 }
 
 function forbiddenOrigin(): UpgradeVerdict {

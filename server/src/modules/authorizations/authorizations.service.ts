@@ -161,8 +161,7 @@ export async function reauthorize(
   const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
   const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
   if (reauthorization) return reauthorization;
-  const row = await readTransaction(tx, held.id);
-  throw row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row, 're-authorize') : reauthorizationRefusal(row);
+  throw reauthorizationRefusal(await readTransaction(tx, held.id));
 }
 
 /**
@@ -183,7 +182,7 @@ export const reauthorizeOperation: HeldMethodOperation & { kind: 'reauthorize' }
       // Voided, closed, captured, or a capture started while the processor placed the hold: it is given back, and the
       // merchant told why.
       releases.push(await queueRelease(tx, holdOf(before, request.processorReference), request.amountCents, now));
-      return before.capturePendingCents > 0 && isReauthorizable(before) ? captureInFlight(before, 're-authorize') : reauthorizationRefusal(before);
+      return reauthorizationRefusal(before);
     }
     // The hold it replaces is given back at the processor too (an expired one was, by the sweep): so is the earlier of
     // two concurrent re-authorizations, replaced by the later.
@@ -207,7 +206,15 @@ function captureInFlight(row: TransactionRow, verb: string): ApiError {
   );
 }
 
+/** Why the re-authorization guard refused the row: a capture or a refund still at the processor, or the status. */
 function reauthorizationRefusal(row: TransactionRow): ApiError {
+  if (isReauthorizable(row) && row.capturePendingCents > 0) return captureInFlight(row, 're-authorize');
+  if (isReauthorizable(row) && row.refundsInFlightCents > 0) {
+    return new ApiError(
+      'authorization_not_active',
+      `A refund of ${row.refundsInFlightCents} cents is still waiting for the processor; retry to re-authorize once it is recorded (its callback follows).`,
+    );
+  }
   return new ApiError(
     'authorization_not_active',
     `Only an authorization with status ${Status.Authorized}, ${Status.PartiallyCaptured} or ${Status.Expired} can be re-authorized; this one has status ${row.status}.`,

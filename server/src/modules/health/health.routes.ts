@@ -43,7 +43,8 @@ export function healthRoutes({ sql, env, databaseHealth }: { sql: postgres.Sql; 
 
 /**
  * `GET /livez` and `GET /readyz`, mounted ahead of the database gate: liveness answers 200 whatever the database does;
- * readiness runs every check and answers 200 `ready` or 503 `not_ready`, each check named with `ok` and a `detail`.
+ * readiness runs every check and answers 200 `ready` or 503 `not_ready`, and nothing more: what each check found (the
+ * last migration, each worker's tick) is the operator's, on the metrics listener (metrics-server.ts).
  */
 export function probeRoutes({ readiness }: { readiness: ReadinessChecks }): EndpointRoute[] {
   return [
@@ -52,9 +53,9 @@ export function probeRoutes({ readiness }: { readiness: ReadinessChecks }): Endp
       res.json({ status: 'ok' } satisfies Liveness);
     }),
     route(ENDPOINT.readiness, async ({ res }) => {
-      const { ok, checks } = await readiness.run();
+      const { ok } = await readiness.run();
       res.setHeader('Cache-Control', 'no-store');
-      res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks } satisfies Readiness);
+      res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready' } satisfies Readiness);
     }),
   ];
 }

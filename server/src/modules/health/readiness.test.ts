@@ -2,12 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Readiness } from '@svc/protocol';
+import type { ReadinessDetail } from '@svc/protocol';
 import { createApp } from '../../app';
 import { ManualClock } from '../../clock';
 import { ResilientListener } from '../../db/resilient-listener';
 import { loadEnv } from '../../env';
 import { createLogger } from '../../logger';
+import { metrics, startMetricsServer } from '../../metrics';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { TcpProxy } from '../../test/tcp-proxy';
@@ -35,7 +36,9 @@ describe('GET /livez and GET /readyz', () => {
   let listener: ResilientListener;
   let worker: { stop(): Promise<void> };
   let server: http.Server;
+  let metricsServer: http.Server;
   let base: string;
+  let detailBase: string;
   const checks = new ReadinessChecks();
   const clock = new ManualClock();
   const expiry = checks.heartbeat('expiry_sweeps', 3_000);
@@ -63,10 +66,14 @@ describe('GET /livez and GET /readyz', () => {
     server = http.createServer(createApp({ env, db: database.db, sql, logger, clock, processor: new SandboxProcessor(), readiness: checks }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // What each check found is on the operator's listener; the public /readyz says only ready or not.
+    metricsServer = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0, logger, readiness: checks });
+    detailBase = `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`;
   });
 
   afterAll(async () => {
     server?.close();
+    metricsServer?.close();
     await worker?.stop();
     await listener?.stop();
     await sql?.end({ timeout: 1 });
@@ -76,10 +83,14 @@ describe('GET /livez and GET /readyz', () => {
   });
 
   const readyz = async () => {
-    const res = await fetch(`${base}/readyz`);
-    return { status: res.status, body: (await res.json()) as Readiness };
+    const res = await fetch(`${detailBase}/readyz`);
+    const body = (await res.json()) as ReadinessDetail;
+    // The public port gives the same verdict.
+    const verdict = await fetch(`${base}/readyz`);
+    expect(await verdict.json()).toEqual({ status: verdict.status === 200 ? 'ready' : 'not_ready' });
+    return { status: res.status, body };
   };
-  const failing = (body: Readiness) =>
+  const failing = (body: ReadinessDetail) =>
     Object.entries(body.checks)
       .filter(([, check]) => !check.ok)
       .map(([name]) => name);

@@ -1,4 +1,4 @@
-import type { ProvisionedMerchant } from '@svc/protocol';
+import { isPlainOrigin, type ProvisionedMerchant } from '@svc/protocol';
 import type { Database, Queryable } from '../../db/client';
 import type { CredentialKind } from '../../db/schema';
 import { credentialHint, generateCredential, generateHmacSecret, hashCredential } from './credentials';
@@ -6,7 +6,7 @@ import { insertBranch, insertCredential, insertDevice, insertMerchant } from './
 
 export interface ProvisionMerchantInput {
   name: string;
-  /** Browser origins allowed to use the client ID (already validated origins). */
+  /** Browser origins allowed to use the client ID (as OriginSchema reads them; anything else is refused). */
   origins: string[];
   isSandboxDemo?: boolean;
   /** The service's public origin (`PUBLIC_BASE_URL`), for the device's `stickerUrl`. */
@@ -38,6 +38,9 @@ export async function issueCredentials(
   tx: Queryable,
   scope: { merchantId: string; branchId: string; deviceId: string; origins: string[] },
 ): Promise<Pick<ProvisionedMerchant, 'apiKey' | 'branchApiKey' | 'clientId' | 'deviceId'>> {
+  // The CLI and the sandbox bootstrap come this way: an origin reaches the card frame's frame-ancestors as stored.
+  const notOrigin = scope.origins.find((origin) => !isPlainOrigin(origin));
+  if (notOrigin !== undefined) throw new Error(`${JSON.stringify(notOrigin)} is not an origin (scheme, host name and port)`);
   const issue = async (kind: CredentialKind, extra: { branchId?: string; deviceId?: string; allowedOrigins?: string[] }) => {
     const value = generateCredential(kind);
     await insertCredential(tx, { merchantId: scope.merchantId, kind, secretHash: hashCredential(value), hint: credentialHint(value), ...extra });

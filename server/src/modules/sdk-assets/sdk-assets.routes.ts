@@ -1,4 +1,4 @@
-import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, type SdkManifest } from '@svc/protocol';
+import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, frameAncestorsDirective, isPlainOrigin, type SdkManifest } from '@svc/protocol';
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { sendTagged } from '../../http/etag';
@@ -99,8 +99,9 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  if (!client || client.kind !== 'client' || !originAllowed(client.allowedOrigins, origin)) {
-    if (isWidget && isExactOrigin(origin)) {
+  // A stored origin that is not a plain one (saved before origins were checked) frames nothing.
+  if (!client || client.kind !== 'client' || !originAllowed(client.allowedOrigins, origin) || !isPlainOrigin(origin)) {
+    if (isWidget && isPlainOrigin(origin)) {
       sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown');
       return;
     }
@@ -121,7 +122,7 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
 function sendWidgetRefusal(res: Response, origin: string, code: 'client_id_unknown' | 'origin_not_allowed'): void {
   res.setHeader(
     'Content-Security-Policy',
-    [`frame-ancestors ${origin}`, "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
+    [frameAncestorsDirective(origin), "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
   );
   res
     .status(403)
@@ -130,16 +131,6 @@ function sendWidgetRefusal(res: Response, origin: string, code: 'client_id_unkno
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="svc-widget-refusal" content="${code}"><title>Payment form unavailable</title>` +
         '<script src="widget.js" defer></script></head><body><main><p>This payment form cannot be shown on this site.</p></main></body></html>',
     );
-}
-
-/** An http(s) origin exactly (no path, no trailing slash), as the loader sends `location.origin`. */
-function isExactOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-  } catch {
-    return false; // not a URL
-  }
 }
 
 /** Sends a built file compressed as the client accepts (encoded-file.ts); HEAD answers the same headers without the body. */

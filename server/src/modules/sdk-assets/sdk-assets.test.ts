@@ -301,6 +301,32 @@ describe('the iframe SDK', () => {
   });
 });
 
+describe('frame-ancestors', () => {
+  const frames = (query: string) => [`${base}/sdk/elements/1.1.1/card-frame.html?${query}`, `${base}/sdk/iframe/1.0.9/widget.html?${query}`];
+
+  it('never carries an origin stored before origins were checked (a wildcard, a comma): the frame is refused', async () => {
+    const stored = ['https://*.shop.example.com', 'https://a,b.example', 'https://a;b.example'];
+    const merchant = await provisionTestMerchant(database.db, 'Old origins', ['https://shop.example.com']);
+    await database.sql`update api_credentials set allowed_origins = ${stored} where merchant_id = ${merchant.merchantId} and kind = 'client'`;
+    for (const origin of stored) {
+      for (const url of frames(`clientId=${merchant.clientId}&origin=${encodeURIComponent(origin)}`)) {
+        const refused = await fetch(url);
+        expect(refused.status, url).toBe(403);
+        expect(refused.headers.get('content-security-policy')).not.toContain(origin);
+      }
+    }
+  });
+
+  it("never carries a refused page's origin that is not a scheme, a host and a port", async () => {
+    for (const origin of ['https://a;b.example', 'https://a,b.example', 'https://*.example.com']) {
+      const refused = await fetch(`${base}/sdk/iframe/1.0.9/widget.html?clientId=${clientId}&origin=${encodeURIComponent(origin)}`);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-security-policy')).not.toContain(origin);
+      expect(await refused.text()).not.toContain('script');
+    }
+  });
+});
+
 describe('the Express script', () => {
   it('once built, is served at /sdk/express/1.0.0/sdk.js and listed in the manifest with its SRI hash', async () => {
     const script = 'customElements.define("svc-ecom-sdk-express", class extends HTMLElement {});';

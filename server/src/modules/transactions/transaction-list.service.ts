@@ -1,4 +1,4 @@
-import { TRANSACTION_PAGE_DEFAULT_LIMIT, type ParsedListTransactionsQuery, type TransactionPage } from '@svc/protocol';
+import { isStorableInstant, TRANSACTION_PAGE_DEFAULT_LIMIT, type ParsedListTransactionsQuery, type TransactionPage } from '@svc/protocol';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { ValidationError } from '../../errors';
@@ -53,7 +53,9 @@ export function encodeCursor(position: PagePosition): string {
 
 export function decodeCursor(cursor: string): PagePosition {
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match || Number.isNaN(Date.parse(match[1]!))) {
+  const at = match ? Date.parse(match[1]!) : NaN;
+  // JavaScript reads 31 February as 3 March: a cursor must spell the instant it names, and one the database takes.
+  if (!match || !isStorableInstant(at) || new Date(at).toISOString().slice(0, 23) !== match[1]!.slice(0, 23)) {
     throw new ValidationError([{ path: 'startingAfter', message: "is not a cursor: pass the previous page's nextCursor as it came" }]);
   }
   return { createdAt: match[1]!, id: match[2]! };
