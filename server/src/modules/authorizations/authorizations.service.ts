@@ -19,7 +19,7 @@ import {
 import type { ServiceDeps } from '../../service-deps';
 import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
 import { recordChange, withPayment } from '../transactions';
-import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
+import { confirmationFor, insertPayment, newPaymentRow, paymentRider, toPayment } from '../payments';
 import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
 import {
   closeHold,
@@ -99,7 +99,7 @@ export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
       const recorded = await recordChange(tx, withPayment(settled, payment), {
         at: now,
         baseUrl: env.PUBLIC_BASE_URL,
-        inserting: { payment },
+        riders: [paymentRider(payment)],
         finishing: { request: done, outcome: ({ transaction }) => ({ body: { payment: toPayment(payment), transaction } satisfies PayResult }) },
       });
       return recorded.outcome;

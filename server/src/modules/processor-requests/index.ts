@@ -7,4 +7,3 @@ export { payAfterCommit } from './payment-call';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
 export { guardedWrite, type GuardedWrite } from './processor-requests.queries';
-export { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from './processor-requests.queries';

@@ -9,18 +9,7 @@ import { metrics } from '../../metrics';
 import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { randomAlphanumeric } from '../merchants';
-import {
-  isRefundable,
-  loadTransactionView,
-  recordChange,
-  refundableCentsOf,
-  settledCentsOf,
-  toRefund,
-  withFinishedRefund,
-  withRefund,
-  type FinishedRefundRow,
-  type TransactionRow,
-} from '../transactions';
+import { isRefundable, loadTransactionView, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
 import * as q from './refunds.queries';
 
 export interface RefundInput {
@@ -83,8 +72,8 @@ export async function refundTransaction(
     updatedAt: now,
   });
   // The view as the reservation left it, with the refund its event's statement inserts.
-  const view = withRefund(await loadTransactionView(tx, request.transactionId), refund);
-  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, inserting: { refund } });
+  const view = q.withRefund(await loadTransactionView(tx, request.transactionId), refund);
+  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, riders: [q.refundRider(refund)] });
   return asking.answer;
 }
 
@@ -113,9 +102,9 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     // comes second is refused there, and its transaction, this settlement included, rolls back.
     const pending = view.refunds.find((r) => r.processorRequestId === request.id);
     if (!pending) throw new Error(`refund ${request.id} is not on its transaction`);
-    const refund: FinishedRefundRow = { ...pending, ...result, updatedAt: now };
-    const recorded = await recordChange(tx, withFinishedRefund(view, refund), {
-      inserting: { finishedRefund: refund },
+    const refund: q.FinishedRefundRow = { ...pending, ...result, updatedAt: now };
+    const recorded = await recordChange(tx, q.withFinishedRefund(view, refund), {
+      riders: [q.refundOutcomeRider(refund)],
       at: now,
       baseUrl: env.PUBLIC_BASE_URL,
       finishing: {

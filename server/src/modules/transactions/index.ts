@@ -16,13 +16,11 @@ export {
   consumerPaymentMark,
   CONSUMER_PAYMENT_STALE_S,
   noConsumerPaymentInFlight,
-  withFinishedRefund,
   withPayment,
-  withRefund,
   withToken,
   writeReturningView,
 } from './transactions.queries';
-export type { FinishedRefundRow, InsertedWithEvent, RefundRow, TransactionRow, TransactionView } from './transactions.queries';
+export type { RefundRow, TransactionRow, TransactionView } from './transactions.queries';
 export { paymentPageUrl } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
 export { recordSmsOutcome } from './sms-outcome';
