@@ -122,7 +122,7 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
       .returning({ id: transactions.id, merchantId: transactions.merchantId, currency: transactions.currency }),
   );
   const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${slots.token})`;
-  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
+  return { cte, columns: { merchantId: sql`${cte.merchantId}`, amountCents: amount, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
 /**

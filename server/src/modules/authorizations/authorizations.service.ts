@@ -57,8 +57,8 @@ export async function pay(
   const now = deps.clock.now();
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
   const reservation = reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now);
-  const capture = await askProcessor(tx, deps, context, captureOperation, { amountCents: input.amount }, reservation);
-  if (capture) return capture;
+  const capture = await askProcessor(tx, deps, context, captureOperation, {}, reservation);
+  if (capture) return capture.answer;
 
   // Refused: why, in the order a merchant would look for it (or a tokenized method, which is charged instead).
   const found = await findTokenForPrincipal(tx, principal, input.token);
@@ -160,7 +160,7 @@ export async function reauthorize(
   const held = found.transaction;
   const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
   const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
-  if (reauthorization) return reauthorization;
+  if (reauthorization) return reauthorization.answer;
   const row = await readTransaction(tx, held.id);
   throw row.capturePendingCents > 0 && isReauthorizable(row) ? captureInFlight(row, 're-authorize') : reauthorizationRefusal(row);
 }

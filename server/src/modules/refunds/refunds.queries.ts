@@ -107,7 +107,10 @@ function refundReservation(db: Queryable, slots: ParamSlots<typeof RESERVATION_P
       )
       .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency, reference: methodReference.as('method_reference') }),
   );
-  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` } };
+  return {
+    cte,
+    columns: { merchantId: sql`${cte.merchantId}`, amountCents: amount, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` },
+  };
 }
 
 /** The parameters of a refund's outcome on its transaction: the transaction, the amount and when. */

@@ -6,7 +6,7 @@ import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutatio
 import type { Success } from '../../mutations/stored-answer';
 import { processorError } from '../../processor/processor-errors';
 import { metrics } from '../../metrics';
-import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
+import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
 import { randomAlphanumeric } from '../merchants';
 import { isRefundable, loadTransactionView, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
@@ -39,8 +39,9 @@ export async function refundTransaction(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
+  // The amount is handed to the reservation alone: the request, and then the refund, take it from the row it wrote.
   const reserve = (amountCents: number) =>
-    askProcessorFor(tx, deps, context, refundOperation, { amountCents }, q.reserveRefund(principal, transactionNumber, amountCents, now));
+    askProcessor(tx, deps, context, refundOperation, {}, q.reserveRefund(principal, transactionNumber, amountCents, now));
   let asking = input.amount === undefined ? null : await reserve(input.amount);
   if (!asking) {
     const row = await q.lockTransactionForPrincipal(tx, principal, transactionNumber);
