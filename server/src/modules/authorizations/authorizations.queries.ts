@@ -4,9 +4,9 @@ import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
-import { guardedWrite, type GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests/sql';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions/sql';
 
 /** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
 const available = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`;

@@ -6,7 +6,6 @@ import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
@@ -15,6 +14,7 @@ import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutatio
 import type { Success } from '../../mutations/stored-answer';
 import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
 import { applyCommit, endCommitCapture, expireCommitWindow, findByCommitId, startCommitCapture, type CommitEffect } from './commits.queries';
+import { newConfirmationNumber, newPaymentId, newToken } from '../../ids';
 
 export interface CommitInput {
   methodType?: string;

@@ -8,12 +8,12 @@ import type { PaymentMethodInput, ProcessorResult } from '../../processor/proces
 import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type PaymentOperation, type ProcessorRequestRow, type Recording } from '../processor-requests';
 import { applyConsumerOutcome, endConsumerPayment, findLinkForConsumer, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { toLinkState } from './link-state';
+import { newConfirmationNumber, newPaymentId, newToken } from '../../ids';
 
 /**
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and

@@ -8,4 +8,3 @@ export { finishReleases } from './record-once';
 export { queueRelease, releaseOperation } from './release';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
-export { guardedWrite, type GuardedWrite } from './processor-requests.queries';

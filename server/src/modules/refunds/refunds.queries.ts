@@ -6,8 +6,9 @@ import { columnParam, param, rowParams, type ParamSlots } from '../../db/reusabl
 import { guardedRider, rider, type Rider } from '../../db/rider';
 import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { guardedWrite, type GuardedWrite } from '../processor-requests';
-import { nextSequence, transactionScope, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions';
+import { guardedWrite, type GuardedWrite } from '../processor-requests/sql';
+import { nextSequence, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions/sql';
+import { transactionScope } from '../../db/transaction-scope';
 
 const t = transactions;
 const settled = settledCents(t);

@@ -8,9 +8,9 @@ import { processorError } from '../../processor/processor-errors';
 import { metrics } from '../../metrics';
 import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
-import { randomAlphanumeric } from '../merchants';
 import { isRefundable, loadTransactionView, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
 import * as q from './refunds.queries';
+import { newRefundId } from '../../ids';
 
 export interface RefundInput {
   /** Omitted: everything still refundable. */
@@ -59,7 +59,7 @@ export async function refundTransaction(
   const { request } = asking;
   if (request.transactionId === null) throw new Error(`refund request ${request.id} names no transaction`);
   const refund = q.newRefundRow({
-    refundId: `rf_${randomAlphanumeric(24)}`,
+    refundId: newRefundId(),
     transactionId: request.transactionId,
     merchantId: request.merchantId,
     amountCents: request.amountCents,

@@ -10,15 +10,15 @@ import type { Logger } from '../../logger';
 import {
   countMerchants,
   createMerchantRecords,
-  findCredentialByHash,
   findSandboxDemoMerchant,
   firstBranchAndDevice,
-  hashCredential,
   issueCredentials,
   lockProvisioning,
   revokeCredentials,
   stickerUrlOf,
 } from '../merchants';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 export const DEMO_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000'];

@@ -2,28 +2,13 @@ import type { Transaction } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
 import type { Rider } from '../../db/rider';
+import { EVENTS_CHANNEL, type EventNotice } from '../../event-notice';
 import type { Outcome } from '../../mutations/stored-answer';
 import { appendEvent } from './event-append.queries';
 import { toTransactionObject } from './transaction-object';
 import { loadTransactionView, type TransactionView } from './transactions.queries';
 
 export type EventType = 'transaction.created' | 'transaction.updated';
-
-/** The channel every instance listens on for new events (websocket fan-out, callback dispatcher wake-up). */
-export const EVENTS_CHANNEL = 'svc_events';
-
-/** What an events notification carries: enough to route it; the payload is read from transaction_events. */
-export interface EventNotice {
-  eventId: string;
-  transactionId: string;
-  transactionNumber: string;
-  merchantId: string;
-  branchId: string | null;
-  deviceId: string | null;
-  sequence: number;
-  /** Whether a callback delivery was queued with it. */
-  callback: boolean;
-}
 
 export interface RecordedChange {
   eventId: string;

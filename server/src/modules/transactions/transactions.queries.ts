@@ -3,7 +3,6 @@ import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { branches, merchants, paymentTokens, payments, processorRequests, refunds, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { SCOPE_PARAMS, scopeCondition, transactionScope } from './transaction-scope.queries';
 import {
   columnParam,
   reusableInsert,
@@ -15,6 +14,7 @@ import {
   type ParamValues,
 } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
+import { SCOPE_PARAMS, scopeCondition, transactionScope } from '../../db/transaction-scope';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
