@@ -101,8 +101,8 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
   const tokens = paymentTokens;
   const amount = slots.amountCents;
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
-  // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
-  // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
+  // a CASE so that the planner cannot match it to the active holds' partial index, which a plain guard lets it pick
+  // (a scan of every active hold, and of the entries of holds captured since the last vacuum).
   const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(slots, byBranch)} and ${tokens.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
