@@ -72,6 +72,8 @@ const eventStatements = new Map<string, EventStatement>();
 function eventStatementFor(riders: readonly Rider[]): EventStatement {
   const names = riders.map((rider) => rider.name);
   if (new Set(names).size !== names.length) throw new Error(`an event statement carries each rider once, not ${names.join(', ')}`);
+  const taken = names.find((name) => name in EVENT_PARAMS);
+  if (taken) throw new Error(`a rider cannot be named "${taken}": the event statement has a parameter of that name`);
   const key = names.join(' ');
   let statement = eventStatements.get(key);
   if (!statement) {
