@@ -7,7 +7,7 @@ import type { CredentialCache } from './http/credential-cache';
 import type { RateLimiter } from './http/rate-limit';
 import type { Logger } from './logger';
 import type { MessageOutbox } from './messages/message-outbox';
-import type { ReadinessChecks } from './modules/health';
+import type { ReadinessChecks } from './readiness';
 import type { PaymentProcessor } from './processor/processor';
 
 /** Everything the app is built from: a type below the routers that take it, so that none of them imports app.ts. */

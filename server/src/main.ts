@@ -7,7 +7,7 @@ import { CredentialCache, forgetChangedCredentials } from './http/credential-cac
 import { RateLimiter } from './http/rate-limit';
 import type { PaymentProcessor } from './processor/processor';
 import { processorForMode, ProcessorConfigError } from './processor/processor-for-mode';
-import { attachRealtime, sessionTokenResolver } from './realtime';
+import { attachRealtime } from './realtime';
 import { systemClock, type Clock, type TestClock } from './clock';
 import { DatabaseHealth } from './db/database-health';
 import { ResilientListener } from './db/resilient-listener';
@@ -17,7 +17,8 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/expiry';
-import { databaseAnswers, migrationsApplied, ReadinessChecks } from './modules/health';
+import { databaseAnswers, migrationsApplied } from './modules/health';
+import { ReadinessChecks } from './readiness';
 import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
@@ -28,9 +29,11 @@ import { currentTraceId, startTracing, traceTransactions, type Tracing } from '.
 import { recordPublicBaseUrl } from './modules/merchants';
 import { PROCESSOR_OPERATIONS } from './processor-operations';
 import { startProcessorRequestWorker } from './modules/processor-requests';
-import { EVENTS_CHANNEL, type EventNotice } from './modules/transactions/transaction-events';
+import { sessionTokenResolver } from './modules/sdk-sessions';
+import { recordSmsOutcome } from './modules/transactions';
 import { bootstrapSandbox, demoShopOrigins } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
+import { EVENTS_CHANNEL, type EventNotice } from './event-notice';
 
 /** The message `pnpm start` (scripts/start.mjs) waits for before it starts the demo shop. */
 interface ServiceReadyMessage {
@@ -157,7 +160,8 @@ async function main(): Promise<void> {
   const senders = providerSenders(env);
   let messageSender: MessageSender | null = null;
   if (env.SVC_MODE === 'production' && Object.keys(senders).length > 0) {
-    const sender = createMessageSender({ db: storage.db, clock, env, logger, senders, onTick: readiness.heartbeat('message_sender', staleAfterMs).beat });
+    const onTick = readiness.heartbeat('message_sender', staleAfterMs).beat;
+    const sender = createMessageSender({ db: storage.db, clock, env, logger, senders, smsOutcome: recordSmsOutcome, onTick });
     sender.start();
     messageSender = sender;
     await notifications.listen(MESSAGES_WAKE_CHANNEL, () => sender.wake());

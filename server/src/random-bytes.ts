@@ -6,8 +6,8 @@ let offset = POOL_SIZE;
 
 /**
  * `size` bytes from the CSPRNG, drawn from a pool refilled 4 KB at a time, as node's own `randomUUID` does: a call of
- * `crypto.randomBytes` for a few bytes costs far more than the bytes (a lifecycle sequence draws about ten
- * identifiers; BENCHMARKS.md). Every byte is handed out once, as a copy, and wiped from the pool.
+ * `crypto.randomBytes` for a few bytes costs far more than the bytes, and a payment draws several identifiers
+ * (bench/findings.md). Every byte is handed out once, as a copy, and wiped from the pool.
  */
 export function randomBytes(size: number): Buffer {
   if (size > POOL_SIZE) return cryptoRandomBytes(size);

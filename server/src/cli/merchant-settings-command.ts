@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
-import { merchantSettings, updateMerchantSettings, type MerchantSettingsUpdate } from '../modules/merchants';
+import { merchantSettings, updateMerchantSettings, type MerchantSettingsUpdate } from '../modules/merchant-settings';
 import { printable, printableJson } from './printable';
 
 /** The command's line in the CLI's usage, and its help. */

@@ -5,7 +5,7 @@ import { DatabaseAnswerTimeoutError, socketWithAnswerDeadline } from './answer-d
 
 /**
  * drizzle without its relational query API (`db.query.*`, unused here): given the schema, drizzle builds a query
- * builder for every table on every transaction it opens (BENCHMARKS.md, the lifecycle profile).
+ * builder for every table on every transaction it opens (bench/findings.md).
  */
 export type Database = PostgresJsDatabase;
 /** A transaction handle: what services take so that every write of one change commits together. */
@@ -81,11 +81,10 @@ const answerDeadline = (ms: number): object => ({ socket: socketWithAnswerDeadli
 /**
  * drizzle sends a query as a prepared statement only when it was built with `.prepare(name)`; every other query
  * goes to postgres.js `unsafe` unprepared, so PostgreSQL parses and plans it on every call and postgres.js spends
- * an extra round trip describing its parameters first (the lifecycle benchmark counted 58 round trips for 32
- * statements a sequence). postgres.js keeps prepared statements per connection, keyed by their text and types,
- * so preparing every query drizzle builds is safe: after its first use on a connection, each is one round trip.
- * (Not for a transaction-pooling PgBouncer in front of PostgreSQL, which cannot keep prepared statements: the pool's
- * `prepare: false` overrides every query's, below.)
+ * an extra round trip describing its parameters first (bench/findings.md). postgres.js keeps prepared statements
+ * per connection, keyed by their text and types, so preparing every query drizzle builds is safe: after its first
+ * use on a connection, each is one round trip. (Not for a transaction-pooling PgBouncer in front of PostgreSQL,
+ * which cannot keep prepared statements: the pool's `prepare: false` overrides every query's, below.)
  */
 let everyQueryPrepared = false;
 function prepareEveryQuery(): void {

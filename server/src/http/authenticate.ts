@@ -3,10 +3,10 @@ import { principalFromCredential, type Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import type { CredentialKind } from '../db/schema';
 import { ApiError, UnauthorizedError } from '../errors';
-import { hashCredential, hashesEqual } from '../modules/merchants';
 import type { CredentialCache } from './credential-cache';
 import { addressKey, rateLimitedError } from './address-limit';
 import type { RateLimiter } from './rate-limit';
+import { hashCredential, hashesEqual } from '../auth/credential-hash';
 
 export interface AuthenticateDeps {
   db: Database;

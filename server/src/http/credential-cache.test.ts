@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
-import { hashCredential } from '../modules/merchants/credentials';
 import { CredentialCache } from './credential-cache';
+import { hashCredential } from '../auth/credential-hash';
 
 let database: TestDatabase;
 beforeAll(async () => {

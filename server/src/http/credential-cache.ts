@@ -1,8 +1,6 @@
 import type { Queryable } from '../db/client';
 import type { Listener } from '../db/resilient-listener';
-import { findCredentialByHash } from '../modules/merchants';
-
-export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findCredentialByHash>>>;
+import { findCredentialByHash, type CredentialRow } from '../auth/credentials.queries';
 
 /** The channel a trigger on api_credentials announces changed credentials on (migration 0001). */
 export const CREDENTIALS_CHANNEL = 'svc_credentials';

@@ -23,10 +23,11 @@ export interface SentAnswer extends StoredAnswer {
   replayed: boolean;
 }
 
-type Settled = { answer: StoredAnswer; afterCommit: null } | { answer: null; afterCommit: AnswerAfterCommit };
+/** What a change answered: its answer now, or, when it waits on the processor, the answer it gives after the commit. */
+type ChangeAnswer = { answer: StoredAnswer; afterCommit: null } | { answer: null; afterCommit: AnswerAfterCommit };
 
 /** Runs the change; a `RefusalAfterChange` becomes its answer and what the change wrote stays (the caller commits). */
-async function settle(tx: Tx, change: Change, context: MutationContext, afterCommit: (() => Promise<void>)[]): Promise<Settled> {
+async function answerOfChange(tx: Tx, change: Change, context: MutationContext, afterCommit: (() => Promise<void>)[]): Promise<ChangeAnswer> {
   const queued: (() => Promise<void>)[] = [];
   try {
     const result = await change(tx, { ...context, afterCommit: (work) => queued.push(work) });
@@ -74,10 +75,10 @@ export interface IdempotencyScope {
  */
 export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, change: Change): Promise<SentAnswer> {
   const afterCommit: (() => Promise<void>)[] = [];
-  const settled = await runInTransaction(db, clock, scope, change, afterCommit);
+  const answered = await runInTransaction(db, clock, scope, change, afterCommit);
   for (const work of afterCommit) await work();
-  if ('replayed' in settled) return settled;
-  const answer = settled.afterCommit ? await settled.afterCommit.answer() : settled.answer;
+  if ('replayed' in answered) return answered;
+  const answer = answered.afterCommit ? await answered.afterCommit.answer() : answered.answer;
   return { ...answer, replayed: false };
 }
 
@@ -87,9 +88,9 @@ async function runInTransaction(
   scope: IdempotencyScope,
   change: Change,
   afterCommit: (() => Promise<void>)[],
-): Promise<Settled | SentAnswer> {
+): Promise<ChangeAnswer | SentAnswer> {
   const context = { idempotencyKey: null, idempotencyKeyTakenAt: null, requestId: scope.requestId, afterCommit: () => undefined };
-  if (scope.key === undefined) return db.transaction((tx) => settle(tx, change, context, afterCommit));
+  if (scope.key === undefined) return db.transaction((tx) => answerOfChange(tx, change, context, afterCommit));
   if (scope.key.length === 0 || scope.key.length > MAX_KEY_LENGTH) {
     throw new ValidationError([{ path: 'Idempotency-Key', message: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
   }
@@ -109,25 +110,27 @@ async function runInTransaction(
     const storedSince = await find();
     if (storedSince) return storedSince;
     if (!locked) throw keyInUse();
-    let settled: Settled;
+    let answered: ChangeAnswer;
     const queued: (() => Promise<void>)[] = [];
     try {
-      settled = await tx.transaction((savepoint) => settle(savepoint, change, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued));
+      answered = await tx.transaction((savepoint) =>
+        answerOfChange(savepoint, change, { ...context, idempotencyKey: key, idempotencyKeyTakenAt: now }, queued),
+      );
       afterCommit.push(...queued);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500 || NOT_STORED.has(error.code)) throw error;
-      settled = { answer: problemAnswer(error, scope.requestId), afterCommit: null };
+      answered = { answer: problemAnswer(error, scope.requestId), afterCommit: null };
     }
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-    if (settled.afterCommit) {
+    if (answered.afterCommit) {
       // In flight at the processor: the key is taken, with no answer yet; the outcome's recording fills it in.
       if (seal) throw new Error('an answer that waits on the processor cannot be sealed');
       await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: null, responseBody: null, createdAt: now, expiresAt });
-      return settled;
+      return answered;
     }
-    const responseBody = seal ? seal.seal(settled.answer.body) : settled.answer.body;
-    await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: settled.answer.status, responseBody, createdAt: now, expiresAt });
-    return settled;
+    const responseBody = seal ? seal.seal(answered.answer.body) : answered.answer.body;
+    await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: answered.answer.status, responseBody, createdAt: now, expiresAt });
+    return answered;
   });
 }
 

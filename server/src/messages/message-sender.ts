@@ -1,10 +1,9 @@
 import type { Clock } from '../clock';
-import type { Database } from '../db/client';
+import type { Database, Queryable } from '../db/client';
 import { isDatabaseUnavailable, OutageLog } from '../db/database-outage';
 import type { Env } from '../env';
 import { redactSensitive, type Logger } from '../logger';
 import { metrics } from '../metrics';
-import { recordSmsOutcome } from '../modules/transactions';
 import { inSpan } from '../tracing';
 import { WakeableSleep } from '../wakeable-sleep';
 import type { ChannelSenders } from './message-outbox';
@@ -16,6 +15,12 @@ import { claimDueMessages, recordMessageOutcome, type ClaimedMessage, type Messa
  */
 const LEASE_MS = 60_000;
 
+/**
+ * What an SMS's end means for its transaction (transactions' `recordSmsOutcome`: its `SMS` reads Sent or Failed, as
+ * an update), written in the database transaction that records the message's outcome.
+ */
+export type SmsOutcome = (tx: Queryable, transactionId: string, state: 'Sent' | 'Failed', now: Date, baseUrl: string) => Promise<unknown>;
+
 export interface MessageSenderDeps {
   db: Database;
   clock: Clock;
@@ -23,6 +28,7 @@ export interface MessageSenderDeps {
   logger: Logger;
   /** The provider of each channel (providerSenders). */
   senders: ChannelSenders;
+  smsOutcome: SmsOutcome;
   /** Messages sent at once. */
   batchSize?: number;
   /** How long to sleep when nothing is due and nobody wakes it. */
@@ -84,7 +90,7 @@ export function createMessageSender(deps: MessageSenderDeps): MessageSender {
     const written = await deps.db.transaction(async (tx) => {
       if (!(await recordMessageOutcome(tx, message, outcome))) return false;
       if (message.channel === 'sms' && outcome.status !== 'queued') {
-        await recordSmsOutcome(tx, message.transactionId, outcome.status === 'sent' ? 'Sent' : 'Failed', now, deps.env.PUBLIC_BASE_URL);
+        await deps.smsOutcome(tx, message.transactionId, outcome.status === 'sent' ? 'Sent' : 'Failed', now, deps.env.PUBLIC_BASE_URL);
       }
       return true;
     });

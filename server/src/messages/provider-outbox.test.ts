@@ -6,6 +6,7 @@ import type { ProvisionedMerchant } from '@svc/protocol';
 import { verifyCallback } from '@svc/protocol';
 import { ManualClock } from '../clock';
 import { createLogger } from '../logger';
+import { recordSmsOutcome } from '../modules/transactions';
 import { createMessageSender } from './message-sender';
 import { mailParts, mailSubject } from '../test/mail-parts';
 import { providerSenders } from './provider-outbox';
@@ -64,7 +65,8 @@ describe('link messages in production', () => {
     clock = new ManualClock();
     const app = await startTestApp(database, { env: { ...PRODUCTION, ...env }, clock });
     apps.push(app);
-    const sender = createMessageSender({ db: database.db, clock, env: app.env, logger: createLogger({ level: 'silent' }), senders: providerSenders(app.env) });
+    const logger = createLogger({ level: 'silent' });
+    const sender = createMessageSender({ db: database.db, clock, env: app.env, logger, senders: providerSenders(app.env), smsOutcome: recordSmsOutcome });
     return { client: merchantClient(app, merchant), sender };
   };
   const transactionCount = async () =>

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { ReadinessDetail } from '@svc/protocol';
 import type { Logger } from '../logger';
-import type { ReadinessChecks } from '../modules/health';
+import type { ReadinessChecks } from '../readiness';
 import type { ServiceMetrics } from './metrics';
 
 /**

@@ -35,7 +35,8 @@ export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal
 /**
  * The processor port: every call the service makes to an acquirer. The sandbox processor implements it (outcomes
  * follow the test cards); a real acquirer implements it too and is returned by `processorForMode` for production,
- * which refuses to start on the sandbox one. Amounts are integer cents in the given currency.
+ * which refuses to start on the sandbox one (how to write and test one: docs/design/processor-requests.md, "Writing a
+ * connector"). Amounts are integer cents in the given currency.
  *
  * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`) or a failure. A thrown
  *   error means no answer: the services tell the caller (502 `processor_failure`) and, where the call can be made

@@ -1,7 +1,7 @@
 import { randomBytes } from '../random-bytes';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
-import { newConfirmationNumber } from '../modules/transactions';
 import type { PaymentMethodInput, PaymentProcessor, ProcessorResult, RefundResult } from './processor';
+import { newConfirmationNumber } from '../ids';
 
 const KEPT_ANSWERS = 100_000;
 /** What a call made after its key was reversed answers: the acquirer refuses it. */

@@ -13,7 +13,7 @@ import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-c
 import { proxyTrust } from '../http/client-address';
 import { Hub } from './hub';
 import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
-import { resolveSessionToken, type SessionTokenResolver } from './session-token';
+import type { SessionTokenResolver } from './session-token';
 import { authenticateUpgrade } from './upgrade-auth';
 
 export interface RealtimeOptions {
@@ -40,8 +40,8 @@ export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limi
   options?: RealtimeOptions;
   /** Where events notifications are heard; defaults to `sql` (main.ts passes its ResilientListener). */
   listener?: Listener;
-  /** Resolves `?session=` tokens; defaults to the sdk-sessions one. */
-  resolveSessionToken?: SessionTokenResolver;
+  /** Resolves `?session=` tokens (sdk-sessions' `sessionTokenResolver`). */
+  resolveSessionToken: SessionTokenResolver;
 };
 
 export interface Realtime {
@@ -100,7 +100,7 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       env,
       trust,
       limiter,
-      resolveSessionToken: deps.resolveSessionToken ?? resolveSessionToken,
+      resolveSessionToken: deps.resolveSessionToken,
     }).catch((error: unknown) => {
       logger.error({ err: error }, 'websocket: authenticating an upgrade failed');
       return { ok: false as const, status: 500, reason: 'internal_error' };

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../test/app';
 import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
-import { EVENTS_CHANNEL } from '../modules/transactions/transaction-events';
 import { authorizedHold, merchantClient } from '../test/merchant-client';
 import { isError, isSubscribed, isUpdate, openSocket, startRealtimeApp, type RealtimeTestApp, type TestSocket } from './testing';
+import { EVENTS_CHANNEL } from '../event-notice';
 
 let database: TestDatabase;
 let app: RealtimeTestApp;

@@ -3,12 +3,12 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/client';
 import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
-import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions';
 import type { Hub } from './hub';
 import { inSpan } from '../tracing';
 import { RealtimeEvent } from './realtime-event';
 import { CATCH_UP_MARGIN_MS } from './scope-subscription';
 import { eventPayloads } from './realtime.queries';
+import { EVENTS_CHANNEL, type EventNotice } from '../event-notice';
 
 /** The notice as `recordChange` sends it; anything else on the channel is logged and ignored. */
 const EventNoticeSchema = z.object({

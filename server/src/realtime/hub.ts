@@ -1,8 +1,8 @@
-import type { EventNotice } from '../modules/transactions';
 import type { ScopeFilter } from './audience';
 import type { RealtimeEvent } from './realtime-event';
 import type { ScopeSubscription } from './scope-subscription';
 import type { SubscriptionSink, TransactionSubscription } from './transaction-subscription';
+import type { EventNotice } from '../event-notice';
 
 /**
  * This instance's subscriptions, indexed the way notifications are routed: transactions by number, merchant

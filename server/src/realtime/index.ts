@@ -1,2 +1,2 @@
 export { attachRealtime, type Realtime, type RealtimeDeps, type RealtimeOptions } from './attach-realtime';
-export { resolveSessionToken, sessionTokenResolver, type SessionGrant, type SessionTokenResolver } from './session-token';
+export type { SessionGrant, SessionTokenResolver } from './session-token';

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { transactionEvents, transactions } from '../db/schema';
-import { transactionScope } from '../modules/transactions';
 import type { Audience, ScopeFilter } from './audience';
+import { transactionScope } from '../db/transaction-scope';
 
 /** An event as the websocket sends it: the stored payload text is spliced into the message, never re-serialised. */
 export interface StoredEvent {

@@ -5,7 +5,6 @@
 import type { WsServerMessage } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { EVENTS_CHANNEL, type EventNotice } from '../modules/transactions/transaction-events';
 import { useTestApp } from '../test/harness';
 import type { ScopeFilter } from './audience';
 import { startEventsBridge } from './events-bridge';
@@ -14,6 +13,7 @@ import { RealtimeEvent } from './realtime-event';
 import { eventsInScopeSince } from './realtime.queries';
 import { CATCH_UP_MARGIN_MS, ScopeSubscription, type ScopeEventStore } from './scope-subscription';
 import type { SubscriptionSink } from './transaction-subscription';
+import { EVENTS_CHANNEL, type EventNotice } from '../event-notice';
 
 const logger = createLogger({ level: 'silent' });
 

@@ -5,11 +5,11 @@ import type { Env } from '../env';
 import { clientAddress, type ProxyTrust } from '../http/client-address';
 import type { RateLimiter } from '../http/rate-limit';
 import { unstorableText } from '../http/storable-text';
-import { hashCredential, hashesEqual } from '../modules/merchants';
-import { findCredentialByHash } from '../modules/merchants';
 import type { Audience } from './audience';
 import { findLinkTransaction } from './realtime.queries';
 import type { SessionTokenResolver } from './session-token';
+import { hashCredential, hashesEqual } from '../auth/credential-hash';
+import { findCredentialByHash } from '../auth/credentials.queries';
 
 /**
  * An accepted upgrade names its audience and, for a browser's socket (`?link=`, `?session=`), what it is capped by:

@@ -4,6 +4,7 @@ import { createApp } from '../app';
 import { DatabaseHealth } from '../db/database-health';
 import type { Clock } from '../clock';
 import { SandboxClock } from '../modules/sandbox/sandbox-clock';
+import { sessionTokenResolver } from '../modules/sdk-sessions';
 import { loadEnv, testHarnessEnvironment, type Env } from '../env';
 import { CredentialCache, forgetChangedCredentials } from '../http/credential-cache';
 import { RateLimiter } from '../http/rate-limit';
@@ -75,7 +76,7 @@ export async function startTestApp(
     ? await attachRealtime(server, {
         ...deps,
         ...(options.realtime === true ? {} : { options: options.realtime }),
-        ...(options.resolveSessionToken ? { resolveSessionToken: options.resolveSessionToken } : {}),
+        resolveSessionToken: options.resolveSessionToken ?? sessionTokenResolver(),
       })
     : null;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

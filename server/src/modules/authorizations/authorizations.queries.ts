@@ -4,9 +4,9 @@ import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { paymentTokens, transactions } from '../../db/schema';
 import type { PaymentTokenRow } from '../payments';
-import { guardedWrite, type GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests/sql';
 import type { Principal } from '../../auth/principal';
-import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions';
+import { nextSequence, writeReturningView, type TransactionRow, type TransactionView } from '../transactions/sql';
 
 /** What a new capture may take: captures at the processor (capture_pending) are already spoken for. */
 const available = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`;
@@ -101,8 +101,8 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
   const tokens = paymentTokens;
   const amount = slots.amountCents;
   // The token is looked up by a subquery (its unique index) and the row then read by its primary key. The guard is
-  // a CASE so that the planner cannot match it to the active holds' partial index: it picked that index (a scan of
-  // every active hold, and of the entries of holds captured since the last vacuum) when the guard was plain.
+  // a CASE so that the planner cannot match it to the active holds' partial index, which a plain guard lets it pick
+  // (a scan of every active hold, and of the entries of holds captured since the last vacuum).
   const heldBy = sql`(select ${tokens.transactionId} from ${tokens} where ${tokenInScope(slots, byBranch)} and ${tokens.type} = 'authorization')`;
   const cte = db.$with('guarded').as(
     db
@@ -122,7 +122,7 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
       .returning({ id: transactions.id, merchantId: transactions.merchantId, currency: transactions.currency }),
   );
   const method = sql`(select ${tokens.processorReference} from ${tokens} where ${tokens.token} = ${slots.token})`;
-  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: method } };
+  return { cte, columns: { merchantId: sql`${cte.merchantId}`, amountCents: amount, currency: sql`${cte.currency}`, processorReference: method } };
 }
 
 /**

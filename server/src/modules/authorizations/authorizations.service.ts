@@ -1,26 +1,14 @@
-import { Status } from '@svc/protocol';
-import type { Currency, Payment, Transaction } from '@svc/protocol';
-import type { Tx } from '../../db/client';
-import { ApiError, NotFoundError, ValidationError } from '../../errors';
+import { Status, type Currency, type PayResponse, type Transaction } from '@svc/protocol';
 import type { Principal } from '../../auth/principal';
-import { processorError } from '../../processor/processor-errors';
+import type { Tx } from '../../db/client';
+import { ApiError, NotFoundError } from '../../errors';
+import { newConfirmationNumber, newPaymentId } from '../../ids';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
-import type { Outcome, Success } from '../../mutations/stored-answer';
-import type { ProcessorResult } from '../../processor/processor';
-import {
-  askProcessor,
-  finishReleases,
-  payAfterCommit,
-  queueRelease,
-  type HeldMethodOperation,
-  type PaymentOperation,
-  type Recording,
-} from '../processor-requests';
+import { processorError } from '../../processor/processor-errors';
 import type { ServiceDeps } from '../../service-deps';
-import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } from '../transactions';
-import { recordChange, withPayment } from '../transactions';
-import { confirmationFor, insertPayment, newPaymentRow, toPayment } from '../payments';
-import { findTransactionRowForPrincipal, insertTransaction, type TransactionRow } from '../transactions';
+import { newPaymentRow, paymentRider, toPayment } from '../payments';
+import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
+import { findTransactionRowForPrincipal, recordChange, withPayment, type TransactionRow } from '../transactions';
 import {
   closeHold,
   dropCapture,
@@ -34,11 +22,7 @@ import {
   settleCapture,
   voidHold,
 } from './authorizations.queries';
-
-export interface PayResult {
-  payment: Payment;
-  transaction: Transaction;
-}
+import { chargeTokenizedMethod } from './token-charge';
 
 /**
  * `POST /transactions/pay`. An authorization token captures against its hold; a tokenization token charges a new
@@ -57,8 +41,8 @@ export async function pay(
   const now = deps.clock.now();
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
   const reservation = reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now);
-  const capture = await askProcessor(tx, deps, context, captureOperation, { amountCents: input.amount }, reservation);
-  if (capture) return capture;
+  const capture = await askProcessor(tx, deps, context, captureOperation, {}, reservation);
+  if (capture) return capture.answer;
 
   // Refused: why, in the order a merchant would look for it (or a tokenized method, which is charged instead).
   const found = await findTokenForPrincipal(tx, principal, input.token);
@@ -99,8 +83,8 @@ export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
       const recorded = await recordChange(tx, withPayment(settled, payment), {
         at: now,
         baseUrl: env.PUBLIC_BASE_URL,
-        inserting: { payment },
-        finishing: { request: done, outcome: ({ transaction }) => ({ body: { payment: toPayment(payment), transaction } satisfies PayResult }) },
+        riders: [paymentRider(payment)],
+        finishing: { request: done, outcome: ({ transaction }) => ({ body: { payment: toPayment(payment), transaction } satisfies PayResponse }) },
       });
       return recorded.outcome;
     }
@@ -160,7 +144,7 @@ export async function reauthorize(
   const held = found.transaction;
   const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
   const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
-  if (reauthorization) return reauthorization;
+  if (reauthorization) return reauthorization.answer;
   throw reauthorizationRefusal(await readTransaction(tx, held.id));
 }
 
@@ -238,85 +222,6 @@ export async function closeAuthorization(
   if (!closed) throw closeAuthRefusal(row, now);
   await releaseAtProcessor(tx, deps, row, now, context);
   return (await recordChange(tx, row.id, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL })).transaction;
-}
-
-/** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
-function chargeTokenizedMethod(
-  tx: Tx,
-  deps: ServiceDeps,
-  principal: Principal,
-  token: TokenizedMethod,
-  input: { amount: number; currency?: Currency },
-  context: MutationContext,
-): Promise<AnswerAfterCommit> {
-  const currency = input.currency;
-  if (currency === undefined) {
-    throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
-  }
-  const charge = { principal, token, amountCents: input.amount, currency };
-  const asked = { transactionId: null, merchantId: principal.merchantId, processorReference: token.processorReference, amountCents: input.amount, currency };
-  return payAfterCommit(tx, deps, context, tokenChargeOperation, charge, asked);
-}
-
-/** A tokenized method as a token charge uses it. */
-type TokenizedMethod = { processorReference: string; paymentMethod: string; lastFourDigits: string | null; processor: string; branchId: string | null };
-
-/** A token charge as its request holds it in memory: who asked, the method, and what. */
-interface TokenCharge {
-  principal: Principal;
-  token: TokenizedMethod;
-  amountCents: number;
-  currency: Currency;
-}
-
-/** A sale on a tokenized method, which creates its transaction with the outcome (approved: a sale with its payment; else nothing). */
-export const tokenChargeOperation: PaymentOperation<TokenCharge> = {
-  kind: 'charge_token',
-  call: (processor, request, charge) => processor.chargeToken(charge.token.processorReference, charge.amountCents, charge.currency, request.requestKey),
-  record: (tx, _request, result, charge, recording) => recordTokenCharge(tx, charge, result, recording),
-};
-
-async function recordTokenCharge(tx: Tx, charge: TokenCharge, result: ProcessorResult, { now, env }: Recording): Promise<Outcome> {
-  const { principal, token, amountCents, currency } = charge;
-  if (result.outcome !== 'approved') return processorError(result);
-  const confirmationNumber = newConfirmationNumber();
-  const sale = await insertTransaction(tx, {
-    transactionNumber: newTransactionNumber(),
-    merchantId: principal.merchantId,
-    branchId: principal.branchId ?? token.branchId,
-    methodType: 'sale',
-    status: Status.Approved,
-    currency,
-    amountCents,
-    linkId: newLinkId(),
-    paymentType: token.paymentMethod,
-    processor: token.processor,
-    // The saved method the sale was charged on: a refund gives the money back to it.
-    processorReference: token.processorReference,
-    confirmation: confirmationFor({
-      paymentType: token.paymentMethod,
-      processor: token.processor,
-      lastFourDigits: token.lastFourDigits,
-      authNumber: result.authNumber,
-      confirmationNumber,
-      at: now,
-    }),
-    sequence: 1,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const payment = await insertPayment(tx, {
-    paymentId: newPaymentId(),
-    transactionId: sale.id,
-    merchantId: sale.merchantId,
-    kind: 'sale',
-    amountCents,
-    status: 'succeeded',
-    confirmationNumber,
-    createdAt: now,
-  });
-  const { transaction } = await recordChange(tx, sale.id, { at: now, baseUrl: env.PUBLIC_BASE_URL, type: 'transaction.created' });
-  return { body: { payment: toPayment(payment), transaction } satisfies PayResult } satisfies Success;
 }
 
 /**

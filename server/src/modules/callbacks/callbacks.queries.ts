@@ -3,8 +3,8 @@ import type { Database, Queryable } from '../../db/client';
 import { param, reusableStatement } from '../../db/reusable-query';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { transactionScope } from '../transactions';
 import type { AfterAttempt } from './retry-schedule';
+import { transactionScope } from '../../db/transaction-scope';
 
 export interface ClaimedDelivery {
   deliveryId: string;
@@ -170,6 +170,16 @@ const outcomesStatement = reusableStatement(
       and d.state = 'pending' and d.attempt_count = x.attempt_no and d.window_started_at is not null
     returning d.id as delivery_id, x.attempt_no`,
 );
+
+/** The id of a transaction the caller may see, by its number; null when it does not exist for them. */
+export async function visibleTransactionId(db: Queryable, principal: Principal, transactionNumber: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.transactionNumber, transactionNumber), transactionScope(principal)))
+    .limit(1);
+  return row?.id ?? null;
+}
 
 /** The delivery log of one transaction, attempts included, oldest first. */
 export async function listDeliveries(db: Queryable, transactionId: string) {

@@ -1,18 +1,16 @@
 import { ENDPOINT, type CallbackLog, type RedeliverResponse } from '@svc/protocol';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
-import { findTransactionRowForPrincipal } from '../transactions';
-import { listDeliveries, restartDelivery } from './callbacks.queries';
+import type { ServiceDeps } from '../../service-deps';
+import { listDeliveries, restartDelivery, visibleTransactionId } from './callbacks.queries';
 
 /** The delivery log of a transaction, and redelivery. */
-export function callbacksRoutes(deps: { db: Database; clock: Clock }): EndpointRoute[] {
+export function callbacksRoutes(deps: ServiceDeps): EndpointRoute[] {
   return [
     route(ENDPOINT.listCallbacks, async ({ params, principal, res }) => {
-      const row = await findTransactionRowForPrincipal(deps.db, principal(), params.transactionNumber);
-      if (!row) throw new NotFoundError('transaction');
-      const log = await listDeliveries(deps.db, row.id);
+      const transactionId = await visibleTransactionId(deps.db, principal(), params.transactionNumber);
+      if (!transactionId) throw new NotFoundError('transaction');
+      const log = await listDeliveries(deps.db, transactionId);
       const body: CallbackLog = {
         deliveries: log.map(({ delivery, attempts }) => ({
           deliveryId: delivery.id,

@@ -2,7 +2,7 @@ import { Status } from '@svc/protocol';
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { transactions } from '../../db/schema';
-import { nextSequence, type TransactionRow } from '../transactions';
+import { nextSequence, type TransactionRow } from '../transactions/sql';
 
 export type CommitEffect = { kind: 'captured'; amountCents: number } | { kind: 'authorized'; amountCents: number; holdExpiresAt: Date } | { kind: 'tokenized' };
 

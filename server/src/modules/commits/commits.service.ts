@@ -6,7 +6,6 @@ import type { Principal } from '../../auth/principal';
 import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
 import { resolveInitAmounts } from '../transactions';
 import { recordChange } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
@@ -15,6 +14,7 @@ import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutatio
 import type { Success } from '../../mutations/stored-answer';
 import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
 import { applyCommit, endCommitCapture, expireCommitWindow, findByCommitId, startCommitCapture, type CommitEffect } from './commits.queries';
+import { newConfirmationNumber, newPaymentId, newToken } from '../../ids';
 
 export interface CommitInput {
   methodType?: string;
@@ -101,7 +101,7 @@ async function commit(tx: Tx, deps: ServiceDeps, row: TransactionRow, input: Com
     // The guarded write first: of two commits racing for one payment, only the one that moved it in flight asks the processor.
     const started = await startCommitCapture(tx, row.id, now);
     if (!started) throw new ApiError('not_awaiting_commit', 'This payment was committed or expired a moment ago.');
-    return askProcessor(tx, deps, context, commitCaptureOperation, {
+    const asked = await askProcessor(tx, deps, context, commitCaptureOperation, {
       transactionId: row.id,
       merchantId: row.merchantId,
       processorReference: row.processorReference,
@@ -109,6 +109,7 @@ async function commit(tx: Tx, deps: ServiceDeps, row: TransactionRow, input: Com
       currency: row.currency,
       details: { approvedCents: approved, extras } satisfies CommitCaptureDetails,
     });
+    return asked.answer;
   }
 
   const effect: CommitEffect =

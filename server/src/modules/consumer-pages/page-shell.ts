@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { LANGUAGES } from '@svc/protocol';
 import { directionOf, type Language } from '@svc/sdk-core/i18n';
-import { escapeHtml } from '../docs';
+import { escapeHtml } from '../../html-escape';
 import { LANGUAGE_NAMES, translator } from '../../i18n';
 
 export { escapeHtml };

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import type { Queryable } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import { recordAudit, type AuditActorRef } from '../audit';
-import { credentialHint, generateCredential, generateHmacSecret, hashCredential } from '../merchants';
+import { credentialHint, generateCredential, generateHmacSecret } from '../merchants';
 import * as q from './credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 /**
  * Managing a merchant's credentials, for the merchant-key endpoints and the operator's CLI alike. Each change and its

@@ -1,7 +1,6 @@
-/** Escapes text for HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '../../html-escape';
+
+export { escapeHtml };
 
 /**
  * Escapes text, then renders the little Markdown the protocol's descriptions use: `code` and **strong**.

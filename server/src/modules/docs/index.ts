@@ -1,2 +1,1 @@
 /** The docs module's public surface: what other modules and the wiring may use. */
-export { escapeHtml } from './html';

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { paymentTokens, transactions } from '../../db/schema';
-import { moveStatus, nextSequence, noConsumerPaymentInFlight } from '../transactions';
+import { moveStatus, nextSequence, noConsumerPaymentInFlight } from '../transactions/sql';
 
 /** How many rows one sweep transaction claims. */
 export const SWEEP_BATCH = 200;

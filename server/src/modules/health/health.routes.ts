@@ -6,7 +6,7 @@ import { DatabaseAnswerTimeoutError } from '../../db/answer-deadline';
 import type { DatabaseHealth } from '../../db/database-health';
 import { DatabaseUnavailableError } from '../../errors';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
-import type { ReadinessChecks } from './readiness';
+import type { ReadinessChecks } from '../../readiness';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 

@@ -1,4 +1,3 @@
 /** The health module's public surface: the probes' routes and what readiness is made of. */
 export { healthRoutes, probeRoutes } from './health.routes';
-export { Heartbeat, ReadinessChecks, type CheckReadiness } from './readiness';
 export { databaseAnswers, migrationsApplied } from './readiness.queries';

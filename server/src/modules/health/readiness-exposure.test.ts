@@ -8,7 +8,7 @@ import { createLogger } from '../../logger';
 import { metrics, startMetricsServer } from '../../metrics';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
-import { ReadinessChecks } from './readiness';
+import { ReadinessChecks } from '../../readiness';
 
 /**
  * The public port says only whether the instance is ready; what each check found (the last migration, each worker's

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../../db/migrate';
-import type { CheckReadiness } from './readiness';
+import type { CheckReadiness } from '../../readiness';
 
 /**
  * The database answers `select 1`. The detail names the failure by its code only: /readyz is public, and a

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { TcpProxy } from '../../test/tcp-proxy';
 import { startExpiryWorker } from '../expiry';
 import { databaseAnswers, migrationsApplied } from './readiness.queries';
-import { ReadinessChecks } from './readiness';
+import { ReadinessChecks } from '../../readiness';
 
 const logger = createLogger({ level: 'silent' });
 const env = loadEnv({ LOG_LEVEL: 'silent' });

@@ -1,18 +1,19 @@
 import type { ConsumerPayRequest, Currency, TransactionStatusCode } from '@svc/protocol';
 import type { Tx } from '../../db/client';
+import type { Rider } from '../../db/rider';
 import { ApiError, NotFoundError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
 import { processorError } from '../../processor/processor-errors';
-import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow } from '../payments';
+import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
-import { newConfirmationNumber, newPaymentId, newToken } from '../transactions';
-import { recordChange, withPayment, withToken, type InsertedWithEvent } from '../transactions';
+import { recordChange, withPayment, withToken } from '../transactions';
 import { payAfterCommit, type PaymentOperation, type ProcessorRequestRow, type Recording } from '../processor-requests';
 import { applyConsumerOutcome, endConsumerPayment, findLinkForConsumer, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { toLinkState } from './link-state';
+import { newConfirmationNumber, newPaymentId, newToken } from '../../ids';
 
 /**
  * `POST /pay/:linkId`: the consumer pays. A sale is charged (Approved); an authorization places its hold and
@@ -122,10 +123,10 @@ async function recordDecision(
   // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
   // recorded, and payAfterCommit reverses it at the processor.
   if (!updated) throw new Error(`consumer payment of transaction ${transactionId} started at ${startedAt.toISOString()} is no longer the one in flight`);
-  // The payment or token goes into the database with the event, in its statement (recordChange's `inserting`).
+  // The payment or token goes into the database with the event, in its statement (a rider of recordChange's).
   const row = updated.row;
   let changed = updated;
-  let inserting: InsertedWithEvent | undefined;
+  const riders: Rider[] = [];
   if (methodType === 'sale') {
     const payment = newPaymentRow({
       paymentId: newPaymentId(),
@@ -138,7 +139,7 @@ async function recordDecision(
       createdAt: now,
     });
     changed = withPayment(changed, payment);
-    inserting = { payment };
+    riders.push(paymentRider(payment));
   }
   if (result.outcome === 'approved' && methodType === 'authorize') {
     const token = newPaymentTokenRow({
@@ -154,13 +155,13 @@ async function recordDecision(
       createdAt: now,
     });
     changed = withToken(changed, token);
-    inserting = { token };
+    riders.push(tokenRider(token));
   }
   // The request moves to done in the event's statement, with the answer.
   const recorded = await recordChange(tx, changed, {
     at: now,
     baseUrl: env.PUBLIC_BASE_URL,
-    inserting,
+    riders,
     finishing: {
       request: done,
       outcome: ({ view }) =>

@@ -3,9 +3,9 @@ import { and, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-
 import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableQuery, type ParamSlots } from '../../db/reusable-query';
 import { merchants, paymentTokens, transactions } from '../../db/schema';
-import { guardedWrite, type GuardedWrite } from '../processor-requests';
+import { guardedWrite, type GuardedWrite } from '../processor-requests/sql';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
-import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionView } from '../transactions';
+import { consumerPaymentMark, nextSequence, noConsumerPaymentInFlight, writeReturningView, type TransactionView } from '../transactions/sql';
 
 const linkForConsumer = reusableQuery('link_for_consumer', { linkId: columnParam(transactions.linkId) }, (db, slots) =>
   db

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { credentialHint, generateCredential, generateHmacSecret, hashCredential, hashesEqual, kindFromPrefix, randomAlphanumeric } from './credentials';
+import { credentialHint, generateCredential, generateHmacSecret, kindFromPrefix } from './credentials';
+import { hashCredential, hashesEqual } from '../../auth/credential-hash';
+import { randomAlphanumeric } from '../../ids';
 
 describe('credentials', () => {
   it('carry their prefix and at least 128 random bits', () => {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomAlphanumeric } from '../../ids';
 import { randomBytes } from '../../random-bytes';
 import { CREDENTIAL_PREFIXES } from '@svc/protocol';
 import type { CredentialKind } from '../../db/schema';
@@ -11,7 +11,6 @@ export const CREDENTIAL_PREFIX = {
   client: CREDENTIAL_PREFIXES.client,
 } as const satisfies Record<CredentialKind, string>;
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_LENGTH = 32; // 32 characters of 62: about 190 random bits, above the 128 the contract asks for
 
 /** A new credential: prefix + 32 random alphanumerics (easy to copy, no "_" or "-" to confuse). Shown once; only its hash is stored. */
@@ -19,29 +18,9 @@ export function generateCredential(kind: CredentialKind): string {
   return CREDENTIAL_PREFIX[kind] + randomAlphanumeric(SECRET_LENGTH);
 }
 
-/** Uniform over the alphabet: bytes of 248 and above are dropped (248 = 4 × 62) rather than folded in. */
-export function randomAlphanumeric(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
-  }
-  return out;
-}
-
 /** The callback signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
 export function generateHmacSecret(): string {
   return `${CREDENTIAL_PREFIXES.signing_secret}${randomBytes(32).toString('base64')}`;
-}
-
-export function hashCredential(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Constant-time comparison of two hashes. */
-export function hashesEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** "sk_…AbCd": enough to tell keys apart in a listing, useless to an attacker. */

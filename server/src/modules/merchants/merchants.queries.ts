@@ -1,6 +1,5 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { columnParam, reusableQuery } from '../../db/reusable-query';
 import { apiCredentials, branches, devices, merchants, type CredentialKind } from '../../db/schema';
 
 export async function insertMerchant(db: Queryable, values: { name: string; hmacSecret: string; isSandboxDemo?: boolean }) {
@@ -32,28 +31,6 @@ export async function insertCredential(
 ) {
   const [row] = await db.insert(apiCredentials).values(values).returning({ id: apiCredentials.id });
   return row!;
-}
-
-const credentialByHash = reusableQuery('credential_by_hash', { secretHash: columnParam(apiCredentials.secretHash) }, (db, slots) =>
-  db
-    .select({
-      id: apiCredentials.id,
-      kind: apiCredentials.kind,
-      secretHash: apiCredentials.secretHash,
-      merchantId: apiCredentials.merchantId,
-      branchId: apiCredentials.branchId,
-      deviceId: apiCredentials.deviceId,
-      allowedOrigins: apiCredentials.allowedOrigins,
-    })
-    .from(apiCredentials)
-    .where(and(eq(apiCredentials.secretHash, slots.secretHash), isNull(apiCredentials.revokedAt)))
-    .limit(1),
-);
-
-/** The live credential with this hash, with what the auth layer needs of its merchant (every authenticated request). */
-export async function findCredentialByHash(db: Queryable, secretHash: Buffer) {
-  const [row] = await credentialByHash(db, { secretHash });
-  return row ?? null;
 }
 
 export async function findMerchant(db: Queryable, merchantId: string) {

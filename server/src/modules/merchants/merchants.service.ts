@@ -1,8 +1,9 @@
 import { isPlainOrigin, type ProvisionedMerchant } from '@svc/protocol';
 import type { Database, Queryable } from '../../db/client';
 import type { CredentialKind } from '../../db/schema';
-import { credentialHint, generateCredential, generateHmacSecret, hashCredential } from './credentials';
+import { credentialHint, generateCredential, generateHmacSecret } from './credentials';
 import { insertBranch, insertCredential, insertDevice, insertMerchant } from './merchants.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 export interface ProvisionMerchantInput {
   name: string;

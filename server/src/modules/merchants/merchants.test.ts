@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { provisionTestMerchant } from '../../test/fixtures';
-import { hashCredential } from './credentials';
+import { hashCredential } from '../../auth/credential-hash';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 /** The processor requests' public surface: how an operation that calls the processor is declared, asked for and finished. */
 export { PendingDone } from './operation';
 export type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, PaymentOperation, ProcessorOperations, Recording, UndoPayment } from './operation';
-export { askProcessor, askProcessorFor, finishReleases, PROCESSOR_LEASE_MS, ProcessorUnanswered, queueRelease, releaseOperation } from './processor-call';
-export type { ProcessorAnswer, ProcessorCallDeps } from './processor-call';
-export { payAfterCommit } from './payment-call';
+export { askProcessor, payAfterCommit, type AskedRequest } from './ask-processor';
+export { PROCESSOR_LEASE_MS } from './commit-intent';
+export type { ProcessorCallDeps } from './call-outside-lock';
+export { finishReleases } from './record-once';
+export { queueRelease, releaseOperation } from './release';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
 export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
-export { guardedWrite, type GuardedWrite } from './processor-requests.queries';
-export { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from './processor-requests.queries';

@@ -1,8 +1,9 @@
 import type { Tx } from '../../db/client';
+import type { Rider } from '../../db/rider';
 import type { Env } from '../../env';
 import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
 import type { PaymentProcessor, ProcessorResult, RefundResult } from '../../processor/processor';
-import type { DoneMark, HeldMethodKind, PaymentKind, ProcessorRequestRow } from './processor-requests.queries';
+import { doneRider, type DoneMark, type HeldMethodKind, type PaymentKind, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
  * How an operation that calls the processor is declared: once, as one object, beside the queries it writes with.
@@ -70,10 +71,10 @@ export type ProcessorOperations = { [K in HeldMethodKind]: HeldMethodOperation &
 };
 
 /**
- * A request's move to done, made once in its recording's transaction: by the recording's event statement, one
- * statement fewer (recordChange's `finishing`, which keeps the outcome's answer here), or else by the runner after the
- * recording, last. Either way it is guarded (markDone): a recording that lost to another has its transaction rolled
- * back (AlreadyRecordedError).
+ * A request's move to done, made once in its recording's transaction: as a rider of the recording's event statement,
+ * one statement fewer (recordChange's `finishing` asks for it with the outcome, whose answer is kept here), or else by
+ * the runner after the recording, last. Either way it is guarded (markDone): a recording that lost to another has its
+ * transaction rolled back (AlreadyRecordedError).
  */
 export class PendingDone {
   #kept: { outcome: Outcome; answer: StoredAnswer } | null = null;
@@ -85,10 +86,15 @@ export class PendingDone {
   ) {}
 
   /** The answer `outcome` keeps, rendered once, for the statement that makes the move to done with it. */
-  keep(outcome: Outcome): StoredAnswer {
+  private keep(outcome: Outcome): StoredAnswer {
     if (this.#kept) throw new Error(`processor request ${this.mark.id} was moved to done twice`);
     this.#kept = { outcome, answer: storedAnswerOf(outcome, this.requestId) };
     return this.#kept.answer;
+  }
+
+  /** The move to done with the answer `outcome` keeps, as a rider of the event statement that records it. */
+  riderFor(outcome: Outcome): Rider {
+    return doneRider(this.mark, this.keep(outcome));
   }
 
   /** What was kept, or null when nothing has made the move yet. */

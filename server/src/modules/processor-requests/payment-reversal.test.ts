@@ -7,8 +7,8 @@ import { UNTHROTTLED } from '../../test/harness';
 import { codeOf, consumerPays, type MerchantClient, merchantClient } from '../../test/merchant-client';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { PROCESSOR_OPERATIONS } from '../../processor-operations';
-import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS } from '.';
+import { CONSUMER_PAYMENT_STALE_S } from '../transactions/sql';
 
 /**
  * Issue 14, review of finding 9: a payment only its request can make (card, wallet, token charge) that the processor

@@ -1,7 +1,9 @@
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
 import { redactSensitive } from '../../logger';
+import { isDatabaseGone, ProcessorUnanswered, type ProcessorCallDeps } from './call-outside-lock';
+import { PROCESSOR_LEASE_MS } from './commit-intent';
 import type { ProcessorOperations } from './operation';
-import { finishProcessorRequest, PROCESSOR_LEASE_MS, ProcessorUnanswered, type ProcessorCallDeps } from './processor-call';
+import { finishProcessorRequest } from './record-once';
 import { claimAbandoned, isPayment, noteFailure, setAsideForReview, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
@@ -42,7 +44,7 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
         await finishProcessorRequest(deps, request, isPayment(kind) ? { payment: true, undo: operations[kind].undo } : operations[kind]);
         finished += 1;
       } catch (error) {
-        if (!(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error)) throw error;
+        if (isDatabaseGone(error)) throw error;
         deps.logger.warn(
           { err: error, code: 'processor_request_deferred', processorRequestId: request.id, operation: request.operation, attempts: request.attempts },
           'processor request not finished; it stays in flight and is tried again when its lease ends',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, inArray, lte, or, sql, type SQL, type SQLWrapper, type WithSubquery } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableStatement, rowFromColumns, rowParams, type ParamSlots, type ParamSpec, type ParamValues } from '../../db/reusable-query';
+import { guardedRider, type Rider } from '../../db/rider';
 import { PAYMENT_OPERATIONS, processorRequests, transactions, type REDOABLE_OPERATIONS } from '../../db/schema';
 import type { StoredAnswer } from '../../mutations/stored-answer';
 
@@ -117,8 +118,8 @@ export class AlreadyRecordedError extends Error {
   }
 }
 
-/** The parameters of a move to done (`doneWrite`), a group for a statement that makes it with its own write. */
-export const DONE_PARAMS = {
+/** The parameters of a move to done (`doneWrite`). */
+const DONE_PARAMS = {
   id: columnParam(requests.id),
   outcome: columnParam(requests.outcome),
   now: param.timestamp,
@@ -128,7 +129,7 @@ export const DONE_PARAMS = {
 };
 
 /** The values of `DONE_PARAMS` for this move to done and the answer it keeps. */
-export function doneValues(mark: DoneMark, answer: StoredAnswer | null): ParamValues<typeof DONE_PARAMS> {
+function doneValues(mark: DoneMark, answer: StoredAnswer | null): ParamValues<{ done: typeof DONE_PARAMS }>['done'] {
   return {
     id: mark.id,
     outcome: mark.outcome,
@@ -152,11 +153,20 @@ export async function markDone(db: Queryable, mark: DoneMark, answer: StoredAnsw
 const markDoneByAny = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, false));
 const markDoneByAttempt = reusableStatement({ done: DONE_PARAMS }, (db, slots) => doneWrite(db, slots.done, true));
 
+const doneByAny = guardedRider('request_done', DONE_PARAMS, (db, slots) => doneWrite(db, slots, false));
+const doneByAttempt = guardedRider('request_done_by_attempt', DONE_PARAMS, (db, slots) => doneWrite(db, slots, true));
+
 /**
- * markDone's guarded update (returning the id when its guard let it), for a statement of the recording that makes it
- * together with its own write (`appendEvent`'s `done`), built with the slots of `DONE_PARAMS`.
+ * markDone as a rider of the recording's event statement (recordChange's `finishing`), one statement fewer: refused,
+ * it throws AlreadyRecordedError, and the recording rolls back.
  */
-export function doneWrite(db: Queryable, done: ParamSlots<{ done: typeof DONE_PARAMS }>['done'], byAttempt: boolean): SQL<{ id: string }> {
+export function doneRider(mark: DoneMark, answer: StoredAnswer): Rider {
+  const write = mark.attempt === null ? doneByAny : doneByAttempt;
+  return write(doneValues(mark, answer), () => new AlreadyRecordedError(mark.id));
+}
+
+/** markDone's guarded update, returning the id when its guard let it. */
+function doneWrite(db: Queryable, done: ParamSlots<{ done: typeof DONE_PARAMS }>['done'], byAttempt: boolean): SQL<{ id: string }> {
   return db
     .update(requests)
     .set({

@@ -7,8 +7,8 @@ import { RecordingProcessor } from '../../test/recording-processor';
 import { holdTransactionRow, lockWaiters } from '../../test/row-lock';
 import { reauthorizeHold } from '../authorizations/authorizations.queries';
 import { PROCESSOR_OPERATIONS } from '../../processor-operations';
-import { CONSUMER_PAYMENT_STALE_S } from '../transactions';
 import { finishAbandonedProcessorRequests, PROCESSOR_LEASE_MS, startProcessorRequestWorker } from '.';
+import { CONSUMER_PAYMENT_STALE_S } from '../transactions/sql';
 
 /**
  * Finding 9 of issue 14: the processor is called after the change that asks for it commits, outside any lock, and

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { paidSale } from '../../test/merchant-client';
-import { loadTransactionView, recordChange, withFinishedRefund, type FinishedRefundRow } from '../transactions';
+import { loadTransactionView, recordChange } from '../transactions';
+import { refundOutcomeRider, withFinishedRefund, type FinishedRefundRow } from './refunds.queries';
 
 /**
  * A refund's rows ride in its event statements: the pending refund is inserted by its creation's event statement,
@@ -65,7 +66,7 @@ describe("a refund's events", () => {
       const view = await loadTransactionView(tx, row!.id);
       const refund = view.refunds[0]!;
       const failed: FinishedRefundRow = { ...refund, status: 'failed', failureCode: 'refund_declined', updatedAt: clock.now() };
-      await recordChange(tx, withFinishedRefund(view, failed), { at: clock.now(), baseUrl: t.app.env.PUBLIC_BASE_URL, inserting: { finishedRefund: failed } });
+      await recordChange(tx, withFinishedRefund(view, failed), { at: clock.now(), baseUrl: t.app.env.PUBLIC_BASE_URL, riders: [refundOutcomeRider(failed)] });
     });
     await expect(change).rejects.toThrow(`refund ${refunded.body.refund.refundId} is no longer pending`);
 

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Status } from '@svc/protocol';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { columnParam, param, type ParamSlots } from '../../db/reusable-query';
-import { paymentTokens, settledCents, transactions } from '../../db/schema';
+import { columnParam, param, rowParams, type ParamSlots } from '../../db/reusable-query';
+import { guardedRider, rider, type Rider } from '../../db/rider';
+import { paymentTokens, refunds, settledCents, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { guardedWrite, type GuardedWrite } from '../processor-requests';
-import { nextSequence, transactionScope, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions';
+import { guardedWrite, type GuardedWrite } from '../processor-requests/sql';
+import { nextSequence, writeReturningView, type RefundRow, type TransactionRow, type TransactionView } from '../transactions/sql';
+import { transactionScope } from '../../db/transaction-scope';
 
 const t = transactions;
 const settled = settledCents(t);
@@ -106,7 +108,10 @@ function refundReservation(db: Queryable, slots: ParamSlots<typeof RESERVATION_P
       )
       .returning({ id: t.id, merchantId: t.merchantId, currency: t.currency, reference: methodReference.as('method_reference') }),
   );
-  return { cte, columns: { merchantId: sql`${cte.merchantId}`, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` } };
+  return {
+    cte,
+    columns: { merchantId: sql`${cte.merchantId}`, amountCents: amount, currency: sql`${cte.currency}`, processorReference: sql`${cte.reference}` },
+  };
 }
 
 /** The parameters of a refund's outcome on its transaction: the transaction, the amount and when. */
@@ -117,11 +122,70 @@ const REFUND_PARAMS = {
 };
 
 /**
- * A refund row made in memory, its id included, for the change that inserts it with its event (recordChange's
- * `inserting: { refund }`) instead of in a statement of its own.
+ * A refund row made in memory, its id included, for the change that inserts it with its event (`refundRider`) instead
+ * of in a statement of its own.
  */
 export function newRefundRow(values: Omit<RefundRow, 'id'>): RefundRow {
   return { id: randomUUID(), ...values };
+}
+
+const refundWrite = rider('refund', rowParams(refunds), (db, slots) => db.insert(refunds).values(slots).getSQL());
+
+/** The insert of a pending refund made in memory, riding in the statement of the event that reserves it (recordChange's `riders`). */
+export function refundRider(refund: RefundRow): Rider {
+  return refundWrite(refund);
+}
+
+/** A refund as its outcome leaves it: succeeded, or failed with the processor's code. */
+export type FinishedRefundRow = RefundRow & ({ status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string });
+
+const outcomeWrite = guardedRider(
+  'refund_outcome',
+  {
+    id: columnParam(refunds.id),
+    status: columnParam(refunds.status),
+    failureCode: columnParam(refunds.failureCode),
+    updatedAt: columnParam(refunds.updatedAt),
+  },
+  (db, slots) =>
+    db
+      .update(refunds)
+      .set({ status: slots.status, failureCode: slots.failureCode, updatedAt: slots.updatedAt })
+      .where(and(eq(refunds.id, slots.id), eq(refunds.status, 'pending')))
+      .returning({ id: refunds.id })
+      .getSQL(),
+);
+
+/**
+ * A refund's outcome written on its row, riding in the statement of the event that records it, and only while the
+ * refund is pending. Its recorder writes it beside its processor request's move to done, so a second recorder is
+ * refused by both and told AlreadyRecordedError by the move; this refusal alone is a broken invariant.
+ */
+export function refundOutcomeRider(refund: FinishedRefundRow): Rider {
+  const { id, status, failureCode, updatedAt } = refund;
+  return outcomeWrite(
+    { id, status, failureCode, updatedAt },
+    () => new Error(`refund ${refund.refundId} is no longer pending: its outcome was recorded before this one`),
+  );
+}
+
+/**
+ * The view with a refund the change inserts with its event (`refundRider`), placed where the view's read places it
+ * (oldest first, then by id), so the event shows the refunds as the database then holds them.
+ */
+export function withRefund(view: TransactionView, refund: RefundRow): TransactionView {
+  return { ...view, refunds: [...view.refunds, refund].sort(byCreation) };
+}
+
+/** The view with a refund's outcome the change writes with its event (`refundOutcomeRider`). */
+export function withFinishedRefund(view: TransactionView, refund: FinishedRefundRow): TransactionView {
+  if (!view.refunds.some((r) => r.id === refund.id)) throw new Error(`refund ${refund.refundId} is not on transaction ${view.row.id}`);
+  return { ...view, refunds: view.refunds.map((r) => (r.id === refund.id ? refund : r)) };
+}
+
+/** The order of the view's refunds: created_at, then id (a uuid compares as its lowercase text does). */
+function byCreation(a: RefundRow, b: RefundRow): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

@@ -6,22 +6,11 @@ import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutatio
 import type { Success } from '../../mutations/stored-answer';
 import { processorError } from '../../processor/processor-errors';
 import { metrics } from '../../metrics';
-import { askProcessorFor, type HeldMethodOperation } from '../processor-requests';
+import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
-import { randomAlphanumeric } from '../merchants';
-import {
-  isRefundable,
-  loadTransactionView,
-  recordChange,
-  refundableCentsOf,
-  settledCentsOf,
-  toRefund,
-  withFinishedRefund,
-  withRefund,
-  type FinishedRefundRow,
-  type TransactionRow,
-} from '../transactions';
+import { isRefundable, loadTransactionView, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
 import * as q from './refunds.queries';
+import { newRefundId } from '../../ids';
 
 export interface RefundInput {
   /** Omitted: everything still refundable. */
@@ -50,8 +39,9 @@ export async function refundTransaction(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
+  // The amount is handed to the reservation alone: the request, and then the refund, take it from the row it wrote.
   const reserve = (amountCents: number) =>
-    askProcessorFor(tx, deps, context, refundOperation, { amountCents }, q.reserveRefund(principal, transactionNumber, amountCents, now));
+    askProcessor(tx, deps, context, refundOperation, {}, q.reserveRefund(principal, transactionNumber, amountCents, now));
   let asking = input.amount === undefined ? null : await reserve(input.amount);
   if (!asking) {
     const row = await q.lockTransactionForPrincipal(tx, principal, transactionNumber);
@@ -69,7 +59,7 @@ export async function refundTransaction(
   const { request } = asking;
   if (request.transactionId === null) throw new Error(`refund request ${request.id} names no transaction`);
   const refund = q.newRefundRow({
-    refundId: `rf_${randomAlphanumeric(24)}`,
+    refundId: newRefundId(),
     transactionId: request.transactionId,
     merchantId: request.merchantId,
     amountCents: request.amountCents,
@@ -83,8 +73,8 @@ export async function refundTransaction(
     updatedAt: now,
   });
   // The view as the reservation left it, with the refund its event's statement inserts.
-  const view = withRefund(await loadTransactionView(tx, request.transactionId), refund);
-  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, inserting: { refund } });
+  const view = q.withRefund(await loadTransactionView(tx, request.transactionId), refund);
+  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, riders: [q.refundRider(refund)] });
   return asking.answer;
 }
 
@@ -113,9 +103,9 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     // comes second is refused there, and its transaction, this settlement included, rolls back.
     const pending = view.refunds.find((r) => r.processorRequestId === request.id);
     if (!pending) throw new Error(`refund ${request.id} is not on its transaction`);
-    const refund: FinishedRefundRow = { ...pending, ...result, updatedAt: now };
-    const recorded = await recordChange(tx, withFinishedRefund(view, refund), {
-      inserting: { finishedRefund: refund },
+    const refund: q.FinishedRefundRow = { ...pending, ...result, updatedAt: now };
+    const recorded = await recordChange(tx, q.withFinishedRefund(view, refund), {
+      riders: [q.refundOutcomeRider(refund)],
       at: now,
       baseUrl: env.PUBLIC_BASE_URL,
       finishing: {

@@ -2,7 +2,7 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { messages, transactions } from '../../db/schema';
-import { transactionScope } from '../transactions';
+import { transactionScope } from '../../db/transaction-scope';
 
 export type NewMessageRow = typeof messages.$inferInsert;
 

@@ -11,15 +11,15 @@ import { changeAllowedOrigin } from '../credentials';
 import {
   countMerchants,
   createMerchantRecords,
-  findCredentialByHash,
   findSandboxDemoMerchant,
   firstBranchAndDevice,
-  hashCredential,
   issueCredentials,
   lockProvisioning,
   revokeCredentials,
   stickerUrlOf,
 } from '../merchants';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
 /** Where a browser opens the demo shop on `port` (`pnpm start` prints the first): the origins its client ID allows. */

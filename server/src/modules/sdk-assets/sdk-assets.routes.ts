@@ -4,12 +4,13 @@ import type { Database } from '../../db/client';
 import { sendTagged } from '../../http/etag';
 import { REPO_ROOT, type Env } from '../../env';
 import { ApiError } from '../../errors';
-import { findCredentialByHash, hashCredential } from '../merchants';
 import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 import { localeFiles } from './locale-files';
 import { cardFramePage, frameLanguage } from './card-frame-page';
 import { encodedFile, type EncodableFile } from './encoded-file';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */

@@ -1,3 +1,3 @@
 /** The sdk-sessions module's public surface: what other modules and the wiring may use. */
 export { originAllowed } from './origin-check';
-export { findLatestSessionTransaction, findLiveSessionByToken } from './sdk-sessions.queries';
+export { sessionTokenResolver } from './session-grant';

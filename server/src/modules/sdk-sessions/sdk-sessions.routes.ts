@@ -7,11 +7,11 @@ import type { WithDecision } from '../../mutations/mutation';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { isFreshDecline, limitDeclines } from '../card-testing';
-import { hashCredential } from '../merchants';
-import { findCredentialByHash } from '../merchants';
 import { sdkCors } from './sdk-cors';
 import { findLiveSession } from './sdk-sessions.queries';
 import { createSession, submitSdkPayment } from './sdk-sessions.service';
+import { hashCredential } from '../../auth/credential-hash';
+import { findCredentialByHash } from '../../auth/credentials.queries';
 
 /** The widget's endpoints (docs/integrating.md#browser-sdks): a client ID + Origin starts a session; the session token pays. */
 export function sdkSessionsRoutes(deps: ServiceDeps & { limiter: RateLimiter }): EndpointRoute[] {

@@ -9,13 +9,13 @@ import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { offeredPaymentMethods } from '../payment-methods';
 import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
-import { hashCredential, randomAlphanumeric } from '../merchants';
-import { findCredentialByHash } from '../merchants';
-import { newConfirmationNumber, newLinkId, newTransactionNumber } from '../transactions';
 import { recordChange } from '../transactions';
 import { insertTransaction } from '../transactions';
 import { originAllowed } from './origin-check';
 import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
+import { hashCredential } from '../../auth/credential-hash';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { newConfirmationNumber, newLinkId, newTransactionNumber, randomAlphanumeric } from '../../ids';
 
 export const SDK_SESSION_TTL_S = 30 * 60;
 

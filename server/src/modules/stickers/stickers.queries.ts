@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { columnParam, reusableQuery } from '../../db/reusable-query';
 import { devices, transactions } from '../../db/schema';
-import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page';
+import { LINK_PAYABLE_METHOD_TYPES } from '../hosted-page/sql';
 
 const deviceBySticker = reusableQuery('device_by_sticker', { stickerCode: columnParam(devices.stickerCode) }, (db, slots) =>
   db.select({ deviceId: devices.id }).from(devices).where(eq(devices.stickerCode, slots.stickerCode)).limit(1),

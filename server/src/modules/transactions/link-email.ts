@@ -1,6 +1,6 @@
 import { directionOf, fill } from '@svc/sdk-core/i18n';
 import { translator } from '../../i18n';
-import { escapeHtml } from '../consumer-pages';
+import { escapeHtml } from '../../html-escape';
 import { amountOf, type LinkMessageFacts } from './link-message-texts';
 
 /** The link e-mail: its subject, its text (`body`), and the same text as HTML (multipart/alternative). */

@@ -1,28 +1,14 @@
 import type { Transaction } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
+import type { Rider } from '../../db/rider';
+import { EVENTS_CHANNEL, type EventNotice } from '../../event-notice';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { PendingDone } from '../processor-requests';
+import { appendEvent } from './event-append.queries';
 import { toTransactionObject } from './transaction-object';
-import { appendEvent, loadTransactionView, type InsertedWithEvent, type TransactionView } from './transactions.queries';
+import { loadTransactionView, type TransactionView } from './transactions.queries';
 
 export type EventType = 'transaction.created' | 'transaction.updated';
-
-/** The channel every instance listens on for new events (websocket fan-out, callback dispatcher wake-up). */
-export const EVENTS_CHANNEL = 'svc_events';
-
-/** What an events notification carries: enough to route it; the payload is read from transaction_events. */
-export interface EventNotice {
-  eventId: string;
-  transactionId: string;
-  transactionNumber: string;
-  merchantId: string;
-  branchId: string | null;
-  deviceId: string | null;
-  sequence: number;
-  /** Whether a callback delivery was queued with it. */
-  callback: boolean;
-}
 
 export interface RecordedChange {
   eventId: string;
@@ -37,20 +23,21 @@ export interface ChangeRecord {
   /** `transaction.updated` unless said. */
   type?: EventType;
   /**
-   * A row the change writes that the view already shows, written in the event's statement: a payment, token or pending
-   * refund inserted (`withPayment`, `withToken`, `withRefund`), or a pending refund's outcome (`withFinishedRefund`).
+   * The rows the change writes that the view already shows, riding in the event's statement: each declared by the
+   * module whose rows it writes (a payment or token inserted, a pending refund inserted, a refund's outcome).
    */
-  inserting?: InsertedWithEvent;
+  riders?: readonly Rider[];
   /** The processor request whose outcome the change records: moved to done in the event's statement (`FinishedRequest`). */
   finishing?: FinishedRequest;
 }
 
 /**
- * The processor request whose outcome a change records, moved to done by the change's event statement (one statement
- * fewer than the move after it), with the answer the change's outcome keeps for whoever reads it.
+ * The processor request whose outcome a change records, moved to done by a rider of the change's event statement
+ * (one statement fewer than the move after it), with the answer the change's outcome keeps for whoever reads it.
  */
 export interface FinishedRequest {
-  request: PendingDone;
+  /** The request's move to done (processor-requests' PendingDone): a rider made with the outcome, whose answer it keeps. */
+  request: { riderFor(outcome: Outcome): Rider };
   /** The outcome the recording answers, from the change as recorded (its transaction object). */
   outcome: (change: RecordedChange) => Outcome;
 }
@@ -72,7 +59,7 @@ export function recordChange(
 ): Promise<RecordedChange & { outcome: Outcome }>;
 export function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange>;
 export async function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange & { outcome?: Outcome }> {
-  const { at, baseUrl, type = 'transaction.updated', inserting, finishing } = record;
+  const { at, baseUrl, type = 'transaction.updated', riders = [], finishing } = record;
   const view = typeof change === 'string' ? await loadTransactionView(tx, change) : change;
   const transactionId = view.row.id;
   const transaction = toTransactionObject(view, baseUrl);
@@ -90,11 +77,11 @@ export async function recordChange(tx: Queryable, change: TransactionView | stri
   };
   const recorded: RecordedChange = { eventId, transaction, view };
   const outcome = finishing?.outcome(recorded);
+  // The move to done rides first: a recorder that came second is told AlreadyRecordedError before any other refusal.
   await appendEvent(
     tx,
     { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
-    inserting,
-    finishing && outcome ? { mark: finishing.request.mark, answer: finishing.request.keep(outcome) } : undefined,
+    finishing && outcome ? [finishing.request.riderFor(outcome), ...riders] : riders,
   );
   return outcome ? { ...recorded, outcome } : recorded;
 }

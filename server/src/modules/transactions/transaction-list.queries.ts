@@ -3,8 +3,8 @@ import { and, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { payments, transactions } from '../../db/schema';
-import { transactionScope } from './transaction-scope.queries';
 import { viewFromColumns, viewsOfRows, type TransactionView } from './transactions.queries';
+import { transactionScope } from '../../db/transaction-scope';
 
 /** What a page of `GET /transactions` narrows to, beside the caller's scope. */
 export interface TransactionFilters {

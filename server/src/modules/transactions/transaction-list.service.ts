@@ -2,9 +2,10 @@ import { isStorableInstant, TRANSACTION_PAGE_DEFAULT_LIMIT, type ParsedListTrans
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../db/client';
 import { ValidationError } from '../../errors';
-import { findCredentialByHash, hashCredential } from '../merchants';
 import { findTransactionPage, type PagePosition, type TransactionFilters } from './transaction-list.queries';
 import { toTransactionObject } from './transaction-object';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
 
 /** `GET /transactions`: a page of the caller's transactions, newest first, and the cursor of the page after it. */
 export async function listTransactions(db: Queryable, baseUrl: string, principal: Principal, query: ParsedListTransactionsQuery): Promise<TransactionPage> {

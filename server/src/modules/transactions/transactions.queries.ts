@@ -1,24 +1,20 @@
 import { Status, type CallbackMethod, type TransactionStatusCode } from '@svc/protocol';
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { branches, callbackDeliveries, merchants, paymentTokens, payments, processorRequests, refunds, transactionEvents, transactions } from '../../db/schema';
+import { branches, merchants, paymentTokens, payments, processorRequests, refunds, transactions } from '../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { SCOPE_PARAMS, scopeCondition, transactionScope } from './transaction-scope.queries';
 import {
   columnParam,
-  param,
   reusableInsert,
   reusableStatement,
   reusableWrite,
   rowFromColumns,
-  rowParams,
   type ParamSlots,
   type ParamSpec,
   type ParamValues,
 } from '../../db/reusable-query';
 import type { PaymentRow, PaymentTokenRow } from '../payments';
-import type { StoredAnswer } from '../../mutations/stored-answer';
-import { AlreadyRecordedError, DONE_PARAMS, doneValues, doneWrite, type DoneMark } from '../processor-requests';
+import { SCOPE_PARAMS, scopeCondition, transactionScope } from '../../db/transaction-scope';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type NewTransactionRow = typeof transactions.$inferInsert;
@@ -196,28 +192,6 @@ export function withToken(view: TransactionView, token: Pick<PaymentTokenRow, 't
   return { ...view, token: { token: token.token, type: token.type, lastFourDigits: token.lastFourDigits } };
 }
 
-/** A refund as its outcome leaves it: succeeded, or failed with the processor's code. */
-export type FinishedRefundRow = RefundRow & ({ status: 'succeeded'; failureCode: null } | { status: 'failed'; failureCode: string });
-
-/**
- * The view with a refund the change inserts with its event (recordChange's `inserting: { refund }`), placed where the
- * view's read places it (oldest first, then by id), so the event shows the refunds as the database then holds them.
- */
-export function withRefund(view: TransactionView, refund: RefundRow): TransactionView {
-  return { ...view, refunds: [...view.refunds, refund].sort(byCreation) };
-}
-
-/** The view with a refund's outcome the change writes with its event (recordChange's `inserting: { finishedRefund }`). */
-export function withFinishedRefund(view: TransactionView, refund: FinishedRefundRow): TransactionView {
-  if (!view.refunds.some((r) => r.id === refund.id)) throw new Error(`refund ${refund.refundId} is not on transaction ${view.row.id}`);
-  return { ...view, refunds: view.refunds.map((r) => (r.id === refund.id ? refund : r)) };
-}
-
-/** The order of `refundsOfTransaction`: created_at, then id (a uuid compares as its lowercase text does). */
-function byCreation(a: RefundRow, b: RefundRow): number {
-  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /** The view of a transaction by id (no scope: for code that already holds the row). One statement. */
 export async function loadTransactionView(db: Queryable, transactionId: string): Promise<TransactionView> {
   const view = await viewById(db, { transactionId });
@@ -252,167 +226,6 @@ export async function findTransactionRowForPrincipal(db: Queryable, principal: P
     .where(and(eq(transactions.transactionNumber, transactionNumber), transactionScope(principal)))
     .limit(1);
   return row ?? null;
-}
-
-export interface EventAppend {
-  eventId: string;
-  /** The transaction as the change left it (its new sequence). */
-  row: TransactionRow;
-  type: 'transaction.created' | 'transaction.updated';
-  payload: string;
-  at: Date;
-  /** Whether to queue the update's callback delivery (the outbox row, due at once) with it. */
-  callback: boolean;
-  /** Where to announce it, and what: delivered to listeners at commit, never on rollback. */
-  channel: string;
-  notice: string;
-}
-
-/**
- * What a change writes with its event, in the event's statement: a row it inserts (a payment, a token, a pending
- * refund) or a pending refund's outcome, a guarded update of its row (refused once the refund is no longer pending).
- * The event's payload already shows it (`withPayment`, `withToken`, `withRefund`, `withFinishedRefund`).
- */
-export type InsertedWithEvent = { payment: PaymentRow } | { token: PaymentTokenRow } | { refund: RefundRow } | { finishedRefund: FinishedRefundRow };
-
-/** A processor request's move to done that the event's statement makes too (see PendingDone), with the answer it keeps. */
-export interface DoneWithEvent {
-  mark: DoneMark;
-  answer: StoredAnswer;
-}
-
-/**
- * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
- * statement: one round trip inside the change's database transaction instead of three. A row the change writes goes
- * into the same statement (`also`), one round trip fewer again, and so does the move to done of the processor request
- * whose outcome the change records (`done`): it throws AlreadyRecordedError when that move's guard refused (another
- * recorder was first), and the caller's transaction rolls back. A refund's outcome is written only while the refund
- * is pending, and throws too when its guard refused. Its recorder writes it beside its request's move to done, so a
- * second recorder is refused by both, and told AlreadyRecordedError; the refund's refusal alone is a broken invariant.
- */
-export async function appendEvent(db: Queryable, e: EventAppend, also?: InsertedWithEvent, done?: DoneWithEvent): Promise<void> {
-  const { row } = e;
-  const values: ParamValues<EventParams> = {
-    eventId: e.eventId,
-    transactionId: row.id,
-    merchantId: row.merchantId,
-    sequence: row.sequence,
-    type: e.type,
-    payload: e.payload,
-    at: e.at,
-    callbackUrl: row.callbackUrl,
-    callbackMethod: row.callbackMethod,
-    callback: e.callback,
-    channel: e.channel,
-    notice: e.notice,
-    ...also,
-    ...(done ? { done: doneValues(done.mark, done.answer) } : {}),
-  };
-  const doneKind = done ? (done.mark.attempt === null ? 'by_any' : 'by_attempt') : 'none';
-  const [appended] = await eventStatementFor(also ? alsoKindOf(also) : 'none', doneKind)(db, values);
-  if (done && !appended?.done) throw new AlreadyRecordedError(done.mark.id);
-  if (also && 'finishedRefund' in also && !appended?.updated) {
-    throw new Error(`refund ${also.finishedRefund.refundId} is no longer pending: its outcome was recorded before this one`);
-  }
-}
-
-/** The event statement's parameters: the event and its delivery; a row it writes, and a move to done, when it makes them. */
-const EVENT_PARAMS = {
-  eventId: columnParam(transactionEvents.id),
-  transactionId: columnParam(transactionEvents.transactionId),
-  merchantId: columnParam(transactionEvents.merchantId),
-  sequence: columnParam(transactionEvents.sequence),
-  type: columnParam(transactionEvents.type),
-  payload: columnParam(transactionEvents.payload),
-  at: columnParam(transactionEvents.createdAt),
-  callbackUrl: columnParam(transactions.callbackUrl),
-  callbackMethod: columnParam(transactions.callbackMethod),
-  callback: param.boolean,
-  channel: param.text,
-  notice: param.text,
-  payment: rowParams(payments),
-  token: rowParams(paymentTokens),
-  refund: rowParams(refunds),
-  /** What a refund's outcome writes on its row (found by id, while pending). */
-  finishedRefund: {
-    id: columnParam(refunds.id),
-    status: columnParam(refunds.status),
-    failureCode: columnParam(refunds.failureCode),
-    updatedAt: columnParam(refunds.updatedAt),
-  },
-  done: DONE_PARAMS,
-};
-/** What the event statement may write beside the event: one of them at most (`InsertedWithEvent`). */
-type AlsoKind = 'payment' | 'token' | 'refund' | 'finishedRefund';
-type EventParams = Omit<typeof EVENT_PARAMS, AlsoKind | 'done'> & Partial<Pick<typeof EVENT_PARAMS, AlsoKind | 'done'>>;
-/** `done`: whether the move to done was made; `updated`: whether the refund's outcome was written (null: neither asked). */
-type EventStatement = (db: Queryable, values: ParamValues<EventParams>) => Promise<{ done: boolean | null; updated: boolean | null }[]>;
-
-type DoneKind = 'none' | 'by_any' | 'by_attempt';
-const eventStatements = new Map<string, EventStatement>();
-
-function alsoKindOf(also: InsertedWithEvent): AlsoKind {
-  if ('payment' in also) return 'payment';
-  if ('token' in also) return 'token';
-  if ('refund' in also) return 'refund';
-  return 'finishedRefund';
-}
-
-/** The event's statement for what goes in with it, each built once, when first needed. */
-function eventStatementFor(also: AlsoKind | 'none', done: DoneKind): EventStatement {
-  const name = `${also} ${done}`;
-  let statement = eventStatements.get(name);
-  if (!statement) {
-    const { payment, token, refund, finishedRefund, done: doneParams, ...event } = EVENT_PARAMS;
-    const alsoParams = { payment, token, refund, finishedRefund };
-    const params = { ...event, ...(also === 'none' ? {} : { [also]: alsoParams[also] }), ...(done === 'none' ? {} : { done: doneParams }) };
-    statement = reusableStatement(params as typeof EVENT_PARAMS, (db, slots) =>
-      eventStatement(slots, also === 'none' ? null : alsoWrite(db, also, slots), done === 'none' ? null : doneWrite(db, slots.done, done === 'by_attempt')),
-    ) as EventStatement;
-    eventStatements.set(name, statement);
-  }
-  return statement;
-}
-
-/** A write beside the event: an insert, or an update whose guard may refuse it (the statement answers whether it wrote). */
-type AlsoWrite = { insert: SQL } | { guardedUpdate: SQL };
-
-function alsoWrite(db: Queryable, also: AlsoKind, slots: ParamSlots<typeof EVENT_PARAMS>): AlsoWrite {
-  switch (also) {
-    case 'payment':
-      return { insert: db.insert(payments).values(slots.payment).getSQL() };
-    case 'token':
-      return { insert: db.insert(paymentTokens).values(slots.token).getSQL() };
-    case 'refund':
-      return { insert: db.insert(refunds).values(slots.refund).getSQL() };
-    case 'finishedRefund': {
-      const finished = slots.finishedRefund;
-      const update = db
-        .update(refunds)
-        .set({ status: finished.status, failureCode: finished.failureCode, updatedAt: finished.updatedAt })
-        .where(and(eq(refunds.id, finished.id), eq(refunds.status, 'pending')))
-        .returning({ id: refunds.id });
-      return { guardedUpdate: update.getSQL() };
-    }
-  }
-}
-
-function eventStatement(p: ParamSlots<typeof EVENT_PARAMS>, also: AlsoWrite | null, done: SQL | null): SQL<{ done: boolean | null; updated: boolean | null }> {
-  const inserted = also && 'insert' in also ? sql`inserted as (${also.insert}), ` : sql``;
-  const updated = also && 'guardedUpdate' in also ? sql`updated as (${also.guardedUpdate}), ` : sql``;
-  return sql`
-    with ${inserted}${updated}${done ? sql`done as (${done}), ` : sql``}event as (
-      insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
-      values (${p.eventId}, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.type}, ${p.payload}, ${p.at})
-      returning id
-    ), delivery as (
-      insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
-      select event.id, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.callbackUrl}, ${p.callbackMethod}, ${p.at}, ${p.at}, ${p.at}
-      from event where ${p.callback}
-    )
-    select pg_notify(${p.channel}, ${p.notice}), ${done ? sql`exists (select 1 from done)` : sql`null::boolean`} as done,
-      ${also && 'guardedUpdate' in also ? sql`exists (select 1 from updated)` : sql`null::boolean`} as updated
-    from event`;
 }
 
 /**

@@ -3,10 +3,10 @@ import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { Principal } from '../../auth/principal';
-import { callbackDefaultsFor, findCredentialByHash, findMerchant, hashCredential } from '../merchants';
+import { findMerchant } from '../merchants';
+import { callbackDefaultsFor } from '../merchant-settings';
 import type { ServiceDeps } from '../../service-deps';
 import { assertCallbackUrlAllowed } from '../callbacks';
-import { newLinkId, newTransactionNumber } from './identifiers';
 import { resolveInitAmounts } from './init-amounts';
 import { sendLinkMessages } from './link-messages';
 import { paymentPageUrl } from './transaction-object';
@@ -19,6 +19,9 @@ import {
   type TransactionRow,
   type TransactionView,
 } from './transactions.queries';
+import { findCredentialByHash } from '../../auth/credentials.queries';
+import { hashCredential } from '../../auth/credential-hash';
+import { newLinkId, newTransactionNumber } from '../../ids';
 
 /** `POST /transactions/init`: a new Pending transaction, its creation event, and the link messages it asks for. */
 export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Principal, body: ParsedInitTransactionRequest): Promise<Transaction> {

@@ -5,7 +5,7 @@
  */
 import type { PaymentLinkState } from '@svc/protocol';
 import { formatAmount, type Language, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
-import { escapeHtml } from '../../docs/html';
+import { escapeHtml } from '../../../html-escape';
 
 /** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
 export type PageView = 'pay' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';

@@ -1,5 +1,22 @@
-import { randomBytes } from '../../random-bytes';
-import { randomAlphanumeric } from '../merchants';
+import { randomBytes } from './random-bytes';
+
+/**
+ * The identifiers the service makes: transaction numbers, link ids, payment, refund and token ids, confirmation
+ * numbers, and the random alphanumerics credentials and tokens are made of.
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Uniform over the alphabet: bytes of 248 and above are dropped (248 = 4 × 62) rather than folded in. */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -17,6 +34,10 @@ export function newLinkId(): string {
 
 export function newPaymentId(): string {
   return `pay_${randomAlphanumeric(24)}`;
+}
+
+export function newRefundId(): string {
+  return `rf_${randomAlphanumeric(24)}`;
 }
 
 /** Authorization tokens (`auth_`) and tokenized payment methods (`tok_`). */

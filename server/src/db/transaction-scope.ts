@@ -1,8 +1,8 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import { columnParam, type ParamSlots } from '../../db/reusable-query';
-import { transactions } from '../../db/schema';
-import type { CredentialKind } from '../../db/schema';
-import type { Principal } from '../../auth/principal';
+import { columnParam, type ParamSlots } from './reusable-query';
+import { transactions } from './schema';
+import type { CredentialKind } from './schema';
+import type { Principal } from '../auth/principal';
 
 /** An id in a scope condition: the value itself, or the slot of a reusable statement. */
 type Slot = string | SQL;

@@ -1,0 +1,90 @@
+import type { Clock } from '../../clock';
+import type { Database, Tx } from '../../db/client';
+import { isDatabaseUnavailable } from '../../db/database-outage';
+import type { Env } from '../../env';
+import type { Logger } from '../../logger';
+import type { WithDecision } from '../../mutations/mutation';
+import type { Outcome } from '../../mutations/stored-answer';
+import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, Recording, UndoPayment } from './operation';
+import type { ProcessorRequestRow } from './processor-requests.queries';
+
+export interface ProcessorCallDeps {
+  db: Database;
+  processor: PaymentProcessor;
+  clock: Clock;
+  logger: Logger;
+  env: Env;
+}
+
+/** What the processor said to one request: also, that a payment was reversed. */
+export type ProcessorAnswer = HeldMethodAnswer | { outcome: 'reversed' };
+
+/**
+ * How a payment's request is finished: by the request that made it, its call and the recording of its decision
+ * (which only it can make); by anyone, its reversal (no `call`), then `undo`.
+ */
+export interface PaymentFinish {
+  payment: true;
+  call?: () => Promise<ProcessorResult>;
+  record?: (tx: Tx, result: ProcessorResult, recording: Recording) => Promise<Outcome>;
+  undo?: UndoPayment;
+  /** The asker's writes made with the decision `record` records (MutationContext's `withDecision`); not with a reversal. */
+  withDecision?: WithDecision;
+}
+
+/** How a request is finished: a call on a method held, made with its key by anyone holding it; or a payment's. */
+export type RequestFinish = HeldMethodOperation | PaymentFinish;
+
+/** The processor did not answer (it threw): the request stays in flight, for the worker once its lease ends. */
+export class ProcessorUnanswered extends Error {
+  constructor(
+    readonly request: ProcessorRequestRow,
+    cause: unknown,
+  ) {
+    super(`the processor did not answer ${request.operation} request ${request.id}`, { cause });
+    this.name = 'ProcessorUnanswered';
+  }
+}
+
+/**
+ * Whether `error` is the database's failure, not the processor's: an unanswered processor's own error may carry a
+ * socket code too, and is never taken for the database's.
+ */
+export function isDatabaseGone(error: unknown): boolean {
+  return !(error instanceof ProcessorUnanswered) && isDatabaseUnavailable(error);
+}
+
+/**
+ * The call `how` makes, after the intent committed, outside any database transaction: no row is locked and no
+ * connection held while the processor thinks. A call on a method held is made with the request's key (again, for a
+ * worker); a payment's own call by the request that made it; else the payment's reversal by its key. Bounded by
+ * PROCESSOR_TIMEOUT_MS: no answer by then is no answer (ProcessorUnanswered), as is a call that throws.
+ */
+export async function callOutsideLock(deps: ProcessorCallDeps, request: ProcessorRequestRow, how: RequestFinish): Promise<ProcessorAnswer> {
+  const call = callOf(deps.processor, request, how);
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call(), deadline]);
+  } catch (error) {
+    throw new ProcessorUnanswered(request, error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function callOf(processor: PaymentProcessor, request: ProcessorRequestRow, how: RequestFinish): () => Promise<ProcessorAnswer> {
+  if (!('payment' in how)) return () => how.call(processor, heldMethodRequest(request));
+  return how.call ?? (() => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const));
+}
+
+/** A request for a call on a method held, as its declaration takes it: it names its transaction and the method. */
+export function heldMethodRequest(request: ProcessorRequestRow): HeldMethodRequest {
+  const { transactionId, processorReference } = request;
+  if (transactionId === null || processorReference === null) throw new Error(`processor request ${request.id} (${request.operation}) names no held method`);
+  return { ...request, transactionId, processorReference };
+}

@@ -1,0 +1,110 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { columnParam, param, reusableStatement, type ParamSlots, type ParamSpec, type ParamValues } from '../../db/reusable-query';
+import type { Rider } from '../../db/rider';
+import { callbackDeliveries, transactionEvents, transactions } from '../../db/schema';
+import type { TransactionRow } from './transactions.queries';
+
+export interface EventAppend {
+  eventId: string;
+  /** The transaction as the change left it (its new sequence). */
+  row: TransactionRow;
+  type: 'transaction.created' | 'transaction.updated';
+  payload: string;
+  at: Date;
+  /** Whether to queue the update's callback delivery (the outbox row, due at once) with it. */
+  callback: boolean;
+  /** Where to announce it, and what: delivered to listeners at commit, never on rollback. */
+  channel: string;
+  notice: string;
+}
+
+/**
+ * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
+ * statement: one round trip inside the change's database transaction. The rows the change writes beside its event
+ * ride in the same statement (`riders`, each declared by the module whose rows it writes), in the order given. When
+ * a guarded rider's write was refused, the first such rider's refusal is thrown and the caller's transaction rolls back.
+ */
+export async function appendEvent(db: Queryable, e: EventAppend, riders: readonly Rider[] = []): Promise<void> {
+  const { row } = e;
+  const values: Record<string, unknown> = {
+    eventId: e.eventId,
+    transactionId: row.id,
+    merchantId: row.merchantId,
+    sequence: row.sequence,
+    type: e.type,
+    payload: e.payload,
+    at: e.at,
+    callbackUrl: row.callbackUrl,
+    callbackMethod: row.callbackMethod,
+    callback: e.callback,
+    channel: e.channel,
+    notice: e.notice,
+  };
+  for (const rider of riders) values[rider.name] = rider.values;
+  const [appended] = await eventStatementFor(riders)(db, values as ParamValues<typeof EVENT_PARAMS>);
+  const refused = riders.find((rider) => rider.refused && !appended?.[rider.name]);
+  if (refused?.refused) throw refused.refused();
+}
+
+/** The event statement's own parameters: the event, its delivery and its notification. */
+const EVENT_PARAMS = {
+  eventId: columnParam(transactionEvents.id),
+  transactionId: columnParam(transactionEvents.transactionId),
+  merchantId: columnParam(transactionEvents.merchantId),
+  sequence: columnParam(transactionEvents.sequence),
+  type: columnParam(transactionEvents.type),
+  payload: columnParam(transactionEvents.payload),
+  at: columnParam(transactionEvents.createdAt),
+  callbackUrl: columnParam(transactions.callbackUrl),
+  callbackMethod: columnParam(transactions.callbackMethod),
+  callback: param.boolean,
+  channel: param.text,
+  notice: param.text,
+};
+
+/** For each guarded rider, by its name, whether its write wrote. */
+type EventStatement = (db: Queryable, values: ParamValues<typeof EVENT_PARAMS>) => Promise<Record<string, boolean>[]>;
+
+const eventStatements = new Map<string, EventStatement>();
+
+/** The event's statement with these riders, built once for each list of rider names, when first needed. */
+function eventStatementFor(riders: readonly Rider[]): EventStatement {
+  const names = riders.map((rider) => rider.name);
+  if (new Set(names).size !== names.length) throw new Error(`an event statement carries each rider once, not ${names.join(', ')}`);
+  const taken = names.find((name) => name in EVENT_PARAMS);
+  if (taken) throw new Error(`a rider cannot be named "${taken}": the event statement has a parameter of that name`);
+  const key = names.join(' ');
+  let statement = eventStatements.get(key);
+  if (!statement) {
+    const params: ParamSpec = { ...EVENT_PARAMS };
+    for (const rider of riders) params[rider.name] = rider.params;
+    statement = reusableStatement(params, (db, slots) =>
+      eventStatement(
+        slots as ParamSlots<typeof EVENT_PARAMS>,
+        riders.map((rider) => ({ name: rider.name, write: rider.build(db, slots[rider.name] as Record<string, SQL>), guarded: rider.refused !== null })),
+      ),
+    ) as EventStatement;
+    eventStatements.set(key, statement);
+  }
+  return statement;
+}
+
+function eventStatement(p: ParamSlots<typeof EVENT_PARAMS>, riders: { name: string; write: SQL; guarded: boolean }[]): SQL {
+  const ridden = riders.map((rider) => sql`${sql.identifier(rider.name)} as (${rider.write}), `);
+  const wrote = riders
+    .filter((rider) => rider.guarded)
+    .map((rider) => sql`, exists (select 1 from ${sql.identifier(rider.name)}) as ${sql.identifier(rider.name)}`);
+  return sql`
+    with ${sql.join(ridden)}event as (
+      insert into ${transactionEvents} (id, transaction_id, merchant_id, sequence, type, payload, created_at)
+      values (${p.eventId}, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.type}, ${p.payload}, ${p.at})
+      returning id
+    ), delivery as (
+      insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
+      select event.id, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.callbackUrl}, ${p.callbackMethod}, ${p.at}, ${p.at}, ${p.at}
+      from event where ${p.callback}
+    )
+    select pg_notify(${p.channel}, ${p.notice})${sql.join(wrote)}
+    from event`;
+}

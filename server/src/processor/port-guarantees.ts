@@ -1,0 +1,80 @@
+/**
+ * Test support (imported by tests only): what every implementation of the processor port guarantees, as tests a
+ * connector's own test file runs against its acquirer's test double (docs/design/processor-requests.md#writing-a-connector).
+ * The sandbox processor's tests run them first.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CardInput, Currency } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import type { PaymentProcessor } from './processor';
+
+export interface PortSubject {
+  processor: PaymentProcessor;
+  currency: Currency;
+  /** A card the acquirer approves, and one it declines. */
+  cards: { approved: CardInput; declined: CardInput };
+}
+
+/** A fresh request key, as a processor request carries one (`prq_…`). */
+const newKey = () => `prq_${randomUUID().replaceAll('-', '')}`;
+
+export function portGuarantees(name: string, subject: () => PortSubject | Promise<PortSubject>): void {
+  describe(`${name}: the processor port's guarantees`, () => {
+    const card = (which: 'approved' | 'declined', s: PortSubject) => ({ method: 'card' as const, card: s.cards[which] });
+
+    it('answers a sale with a whole approval, and a repeated request key with the same answer (no second charge)', async () => {
+      const s = await subject();
+      const key = newKey();
+      const first = await s.processor.sale(card('approved', s), 1_250, s.currency, key);
+      expect(first).toMatchObject({ outcome: 'approved', processor: expect.any(String), reference: expect.any(String), authNumber: expect.any(String) });
+      expect(await s.processor.sale(card('approved', s), 1_250, s.currency, key)).toEqual(first);
+    });
+
+    it('answers a decline as a result with its code, never by throwing', async () => {
+      const s = await subject();
+      const declined = await s.processor.sale(card('declined', s), 1_250, s.currency, newKey());
+      expect(declined).toMatchObject({ outcome: 'declined', code: expect.stringMatching(/^(card_declined|insufficient_funds)$/) });
+    });
+
+    it('captures against a hold by its reference, once per request key', async () => {
+      const s = await subject();
+      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, newKey());
+      if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
+      const key = newKey();
+      const captured = await s.processor.capture(hold.reference, 2_000, s.currency, key);
+      expect(captured.outcome).toBe('approved');
+      expect(await s.processor.capture(hold.reference, 2_000, s.currency, key)).toEqual(captured);
+    });
+
+    it('refunds a sale by its reference, once per request key', async () => {
+      const s = await subject();
+      const sale = await s.processor.sale(card('approved', s), 3_000, s.currency, newKey());
+      if (sale.outcome !== 'approved') throw new Error(`the sale was not made: ${sale.outcome}`);
+      const key = newKey();
+      const refunded = await s.processor.refund(sale.reference, 1_000, key);
+      expect(refunded.outcome).toBe('approved');
+      expect(await s.processor.refund(sale.reference, 1_000, key)).toEqual(refunded);
+    });
+
+    it('releases what a hold holds, again with the same key too', async () => {
+      const s = await subject();
+      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, newKey());
+      if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
+      const key = newKey();
+      await expect(s.processor.release(hold.reference, 5_000, key)).resolves.toBeUndefined();
+      await expect(s.processor.release(hold.reference, 5_000, key)).resolves.toBeUndefined();
+    });
+
+    it('reverses a payment by its request key: the key is refused afterwards, made or not yet arrived', async () => {
+      const s = await subject();
+      const key = newKey();
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key)).outcome).toBe('approved');
+      await expect(s.processor.reverse(key)).resolves.toBeUndefined();
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key)).outcome).not.toBe('approved');
+      // A reversal may come before its call (the call still on its way): the call is refused when it arrives.
+      const late = newKey();
+      await expect(s.processor.reverse(late)).resolves.toBeUndefined();
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, late)).outcome).not.toBe('approved');
+    });
+  });
+}
