@@ -48,8 +48,8 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
   });
   try {
     await checkConnection(handle.sql);
-    // The migrations' advisory lock belongs to a session: on DATABASE_LISTEN_URL when DATABASE_URL is a transaction pooler.
-    await applyMigrations(env.DATABASE_LISTEN_URL ?? url);
+    // One transaction holding its own lock: through a transaction pooler as well (migrate.ts).
+    await applyMigrations(url);
   } catch (error) {
     await handle.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
