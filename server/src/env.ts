@@ -224,9 +224,22 @@ export function childProcessEnvironment(extra: Record<string, string>): Record<s
 
 /**
  * What the test harness reads from the environment: the database to test against (else a throw-away embedded one),
- * the test server's log level, and the PATH and HOME a spawned server needs (nothing else, so a developer's
- * DATABASE_URL never leaks into it).
+ * whether to reach it through a transaction-pooling PgBouncer (TEST_PGBOUNCER=1, CONTRIBUTING.md#tests), the test
+ * server's log level, and the PATH and HOME a spawned server needs (nothing else, so a developer's DATABASE_URL never
+ * leaks into it).
  */
-export function testHarnessEnvironment(): { databaseUrl: string | undefined; logLevel: string | undefined; path: string; home: string } {
-  return { databaseUrl: process.env.DATABASE_URL, logLevel: process.env.TEST_LOG_LEVEL, path: process.env.PATH ?? '', home: process.env.HOME ?? '/tmp' };
+export function testHarnessEnvironment(): {
+  databaseUrl: string | undefined;
+  throughPgBouncer: boolean;
+  logLevel: string | undefined;
+  path: string;
+  home: string;
+} {
+  return {
+    databaseUrl: process.env.DATABASE_URL,
+    throughPgBouncer: ['1', 'true', 'yes'].includes(process.env.TEST_PGBOUNCER ?? ''),
+    logLevel: process.env.TEST_LOG_LEVEL,
+    path: process.env.PATH ?? '',
+    home: process.env.HOME ?? '/tmp',
+  };
 }
