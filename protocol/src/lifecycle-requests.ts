@@ -173,7 +173,10 @@ export type Liveness = z.infer<typeof LivenessSchema>;
 export const ReadinessCheckSchema = z.object({ ok: z.boolean(), detail: z.string() });
 export type ReadinessCheck = z.infer<typeof ReadinessCheckSchema>;
 
-/** `GET /readyz`: 200 `ready` when every check passes, else 503 `not_ready`; each check by its name. */
+/**
+ * `GET /readyz`: 200 `ready` when every required check passes, else 503 `not_ready`; each check by its name (the read
+ * replica's is reported, never required).
+ */
 export const ReadinessSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   checks: z.record(z.string(), ReadinessCheckSchema),

@@ -5,12 +5,12 @@ import { parseInput } from '../../http/parse';
 import { auditLogPage } from './audit-log';
 
 /** `GET /merchant/audit-log`: the merchant's audit log, newest first, a page at a time. */
-export function auditRoutes(deps: { db: Database }): EndpointRoute[] {
+export function auditRoutes(deps: { readDb: Database }): EndpointRoute[] {
   return [
     route(ENDPOINT.listAuditLog, async ({ req, res, principal }) => {
       const query = parseInput(AuditLogQuerySchema, req.query);
       res.setHeader('Cache-Control', 'no-store');
-      res.json(await auditLogPage(deps.db, principal().merchantId, query));
+      res.json(await auditLogPage(deps.readDb, principal().merchantId, query));
     }),
   ];
 }
