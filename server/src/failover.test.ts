@@ -69,6 +69,21 @@ describe.skipIf(!programs)('a primary that dies, and its synchronous standby pro
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
+  it('reaches the primary with read-write however the hosts are listed, a hot standby first included', async () => {
+    const [primary, standby] = [cluster.primary.port, cluster.standby.port].map((port) => `127.0.0.1:${port}`);
+    const url = `postgres://postgres@${standby},${primary}/svc?target_session_attrs=read-write`;
+    // The service's pool (its sockets carry the answer deadline) and a plain client (LISTEN, migrations): each new
+    // connection tries the standby first, which reports default_transaction_read_only off, yet is read-only.
+    for (const sql of [openDatabase(url, { max: 1 }).sql, postgres(url, { max: 1, onnotice: () => undefined })]) {
+      try {
+        const [row] = await sql<{ recovery: boolean }[]>`select pg_is_in_recovery() as recovery`;
+        expect(row!.recovery).toBe(false);
+      } finally {
+        await sql.end();
+      }
+    }
+  });
+
   it('keeps every payment answered 200, pays none twice, answers only 2xx or 503 with Retry-After, and writes again on the new primary', { timeout: 300_000 }, async () => {
     const load = new FailoverLoad(base, apiKey);
     load.start(CLIENTS);

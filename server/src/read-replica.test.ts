@@ -22,7 +22,7 @@ if (!programs) console.info(`read-replica.test.ts skipped: ${NO_POSTGRES_PROGRAM
 /** Generous bounds for a loaded machine: replay is usually a matter of milliseconds. */
 const REPLAY_BOUND_MS = 30_000;
 
-describe.skipIf(!programs)('a read replica in DATABASE_READ_URL', () => {
+describe.skipIf(!programs)('a primary with a read replica in DATABASE_READ_URL', () => {
   let cluster: ReplicatedCluster;
   let child: ReturnType<typeof spawnNode>;
   let dataDir: string;
@@ -123,5 +123,28 @@ describe.skipIf(!programs)('a read replica in DATABASE_READ_URL', () => {
     await vi.waitFor(async () => expect(await listed(second)).toEqual([second]), { timeout: REPLAY_BOUND_MS, interval: 50 });
     expect(await auditActions()).toContain('credential.created');
     await vi.waitFor(async () => expect(await lag()).toBe(0), { timeout: REPLAY_BOUND_MS, interval: 100 });
+  });
+
+  it('answers a write 503 with Retry-After while the primary takes none (being demoted, or set read-only)', async () => {
+    const primary = postgres(cluster.primary.url('svc'), { max: 1, onnotice: () => undefined });
+    try {
+      await primary`alter system set default_transaction_read_only = on`;
+      await primary`select pg_reload_conf()`;
+      const refused = await vi.waitFor(
+        async () => {
+          const answer = await client.init({ amount: 7, currency: 'USD' });
+          expect(answer.status).not.toBe(200);
+          return answer;
+        },
+        { timeout: REPLAY_BOUND_MS, interval: 50 },
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).not.toBeNull();
+    } finally {
+      await primary`alter system reset default_transaction_read_only`;
+      await primary`select pg_reload_conf()`;
+      await primary.end();
+    }
+    await vi.waitFor(async () => expect((await client.init({ amount: 7, currency: 'USD' })).status).toBe(200), { timeout: REPLAY_BOUND_MS, interval: 50 });
   });
 });
