@@ -48,8 +48,12 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
   };
 }
 
-/** A pool on a test database (by its direct URL): through PgBouncer, with no prepared statement, in pooled mode. */
+/**
+ * A pool on a test database (by its direct URL): through PgBouncer, with no prepared statement, in pooled mode. Except a
+ * pool with a statement timeout of its own: PgBouncer drops the timeouts the service sends when it connects (a
+ * deployment behind one sets them on its role: docs/operating.md#connection-poolers), so that one goes straight.
+ */
 export function openTestPool(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
-  const pooled = pooledUrl(url);
+  const pooled = options.statementTimeoutMs === undefined ? pooledUrl(url) : null;
   return openDatabase(pooled ?? url, pooled ? { ...options, prepare: false } : options);
 }
