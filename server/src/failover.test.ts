@@ -87,18 +87,19 @@ describe.skipIf(!programs)('a primary that dies, and its synchronous standby pro
   it('keeps every payment answered 200, pays none twice, answers only 2xx or 503 with Retry-After, and writes again on the new primary', { timeout: 300_000 }, async () => {
     const load = new FailoverLoad(base, apiKey);
     load.start(CLIENTS);
-    let killedAt = 0;
-    let promotedAt = 0;
+    let failover: { killedAt: number; promotedAt: number };
     try {
       await vi.waitFor(() => expect(load.capturedSince(0)).toBeGreaterThanOrEqual(CAPTURED_BEFORE), { timeout: BOUND_MS, interval: 50 });
-      killedAt = performance.now();
+      const killedAt = performance.now();
       await cluster.kill(cluster.primary);
       await cluster.promote(cluster.standby);
-      promotedAt = performance.now();
+      const promotedAt = performance.now();
       await vi.waitFor(() => expect(load.capturedSince(promotedAt)).toBeGreaterThanOrEqual(CAPTURED_AFTER), { timeout: BOUND_MS, interval: 50 });
+      failover = { killedAt, promotedAt };
     } finally {
       await load.stop();
     }
+    const { killedAt, promotedAt } = failover;
     const firstWrite = load.firstWriteAfter(killedAt)!;
     console.info(
       `failover: writes unavailable ${Math.round(firstWrite - killedAt)} ms (kill → promoted ${Math.round(promotedAt - killedAt)} ms, ` +
