@@ -84,50 +84,54 @@ describe.skipIf(!programs)('a primary that dies, and its synchronous standby pro
     }
   });
 
-  it('keeps every payment answered 200, pays none twice, answers only 2xx or 503 with Retry-After, and writes again on the new primary', { timeout: 300_000 }, async () => {
-    const load = new FailoverLoad(base, apiKey);
-    load.start(CLIENTS);
-    let failover: { killedAt: number; promotedAt: number };
-    try {
-      await vi.waitFor(() => expect(load.capturedSince(0)).toBeGreaterThanOrEqual(CAPTURED_BEFORE), { timeout: BOUND_MS, interval: 50 });
-      const killedAt = performance.now();
-      await cluster.kill(cluster.primary);
-      await cluster.promote(cluster.standby);
-      const promotedAt = performance.now();
-      await vi.waitFor(() => expect(load.capturedSince(promotedAt)).toBeGreaterThanOrEqual(CAPTURED_AFTER), { timeout: BOUND_MS, interval: 50 });
-      failover = { killedAt, promotedAt };
-    } finally {
-      await load.stop();
-    }
-    const { killedAt, promotedAt } = failover;
-    const firstWrite = load.firstWriteAfter(killedAt)!;
-    console.info(
-      `failover: writes unavailable ${Math.round(firstWrite - killedAt)} ms (kill → promoted ${Math.round(promotedAt - killedAt)} ms, ` +
-        `promoted → first write ${Math.round(firstWrite - promotedAt)} ms); ${load.unavailable} answers 503 with Retry-After; ${cluster.programs}`,
-    );
-    expect(child.exitCode, child.output.stderr).toBeNull();
-    expect(load.unexpected).toEqual([]);
+  it(
+    'keeps every payment answered 200, pays none twice, answers only 2xx or 503 with Retry-After, and writes again on the new primary',
+    { timeout: 300_000 },
+    async () => {
+      const load = new FailoverLoad(base, apiKey);
+      load.start(CLIENTS);
+      let failover: { killedAt: number; promotedAt: number };
+      try {
+        await vi.waitFor(() => expect(load.capturedSince(0)).toBeGreaterThanOrEqual(CAPTURED_BEFORE), { timeout: BOUND_MS, interval: 50 });
+        const killedAt = performance.now();
+        await cluster.kill(cluster.primary);
+        await cluster.promote(cluster.standby);
+        const promotedAt = performance.now();
+        await vi.waitFor(() => expect(load.capturedSince(promotedAt)).toBeGreaterThanOrEqual(CAPTURED_AFTER), { timeout: BOUND_MS, interval: 50 });
+        failover = { killedAt, promotedAt };
+      } finally {
+        await load.stop();
+      }
+      const { killedAt, promotedAt } = failover;
+      const firstWrite = load.firstWriteAfter(killedAt)!;
+      console.info(
+        `failover: writes unavailable ${Math.round(firstWrite - killedAt)} ms (kill → promoted ${Math.round(promotedAt - killedAt)} ms, ` +
+          `promoted → first write ${Math.round(firstWrite - promotedAt)} ms); ${load.unavailable} answers 503 with Retry-After; ${cluster.programs}`,
+      );
+      expect(child.exitCode, child.output.stderr).toBeNull();
+      expect(load.unexpected).toEqual([]);
 
-    // What the clients were answered 200 is on the promoted standby, once.
-    const promoted = postgres(cluster.standby.url('svc'), { max: 1, onnotice: () => undefined });
-    try {
-      const paid = load.sequences.filter((s) => s.paid).map((s) => s.transactionNumber!);
-      const captured = load.sequences.filter((s) => s.capturedPaymentId);
-      const stored = await promoted<{ transactionNumber: string; authorizedCents: number; capturedCents: number; payments: string[] }[]>`
+      // What the clients were answered 200 is on the promoted standby, once.
+      const promoted = postgres(cluster.standby.url('svc'), { max: 1, onnotice: () => undefined });
+      try {
+        const paid = load.sequences.filter((s) => s.paid).map((s) => s.transactionNumber!);
+        const captured = load.sequences.filter((s) => s.capturedPaymentId);
+        const stored = await promoted<{ transactionNumber: string; authorizedCents: number; capturedCents: number; payments: string[] }[]>`
         select t.transaction_number as "transactionNumber", t.authorized_cents::int as "authorizedCents", t.captured_cents::int as "capturedCents",
           coalesce((select array_agg(p.payment_id) from payments p where p.transaction_id = t.id and p.status = 'succeeded'), '{}') as payments
         from transactions t where t.transaction_number = any(${paid})`;
-      const byNumber = new Map(stored.map((row) => [row.transactionNumber, row]));
-      expect(paid.filter((number) => (byNumber.get(number)?.authorizedCents ?? 0) <= 0)).toEqual([]);
-      expect(captured.filter((s) => !byNumber.get(s.transactionNumber!)?.payments.includes(s.capturedPaymentId!))).toEqual([]);
-      // Nothing paid twice: each sequence asked for one capture, so no transaction holds two payments, nor more captured than one asked.
-      const [twice] = await promoted<{ n: number }[]>`
+        const byNumber = new Map(stored.map((row) => [row.transactionNumber, row]));
+        expect(paid.filter((number) => (byNumber.get(number)?.authorizedCents ?? 0) <= 0)).toEqual([]);
+        expect(captured.filter((s) => !byNumber.get(s.transactionNumber!)?.payments.includes(s.capturedPaymentId!))).toEqual([]);
+        // Nothing paid twice: each sequence asked for one capture, so no transaction holds two payments, nor more captured than one asked.
+        const [twice] = await promoted<{ n: number }[]>`
         select count(*)::int as n from transactions t
         where (select count(*) from payments p where p.transaction_id = t.id and p.status = 'succeeded') > 1
            or t.captured_cents > (select coalesce(max(p.amount_cents), 0) from payments p where p.transaction_id = t.id and p.status = 'succeeded')`;
-      expect(twice!.n).toBe(0);
-    } finally {
-      await promoted.end();
-    }
-  });
+        expect(twice!.n).toBe(0);
+      } finally {
+        await promoted.end();
+      }
+    },
+  );
 });

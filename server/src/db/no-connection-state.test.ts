@@ -45,7 +45,7 @@ describe("the service's SQL", () => {
       "sql`set statement_timeout = '1s'`",
       "select set_config('lock_timeout', '1ms', false)",
       'create temporary table scratch (id int)',
-      "sql`prepare claim as select 1`",
+      'sql`prepare claim as select 1`',
     ];
     expect(samples.map((sample) => FORBIDDEN.filter(([, pattern]) => pattern.test(sample)).map(([what]) => what))).toEqual(FORBIDDEN.map(([what]) => [what]));
     expect(FORBIDDEN.filter(([, pattern]) => pattern.test("sql`set local lock_timeout = '1ms'`"))).toEqual([]);

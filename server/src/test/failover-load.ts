@@ -74,7 +74,9 @@ export class FailoverLoad {
   async #sequence(name: string): Promise<void> {
     const sequence: Sequence = { paid: false, initSentAt: performance.now() };
     this.sequences.push(sequence);
-    const created = await this.#retried(() => this.#client.init({ amount: 10, currency: 'USD', methodType: 'authorize' }, { 'idempotency-key': `${name}-init` }));
+    const created = await this.#retried(() =>
+      this.#client.init({ amount: 10, currency: 'USD', methodType: 'authorize' }, { 'idempotency-key': `${name}-init` }),
+    );
     if (!created) return;
     sequence.initAnsweredAt = performance.now();
     sequence.transactionNumber = created.body.TransactionNumber;

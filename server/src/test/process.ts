@@ -33,7 +33,11 @@ export function spawnNode(
   { ipc = false, tsx = true } = {},
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   const stdio: ('ignore' | 'pipe' | 'ipc')[] = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])];
-  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), ...args], { cwd: SERVER_ROOT, env: childEnv(pooledServerEnv(env)), stdio }) as ChildProcess & {
+  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), ...args], {
+    cwd: SERVER_ROOT,
+    env: childEnv(pooledServerEnv(env)),
+    stdio,
+  }) as ChildProcess & {
     stdout: NonNullable<ChildProcess['stdout']>;
     stderr: NonNullable<ChildProcess['stderr']>;
   };

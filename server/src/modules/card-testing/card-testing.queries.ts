@@ -10,7 +10,10 @@ import { cardAttempts, cardAttemptWindows } from '../../db/schema';
  */
 const claimTwo = reusableStatement(
   { subject: param.text, address: param.text, claimedAt: columnParam(cardAttemptWindows.claimedAt) },
-  (_db, s) => sql`insert into ${cardAttemptWindows} (key, claimed_at) values ('subject ' || ${s.subject}, ${s.claimedAt}), ('address ' || ${s.address}, ${s.claimedAt})
+  (
+    _db,
+    s,
+  ) => sql`insert into ${cardAttemptWindows} (key, claimed_at) values ('subject ' || ${s.subject}, ${s.claimedAt}), ('address ' || ${s.address}, ${s.claimedAt})
     on conflict (key) do update set claimed_at = excluded.claimed_at`,
 );
 

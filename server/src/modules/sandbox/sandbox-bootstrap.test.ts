@@ -53,7 +53,9 @@ describe('bootstrapSandbox by several servers starting at once on one database',
     const fresh = await createTestDatabase({ max: 8 });
     const dirs = Array.from({ length: 4 }, () => mkdtempSync(path.join(os.tmpdir(), 'svc-bootstrap-')));
     try {
-      const results = await Promise.all(dirs.map((dir) => bootstrapSandbox(fresh.db, { dataDir: dir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })));
+      const results = await Promise.all(
+        dirs.map((dir) => bootstrapSandbox(fresh.db, { dataDir: dir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080' })),
+      );
       expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
       const demos = await fresh.sql<{ id: string }[]>`select id from merchants where is_sandbox_demo`;
       expect(demos).toHaveLength(1);
