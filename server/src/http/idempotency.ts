@@ -66,11 +66,11 @@ export interface IdempotencyScope {
  * Runs a change as a mutation in one database transaction. With an Idempotency-Key (docs/integrating.md#idempotency) the stored response is
  * written in that same transaction: the same key and body within 24 h replay it; another body is 422
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
- * (the key's row is claimed at once in the transaction, never waiting on another's claim: claimKey). The stored answer
- * is read before the key is claimed, so any number of concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
- * refusals of the input (NOT_STORED), which are not: the change runs in a savepoint so a refusal leaves nothing behind
- * but its answer. The fingerprint kept beside the answer is taken without the card (see fingerprint), and both are
- * deleted once they expire (forgetExpiredKeys).
+ * (the key's row is claimed first thing in the transaction, never waiting on another's claim: claimKey). The stored
+ * answer is read before the key is claimed, so any number of concurrent replays of a finished request all get its
+ * answer. Refusals (4xx) are stored and replayed too, except refusals of the input (NOT_STORED), which are not: the
+ * change runs in a savepoint so a refusal leaves nothing behind but its answer. The fingerprint kept beside the
+ * answer is taken without the card (see fingerprint), and both are deleted once they expire (forgetExpiredKeys).
  */
 export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, change: Change): Promise<SentAnswer> {
   const afterCommit: (() => Promise<void>)[] = [];

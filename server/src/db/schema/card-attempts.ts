@@ -3,11 +3,11 @@ import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * Consumers' card attempts, counted against card testing (modules/card-testing): a row is written, under the
- * subject's and the address's windows (card_attempt_windows, locked), before the processor is asked, and counts as a decline while `pending`; it is
- * kept as `declined` when the processor declined, and deleted otherwise (approved, failed, never asked). Rows older
- * than the longest window are pruned as new ones come, so the client address is kept no longer than the limit needs
- * it. No card data.
+ * Consumers' card attempts, counted against card testing (modules/card-testing): a row is written, with the
+ * subject's and the address's windows claimed (card_attempt_windows), before the processor is asked, and counts as a
+ * decline while `pending`; it is kept as `declined` when the processor declined, and deleted otherwise (approved,
+ * failed, never asked). Rows older than the longest window are pruned as new ones come, so the client address is kept
+ * no longer than the limit needs it. No card data.
  */
 export const cardAttempts = pgTable(
   'card_attempts',

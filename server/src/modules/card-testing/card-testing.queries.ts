@@ -10,10 +10,8 @@ import { cardAttempts, cardAttemptWindows } from '../../db/schema';
  */
 const claimTwo = reusableStatement(
   { subject: param.text, address: param.text, claimedAt: columnParam(cardAttemptWindows.claimedAt) },
-  (
-    _db,
-    s,
-  ) => sql`insert into ${cardAttemptWindows} (key, claimed_at) values ('subject ' || ${s.subject}, ${s.claimedAt}), ('address ' || ${s.address}, ${s.claimedAt})
+  (_db, s) => sql`insert into ${cardAttemptWindows} (key, claimed_at)
+    values ('subject ' || ${s.subject}, ${s.claimedAt}), ('address ' || ${s.address}, ${s.claimedAt})
     on conflict (key) do update set claimed_at = excluded.claimed_at`,
 );
 
@@ -83,8 +81,8 @@ const reserve = reusableStatement(
  * In one statement, under the windows lockAttemptsOf claimed: the newest attempts of the subject and of the address in
  * their windows (those declined, and those still waiting on the processor, which may be declines); unless either
  * window is full, a new pending attempt at `attemptedAt`; and the attempts no window counts any more pruned (with the
- * client addresses they name), with the windows no attempt claimed since (any another attempt holds is skipped, never
- * waited on). Every part reads the rows as they were when the statement started.
+ * client addresses they name), with the windows no attempt claimed since (those another attempt holds are skipped,
+ * never waited on). Every part reads the rows as they were when the statement started.
  */
 export async function insertAttemptUnlessFull(
   db: Queryable,
