@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describeWrites, fmt } from './write-count.mjs';
 import { LIFECYCLE_STEPS } from './lifecycle.mjs';
 import { browserGoals, browserSection } from './metrics/browser-report.mjs';
+import { failoverGoals, failoverSection } from './metrics/failover-report.mjs';
+import { table } from './markdown-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,10 +27,6 @@ const met = (ok) => (ok === null ? '–' : ok ? '**met**' : '**not met**');
  */
 const REFUNDS_PER_CAPTURE = 0.75;
 const REFUND_P99_MS = 25;
-
-function table(header, rows) {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-}
 
 /** The section `## <name>` of bench/findings.md, or null. */
 function findings(name) {
@@ -159,6 +157,7 @@ export function goals(r) {
     }
   }
   if (r.browser) browserGoals(r.browser, add);
+  if (r.failover) failoverGoals(r.failover, add);
   return rows;
 }
 
@@ -734,6 +733,7 @@ export function renderReport(r) {
   if (r.pageTtfb) out.push(pageTtfbSection(r.pageTtfb), '');
   if (r.observability) out.push(observabilitySection(r.observability), '');
   if (r.browser) out.push(browserSection(r.browser), '');
+  if (r.failover) out.push(failoverSection(r.failover), '');
 
   const notes = [];
   const sections = {

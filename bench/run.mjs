@@ -16,6 +16,7 @@ import { createMerchant } from './merchant.mjs';
 import { measureBrowser } from './metrics/browser.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
+import { measureFailover } from './metrics/failover.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
 import { measureObservability } from './metrics/observability.mjs';
 import { measurePageTtfb } from './metrics/page-ttfb.mjs';
@@ -31,7 +32,19 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes('--quick');
 const only = option('only')?.split(',');
-const METRICS = ['lifecycle', 'capture', 'store-growth', 'callbacks', 'websocket', 'sdk-weight', 'page-ttfb', 'refunds', 'observability', 'browser'];
+const METRICS = [
+  'lifecycle',
+  'capture',
+  'store-growth',
+  'callbacks',
+  'websocket',
+  'sdk-weight',
+  'page-ttfb',
+  'refunds',
+  'observability',
+  'browser',
+  'failover',
+];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
     process.stderr.write(`bench: --only: unknown metric ${name} (one of ${METRICS.join(', ')})\n`);
@@ -50,6 +63,7 @@ const CONFIG = quick
       pageTtfb: { warmupMs: 300, durationMs: 1500 },
       observability: { warmupMs: 300, rounds: 1, roundMs: 1000 },
       browser: { runs: 2 },
+      failover: { rounds: 1, capturedBefore: 4, capturedAfter: 4 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -63,6 +77,7 @@ const CONFIG = quick
       pageTtfb: { warmupMs: 2000, durationMs: 8000 },
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
       browser: { runs: 30 },
+      failover: { rounds: 3, capturedBefore: 16, capturedAfter: 16 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
@@ -183,6 +198,7 @@ try {
   result.storeGrowth = await metric('store-growth', '3. store growth', async () =>
     measureStoreGrowth({ sides: await (growth ?? prepareStoreGrowth({ storeKind: result.storeKind, cleanup })), config: CONFIG.storeGrowth, log }),
   );
+  result.failover = await metric('failover', '11. failover', () => measureFailover({ config: CONFIG.failover, log, cleanup }));
 } catch (error) {
   log(`the harness failed: ${error.stack ?? error}`);
   result.errors.push(`harness: ${String(error.message ?? error).split('\n')[0]}`);

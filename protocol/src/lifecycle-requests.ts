@@ -186,12 +186,12 @@ export const ReadinessCheckSchema = z.object({ ok: z.boolean(), detail: z.string
 export type ReadinessCheck = z.infer<typeof ReadinessCheckSchema>;
 
 /**
- * `GET /readyz` on the public port: 200 `ready` when every check passes, else 503 `not_ready`, and nothing of what the
+ * `GET /readyz` on the public port: 200 `ready` when every required check passes, else 503 `not_ready`, and nothing of what the
  * checks found (the endpoint is public).
  */
 export const ReadinessSchema = z.object({ status: z.enum(['ready', 'not_ready']) });
 export type Readiness = z.infer<typeof ReadinessSchema>;
 
-/** `GET /readyz` on the metrics listener (the operator's): the same verdict and each check by its name. */
+/** `GET /readyz` on the metrics listener (the operator's): the same verdict and each check by its name (the read replica's is reported, never required). */
 export const ReadinessDetailSchema = ReadinessSchema.extend({ checks: z.record(z.string(), ReadinessCheckSchema) });
 export type ReadinessDetail = z.infer<typeof ReadinessDetailSchema>;

@@ -14,6 +14,11 @@ import type { PaymentProcessor } from './processor/processor';
 export interface AppDeps {
   env: Env;
   db: Database;
+  /**
+   * Where the transaction list and search and the audit log read: the read replica's pool (DATABASE_READ_URL), else
+   * `db`. Whatever a merchant acts on is read from `db`, the primary.
+   */
+  readDb: Database;
   sql: postgres.Sql;
   logger: Logger;
   clock: Clock;
@@ -32,7 +37,8 @@ export interface AppDeps {
   readiness: ReadinessChecks;
 }
 
-export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth' | 'readiness'> & {
+export type AppDepsInput = Omit<AppDeps, 'limiter' | 'credentials' | 'messages' | 'databaseHealth' | 'readiness' | 'readDb'> & {
+  readDb?: Database;
   databaseHealth?: DatabaseHealth;
   readiness?: ReadinessChecks;
   limiter?: RateLimiter;

@@ -43,6 +43,7 @@ export function createApp(input: AppDepsInput): Express {
   if (input.env.SVC_MODE === 'production' && input.testClock) throw new Error('the sandbox test clock cannot be wired in production mode');
   const deps: AppDeps = {
     ...input,
+    readDb: input.readDb ?? input.db,
     limiter: input.limiter ?? new RateLimiter(input.env.RATE_LIMIT_PER_S, input.env.RATE_LIMIT_BURST),
     credentials: input.credentials ?? new CredentialCache(input.env.CREDENTIAL_CACHE_S * 1000),
     // Production queues for the providers the environment names (main.ts starts their sender), or refuses the channel; the sandbox only records.

@@ -52,6 +52,17 @@ describe('loadEnv', () => {
     expect(problems.join('\n')).toMatch(/^CALLBACK_RETRY_SCHEDULE_S must be a comma-separated list/m);
   });
 
+  it('takes a database URL of several hosts (a primary and its standbys), and a read replica', () => {
+    const env = loadEnv({
+      DATABASE_URL: 'postgres://svc:pw@db1:5432,db2:5433/svc?target_session_attrs=read-write',
+      DATABASE_READ_URL: 'postgres://svc:pw@replica:5432/svc',
+    });
+    expect(env.DATABASE_URL).toBe('postgres://svc:pw@db1:5432,db2:5433/svc?target_session_attrs=read-write');
+    expect(env.DATABASE_READ_URL).toBe('postgres://svc:pw@replica:5432/svc');
+    expect(problemsOf({ DATABASE_URL: 'postgres://svc@db1:5432,/svc' })).toEqual([expect.stringMatching(/^DATABASE_URL must be a valid URL/)]);
+    expect(problemsOf({ DATABASE_READ_URL: 'replica:5432' })).toEqual([expect.stringMatching(/^DATABASE_READ_URL must be a postgres:\/\/ URL/)]);
+  });
+
   it('refuses production without a database, a public URL, or with sandbox-only settings', () => {
     const problems = problemsOf({ SVC_MODE: 'production', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', SDK_FILES_REVALIDATE: 'true' });
     expect(problems).toEqual(

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CALLBACK_DELIVERY_DEFAULTS } from '@svc/protocol';
 import { z } from 'zod';
 import { publicRangeProblem, trustedProxiesSetting } from './trusted-proxies';
+import { firstHostUrl, hostsOf } from './db/database-url';
 
 /** The workspace root (the folder with pnpm-workspace.yaml): `.data/` lives there unless DATA_DIR says otherwise. */
 export const REPO_ROOT = findWorkspaceRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -27,10 +28,11 @@ const secondsList = z
   .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds')
   .transform((v) => v.split(',').map(Number));
 
+/** A `postgres://` URL, of one host or several (`postgres://svc@h1:5432,h2:5433/svc`, db/database-url.ts). */
 const postgresUrl = z
   .string()
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-  .refine((v) => URL.canParse(v), 'must be a valid URL');
+  .refine((v) => URL.canParse(firstHostUrl(v)) && hostsOf(v).every((host) => host !== ''), 'must be a valid URL');
 
 const EnvSchema = z
   .object({
@@ -38,13 +40,21 @@ const EnvSchema = z
     PORT: port.default(8080),
     HOST: z.string().min(1).optional(),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * The primary. Several hosts with `target_session_attrs=read-write` (a primary and its standbys): after a
+     * failover the service finds the new primary by itself (docs/scaling.md#a-standby-that-takes-over).
+     */
     DATABASE_URL: postgresUrl.optional(),
     /**
-     * A session connection for LISTEN and the migrations' advisory lock, when DATABASE_URL goes through a
-     * transaction-pooling PgBouncer (which keeps neither): the database itself, or a session-mode pool
-     * (docs/operating.md#connection-poolers).
+     * A session connection for LISTEN, when DATABASE_URL goes through a transaction-pooling PgBouncer (which keeps no
+     * LISTEN): the database itself, or a session-mode pool (docs/operating.md#connection-poolers).
      */
     DATABASE_LISTEN_URL: postgresUrl.optional(),
+    /**
+     * A streaming replica the transaction list and search and the audit log read from; everything a merchant acts on
+     * reads DATABASE_URL (docs/scaling.md#a-read-replica).
+     */
+    DATABASE_READ_URL: postgresUrl.optional(),
     /**
      * Whether statements are sent prepared (each parsed once per connection). `false` behind a transaction-pooling
      * PgBouncer, whose server connections change from one transaction to the next and keep no client's statements.
@@ -205,9 +215,22 @@ export function childProcessEnvironment(extra: Record<string, string>): Record<s
 
 /**
  * What the test harness reads from the environment: the database to test against (else a throw-away embedded one),
- * the test server's log level, and the PATH and HOME a spawned server needs (nothing else, so a developer's
- * DATABASE_URL never leaks into it).
+ * whether to reach it through a transaction-pooling PgBouncer (TEST_PGBOUNCER=1, CONTRIBUTING.md#tests), the test
+ * server's log level, and the PATH and HOME a spawned server needs (nothing else, so a developer's DATABASE_URL never
+ * leaks into it).
  */
-export function testHarnessEnvironment(): { databaseUrl: string | undefined; logLevel: string | undefined; path: string; home: string } {
-  return { databaseUrl: process.env.DATABASE_URL, logLevel: process.env.TEST_LOG_LEVEL, path: process.env.PATH ?? '', home: process.env.HOME ?? '/tmp' };
+export function testHarnessEnvironment(): {
+  databaseUrl: string | undefined;
+  throughPgBouncer: boolean;
+  logLevel: string | undefined;
+  path: string;
+  home: string;
+} {
+  return {
+    databaseUrl: process.env.DATABASE_URL,
+    throughPgBouncer: ['1', 'true', 'yes'].includes(process.env.TEST_PGBOUNCER ?? ''),
+    logLevel: process.env.TEST_LOG_LEVEL,
+    path: process.env.PATH ?? '',
+    home: process.env.HOME ?? '/tmp',
+  };
 }

@@ -10,6 +10,7 @@ import { processorForMode, ProcessorConfigError } from './processor/processor-fo
 import { attachRealtime } from './realtime';
 import { systemClock, type Clock, type TestClock } from './clock';
 import { DatabaseHealth } from './db/database-health';
+import { replicaLagSeconds } from './db/replica-lag';
 import { ResilientListener } from './db/resilient-listener';
 import { openStorage } from './db/storage';
 import { configurationWarnings, EnvError, loadEnv, type Env } from './env';
@@ -17,7 +18,7 @@ import { createLogger, type Logger } from './logger';
 import { CALLBACKS_WAKE_CHANNEL } from './modules/callbacks/callbacks.queries';
 import { createCallbackDispatcher } from './modules/callbacks/dispatcher';
 import { startExpiryWorker } from './modules/expiry';
-import { databaseAnswers, migrationsApplied } from './modules/health';
+import { databaseAnswers, migrationsApplied, replicaReplays } from './modules/health';
 import { ReadinessChecks } from './readiness';
 import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
     .add('database', databaseAnswers(storage.sql))
     .add('migrations', migrationsApplied(storage.sql))
     .add('listener', () => notifications.status());
+  // Reported, not required: without its replica an instance still takes payments.
+  if (storage.replica) readiness.add('replica', replicaReplays(storage.replica.sql), { required: false });
   const heartbeats = {
     callbacks: readiness.heartbeat('callback_dispatcher', staleAfterMs),
     expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
     readiness,
     env,
     db: storage.db,
+    ...(storage.replica ? { readDb: storage.replica.db } : {}),
     sql: storage.sql,
     logger,
     clock,
@@ -204,6 +208,7 @@ async function main(): Promise<void> {
     poolConnections: () => countPoolConnections(storage.db, storage.applicationName),
     callbackBacklog: () => countCallbackBacklog(storage.db),
     processorRequests: () => countUnfinishedProcessorRequests(storage.db),
+    ...(storage.replica ? { replicaLagSeconds: () => replicaLagSeconds(storage.replica!.sql) } : {}),
   });
   const metricsServer =
     env.METRICS_PORT === undefined

@@ -39,13 +39,14 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * What `GET /readyz` reports: every named check, run together, each bounded by CHECK_TIMEOUT_MS. The instance is ready
- * when all pass.
+ * when every required check passes; a check added with `required: false` is reported and never makes the instance
+ * unready (the read replica: without it the list and the audit log answer 503, payments go on).
  */
 export class ReadinessChecks {
-  readonly #checks = new Map<string, CheckReadiness>();
+  readonly #checks = new Map<string, { check: CheckReadiness; required: boolean }>();
 
-  add(name: string, check: CheckReadiness): this {
-    this.#checks.set(name, check);
+  add(name: string, check: CheckReadiness, { required = true }: { required?: boolean } = {}): this {
+    this.#checks.set(name, { check, required });
     return this;
   }
 
@@ -57,8 +58,11 @@ export class ReadinessChecks {
   }
 
   async run(): Promise<{ ok: boolean; checks: Record<string, ReadinessCheck> }> {
-    const entries = await Promise.all([...this.#checks].map(async ([name, check]) => [name, await bounded(check)] as const));
-    return { ok: entries.every(([, result]) => result.ok), checks: Object.fromEntries(entries) };
+    const entries = await Promise.all([...this.#checks].map(async ([name, { check, required }]) => [name, await bounded(check), required] as const));
+    return {
+      ok: entries.every(([, result, required]) => result.ok || !required),
+      checks: Object.fromEntries(entries.map(([name, result]) => [name, result])),
+    };
   }
 }
 

@@ -30,6 +30,9 @@ describe('openDatabase', () => {
 
   it('hides the password when it names the database', () => {
     expect(safeUrl('postgres://svc:secret@db:5432/svc')).toBe('postgres://svc:***@db:5432/svc');
+    expect(safeUrl('postgres://svc:secret@db1:5432,db2:5433/svc?target_session_attrs=read-write')).toBe(
+      'postgres://svc:***@db1:5432,db2:5433/svc?target_session_attrs=read-write',
+    );
     expect(safeUrl('not a url')).toBe('<unparseable DATABASE_URL>');
   });
 });

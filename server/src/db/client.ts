@@ -2,6 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js/session';
 import postgres from 'postgres';
 import { DatabaseAnswerTimeoutError, socketWithAnswerDeadline } from './answer-deadline';
+import { firstHostUrl, hostsOf, withHosts } from './database-url';
 
 /**
  * drizzle without its relational query API (`db.query.*`, unused here): given the schema, drizzle builds a query
@@ -149,12 +150,12 @@ export function describeConnectionError(error: unknown, url: string): string {
   return `cannot connect to the database at ${where} (${reason.trim()})`;
 }
 
-/** The URL without its password, for logs and messages. */
+/** The URL without its password, for logs and messages (every host of a URL of several). */
 export function safeUrl(url: string): string {
   try {
-    const parsed = new URL(url);
+    const parsed = new URL(firstHostUrl(url));
     if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    return withHosts(parsed.toString(), hostsOf(url));
   } catch {
     return '<unparseable DATABASE_URL>';
   }

@@ -37,9 +37,10 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 /**
  * SQLSTATE: 08xxx connection exceptions (above); the backend terminated (57P01 admin shutdown, 57P02 crash shutdown),
  * the server starting or stopping (57P03), too many connections (53300), a statement or idle transaction ended by its
- * timeout (57014, 25P03), the database shutting down (57P05 idle session timeout).
+ * timeout (57014, 25P03), the database shutting down (57P05 idle session timeout), a server that takes no writes now
+ * (25006: a primary being demoted or set read-only, a standby reached in a failover).
  */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '57014', '25P03']);
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '57014', '25P03', '25006']);
 
 /**
  * Logs an outage once, not once per failed attempt: the first failure as a warning with its error, then nothing

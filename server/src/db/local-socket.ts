@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
+import { isMultiHost } from './database-url';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** How long the look for a socket may take at start-up before the pool keeps TCP. */
@@ -27,6 +28,8 @@ const identityQuery = `select pg_postmaster_start_time()::text as started, curre
  * any step, keeps TCP.
  */
 export async function localSocketPath(url: string): Promise<string | null> {
+  // Several hosts (a primary and its standbys): the driver picks one at every connection, a socket would pin one.
+  if (isMultiHost(url)) return null;
   let parsed: URL;
   try {
     parsed = new URL(url);

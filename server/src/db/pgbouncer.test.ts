@@ -1,126 +1,80 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { Status, type ProvisionedMerchant } from '@svc/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isSubscribed, openSocket } from '../realtime/testing';
 import { createTestDatabase, type TestDatabase } from '../test/database';
+import { withDatabase } from '../test/database-url';
 import { provisionTestMerchant } from '../test/fixtures';
 import { consumerPays, merchantClient } from '../test/merchant-client';
+import { PGBOUNCER_BINARY, startPgBouncer, type PgBouncer } from '../test/pgbouncer';
 import { finished, outputTail, spawnNode, waitForHealthy } from '../test/process';
-import { testHarnessEnvironment } from '../env';
 import { freePort } from './embedded';
+import { applyMigrations } from './migrate';
 
 /**
  * The service behind PgBouncer in transaction mode (docs/operating.md#connection-poolers): DATABASE_URL through the
- * pooler with DATABASE_PREPARED_STATEMENTS=false, DATABASE_LISTEN_URL straight to PostgreSQL for LISTEN and the
- * migrations' lock. Runs where `pgbouncer` is installed (Debian: `apt-get install pgbouncer`), and says why it skips
- * elsewhere.
+ * pooler with DATABASE_PREPARED_STATEMENTS=false, DATABASE_LISTEN_URL straight to PostgreSQL for LISTEN, the one thing
+ * the service ties to a connection. Runs where `pgbouncer` is installed (Debian: `apt-get install pgbouncer`), and says
+ * why it skips elsewhere. The whole suite runs behind one with TEST_PGBOUNCER=1 (CONTRIBUTING.md#tests).
  */
-const PGBOUNCER = [
-  '/usr/sbin/pgbouncer',
-  ...testHarnessEnvironment()
-    .path.split(path.delimiter)
-    .map((dir) => path.join(dir, 'pgbouncer')),
-].find((file) => existsSync(file));
-if (!PGBOUNCER) console.info('pgbouncer.test.ts skipped: no pgbouncer on PATH or at /usr/sbin/pgbouncer (Debian: apt-get install pgbouncer)');
+if (!PGBOUNCER_BINARY) console.info('pgbouncer.test.ts skipped: no pgbouncer on PATH or at /usr/sbin/pgbouncer (Debian: apt-get install pgbouncer)');
 
-describe.skipIf(!PGBOUNCER)('behind PgBouncer in transaction mode', () => {
+describe.skipIf(!PGBOUNCER_BINARY)('behind PgBouncer in transaction mode', () => {
   let database: TestDatabase;
   let merchant: ProvisionedMerchant;
   let dir: string;
-  let bouncer: ChildProcess;
-  let bouncerPort: number;
+  let bouncer: PgBouncer;
   let server: ReturnType<typeof spawnNode> | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     merchant = await provisionTestMerchant(database.db, 'Pooled Shop');
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-pgbouncer-'));
-    bouncerPort = await freePort();
-    const target = new URL(database.url);
-    // Clients are trusted; PgBouncer logs in to PostgreSQL with the password written here (none for a trust server).
-    await fs.writeFile(path.join(dir, 'userlist.txt'), `"${decodeURIComponent(target.username)}" "${decodeURIComponent(target.password)}"\n`);
-    await fs.writeFile(
-      path.join(dir, 'pgbouncer.ini'),
-      [
-        '[databases]',
-        `* = host=${target.hostname} port=${target.port || 5432}`,
-        '[pgbouncer]',
-        'listen_addr = 127.0.0.1',
-        `listen_port = ${bouncerPort}`,
-        'unix_socket_dir =',
-        'auth_type = trust',
-        `auth_file = ${path.join(dir, 'userlist.txt')}`,
-        `admin_users = ${decodeURIComponent(target.username)}`,
-        'pool_mode = transaction',
-        'default_pool_size = 4',
-        'max_client_conn = 100',
-        // PgBouncer passes on only the startup parameters it knows; these the service sets are dropped (set them on the role).
-        'ignore_startup_parameters = statement_timeout,idle_in_transaction_session_timeout',
-        `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
-        `logfile = ${path.join(dir, 'pgbouncer.log')}`,
-      ].join('\n'),
-    );
-    // PgBouncer refuses to run as root: when the tests do, it drops to `nobody`, which must read its files.
-    const root = process.getuid?.() === 0;
-    if (root) await fs.chmod(dir, 0o777);
-    bouncer = spawn(PGBOUNCER!, [...(root ? ['-u', 'nobody'] : []), path.join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (!(await answersThroughBouncer())) {
-      if (bouncer.exitCode !== null || Date.now() > deadline)
-        throw new Error(`pgbouncer did not start: ${await fs.readFile(path.join(dir, 'pgbouncer.log'), 'utf8').catch(() => '')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-pooled-'));
+    bouncer = await startPgBouncer(database.url);
   });
   afterAll(async () => {
     if (server && server.exitCode === null) {
       server.kill('SIGKILL');
       await finished(server);
     }
-    bouncer?.kill('SIGTERM');
+    await bouncer?.stop();
     await database?.drop();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const throughBouncer = () => {
-    const url = new URL(database.url);
-    url.hostname = '127.0.0.1';
-    url.port = String(bouncerPort);
-    return url.toString();
-  };
-  const answersThroughBouncer = async () => {
-    const sql = postgres(throughBouncer(), { max: 1, prepare: false, connect_timeout: 2, onnotice: () => undefined });
+  it('applies the migrations through the pooler, several starts at once and again later, each migration once', async () => {
+    const name = `svc_test_${randomBytes(4).toString('hex')}_pooled`;
+    const admin = postgres(inject('adminDatabaseUrl'), { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`create database ${name} template template0`);
     try {
-      await sql`select 1`;
-      return true;
-    } catch {
-      return false;
+      const pooled = bouncer.through(withDatabase(inject('adminDatabaseUrl'), name));
+      // A session lock taken through the pooler stays on whichever server connection took it: the next start waits for good.
+      await Promise.all(Array.from({ length: 3 }, () => applyMigrations(pooled)));
+      await applyMigrations(pooled);
+      const sql = postgres(withDatabase(inject('adminDatabaseUrl'), name), { max: 1, onnotice: () => undefined });
+      try {
+        const [row] = await sql<{ n: number; distinct: number }[]>`
+          select count(*)::int as n, count(distinct created_at)::int as distinct from drizzle.__drizzle_migrations`;
+        expect(row!.n).toBeGreaterThan(10);
+        expect(row!.distinct).toBe(row!.n);
+      } finally {
+        await sql.end();
+      }
     } finally {
-      await sql.end({ timeout: 1 });
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
     }
-  };
-  /** Transactions PgBouncer passed to the test database, from its admin console. */
-  const pooledTransactions = async () => {
-    const admin = new URL(throughBouncer());
-    admin.pathname = '/pgbouncer';
-    const sql = postgres(admin.toString(), { max: 1, prepare: false, fetch_types: false, onnotice: () => undefined });
-    try {
-      const rows = await sql.unsafe<{ database: string; total_xact_count: string }[]>('SHOW STATS').simple();
-      return Number(rows.find((row) => row.database === new URL(database.url).pathname.slice(1))?.total_xact_count ?? 0);
-    } finally {
-      await sql.end({ timeout: 1 });
-    }
-  };
+  });
 
   it('runs a lifecycle and its websocket updates with DATABASE_URL through the pooler and DATABASE_LISTEN_URL direct', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     server = spawnNode(['src/main.ts'], {
-      DATABASE_URL: throughBouncer(),
+      DATABASE_URL: bouncer.through(database.url),
       DATABASE_LISTEN_URL: database.url,
       DATABASE_PREPARED_STATEMENTS: 'false',
       DATABASE_POOL_MAX: '4',
@@ -129,7 +83,7 @@ describe.skipIf(!PGBOUNCER)('behind PgBouncer in transaction mode', () => {
       LOG_LEVEL: 'warn',
     });
     await waitForHealthy(`${base}/healthz`, server);
-    const before = await pooledTransactions();
+    const before = await bouncer.transactionsTo(database.name);
     const app = {
       request: (requestPath: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) =>
         fetch(`${base}${requestPath}`, {
@@ -157,7 +111,7 @@ describe.skipIf(!PGBOUNCER)('behind PgBouncer in transaction mode', () => {
           .toEqual([Status.Pending, Status.Authorized, Status.PartiallyCaptured]);
       }
       // The service's statements did go through PgBouncer.
-      expect(await pooledTransactions()).toBeGreaterThan(before + 10);
+      expect(await bouncer.transactionsTo(database.name)).toBeGreaterThan(before + 10);
     } finally {
       await socket.close();
     }

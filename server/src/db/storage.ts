@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../env';
 import type { Logger } from '../logger';
-import { checkConnection, describeConnectionError, openDatabase, type DatabaseHandle } from './client';
+import { checkConnection, describeConnectionError, openDatabase, safeUrl, type DatabaseHandle } from './client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
 import { localSocketPath } from './local-socket';
 import { applyMigrations } from './migrate';
@@ -15,6 +15,8 @@ export interface Storage extends DatabaseHandle {
   /** The pool's application_name, unique to this process (its connections in pg_stat_activity). */
   applicationName: string;
   embedded: EmbeddedPostgres | null;
+  /** The read replica's pool (DATABASE_READ_URL): the transaction list and search and the audit log read there. */
+  replica: DatabaseHandle | null;
 }
 
 /**
@@ -48,20 +50,33 @@ export async function openStorage(env: Env, logger: Logger): Promise<Storage> {
   });
   try {
     await checkConnection(handle.sql);
-    // The migrations' advisory lock belongs to a session: on DATABASE_LISTEN_URL when DATABASE_URL is a transaction pooler.
-    await applyMigrations(env.DATABASE_LISTEN_URL ?? url);
+    // One transaction holding its own lock: through a transaction pooler as well (migrate.ts).
+    await applyMigrations(url);
   } catch (error) {
     await handle.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw new StartupError(describeConnectionError(error, url));
   }
+  // Opened lazily like any pool: a replica down at start delays nothing but its own reads.
+  const replica = env.DATABASE_READ_URL
+    ? openDatabase(env.DATABASE_READ_URL, {
+        applicationName: `${applicationName}-read`,
+        max: env.DATABASE_POOL_MAX,
+        connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+        prepare: env.DATABASE_PREPARED_STATEMENTS,
+      })
+    : null;
+  if (env.DATABASE_READ_URL) logger.info({ replica: safeUrl(env.DATABASE_READ_URL) }, 'the transaction list and the audit log read from the replica');
   return {
     ...handle,
     url,
     applicationName,
     embedded,
+    replica,
     close: async () => {
       await handle.close();
+      await replica?.close();
       if (embedded?.owned) await embedded.stop();
     },
   };

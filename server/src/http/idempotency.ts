@@ -4,7 +4,7 @@ import type { ApiErrorCode } from '@svc/protocol';
 import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/client';
 import { ApiError, RefusalAfterChange, ValidationError } from '../errors';
-import { findIdempotencyKey, storeResponse, tryAdvisoryXactLock } from '../mutations/idempotency-keys.queries';
+import { claimKey, findIdempotencyKey, isKeyHeldElsewhere, storeResponse } from '../mutations/idempotency-keys.queries';
 import type { AnswerAfterCommit, Change, MutationContext } from '../mutations/mutation';
 import { contentTypeOf, problemAnswer, storedAnswerOf, type StoredAnswer } from '../mutations/stored-answer';
 import { AnswerSeal } from './sealed-answer';
@@ -67,11 +67,11 @@ export interface IdempotencyScope {
  * Runs a change as a mutation in one database transaction. With an Idempotency-Key (docs/integrating.md#idempotency) the stored response is
  * written in that same transaction: the same key and body within 24 h replay it; another body is 422
  * `idempotency_key_reused`; a request still running under the key makes the next one 409 `idempotency_key_in_use`
- * (an advisory lock tried, never waited on). The stored answer is read before the lock is tried, so any number of
- * concurrent replays of a finished request all get its answer. Refusals (4xx) are stored and replayed too, except
- * refusals of the input (NOT_STORED), which are not: the change runs in a savepoint so a refusal leaves nothing behind
- * but its answer. The fingerprint kept beside the answer is taken without the card (see fingerprint), and both are
- * deleted once they expire (forgetExpiredKeys).
+ * (the key's row is claimed first thing in the transaction, never waiting on another's claim: claimKey). The stored
+ * answer is read before the key is claimed, so any number of concurrent replays of a finished request all get its
+ * answer. Refusals (4xx) are stored and replayed too, except refusals of the input (NOT_STORED), which are not: the
+ * change runs in a savepoint so a refusal leaves nothing behind but its answer. The fingerprint kept beside the
+ * answer is taken without the card (see fingerprint), and both are deleted once they expire (forgetExpiredKeys).
  */
 export async function runMutation(db: Database, clock: Clock, scope: IdempotencyScope, change: Change): Promise<SentAnswer> {
   const afterCommit: (() => Promise<void>)[] = [];
@@ -98,18 +98,19 @@ async function runInTransaction(
   const ownKey = seal ? AnswerSeal.storedKey(scope.key) : scope.key;
   const key = 'space' in scope.caller ? `${scope.caller.space} ${ownKey}` : ownKey;
   const requestHash = fingerprint(scope.request, 'credentialId' in scope.caller ? scope.caller.credentialId : '');
-  return db.transaction(async (tx) => {
+  const running = db.transaction(async (tx) => {
     const now = clock.now();
     const find = () => storedAnswer(tx, scope.merchantId, key, requestHash, now, seal);
-    // A finished request's answer is read before the lock is tried: replays never contend with each other.
+    // A finished request's answer is read before the key is claimed: replays never contend with each other.
     const stored = await find();
     if (stored) return stored;
-    const locked = await tryAdvisoryXactLock(tx, lockKey(scope.merchantId, key));
-    // Whoever holds the lock may be a request that finished since the first read (its answer is now visible) or a
-    // replay that took the lock just after; either way a stored answer is the one to give. Read once more.
-    const storedSince = await find();
-    if (storedSince) return storedSince;
-    if (!locked) throw keyInUse();
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    if (!(await claimKey(tx, scope.merchantId, key, { requestHash, createdAt: now, expiresAt }))) {
+      // Taken by a request committed since the first read: its answer is the one to give, or it is still in flight.
+      const storedSince = await find();
+      if (storedSince) return storedSince;
+      throw keyInUse();
+    }
     let answered: ChangeAnswer;
     const queued: (() => Promise<void>)[] = [];
     try {
@@ -121,7 +122,6 @@ async function runInTransaction(
       if (!(error instanceof ApiError) || error.status >= 500 || NOT_STORED.has(error.code)) throw error;
       answered = { answer: problemAnswer(error, scope.requestId), afterCommit: null };
     }
-    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     if (answered.afterCommit) {
       // In flight at the processor: the key is taken, with no answer yet; the outcome's recording fills it in.
       if (seal) throw new Error('an answer that waits on the processor cannot be sealed');
@@ -131,6 +131,10 @@ async function runInTransaction(
     const responseBody = seal ? seal.seal(answered.answer.body) : answered.answer.body;
     await storeResponse(tx, scope.merchantId, key, { requestHash, responseStatus: answered.answer.status, responseBody, createdAt: now, expiresAt });
     return answered;
+  });
+  // Another request holds the key's claim, uncommitted: it is still running.
+  return running.catch((error: unknown) => {
+    throw isKeyHeldElsewhere(error) ? keyInUse() : error;
   });
 }
 
@@ -192,11 +196,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${LEFT_OUT.has(k) ? LEFT_OUT_VALUE : canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
-}
-
-/** A signed 64-bit advisory lock key from the merchant and the key. */
-function lockKey(merchantId: string, key: string): string {
-  return createHash('sha256').update(`${merchantId}\0${key}`).digest().readBigInt64BE(0).toString();
 }
 
 /** The one place a mutation's answer becomes an HTTP response. */

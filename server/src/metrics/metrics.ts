@@ -12,6 +12,8 @@ export interface ScrapeSources {
   callbackBacklog(): Promise<number>;
   /** Processor requests not finished, by state (in_flight, needs_review). */
   processorRequests(): Promise<Record<string, number>>;
+  /** How far the read replica (DATABASE_READ_URL) replays behind the primary, in seconds; absent without one. */
+  replicaLagSeconds?(): Promise<number | null>;
 }
 
 /**
@@ -96,6 +98,15 @@ export class ServiceMetrics {
       async collect() {
         const source = sources();
         if (source) this.set(await source.callbackBacklog().catch(() => NaN));
+      },
+    });
+    new Gauge({
+      name: 'svc_database_replica_lag_seconds',
+      help: 'How far the read replica (DATABASE_READ_URL) replays behind the primary, in seconds (NaN when it does not answer); absent without one.',
+      registers: [this.registry],
+      async collect() {
+        const lag = sources()?.replicaLagSeconds;
+        if (lag) this.set((await lag().catch(() => null)) ?? NaN);
       },
     });
     new Gauge({

@@ -1,14 +1,54 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
+import { columnParam, reusableStatement } from '../db/reusable-query';
 import { idempotencyKeys } from '../db/schema';
 import type { StoredAnswer } from './stored-answer';
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 
-/** Takes the transaction-scoped advisory lock `lockKey` if it is free; never waits. */
-export async function tryAdvisoryXactLock(db: Queryable, lockKey: string): Promise<boolean> {
-  const [lock] = await db.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked`);
-  return lock?.locked === true;
+const claim = reusableStatement(
+  {
+    merchantId: columnParam(idempotencyKeys.merchantId),
+    key: columnParam(idempotencyKeys.key),
+    requestHash: columnParam(idempotencyKeys.requestHash),
+    createdAt: columnParam(idempotencyKeys.createdAt),
+    expiresAt: columnParam(idempotencyKeys.expiresAt),
+  },
+  (_db, s) => sql<{ claimed: boolean }>`with never_wait as (select set_config('lock_timeout', '1ms', true)), claimed as (
+      insert into ${idempotencyKeys} (merchant_id, key, request_hash, response_status, response_body, created_at, expires_at)
+      select ${s.merchantId}, ${s.key}, ${s.requestHash}, null, null, ${s.createdAt}, ${s.expiresAt} from never_wait
+      on conflict (merchant_id, key) do update set request_hash = excluded.request_hash, response_status = null, response_body = null,
+        created_at = excluded.created_at, expires_at = excluded.expires_at
+      where ${idempotencyKeys.expiresAt} <= excluded.created_at
+      returning 1
+    )
+    select count(*) > 0 as claimed, set_config('lock_timeout', null, true) from claimed`,
+);
+
+/**
+ * Claims the key for the running transaction: its row, inserted with no answer yet (or an expired one taken over), is
+ * held by this transaction until it commits with the answer or rolls back, and is the key's only lock: a row, which a
+ * transaction pooler and an engine that shards by merchant keep alike. False when the key is taken by a committed
+ * request (answered, or in flight at the processor). Never waits on another request holding it: the statement runs
+ * under a 1 ms lock_timeout (reset to the session's own once it has run) and fails with 55P03 instead
+ * (`isKeyHeldElsewhere`), aborting the transaction, which then has nothing left to do.
+ */
+export async function claimKey(
+  db: Queryable,
+  merchantId: string,
+  key: string,
+  row: Pick<IdempotencyKeyRow, 'requestHash' | 'createdAt' | 'expiresAt'>,
+): Promise<boolean> {
+  const [result] = await claim(db, { merchantId, key, ...row });
+  return result?.claimed === true;
+}
+
+/** Whether `error` is a key claim that met another request's claim of the same key (lock_not_available). */
+export function isKeyHeldElsewhere(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '55P03') return true;
+  }
+  return false;
 }
 
 export async function findIdempotencyKey(db: Queryable, merchantId: string, key: string): Promise<IdempotencyKeyRow | null> {
@@ -20,7 +60,7 @@ export async function findIdempotencyKey(db: Queryable, merchantId: string, key:
   return stored ?? null;
 }
 
-/** Stores (or replaces an expired) response under the key. */
+/** Stores the response under the key: over the transaction's own claim (claimKey). */
 export async function storeResponse(
   db: Queryable,
   merchantId: string,

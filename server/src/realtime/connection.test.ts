@@ -120,7 +120,7 @@ describe('protecting the server', () => {
     // Counts the LISTEN registrations the realtime module holds on its postgres.js client (the events channel; the
     // test app listens for credential changes too).
     let listening = 0;
-    const sql = new Proxy(database.sql, {
+    const listener = new Proxy(database.listener, {
       get(target, property, receiver) {
         if (property !== 'listen') return Reflect.get(target, property, receiver) as unknown;
         return async (...args: Parameters<typeof target.listen>) => {
@@ -137,7 +137,7 @@ describe('protecting the server', () => {
         };
       },
     });
-    const closing = await startRealtimeApp({ ...database, sql });
+    const closing = await startRealtimeApp({ ...database, listener });
     expect(listening).toBe(1);
     const socket = await openSocket(closing, { headers: bearer(merchant.apiKey) });
     socket.send({ type: 'subscribe', scope: 'merchant' });

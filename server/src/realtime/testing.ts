@@ -6,7 +6,6 @@ import type http from 'node:http';
 import { WsServerMessageSchema, type ProvisionedMerchant, type WsServerMessage } from '@svc/protocol';
 import { afterAll, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
-import type { DatabaseHandle } from '../db/client';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Logger } from '../logger';
 import { startTestApp, type TestApp } from '../test/app';
@@ -23,7 +22,7 @@ export interface RealtimeTestApp extends TestApp {
 
 /** The real app with the websocket endpoint attached, as main.ts wires them. */
 export async function startRealtimeApp(
-  database: Pick<DatabaseHandle, 'db' | 'sql'> & { url: string },
+  database: Parameters<typeof startTestApp>[0],
   options: {
     realtime?: RealtimeOptions;
     limiter?: RateLimiter;

@@ -45,7 +45,7 @@ export interface TestAppOptions {
 }
 
 export async function startTestApp(
-  database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe'>>,
+  database: Pick<TestDatabase, 'db' | 'sql' | 'url'> & Partial<Pick<TestDatabase, 'probe' | 'listener'>>,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const env = loadEnv({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://localhost:8080', ...options.env });
@@ -59,7 +59,8 @@ export async function startTestApp(
   const deps = { env, db: database.db, sql: database.sql, logger, clock, limiter };
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
-  const credentialChanges = await forgetChangedCredentials(database.sql, credentials);
+  const listener = database.listener ?? database.sql;
+  const credentialChanges = await forgetChangedCredentials(listener, credentials);
   const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
   const processor = options.processor ?? new SandboxProcessor();
   const server = http.createServer(
@@ -75,6 +76,7 @@ export async function startTestApp(
   const realtime = options.realtime
     ? await attachRealtime(server, {
         ...deps,
+        listener,
         ...(options.realtime === true ? {} : { options: options.realtime }),
         resolveSessionToken: options.resolveSessionToken ?? sessionTokenResolver(),
       })

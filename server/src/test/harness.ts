@@ -1,11 +1,11 @@
 import type { ProvisionedMerchant } from '@svc/protocol';
 import { afterAll, beforeAll } from 'vitest';
 import type { Clock } from '../clock';
-import { openDatabase, type DatabaseHandle } from '../db/client';
+import type { DatabaseHandle } from '../db/client';
 import type { Logger } from '../logger';
 import type { PaymentProcessor } from '../processor/processor';
 import { startTestApp, type TestApp } from './app';
-import { createTestDatabase, TEST_POOL_MAX, type TestDatabase } from './database';
+import { createTestDatabase, openTestPool, TEST_POOL_MAX, type TestDatabase } from './database';
 import { provisionTestMerchant } from './fixtures';
 import { merchantClient, type MerchantClient } from './merchant-client';
 
@@ -41,9 +41,11 @@ export function useTestApp(
   beforeAll(async () => {
     harness.database = await createTestDatabase(options.poolMax ? { max: options.poolMax } : {});
     if (options.statementTimeoutMs !== undefined) {
-      appDatabase = openDatabase(harness.database.url, { max: options.poolMax ?? TEST_POOL_MAX, statementTimeoutMs: options.statementTimeoutMs });
+      appDatabase = openTestPool(harness.database.url, { max: options.poolMax ?? TEST_POOL_MAX, statementTimeoutMs: options.statementTimeoutMs });
     }
-    const appSide = appDatabase ? { db: appDatabase.db, sql: appDatabase.sql, url: harness.database.url } : harness.database;
+    const appSide = appDatabase
+      ? { db: appDatabase.db, sql: appDatabase.sql, url: harness.database.url, listener: harness.database.listener }
+      : harness.database;
     harness.app = await startTestApp(appSide, {
       ...(options.env ? { env: options.env } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

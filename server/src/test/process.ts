@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testHarnessEnvironment } from '../env';
+import { pooledServerEnv } from './pooled-mode';
 
 export const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,7 +33,11 @@ export function spawnNode(
   { ipc = false, tsx = true } = {},
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   const stdio: ('ignore' | 'pipe' | 'ipc')[] = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])];
-  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), ...args], { cwd: SERVER_ROOT, env: childEnv(env), stdio }) as ChildProcess & {
+  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), ...args], {
+    cwd: SERVER_ROOT,
+    env: childEnv(pooledServerEnv(env)),
+    stdio,
+  }) as ChildProcess & {
     stdout: NonNullable<ChildProcess['stdout']>;
     stderr: NonNullable<ChildProcess['stderr']>;
   };

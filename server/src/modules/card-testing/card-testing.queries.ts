@@ -1,21 +1,22 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableStatement } from '../../db/reusable-query';
-import { cardAttempts } from '../../db/schema';
+import { cardAttempts, cardAttemptWindows } from '../../db/schema';
 
 /**
- * Waits for, and holds until the transaction ends, the locks on the attempts of `first` and then of `second` (a
- * subject and an address), in that order, in one statement: the second lock is taken in the row of the first (a
- * CTE with a volatile call is evaluated before the query that reads it), so the order is the statement's own.
+ * Claims the windows of `subject` and then of `address`, in that order, in one statement (the rows of a multi-row
+ * insert are written in the order given): each window's row, inserted when missing, is locked until the transaction
+ * ends, waiting for whoever holds it. A row lock, not an advisory one, so it holds on any engine and through any pooler.
  */
-const lockTwo = reusableStatement(
-  { first: param.text, second: param.text },
-  (_db, slots) => sql`with first_lock as (select pg_advisory_xact_lock(hashtextextended('card_attempts ' || ${slots.first}, 0)))
-    select pg_advisory_xact_lock(hashtextextended('card_attempts ' || ${slots.second}, 0)) from first_lock`,
+const claimTwo = reusableStatement(
+  { subject: param.text, address: param.text, claimedAt: columnParam(cardAttemptWindows.claimedAt) },
+  (_db, s) => sql`insert into ${cardAttemptWindows} (key, claimed_at)
+    values ('subject ' || ${s.subject}, ${s.claimedAt}), ('address ' || ${s.address}, ${s.claimedAt})
+    on conflict (key) do update set claimed_at = excluded.claimed_at`,
 );
 
-export async function lockAttemptsOf(db: Queryable, first: string, second: string): Promise<void> {
-  await lockTwo(db, { first, second });
+export async function lockAttemptsOf(db: Queryable, subject: string, address: string, claimedAt: Date): Promise<void> {
+  await claimTwo(db, { subject, address, claimedAt });
 }
 
 /** A window an attempt is counted in: the attempts of one subject or one address since `since`, at most `limit` of them. */
@@ -64,6 +65,9 @@ const reserve = reusableStatement(
         (select (extract(epoch from min(at)) * 1000)::float8 from by_address) as address_oldest_ms
     ), pruned as (
       delete from ${cardAttempts} where ${cardAttempts.attemptedAt} < ${s.pruneBefore}
+    ), pruned_windows as (
+      delete from ${cardAttemptWindows} where ${cardAttemptWindows.key} in (
+        select ${cardAttemptWindows.key} from ${cardAttemptWindows} where ${cardAttemptWindows.claimedAt} < ${s.pruneBefore} for update skip locked)
     ), inserted as (
       insert into ${cardAttempts} (subject, client_address, attempted_at)
       select ${s.subject}, ${s.address}, ${s.attemptedAt} from windows
@@ -74,10 +78,11 @@ const reserve = reusableStatement(
 );
 
 /**
- * In one statement, under the locks of lockAttemptsOf: the newest attempts of the subject and of the address in
+ * In one statement, under the windows lockAttemptsOf claimed: the newest attempts of the subject and of the address in
  * their windows (those declined, and those still waiting on the processor, which may be declines); unless either
  * window is full, a new pending attempt at `attemptedAt`; and the attempts no window counts any more pruned (with the
- * client addresses they name). Every part reads the rows as they were when the statement started.
+ * client addresses they name), with the windows no attempt claimed since (those another attempt holds are skipped,
+ * never waited on). Every part reads the rows as they were when the statement started.
  */
 export async function insertAttemptUnlessFull(
   db: Queryable,

@@ -81,10 +81,10 @@ async function reserveAttempt(deps: CardTestingDeps, attempt: CardAttempt): Prom
   const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
   const perAddress = deps.env.DECLINES_PER_ADDRESS_PER_HOUR;
   return deps.db.transaction(async (tx) => {
-    // Always the subject's lock first, then the address's: two attempts never wait on each other the other way round.
-    // The locks are one statement and the counting another: a statement reads the rows as they were when it started,
-    // so the count starts only once both locks are held and sees every attempt committed under them.
-    await lockAttemptsOf(tx, attempt.subject, attempt.clientAddress);
+    // Always the subject's window first, then the address's: two attempts never wait on each other the other way round.
+    // The claims are one statement and the counting another: a statement reads the rows as they were when it started,
+    // so the count starts only once both windows are held and sees every attempt committed under them.
+    await lockAttemptsOf(tx, attempt.subject, attempt.clientAddress, now);
     const reserved = await insertAttemptUnlessFull(tx, {
       subject: { key: attempt.subject, since: ago(SUBJECT_WINDOW_S), limit: DECLINES_PER_SUBJECT },
       address: { key: attempt.clientAddress, since: ago(ADDRESS_WINDOW_S), limit: perAddress },

@@ -121,12 +121,16 @@ describe('the attempts kept', () => {
     const approved = await newLink();
     expect((await consumerPays(t.app, approved, TEST_CARD)).status).toBe(200);
     expect(await attemptsOf(approved)).toEqual([]);
-    // An hour later no window counts the decline: the next attempt anywhere deletes it, with its client address.
+    // An hour later no window counts the decline: the next attempt anywhere deletes it, with its client address, and
+    // the windows of the earlier links.
     await t.client.advanceClock(3601);
-    expect((await consumerPays(t.app, await newLink(), DECLINED)).status).toBe(402);
+    const next = await newLink();
+    expect((await consumerPays(t.app, next, DECLINED)).status).toBe(402);
     expect(await attemptsOf(declined)).toEqual([]);
     const [count] = await t.database.sql<{ n: number }[]>`select count(*)::int as n from card_attempts`;
     expect(count?.n).toBe(1);
+    const windows = await t.database.sql<{ key: string }[]>`select key from card_attempt_windows where key like 'subject %' order by key`;
+    expect(windows.map((row) => row.key)).toEqual([`subject link:${next.transactionPage.qrURL.split('/pay/')[1]!}`]);
   });
 
   it('an attempt is settled in the transaction that records the decision: it stops counting exactly when the payment is recorded', async () => {

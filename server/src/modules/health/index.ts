@@ -1,3 +1,3 @@
 /** The health module's public surface: the probes' routes and what readiness is made of. */
 export { healthRoutes, probeRoutes } from './health.routes';
-export { databaseAnswers, migrationsApplied } from './readiness.queries';
+export { databaseAnswers, migrationsApplied, replicaReplays } from './readiness.queries';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../../db/migrate';
+import { replicaLagSeconds } from '../../db/replica-lag';
 import type { CheckReadiness } from '../../readiness';
 
 /**
@@ -36,5 +37,21 @@ export function migrationsApplied(sql: postgres.Sql): CheckReadiness {
     const [row] = await sql<{ newest: number | null }[]>`select max(created_at)::float8 as newest from drizzle.__drizzle_migrations`;
     if (row?.newest != null && row.newest >= newest.when) return { ok: true, detail: `applied up to ${newest.tag}` };
     return { ok: false, detail: `${newest.tag} is not applied: another instance may be migrating, or this build is newer than the database` };
+  };
+}
+
+/**
+ * The read replica (DATABASE_READ_URL) answers, and how far behind the primary it replays; reported, not required
+ * (the detail names an error by its code only, as databaseAnswers does).
+ */
+export function replicaReplays(sql: postgres.Sql): CheckReadiness {
+  return async () => {
+    try {
+      const lag = await replicaLagSeconds(sql);
+      return { ok: true, detail: lag === null ? 'answers; no transaction replayed yet' : `replays ${lag.toFixed(1)} s behind the primary` };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return { ok: false, detail: `no answer${typeof code === 'string' ? ` (${code})` : ''}: the transaction list and the audit log answer 503 meanwhile` };
+    }
   };
 }

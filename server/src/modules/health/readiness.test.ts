@@ -145,3 +145,17 @@ describe('GET /livez and GET /readyz', () => {
     await until(async () => (await readyz()).status === 200, 'ready after the worker started again');
   });
 });
+
+describe('a check reported but not required', () => {
+  it('is listed with its verdict, and never makes the instance unready', async () => {
+    const checks = new ReadinessChecks()
+      .add('database', () => ({ ok: true, detail: 'answered in 1 ms' }))
+      .add('replica', () => ({ ok: false, detail: 'no answer (ECONNREFUSED)' }), { required: false });
+    expect(await checks.run()).toEqual({
+      ok: true,
+      checks: { database: { ok: true, detail: 'answered in 1 ms' }, replica: { ok: false, detail: 'no answer (ECONNREFUSED)' } },
+    });
+    checks.add('listener', () => ({ ok: false, detail: 'not hearing itself' }));
+    expect((await checks.run()).ok).toBe(false);
+  });
+});

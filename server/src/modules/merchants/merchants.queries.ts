@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { apiCredentials, branches, devices, merchants, type CredentialKind } from '../../db/schema';
+import { apiCredentials, branches, devices, merchants, serviceSettings, type CredentialKind } from '../../db/schema';
 
 export async function insertMerchant(db: Queryable, values: { name: string; hmacSecret: string; isSandboxDemo?: boolean }) {
   const [row] = await db.insert(merchants).values(values).returning();
@@ -66,8 +66,15 @@ export async function updateHmacSecret(db: Queryable, merchantId: string, hmacSe
   await db.update(merchants).set({ hmacSecret }).where(eq(merchants.id, merchantId));
 }
 
-export async function lockProvisioning(db: Queryable) {
-  await db.execute(sql`select pg_advisory_xact_lock(7270002)`);
+/**
+ * Claims, until the transaction ends, the service's one settings row (inserted with `publicBaseUrl` when missing, else
+ * locked as it is): two instances starting at once on one database provision the sandbox one after the other.
+ */
+export async function lockProvisioning(db: Queryable, publicBaseUrl: string, now: Date) {
+  await db
+    .insert(serviceSettings)
+    .values({ id: 1, publicBaseUrl, updatedAt: now })
+    .onConflictDoUpdate({ target: serviceSettings.id, set: { updatedAt: sql`${serviceSettings.updatedAt}` } });
 }
 
 export async function countMerchants(db: Queryable): Promise<number> {

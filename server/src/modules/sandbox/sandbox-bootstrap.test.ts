@@ -104,3 +104,25 @@ describe("the demo shop's origins (DEMO_PORT)", () => {
     }
   });
 });
+
+describe('bootstrapSandbox by several servers starting at once on one database', () => {
+  it("provisions one demo merchant, and every server's file names it", async () => {
+    const fresh = await createTestDatabase({ max: 8 });
+    const dirs = Array.from({ length: 4 }, () => mkdtempSync(path.join(os.tmpdir(), 'svc-bootstrap-')));
+    try {
+      const results = await Promise.all(
+        dirs.map((dir) =>
+          bootstrapSandbox(fresh.db, { dataDir: dir, clock: systemClock, logger, publicBaseUrl: 'http://localhost:8080', demoOrigins: demoShopOrigins(3000) }),
+        ),
+      );
+      expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
+      const demos = await fresh.sql<{ id: string }[]>`select id from merchants where is_sandbox_demo`;
+      expect(demos).toHaveLength(1);
+      // One after the other: the first creates it, the others find it and reissue its keys.
+      expect(results.map((r) => readJson(r.path).merchantId)).toEqual(Array(4).fill(demos[0]!.id));
+    } finally {
+      await fresh.drop();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

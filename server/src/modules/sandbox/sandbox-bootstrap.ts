@@ -70,7 +70,7 @@ export async function bootstrapSandbox(
   }
 
   const result = await db.transaction(async (tx) => {
-    await lockProvisioning(tx);
+    await lockProvisioning(tx, publicBaseUrl, clock.now());
     const demo = await findSandboxDemoMerchant(tx);
     if (!demo) {
       if ((await countMerchants(tx)) > 0) return { outcome: 'skipped' as const };
