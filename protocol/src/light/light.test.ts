@@ -334,8 +334,12 @@ describe('light mirrors agree with the protocol', () => {
   });
 
   it('Appearance and SdkUpdate', () => {
-    check('Appearance', AppearanceWire, protocol.AppearanceSchema, appearance);
-    check('SdkUpdate', SdkUpdateWire, protocol.SdkUpdateSchema, objectOf({ appearance }));
+    // The near misses alone are valid about 6 % of the time, at the edge of `check`'s 5 % bound (one run in ten fell
+    // under it): plain valid appearances too.
+    const plain = fc.record({ theme: fc.constantFrom(...protocol.APPEARANCE_THEMES) }, { requiredKeys: [] });
+    const appearances = fc.oneof(appearance, plain);
+    check('Appearance', AppearanceWire, protocol.AppearanceSchema, appearances);
+    check('SdkUpdate', SdkUpdateWire, protocol.SdkUpdateSchema, objectOf({ appearance: appearances }));
   });
 
   it('SdkPayOptions', () => {
