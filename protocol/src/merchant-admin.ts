@@ -86,6 +86,24 @@ export const AllowedOriginRequestSchema = z.strictObject({
 });
 export type AllowedOriginRequest = z.input<typeof AllowedOriginRequestSchema>;
 
+/**
+ * Removing an origin takes it as the list shows it: an origin is normalized as when it was added, and any other
+ * listed text is taken as it is, so an entry stored before today's origin rule (a wildcard, say) can still be removed.
+ */
+export const RemovedOriginSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .transform((value) => {
+    const origin = OriginSchema.safeParse(value);
+    return origin.success ? origin.data : value;
+  });
+export const RemoveAllowedOriginRequestSchema = z.strictObject({
+  origin: RemovedOriginSchema.describe('An origin on the list, as `GET /credentials` shows it'),
+  apiKey: ApiKeyFieldSchema.optional(),
+});
+export type RemoveAllowedOriginRequest = z.input<typeof RemoveAllowedOriginRequestSchema>;
+
 /** Rolling the HMAC secret: the previous secret keeps signing beside the new one for `overlapSeconds`. */
 export const DEFAULT_SECRET_OVERLAP_S = 86_400;
 export const MAX_SECRET_OVERLAP_S = 7 * 86_400;

@@ -2,6 +2,7 @@ import * as paths from '../endpoint-paths';
 import { EmptyRequestSchema } from '../lifecycle-requests';
 import {
   AllowedOriginRequestSchema,
+  RemoveAllowedOriginRequestSchema,
   CreateCredentialRequestSchema,
   CreatedCredentialSchema,
   CredentialListSchema,
@@ -98,7 +99,7 @@ export const CREDENTIAL_ENDPOINTS = {
       'Pages of that origin can no longer start a session with the client ID (403 `origin_not_allowed`), on every instance at once. ' +
       'An origin not on the list changes nothing. Written to the audit log.',
     auth: ['merchant_key'],
-    request: AllowedOriginRequestSchema,
+    request: RemoveAllowedOriginRequestSchema,
     response: { status: 200, description: 'The client ID with its allowed origins', schema: CredentialSchema },
     errors: ['not_found', 'not_a_client_id', 'credential_revoked'],
     idempotent: true,

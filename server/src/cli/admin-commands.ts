@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CREATABLE_CREDENTIAL_KINDS, MAX_SECRET_OVERLAP_S, OriginSchema, PAYMENT_METHODS, type PaymentMethodName } from '@svc/protocol';
+import { CREATABLE_CREDENTIAL_KINDS, MAX_SECRET_OVERLAP_S, OriginSchema, PAYMENT_METHODS, RemovedOriginSchema, type PaymentMethodName } from '@svc/protocol';
 import { UsageError } from './usage-error';
 
 /**
@@ -102,7 +102,7 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         command: name,
         merchantId,
         credentialId: uuidOf('CREDENTIAL_ID', args[0], 'credential id'),
-        origin: originOf(args[1]!),
+        origin: name === 'origins add' ? originOf(args[1]!) : removedOriginOf(args[1]!),
         json,
       };
     case 'secret roll':
@@ -144,6 +144,13 @@ function uuidOf(what: string, value: unknown, name: string): string {
 
 function originOf(value: string): string {
   const origin = OriginSchema.safeParse(value);
+  if (!origin.success) throw new UsageError(`${value}: ${origin.error.issues[0]?.message ?? 'not an origin'}`);
+  return origin.data;
+}
+
+/** An origin to remove, as the list shows it (an entry stored before today's origin rule included). */
+function removedOriginOf(value: string): string {
+  const origin = RemovedOriginSchema.safeParse(value);
   if (!origin.success) throw new UsageError(`${value}: ${origin.error.issues[0]?.message ?? 'not an origin'}`);
   return origin.data;
 }

@@ -46,3 +46,20 @@ describe('an allowed origin that is not a scheme, a host and a port', () => {
     expect(stored.map((row) => row.origin)).toEqual(['https://shop.example.com']);
   });
 });
+
+describe('an origin stored before the origin rule', () => {
+  it('can still be removed by the API and the CLI, as the list shows it', async () => {
+    const [client] = await t.database.sql<{ id: string }[]>`select id from api_credentials where merchant_id = ${t.merchant.merchantId} and kind = 'client'`;
+    const stale = ['https://*.shop.example.com', 'https://a,b.example'];
+    await t.database.sql`update api_credentials set allowed_origins = allowed_origins || ${stale}::text[] where id = ${client!.id}`;
+
+    const removed = await call('removeAllowedOrigin', { params: { credentialId: client!.id }, body: { origin: stale[0] } });
+    expect(removed.status).toBe(200);
+    const [row] = await t.database.sql<{ allowed_origins: string[] }[]>`select allowed_origins from api_credentials where id = ${client!.id}`;
+    expect(row!.allowed_origins).toEqual(['https://shop.example.com', stale[1]]);
+
+    expect(parseCommand(['origins', 'remove', '--merchant', t.merchant.merchantId, client!.id, stale[1]!])).toMatchObject({ origin: stale[1] });
+    // Adding one stays refused.
+    expect(() => parseCommand(['origins', 'add', '--merchant', t.merchant.merchantId, client!.id, stale[1]!])).toThrow(UsageError);
+  });
+});
