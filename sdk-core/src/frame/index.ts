@@ -5,7 +5,7 @@
 export { mountCardForm, CardForm, type CardInput, type CardValidation, type MountCardFormOptions } from './card-form';
 export { CARD_FORM_HTML, renderCardForm } from './card-form-markup';
 export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type FrameSession } from './card-payment';
-export { startCardFrame } from './card-frame-app';
+export { CardFrame, startCardFrame } from './card-frame-app';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';
 export { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';

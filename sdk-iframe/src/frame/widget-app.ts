@@ -1,9 +1,9 @@
 /**
  * The widget page: served by the service at {apiBase}/sdk/iframe/1.0.9/widget.html?clientId=…&origin=…#instance=…,
- * framed only by `origin` (the server checked it against the client ID). It runs sdk-core's SDK core (the option
+ * framed only by `origin` (the server checked it against the client ID). It runs sdk-core's SDK engine (the option
  * checks, the messages, the payments, the debug log's lines) for the facade in the merchant page, and the whole payment
  * widget of the iframe SDK under it: the method choice, sdk-core's card form, the wallets and the messages. It starts
- * its own session and pays itself; the merchant page gets only the core's events, sizes and the transaction
+ * its own session and pays itself; the merchant page gets only the engine's events, sizes and the transaction
  * (protocol/src/iframe-messages.ts).
  */
 import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
@@ -18,7 +18,7 @@ import {
   submitCardForm,
   type CardForm,
 } from '@svc/sdk-core/frame';
-import { createSdkCore, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import { SdkEngine, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
 import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
@@ -48,11 +48,11 @@ export function startWidget(win: Window): void {
     peerWindow: () => win.parent,
     instanceId,
     onMessage: (call) => {
-      if (call.type !== 'init') core.handle(call);
-      else if (!core.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
+      if (call.type !== 'init') engine.handle(call);
+      else if (!engine.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
     },
   });
-  const core = createSdkCore({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
+  const engine = new SdkEngine({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
   channel.open();
   channel.send({ type: 'ready' });
   if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
@@ -80,7 +80,7 @@ function refusedWidget(error: SdkError) {
 }
 
 /**
- * The payment widget of this page, mounted by the core (sdk-core's WidgetHandle, as Elements' element is): the view and
+ * The payment widget of this page, mounted by the engine (sdk-core's WidgetHandle, as Elements' element is): the view and
  * sdk-core's card form, plugged into sdk-core's WidgetController, which holds the session, the method choice, the pay
  * guards, the paying state and the errors.
  */
@@ -145,7 +145,7 @@ class Widget implements WidgetHandle {
     this.#startSession();
   }
 
-  /** The appearance (checked as it is applied; the core warned about what it refuses) and the merchant's methods. */
+  /** The appearance (checked as it is applied; the engine warned about what it refuses) and the merchant's methods. */
   #look({ appearance, paymentMethods }: WidgetConfig): void {
     this.applyAppearance(appearance);
     this.#widget.allowMethods(paymentMethods);

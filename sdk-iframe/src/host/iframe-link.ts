@@ -1,14 +1,14 @@
 /**
- * The iframe SDK's link from sdk-core's facade (in the merchant page) to sdk-core's core (in the widget page), over
+ * The iframe SDK's link from sdk-core's facade (in the merchant page) to sdk-core's engine (in the widget page), over
  * postMessage (protocol/src/iframe-messages.ts). Each `init` puts one `<iframe title="Payment form">` into the
- * container; the widget page runs the core and the whole widget, and calls the service itself. This side sends the
+ * container; the widget page runs the engine and the whole widget, and calls the service itself. This side sends the
  * merchant's calls (queued until the widget says `ready`, and the last config again to every new widget page), passes
- * the core's events to the facade, sizes the iframe to the height the widget reports, measures it for frameDimensions,
+ * the engine's events to the facade, sizes the iframe to the height the widget reports, measures it for frameDimensions,
  * and reports what only the page can see: a widget page that does not start, and the iframe leaving the page (which
  * the facade then handles as the widget's removal, so a payment in progress ends there for the merchant).
  */
 import { SDK_VERSIONS } from '@svc/protocol/light';
-import type { CoreCall, CoreEvent, SdkLink } from '@svc/sdk-core/host';
+import type { EngineCall, EngineEvent, SdkLink } from '@svc/sdk-core/host';
 import { randomInstanceId } from '@svc/sdk-core/shared';
 import { loaderEnd, type LoaderChannel } from './loader-channel';
 
@@ -27,7 +27,7 @@ export function widgetUrl(apiBase: string, clientId: string, pageOrigin: string,
 
 /**
  * What postMessage can carry of the merchant's options: a function, a symbol, an element or another class instance
- * becomes null, which the core's checks refuse as they refuse the original.
+ * becomes null, which the engine's checks refuse as they refuse the original.
  */
 export function cloneable(value: unknown, depth = 0): unknown {
   if (typeof value === 'function' || typeof value === 'symbol') return null;
@@ -39,7 +39,7 @@ export function cloneable(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneable(item, depth + 1)]));
 }
 
-type Call = Exclude<CoreCall, { type: 'init' }>;
+type Call = Exclude<EngineCall, { type: 'init' }>;
 
 const clientIdOf = (options: unknown): string => {
   const clientId = typeof options === 'object' && options !== null ? (options as { clientId?: unknown }).clientId : undefined;
@@ -50,7 +50,7 @@ const clientIdOf = (options: unknown): string => {
  * The link for one `ServiceFrontEndSDK`. A closure, not a class: minified, a class still reaches its state through
  * `this.#e`, a closure's variables are one letter (sdk-iframe README, "Size": the loader is held to 5 KB).
  */
-export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent) => void, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
+export function iframeLink(win: Window, apiBase: string, emit: (event: EngineEvent) => void, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
   const serviceOrigin = new URL(apiBase).origin;
   let iframe: HTMLIFrameElement | null = null;
   let instanceId = '';
@@ -58,7 +58,7 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent
   let label = '';
   let channel: LoaderChannel | null = null;
   let ready = false;
-  /** The last config() options; `checked` once a core has seen them (later widget pages get them as a replay). */
+  /** The last config() options; `checked` once an engine has seen them (later widget pages get them as a replay). */
   let options: unknown;
   let configured = false;
   let checked = false;
@@ -98,7 +98,7 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent
     for (const call of queue.splice(0)) open.send(call);
   }
 
-  function relay(event: CoreEvent): void {
+  function relay(event: EngineEvent): void {
     if (event.type === 'configured' && event.config && event.config.clientId !== clientId && iframe) {
       // Another client ID: another widget page.
       load(event.config.clientId);
