@@ -7,7 +7,7 @@
  * (protocol/src/iframe-messages.ts).
  */
 import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
-import type { ProblemInfo } from '@svc/protocol/light';
+import { SDK_VERSIONS, type ProblemInfo } from '@svc/protocol/light';
 import {
   applyCardFormStyles,
   checkAppearance,
@@ -55,7 +55,22 @@ export function startWidget(win: Window): void {
   const engine = new SdkEngine({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
   channel.open();
   channel.send({ type: 'ready' });
+  channel.send({ type: 'warning', code: 'sdk-deprecated', message: deprecation(win.location.href) });
   if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
+}
+
+/**
+ * The iframe SDK's deprecation, which the merchant page prints once (`sdk-deprecated`). The widget page says it when it
+ * starts, not the loader when it loads: the loader (held to 5 KB) carries only what is needed before the iframe loads.
+ */
+function deprecation(pageUrl: string): string {
+  // This page is {apiBase}/sdk/iframe/<version>/widget.html.
+  const apiBase = new URL('../../../', pageUrl).href.replace(/\/$/, '');
+  const { iframe, elements } = SDK_VERSIONS;
+  return (
+    `The iframe SDK ${iframe} is deprecated; Elements ${elements} takes the same ServiceFrontEndSDK calls: ` +
+    `load ${apiBase}/sdk/elements/${elements}/sdk.js instead (its integrity is in ${apiBase}/sdk/manifest.json).`
+  );
 }
 
 function refusalProblem(code: string): ProblemInfo {

@@ -4,18 +4,8 @@
  */
 import { SDK_VERSIONS } from '@svc/protocol/light';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
-import { issueWarning } from '@svc/sdk-core/shared';
 import { DEFAULT_TIMEOUTS, iframeLink, type IframeTimeouts } from './iframe-link';
 
 export function createIframeSdk(win: Window, apiBase: string, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): ServiceFrontEndSDK {
   return createServiceFrontEndSDK(win.document, { version: SDK_VERSIONS.iframe, connect: (emit) => iframeLink(win, apiBase, emit, timeouts) });
-}
-
-/** Printed once per page, by the copy of the script that installs the global. */
-export function warnDeprecated(apiBase: string): void {
-  issueWarning(
-    'sdk-deprecated',
-    `The iframe SDK ${SDK_VERSIONS.iframe} is deprecated; Elements ${SDK_VERSIONS.elements} takes the same ServiceFrontEndSDK calls: ` +
-      `load ${apiBase}/sdk/elements/${SDK_VERSIONS.elements}/sdk.js instead (its integrity is in ${apiBase}/sdk/manifest.json).`,
-  );
 }
