@@ -9,6 +9,7 @@ export { type Connect, type EngineCall, type EngineEvent, type SdkLink } from '.
 export { createSession, payWithWallet, submitWalletPayment, type ApiResult, type WalletPayment } from './api-client';
 export { payOptionsFrom, type PaymentFields } from './pay-options';
 export {
+  alertKey,
   PHASE_STATUS_KEY,
   shopperErrorKey,
   type WidgetTextKey,

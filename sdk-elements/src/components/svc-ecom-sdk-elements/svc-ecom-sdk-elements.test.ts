@@ -80,8 +80,9 @@ describe('<svc-ecom-sdk-elements>', () => {
       const errors = record(element, ['svc-error']);
       await waitFor(() => element.state === 'error', 'error state');
       expect(errors[0]!.detail).to.include({ code: 'client_id_unknown' });
+      expect((errors[0]!.detail as { message: string }).message, "the developer's advice").to.contain('ck_unknown');
       expect(part(element, 'error')!.getAttribute('role')).to.equal('alert');
-      expect(part(element, 'error')!.textContent).to.contain('ck_unknown');
+      expect(part(element, 'error')!.textContent, "the shopper's text").to.equal('Payment is not available right now. Please try again later.');
       expect(part(element, 'retry')).to.exist;
 
       const forbidden = mount({ clientId: 'ck_forbidden' });
