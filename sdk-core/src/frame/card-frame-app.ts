@@ -8,9 +8,10 @@
 import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
 import type { CheckedAppearance } from '../shared/appearance-css';
 import { frameEnd, type PostMessageChannel } from '../shared/channel';
-import { EN_CARD } from '../shared/i18n/en';
+import { EN_CARD_FRAME } from '../shared/i18n/en';
 import { LocaleState } from '../shared/i18n/locale-state';
 import { mountCardForm, type CardForm, type CardValidation } from './card-form';
+import type { CardFrameTextKey } from './card-form-markup';
 import type { FrameSession } from './card-payment';
 import { submitCardForm } from './card-submit';
 import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
@@ -40,7 +41,7 @@ export class CardFrame {
   #lastValidation = '';
   readonly #link: PostMessageChannel<HostToFrameMessage, FrameToHostMessage>;
   readonly #form: CardForm;
-  readonly #locale: LocaleState<keyof typeof EN_CARD>;
+  readonly #locale: LocaleState<CardFrameTextKey>;
 
   constructor(
     private readonly win: Window,
@@ -57,10 +58,13 @@ export class CardFrame {
     observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
     // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
     // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.
-    this.#locale = new LocaleState(EN_CARD, () => {
+    this.#locale = new LocaleState(EN_CARD_FRAME, () => {
       const { texts } = this.#locale;
       doc.documentElement.lang = texts.language;
       doc.documentElement.dir = texts.dir;
+      doc.title = texts.t('widget.frame');
+      const heading = doc.querySelector('h1');
+      if (heading) heading.textContent = texts.t('card.form');
       this.#form.setTexts(texts);
     });
     const language = languageFrom(win.location.search);
