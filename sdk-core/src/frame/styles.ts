@@ -13,7 +13,7 @@ import { appearanceCss, type AppearanceSelector, type CheckedAppearance } from '
 
 const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
-:root{color-scheme:light}
+:root{color-scheme:var(--svc-color-scheme)}
 html{background:var(--svc-color-background)}
 html,body{margin:0;padding:0}
 body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-height:1.4;color:var(--svc-color-text)}
@@ -30,6 +30,7 @@ body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-heig
 .field input[readonly]{background:var(--svc-color-readonly)}
 .brand{position:absolute;inset-inline-end:calc(${UNIT} * 5);top:50%;transform:translateY(-50%);display:flex;align-items:center;font-size:13px;color:var(--svc-color-muted);pointer-events:none}
 .brand svg{display:block;width:1.75em;height:1.75em}
+.brand path{fill:var(--svc-color-mark,var(--brand))}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .error{margin:0;min-height:1.4em;font-size:.8125em;color:var(--svc-color-error)}
 @media (max-width:260px){.row{grid-template-columns:1fr;grid-template-rows:none}.row>.field{grid-row:auto;grid-template-rows:auto auto auto}}

@@ -49,6 +49,7 @@ const DEFAULT_THEME: Theme = {
   '--svc-color-input': '#ffffff',
   '--svc-color-readonly': '#f3f3f3',
   '--svc-color-tab': 'transparent',
+  '--svc-color-scheme': 'light',
 };
 
 /** The three themes: every variable, and the few custom properties that only a theme sets (borders, input fill…). */
@@ -67,6 +68,9 @@ export const THEMES: Readonly<Record<AppearanceTheme, Theme>> = {
     '--svc-color-input': '#2a2e38',
     '--svc-color-readonly': '#353a46',
     '--svc-color-tab': '#2a2e38',
+    '--svc-color-scheme': 'dark',
+    // The card brands' marks in the text's colour: their own dark blues and blacks would not show on the dark field.
+    '--svc-color-mark': '#f2f4f8',
   },
   // Borderless fields on a light fill.
   flat: {
