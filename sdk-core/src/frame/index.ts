@@ -9,6 +9,7 @@ export { CardFrame, startCardFrame } from './card-frame-app';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';
 export { composite, contrastRatio, luminance, readColour, type Rgba } from './colour-contrast';
+export { applyReadable, hidingReason, MIN_ALPHA, MIN_CONTRAST } from './readable-look';
 export { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 export { applyCardFormStyles, CARD_FORM_SELECTORS } from './styles';
 // The appearance checker runs where a look is applied on the service's origin (the card frame, the iframe widget page).
