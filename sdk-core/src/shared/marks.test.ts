@@ -54,6 +54,8 @@ describe('brand marks', () => {
 
   it("the rounded Apple Pay wordmark draws Simple Icons' own within a tenth of a unit everywhere", () => expectRounded(WALLET_MARKS.applepay, 'applepay', 0.7));
 
+  it("the rounded Google mark draws Simple Icons' own within a tenth of a unit everywhere", () => expectRounded(WALLET_MARKS.googlepay, 'google', 0.8));
+
   for (const [brand, slug] of [
     ['visa', 'visa'],
     ['mastercard', 'mastercard'],

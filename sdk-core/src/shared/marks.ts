@@ -3,7 +3,7 @@
  * own trademark, shown only to name the brand, as its guidelines allow). The build inlines only the icons imported
  * here; a mark is drawn as an inline `<svg>` (no image is loaded: the frames' Content-Security-Policy forbids that).
  */
-import { siDinersclub, siDiscover, siGoogle, siPaypal } from 'simple-icons';
+import { siDinersclub, siDiscover, siPaypal } from 'simple-icons';
 
 export interface Mark {
   /** The SVG path, in a 24 × 24 box. */
@@ -29,7 +29,16 @@ const APPLE_PAY_WORDMARK: Mark = {
  * The wallets' marks on Express's buttons: PayPal's monogram, the Apple Pay wordmark, and Google's "G" (the Google Pay
  * wordmark would take Express over its size budget), each beside or instead of the wallet's name.
  */
-export const WALLET_MARKS = /* @__PURE__ */ (() => ({ paypal: mark(siPaypal), applepay: APPLE_PAY_WORDMARK, googlepay: mark(siGoogle) }) as const)();
+export const WALLET_MARKS = /* @__PURE__ */ (() =>
+  ({
+    paypal: mark(siPaypal),
+    applepay: APPLE_PAY_WORDMARK,
+    // Simple Icons' `siGoogle`, rounded as the Apple Pay wordmark is.
+    googlepay: {
+      path: 'M12.5 10.9v3.3h7.8c-.2 1.8-.8 3.2-1.8 4.1-1.1 1.2-2.9 2.4-6 2.4-4.8 0-8.6-3.9-8.6-8.7s3.8-8.7 8.6-8.7c2.6 0 4.5 1 5.9 2.3l2.3-2.3c-2-1.9-4.6-3.3-8.2-3.3-6.6 0-12.2 5.4-12.2 12s5.6 12 12.2 12c3.6 0 6.2-1.2 8.4-3.4 2.1-2.1 2.8-5.2 2.8-7.6 0-.8-.1-1.5-.2-2.1h-11z',
+      color: '#4285F4',
+    },
+  }) as const)();
 
 /**
  * The card brands' marks of Simple Icons (`siVisa`, `siMastercard`, `siAmericanexpress`, `siJcb`) with every point
