@@ -43,7 +43,8 @@ const ATTACKS: Record<string, { appearance: unknown; clamped?: true }> = {
 function backgroundOf(element: Element): Rgba {
   const view = element.ownerDocument.defaultView!;
   const layers: Rgba[] = [];
-  for (let node: Element | null = element; node; node = node.parentElement) layers.push(readColour(element.ownerDocument, view.getComputedStyle(node).backgroundColor));
+  for (let node: Element | null = element; node; node = node.parentElement)
+    layers.push(readColour(element.ownerDocument, view.getComputedStyle(node).backgroundColor));
   return layers.reduceRight((below, layer) => composite(layer, below), WHITE);
 }
 

@@ -6,7 +6,7 @@
  * error says, to the page and to the shopper, is widget-error-texts.ts.
  */
 import { expect } from '@open-wc/testing';
-import type { PaymentMethodName, SdkError, Transaction } from '@svc/protocol';
+import type { Transaction } from '@svc/protocol';
 import type { ServiceFrontEndSDK } from '../host/service-front-end-sdk';
 import { EN_WIDGET } from '../shared/i18n/en';
 import { resetWarnings } from '../shared/warnings';
