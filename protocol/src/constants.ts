@@ -136,8 +136,11 @@ export const IFRAME_MESSAGE_SOURCES = { loader: 'svc-iframe-loader', widget: 'sv
 export const SDK_CALLBACK_NAMES = ['frameDimensions', 'paymentSelected', 'paying', 'paymentMethodValidationStatus', 'error'] as const;
 /** The elements of the merchant page the SDK may be told to use and find missing (config's visualizer, payButtonId). */
 export const SDK_PAGE_ELEMENTS = ['visualizer', 'payButton'] as const;
-/** The console warnings of an integration mistake that is not an error (sdk-elements/README.md#warnings-debug-mode). */
-export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback', 'appearance-refused'] as const;
+/**
+ * The console warnings the SDK's engine (and the iframe SDK's widget page) has the merchant page print: an integration
+ * mistake that is not an error, and the iframe SDK's deprecation (sdk-elements/README.md#warnings-debug-mode).
+ */
+export const SDK_PAGE_WARNINGS = ['visualizer-missing', 'pay-button-missing', 'pay-without-callback', 'appearance-refused', 'sdk-deprecated'] as const;
 
 /**
  * The prefix of every credential and secret the service issues (docs/integrating.md#credentials): the one place they are spelled. The

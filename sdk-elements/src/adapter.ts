@@ -3,7 +3,7 @@
  * `svc-*` events relayed to the SDK, `pay()` forwarded to the element.
  */
 import type { Transaction } from '@svc/protocol';
-import { createServiceFrontEndSDK, localCore, type ServiceFrontEndSDK, type WidgetAdapter, type WidgetConfig, type WidgetEvents } from '@svc/sdk-core/host';
+import { createServiceFrontEndSDK, localEngine, type ServiceFrontEndSDK, type WidgetAdapter, type WidgetConfig, type WidgetEvents } from '@svc/sdk-core/host';
 import type { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 import { TAG } from './define';
 import { ELEMENTS_VERSION } from './version';
@@ -54,7 +54,7 @@ export const elementsAdapter: WidgetAdapter = {
   },
 };
 
-/** `window.ServiceFrontEndSDK` of Elements: sdk-core's SDK, facade and core both in the page, over this adapter. */
+/** `window.ServiceFrontEndSDK` of Elements: sdk-core's SDK, facade and engine both in the page, over this adapter. */
 export function createElementsSDK(doc: Document, apiBase: string): ServiceFrontEndSDK {
-  return createServiceFrontEndSDK(doc, { version: ELEMENTS_VERSION, connect: localCore(apiBase, elementsAdapter) });
+  return createServiceFrontEndSDK(doc, { version: ELEMENTS_VERSION, connect: localEngine(apiBase, elementsAdapter) });
 }

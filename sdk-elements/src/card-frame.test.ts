@@ -4,84 +4,35 @@
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { FrameToHostMessage } from '@svc/protocol';
-import { FrameToHostMessageSchema, HostToFrameMessageSchema } from '@svc/protocol';
-import { z } from 'zod';
+import { cardFrameHeadingHtml, cardFrameTitleHtml } from '@svc/sdk-core/frame/markup';
+import { EN } from '@svc/sdk-core/i18n';
 import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
 import { forge, otherOrigin, postFrom, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
-
-const HOST = 'svc-elements-host';
-const frameToHost = z.union(FrameToHostMessageSchema.options);
-
-let iframe: HTMLIFrameElement;
-let instanceId: string;
-let received: { origin: string; data: FrameToHostMessage }[];
-let listener: (event: MessageEvent) => void;
-let requests = 0;
-
-async function mountFrame(origin = location.origin, extraQuery = ''): Promise<void> {
-  instanceId = `test${Math.random().toString(36).slice(2, 12)}`;
-  received = [];
-  listener = (event) => {
-    if (event.source === iframe.contentWindow) received.push({ origin: event.origin, data: event.data as FrameToHostMessage });
-  };
-  window.addEventListener('message', listener);
-  iframe = document.createElement('iframe');
-  iframe.title = 'card frame under test';
-  iframe.style.width = '400px';
-  iframe.src = `/sdk/elements/1.1.1/card-frame.html?clientId=ck_test&origin=${encodeURIComponent(origin)}${extraQuery}#instance=${instanceId}`;
-  document.body.append(iframe);
-  await new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
-}
-
-const messagesOf = <T extends FrameToHostMessage['type']>(type: T) =>
-  received.filter((entry) => entry.data.type === type).map((entry) => entry.data as Extract<FrameToHostMessage, { type: T }>);
-const lastValidation = () => messagesOf('validation').at(-1);
-const frameDoc = () => iframe.contentDocument!;
-const input = (id: string) => frameDoc().getElementById(id) as HTMLInputElement;
-
-function send(message: Record<string, unknown>): void {
-  const full = { source: HOST, instanceId, ...message };
-  expect(HostToFrameMessageSchema.safeParse(full).success, 'the test sends valid messages').to.equal(true);
-  iframe.contentWindow!.postMessage(full, location.origin);
-}
-
-function init(): void {
-  send({ type: 'init', sessionId: 'ses_1', sessionToken: 'tok_1', apiBase: location.origin, debug: false });
-}
-
-async function submit(extra: Record<string, unknown> = {}) {
-  requests += 1;
-  const requestId = `r${requests}`;
-  send({ type: 'submit', requestId, ...extra });
-  return waitFor(() => messagesOf('result').find((result) => result.requestId === requestId), `result ${requestId}`);
-}
-
-async function type(field: string, text: string): Promise<void> {
-  input(field).focus();
-  await sendKeys({ type: text });
-}
-
-/** As a paste would: quicker than key presses, for the tests that are not about typing. */
-function paste(field: string, text: string): void {
-  const frameWindow = iframe.contentWindow as Window & typeof globalThis;
-  input(field).focus();
-  input(field).value = text;
-  input(field).dispatchEvent(new frameWindow.InputEvent('input', { bubbles: true, inputType: 'insertFromPaste', data: text }));
-}
-
-async function fillValidCard(): Promise<void> {
-  paste('number', '4242424242424242');
-  paste('expiry', '1230');
-  paste('cvc', '737');
-}
+import {
+  iframe,
+  instanceId,
+  received,
+  HOST,
+  frameToHost,
+  messagesOf,
+  lastValidation,
+  frameDoc,
+  input,
+  send,
+  init,
+  submit,
+  type,
+  paste,
+  fillValidCard,
+  mountFrame,
+  unmountFrame,
+} from '../test/card-frame-host';
 
 describe('card frame', () => {
   before(() => startApiMock());
   beforeEach(() => mountFrame());
   afterEach(() => {
-    window.removeEventListener('message', listener);
-    iframe.remove();
+    unmountFrame();
     resetApiMock();
   });
 
@@ -93,21 +44,27 @@ describe('card frame', () => {
   });
 
   it('starts in the language of its URL (`lang`) by itself, before its host sends any `locale`', async () => {
-    window.removeEventListener('message', listener);
-    iframe.remove();
+    unmountFrame();
     await mountFrame(location.origin, '&lang=he');
     const he = (await (await fetch('/sdk/locales/he.json')).json()) as Record<string, string>;
     // This host never answers `ready` nor sends `locale`: the frame loads the catalogue of its `lang` itself.
     await waitFor(() => frameDoc().documentElement.lang === 'he', 'the frame speaks he');
     expect(frameDoc().documentElement.dir).to.equal('rtl');
     expect(frameDoc().querySelector('label[for="number"]')!.textContent).to.equal(he['card.number.label']);
+    expect(frameDoc().title, 'the page title').to.equal(he['widget.frame']);
+    expect(frameDoc().querySelector('h1')!.textContent, 'the heading for screen readers').to.equal(he['card.form']);
     expect(getComputedStyle(input('number')).direction, 'the card number stays left to right').to.equal('ltr');
     expect(received.some((entry) => entry.data.type === 'ready')).to.equal(true);
   });
 
+  it('is built with the title and heading the service translates (in en)', async () => {
+    const page = await (await fetch('/sdk/elements/1.1.1/card-frame.html')).text();
+    expect(page).to.contain(cardFrameTitleHtml()).and.to.contain(cardFrameHeadingHtml());
+    expect(frameDoc().title).to.equal(EN['widget.frame']);
+  });
+
   it('stays in en with a `lang` it does not speak', async () => {
-    window.removeEventListener('message', listener);
-    iframe.remove();
+    unmountFrame();
     await mountFrame(location.origin, '&lang=tlh');
     await waitFor(() => messagesOf('size').length > 0, 'size');
     expect(frameDoc().documentElement.lang).to.equal('en');
@@ -331,8 +288,7 @@ describe('card frame', () => {
     });
 
     it('from its parent when the parent is not the origin it was created for', async () => {
-      iframe.remove();
-      window.removeEventListener('message', listener);
+      unmountFrame();
       await mountFrame(otherOrigin(), '&testNoFrameAncestors=1'); // the frame expects a parent on the other origin
       await sleep(100);
       expect(received, 'its ready went to the other origin only (the browser drops it here)').to.have.length(0);

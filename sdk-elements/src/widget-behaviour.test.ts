@@ -1,7 +1,7 @@
 /** sdk-core's one suite for every widget's behaviour, run against Elements' `<svc-ecom-sdk-elements>`. */
 import { waitFor } from '@svc/sdk-core/testing/helpers';
 import { describeWidgetBehaviour } from '@svc/sdk-core/testing/widget-behaviour';
-import { frameOf, radios, ready, typeCard } from '../test/element-helpers';
+import { frameOf, part, radios, ready, typeCard } from '../test/element-helpers';
 import { createElementsSDK } from './adapter';
 import type { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
 
@@ -24,5 +24,9 @@ describeWidgetBehaviour('Elements', {
   cardNumber: async (container) => {
     const element = await widget(container);
     return waitFor(() => frameOf(element)?.contentDocument?.querySelector<HTMLInputElement>('#number'), 'the card number field');
+  },
+  alertText: (container) => {
+    const element = container.querySelector<SvcEcomSdkElements>('svc-ecom-sdk-elements');
+    return (element && part(element, 'error')?.textContent?.trim()) ?? '';
   },
 });

@@ -5,9 +5,11 @@
  * browser calls `renderCardForm`. The three inputs stay left to right in every language (`dir="ltr"`): a card number
  * reads the same in Hebrew and Arabic. The DOM is touched only when renderCardForm is called: the server can import this module.
  */
-import { EN_CARD } from '../shared/i18n/en';
+import { EN_CARD, EN_CARD_FRAME } from '../shared/i18n/en';
 
 type CardTextKey = keyof typeof EN_CARD;
+/** The card frame page's texts: the card form's, and what the frame is (`widget.frame`, the iframe's title too). */
+export type CardFrameTextKey = keyof typeof EN_CARD_FRAME;
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -39,6 +41,15 @@ export function cardFormHtml(t: (key: CardTextKey) => string = (key) => EN_CARD[
 
 /** The card form in `en`. */
 export const CARD_FORM_HTML = cardFormHtml();
+
+/**
+ * The card frame page's `<title>` and its heading for screen readers (sdk-elements/src/card-frame.html holds them in
+ * `en`), with the texts of `t`: the service serves the page in the widget's language, and the frame's script switches
+ * them with the rest.
+ */
+export const cardFrameTitleHtml = (t: (key: CardFrameTextKey) => string = (key) => EN_CARD_FRAME[key]): string => `<title>${escape(t('widget.frame'))}</title>`;
+export const cardFrameHeadingHtml = (t: (key: CardFrameTextKey) => string = (key) => EN_CARD_FRAME[key]): string =>
+  `<h1 class="visually-hidden">${escape(t('card.form'))}</h1>`;
 
 /** Appends the card form's markup to `root` (an element of a page that has no server-rendered form); then mountCardForm. */
 export function renderCardForm(root: Element): void {

@@ -208,7 +208,11 @@ export class CardForm {
     const name = doc.createElement('span');
     name.className = 'visually-hidden';
     name.textContent = brand.label;
-    this.#brand.replaceChildren(createMark(doc, mark), name);
+    const svg = createMark(doc, mark);
+    // Its colour for the style sheet, which a dark theme overrides (--svc-color-mark); set through the CSSOM, which the
+    // frame's Content-Security-Policy allows, unlike a style attribute.
+    svg.style.setProperty('--brand', mark.color);
+    this.#brand.replaceChildren(svg, name);
   }
 
   #render(): void {

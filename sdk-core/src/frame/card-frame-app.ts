@@ -5,18 +5,23 @@
  * it accepted (what the host applies to its own parts), and on `submit` pays with the card itself and posts back only
  * the `result`.
  */
-import type { HostToFrameMessage } from '@svc/protocol';
-import { frameEnd } from '../shared/channel';
-import { EN_CARD } from '../shared/i18n/en';
+import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
+import type { CheckedAppearance } from '../shared/appearance-css';
+import { frameEnd, type PostMessageChannel } from '../shared/channel';
+import { EN_CARD_FRAME } from '../shared/i18n/en';
 import { LocaleState } from '../shared/i18n/locale-state';
-import { mountCardForm, type CardValidation } from './card-form';
+import { mountCardForm, type CardForm, type CardValidation } from './card-form';
+import type { CardFrameTextKey } from './card-form-markup';
 import type { FrameSession } from './card-payment';
 import { submitCardForm } from './card-submit';
 import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 import { observeSize } from './observe-size';
 import { applyCardFormStyles } from './styles';
 
-export function startCardFrame(win: Window): void {
+type SubmitMessage = Extract<HostToFrameMessage, { type: 'submit' }>;
+
+/** Starts the card frame in `win`; null (its inputs disabled) when the page was not opened by the Elements SDK. */
+export function startCardFrame(win: Window): CardFrame | null {
   const doc = win.document;
   const applyAppearance = applyCardFormStyles(doc);
   const parentOrigin = parentOriginFrom(win.location.search);
@@ -24,106 +29,122 @@ export function startCardFrame(win: Window): void {
   if (!parentOrigin || !instanceId || win.parent === win) {
     console.error('[svc-card-frame] frame-not-embedded: open this page only through the Elements SDK (it needs ?origin=… and #instance=…).');
     for (const input of doc.querySelectorAll('input')) input.disabled = true;
-    return;
+    return null;
+  }
+  return new CardFrame(win, parentOrigin, instanceId, applyAppearance);
+}
+
+/** One card frame page: its channel to the host, its card form, its language and the payment it runs. */
+export class CardFrame {
+  #session: FrameSession | null = null;
+  #paying = false;
+  #lastValidation = '';
+  readonly #link: PostMessageChannel<HostToFrameMessage, FrameToHostMessage>;
+  readonly #form: CardForm;
+  readonly #locale: LocaleState<CardFrameTextKey>;
+
+  constructor(
+    private readonly win: Window,
+    parentOrigin: string,
+    instanceId: string,
+    private readonly applyAppearance: (appearance: unknown) => CheckedAppearance,
+  ) {
+    const doc = win.document;
+    const link = frameEnd(win, { peerOrigin: parentOrigin, peerWindow: () => win.parent, instanceId, onMessage: (message) => void this.#handle(message) });
+    this.#link = link;
+    link.open();
+    link.send({ type: 'ready' });
+    this.#form = mountCardForm(doc, { onChange: (validation) => this.#validated(validation) });
+    observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
+    // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
+    // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.
+    this.#locale = new LocaleState(EN_CARD_FRAME, () => {
+      const { texts } = this.#locale;
+      doc.documentElement.lang = texts.language;
+      doc.documentElement.dir = texts.dir;
+      doc.title = texts.t('widget.frame');
+      const heading = doc.querySelector('h1');
+      if (heading) heading.textContent = texts.t('card.form');
+      this.#form.setTexts(texts);
+    });
+    const language = languageFrom(win.location.search);
+    if (language && language !== 'en') void this.#locale.use(language, win.location.origin);
   }
 
-  let session: FrameSession | null = null;
-  let paying = false;
-  let lastValidation = '';
-  const log = (...args: unknown[]): void => {
-    if (session?.debug) console.debug('[svc-card-frame]', ...args);
-  };
+  /** A line of the frame's debug log (when the host asked for it): field names and codes, never card data. */
+  #log(...args: unknown[]): void {
+    if (this.#session?.debug) console.debug('[svc-card-frame]', ...args);
+  }
 
-  const link = frameEnd(win, { peerOrigin: parentOrigin, peerWindow: () => win.parent, instanceId, onMessage: (message) => void handle(message) });
-  link.open();
-  link.send({ type: 'ready' });
-  const form = mountCardForm(doc, {
-    onChange: (validation: CardValidation) => {
-      const key = JSON.stringify(validation);
-      if (key === lastValidation) return;
-      lastValidation = key;
-      // Field names, brand and generic messages only: card data never goes into a message.
-      link.send({ type: 'validation', isValid: validation.isValid, brand: validation.brand, errors: validation.errors });
-    },
-  });
-  observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
-  // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
-  // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.
-  const locale = new LocaleState(EN_CARD, () => {
-    doc.documentElement.lang = locale.texts.language;
-    doc.documentElement.dir = locale.texts.dir;
-    form.setTexts(locale.texts);
-  });
-  const language = languageFrom(win.location.search);
-  if (language && language !== 'en') void locale.use(language, win.location.origin);
+  #validated(validation: CardValidation): void {
+    const key = JSON.stringify(validation);
+    if (key === this.#lastValidation) return;
+    this.#lastValidation = key;
+    // Field names, brand and generic messages only: card data never goes into a message.
+    this.#link.send({ type: 'validation', isValid: validation.isValid, brand: validation.brand, errors: validation.errors });
+  }
 
-  async function handle(message: HostToFrameMessage): Promise<void> {
+  async #handle(message: HostToFrameMessage): Promise<void> {
+    const origin = this.win.location.origin;
     switch (message.type) {
       case 'init': {
-        if (new URL(message.apiBase).origin !== win.location.origin) {
-          console.error(`[svc-card-frame] foreign-api-base: the card goes only to this frame's own origin (${win.location.origin}), not ${message.apiBase}.`);
+        if (new URL(message.apiBase).origin !== origin) {
+          console.error(`[svc-card-frame] foreign-api-base: the card goes only to this frame's own origin (${origin}), not ${message.apiBase}.`);
           return;
         }
-        session = { sessionId: message.sessionId, sessionToken: message.sessionToken, apiBase: message.apiBase.replace(/\/+$/, ''), debug: message.debug };
-        log('init', { sessionId: message.sessionId });
+        this.#session = {
+          sessionId: message.sessionId,
+          sessionToken: message.sessionToken,
+          apiBase: message.apiBase.replace(/\/+$/, ''),
+          debug: message.debug,
+        };
+        this.#log('init', { sessionId: message.sessionId });
         return;
       }
       case 'appearance': {
         // Checked here (the page is not trusted with it): what is refused is never applied. The host applies to its own
         // parts what this frame accepted, and nothing else.
-        const { variables, rules, refusals } = applyAppearance(message.appearance);
-        if (refusals.length) log('appearance refused', refusals);
-        link.send({ type: 'look', variables, rules, refusals });
+        const { variables, rules, refusals } = this.applyAppearance(message.appearance);
+        if (refusals.length) this.#log('appearance refused', refusals);
+        this.#link.send({ type: 'look', variables, rules, refusals });
         return;
       }
       case 'reset':
-        form.clear();
-        return;
+        return this.#form.clear();
       case 'focus':
-        form.focus();
-        return;
+        return this.#form.focus();
       case 'locale':
-        await locale.use(message.locale, win.location.origin);
-        return;
+        return this.#locale.use(message.locale, origin);
       case 'submit':
-        await submit(message);
+        return this.#submit(message);
     }
   }
 
-  async function submit(message: Extract<HostToFrameMessage, { type: 'submit' }>): Promise<void> {
-    const { requestId } = message;
-    if (paying) {
-      link.send({
-        type: 'result',
-        requestId,
-        ok: false,
-        error: { code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' },
-      });
-      return;
-    }
+  async #submit({ requestId, amount, currency, billingAddress }: SubmitMessage): Promise<void> {
+    const refuse = (error: { code: 'payment_in_progress' | 'frame_unavailable'; message: string }): void =>
+      void this.#link.send({ type: 'result', requestId, ok: false, error });
+    if (this.#paying) return refuse({ code: 'payment_in_progress', message: 'A card payment is already in progress; wait for its result.' });
+    const session = this.#session;
     if (!session) {
-      link.send({
-        type: 'result',
-        requestId,
-        ok: false,
-        error: { code: 'frame_unavailable', message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.' },
+      return refuse({
+        code: 'frame_unavailable',
+        message: 'The card frame has no payment session yet; wait for the widget to finish loading, then pay again.',
       });
-      return;
     }
-    paying = true;
+    this.#paying = true;
     const outcome = await submitCardForm(
-      form,
+      this.#form,
       session,
-      { amount: message.amount, currency: message.currency, billingAddress: message.billingAddress },
-      log,
+      { amount, currency, billingAddress },
+      (...details) => this.#log(...details),
       (transaction) => {
-        log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
-        link.send({ type: 'result', requestId, ok: true, transaction });
+        this.#log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
+        this.#link.send({ type: 'result', requestId, ok: true, transaction });
       },
     );
-    paying = false;
+    this.#paying = false;
     if (outcome.ok) return;
-    log('result error', outcome.error.code);
-    link.send({ type: 'result', requestId, ok: false, error: outcome.error });
+    this.#log('result error', outcome.error.code);
+    this.#link.send({ type: 'result', requestId, ok: false, error: outcome.error });
   }
 }

@@ -5,9 +5,11 @@
 export { mountCardForm, CardForm, type CardInput, type CardValidation, type MountCardFormOptions } from './card-form';
 export { CARD_FORM_HTML, renderCardForm } from './card-form-markup';
 export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type FrameSession } from './card-payment';
-export { startCardFrame } from './card-frame-app';
+export { CardFrame, startCardFrame } from './card-frame-app';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';
+export { composite, contrastRatio, luminance, readColour, type Rgba } from './colour-contrast';
+export { applyReadable, hidingReason, MIN_ALPHA, MIN_CONTRAST } from './readable-look';
 export { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 export { applyCardFormStyles, CARD_FORM_SELECTORS } from './styles';
 // The appearance checker runs where a look is applied on the service's origin (the card frame, the iframe widget page).

@@ -8,12 +8,12 @@
  * moves the other; each field's error line is always there (empty when there is no error), so an error appearing
  * moves nothing.
  */
-import { checkAppearance } from '../shared/appearance';
 import { appearanceCss, type AppearanceSelector, type CheckedAppearance } from '../shared/appearance-css';
+import { applyReadable, FOCUS_PROBE } from './readable-look';
 
 const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
-:root{color-scheme:light}
+:root{color-scheme:var(--svc-color-scheme)}
 html{background:var(--svc-color-background)}
 html,body{margin:0;padding:0}
 body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-height:1.4;color:var(--svc-color-text)}
@@ -30,6 +30,7 @@ body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-heig
 .field input[readonly]{background:var(--svc-color-readonly)}
 .brand{position:absolute;inset-inline-end:calc(${UNIT} * 5);top:50%;transform:translateY(-50%);display:flex;align-items:center;font-size:13px;color:var(--svc-color-muted);pointer-events:none}
 .brand svg{display:block;width:1.75em;height:1.75em}
+.brand path{fill:var(--svc-color-mark,var(--brand))}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .error{margin:0;min-height:1.4em;font-size:.8125em;color:var(--svc-color-error)}
 @media (max-width:260px){.row{grid-template-columns:1fr;grid-template-rows:none}.row>.field{grid-row:auto;grid-template-rows:auto auto auto}}
@@ -38,7 +39,8 @@ body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-heig
 /** Where each appearance selector lands in the card form. */
 export const CARD_FORM_SELECTORS: Partial<Record<AppearanceSelector, string>> = {
   '.Input': '.field input',
-  '.Input:focus': '.field input:focus',
+  // The focus probe: readable-look.ts measures a field's focused look without taking the shopper's focus.
+  '.Input:focus': `.field input:focus,.field input.${FOCUS_PROBE}`,
   '.Input--invalid': '.field input[aria-invalid=true]',
   '.Label': '.field label',
   '.Error': '.field .error',
@@ -53,8 +55,8 @@ const sheetOf = (doc: Document, text: string): CSSStyleSheet => {
 
 /**
  * Adds the card form's style sheets to `doc` and returns the function that applies an appearance (anything: it is
- * checked here) in place of the last one, at once and without touching the form, so nothing typed is lost. It returns
- * the checked appearance: what it applied and what it refused (left out).
+ * checked here, and its result measured: readable-look.ts) in place of the last one, at once and without touching the
+ * form, so nothing typed is lost. It returns the checked appearance: what it applied and what it refused (left out).
  */
 export function applyCardFormStyles(
   doc: Document,
@@ -63,11 +65,8 @@ export function applyCardFormStyles(
 ): (appearance: unknown) => CheckedAppearance {
   const look = sheetOf(doc, '');
   doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheetOf(doc, CSS), look];
-  const apply = (appearance: unknown): CheckedAppearance => {
-    const checked = checkAppearance(appearance);
-    look.replaceSync(appearanceCss(checked, root, selectors));
-    return checked;
-  };
+  const apply = (appearance: unknown): CheckedAppearance =>
+    applyReadable(doc, appearance, (checked) => look.replaceSync(appearanceCss(checked, root, selectors)));
   apply(undefined);
   return apply;
 }

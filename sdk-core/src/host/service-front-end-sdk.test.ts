@@ -8,7 +8,7 @@ import { SdkErrorException } from '../shared/sdk-errors';
 import { resetWarnings } from '../shared/warnings';
 import { makeTransaction } from '../testing/api-fixtures.js';
 import type { WidgetAdapter, WidgetConfig, WidgetEvents } from './adapter';
-import { localCore } from './sdk-core';
+import { localEngine } from './sdk-engine';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from './service-front-end-sdk';
 
 interface Mounted {
@@ -49,7 +49,7 @@ describe('createServiceFrontEndSDK (over a test adapter)', () => {
     container = document.createElement('div');
     container.id = 'service-front-end';
     document.body.append(container);
-    sdk = createServiceFrontEndSDK(document, { version: '9.9.9', connect: localCore('https://pay.example', adapter) });
+    sdk = createServiceFrontEndSDK(document, { version: '9.9.9', connect: localEngine('https://pay.example', adapter) });
     sdk.error((error) => errors.push(error));
   });
   afterEach(() => {

@@ -1,17 +1,22 @@
 /**
- * `window.ServiceFrontEndSDK` (docs/integrating.md#browser-sdks): the facade, what must live in the merchant page. It keeps the merchant's
- * callbacks, finds the container, hooks up the pay button, draws the visualizer's list and writes the debug log, and
- * hands every call to the SDK's core (sdk-core.ts) through a link (sdk-link.ts): Elements runs the core in the page,
- * the iframe SDK in its widget page. The core checks the options and says what went wrong; the facade only reports
- * what it alone can see (init before config, no container, pay before init, the widget removed during a payment).
- * Nothing here throws into the merchant's page: every mistake goes to the `error` callback with a code from
- * SDK_ERROR_CODES (and to one console warning in debug mode, or when no error callback is registered).
+ * `window.ServiceFrontEndSDK` (docs/integrating.md#browser-sdks): the facade, what must live in the merchant page. It
+ * keeps the merchant's callbacks, finds the container, hooks up the pay button (pay-button.ts), draws the visualizer's
+ * list and writes the debug log, and hands every call to the SDK's engine (sdk-engine.ts) through a link (sdk-link.ts):
+ * Elements runs the engine in the page, the iframe SDK in its widget page. The engine checks the options and says what
+ * went wrong; the facade only reports what it alone can see (init before config, no container, pay before init, the
+ * widget removed during a payment). Nothing here throws into the merchant's page: every mistake goes to the `error`
+ * callback with a code from SDK_ERROR_CODES (and to one console warning in debug mode, or when no error callback is
+ * registered).
+ *
+ * A closure, not a class: it is most of the iframe SDK's loader, held to 5 KB gzip, where a class costs about 110 bytes
+ * more (every `this.#field`; sdk-iframe/README.md#size has the measurements).
  */
 import type { PaymentMethodName, SdkConfig, SdkError, SdkPayOptions, SdkUpdate, Transaction, WidgetToLoaderMessage } from '@svc/protocol';
 import { debugLog, issueWarning } from '../shared/warnings';
 import { createVisualizer, type Visualizer } from '../shared/visualizer';
 import type { CardFieldError } from './adapter';
-import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, VISUALIZER_ID, type Connect, type CoreEvent } from './sdk-link';
+import { listenToPayButton } from './pay-button';
+import { INIT_BEFORE_CONFIG, PAY_BEFORE_CONFIG, PAY_BEFORE_INIT, VISUALIZER_ID, type Connect, type EngineEvent } from './sdk-link';
 
 type Callback<T> = (payload: T) => void;
 
@@ -60,16 +65,16 @@ function safeCall<T>(callback: Callback<T>, payload: T): void {
 export interface ServiceFrontEndSDKOptions {
   /** The SDK's version, `ServiceFrontEndSDK.version`. */
   version: string;
-  /** Reaches the SDK's core: `localCore(apiBase, adapter)` (sdk-core.ts) or the iframe SDK's link to its widget page. */
+  /** Reaches the SDK's engine: `localEngine(apiBase, adapter)` (sdk-engine.ts) or the iframe SDK's link to its widget page. */
   connect: Connect;
 }
 
 export function createServiceFrontEndSDK(doc: Document, { version, connect }: ServiceFrontEndSDKOptions): ServiceFrontEndSDK {
-  /** `called`: config() was called and no core has checked its options yet (the iframe SDK before init). */
+  /** `called`: config() was called and no engine has checked its options yet (the iframe SDK before init). */
   let state: 'none' | 'called' | 'ok' | 'failed' = 'none';
   let config: PageConfig = null;
   let mounted = false;
-  let removeButtonListener: (() => void) | null = null;
+  let stopPayButton: (() => void) | null = null;
   /** The merchant's paying callback said true and not yet false for the mounted widget. */
   let widgetPaying = false;
   let visualizer: Visualizer | null = null;
@@ -92,7 +97,7 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     visualizer?.add(event, detail);
   };
 
-  /** Errors found here; the core's arrive as its `error` events. */
+  /** Errors found here; the engine's arrive as its `error` events. */
   function report(error: SdkError): void {
     log('error', error);
     deliver(error, config?.debug === true);
@@ -110,7 +115,7 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     if (callback) safeCall(callback, payload);
   }
 
-  const link = connect((event: CoreEvent): void => {
+  const link = connect((event: EngineEvent): void => {
     switch (event.type) {
       case 'configured':
         return applyConfig(event.config);
@@ -214,6 +219,8 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
   function unmount(): void {
     const wasPaying = mounted && widgetPaying;
     link.unmount();
+    stopPayButton?.();
+    stopPayButton = null;
     mounted = false;
     widgetPaying = false;
     lastDimensions = null;
@@ -249,24 +256,17 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     startPayment(callback, options, false);
   }
 
-  /** payButtonId: a click starts a payment; the core reads the button's data-amount / data-currency. */
+  /** `payButtonId`, once a widget is mounted: a click starts a payment, unless the page's own handler called pay(). */
   function bindPayButton(): void {
-    removeButtonListener?.();
-    removeButtonListener = null;
+    stopPayButton?.();
+    stopPayButton = null;
     const id = config?.payButtonId;
     if (!id || !mounted) return;
     if (!doc.getElementById(id)) link.call({ type: 'notFound', element: 'payButton' });
-    const onClick = (event: MouseEvent): void => {
-      const button = event.target instanceof Element ? event.target.closest(`#${CSS.escape(id)}`) : null;
-      if (!button || !mounted) return;
-      event.preventDefault(); // a pay button inside a form must not submit it
+    stopPayButton = listenToPayButton(doc, id, (data) => {
       // The page's own click handler already called pay(): accepted or refused, this click was that payment.
-      if (payCalledNow) return;
-      const { amount, currency } = (button as HTMLElement).dataset;
-      startPayment(lastCallback, { amount, currency }, true);
-    };
-    doc.addEventListener('click', onClick);
-    removeButtonListener = () => doc.removeEventListener('click', onClick);
+      if (!payCalledNow) startPayment(lastCallback, data, true);
+    });
   }
 
   return {
@@ -285,8 +285,6 @@ export function createServiceFrontEndSDK(doc: Document, { version, connect }: Se
     pay: guarded('pay', pay),
     destroy: guarded('destroy', () => {
       unmount();
-      removeButtonListener?.();
-      removeButtonListener = null;
       visualizer?.remove();
       visualizer = null;
     }),

@@ -55,11 +55,20 @@ const SHOPPER_ERRORS: Partial<Record<SdkErrorCode, WidgetTextKey>> = {
 };
 
 /**
- * The alert's catalogue key for an error a shopper can act on; null for an integration mistake, whose message (for
- * the merchant's developer, in English) the alert shows as it is.
+ * The catalogue key of an error a shopper can act on (what the `error` event says of it); null for any other error,
+ * whose message is the merchant's developer's (English, for the `error` callback and the debug log).
  */
 export function shopperErrorKey(code: SdkErrorCode): WidgetTextKey | null {
   return SHOPPER_ERRORS[code] ?? null;
+}
+
+/**
+ * What the widget's alert says of an error, in the widget's language, never the developer's message: what the
+ * shopper can act on, that something went wrong (a failure of the SDK or the service), or that payment is not
+ * available (a mistake of the integration, a refusal of the service, a widget that cannot start).
+ */
+export function alertKey(code: SdkErrorCode): WidgetTextKey {
+  return SHOPPER_ERRORS[code] ?? (code === 'internal_error' ? 'error.unexpected' : 'error.unavailable');
 }
 
 export type PaymentOutcome = { ok: true; transaction: Transaction } | { ok: false; error: SdkError };
@@ -112,7 +121,7 @@ const WAIT_FOR_THE_SHOPPER = 'pay() waits for the shopper: call it from your pay
 export class WidgetController {
   /** The chosen payment method, once the session is loaded. */
   selected: PaymentMethodName | null = null;
-  /** The last error, for the widget's alert; cleared when a payment starts or the shopper chooses again. */
+  /** The last error, for the widget's alert (`alertKey`); cleared when a payment starts or the shopper chooses again. */
   error: SdkError | null = null;
   /** The payment this widget completed (it pays once). */
   transaction: Transaction | null = null;
@@ -221,7 +230,9 @@ export class WidgetController {
    * shopper can act on, its code with the shopper's text in the widget's language, as the alert shows it.
    */
   report(error: SdkError): SdkErrorException {
-    this.error = error;
+    // A second payment refused while one runs or after it completed leaves the alert as it is: the shopper sees that
+    // payment's progress or outcome, not an error.
+    if (error.code !== 'payment_in_progress') this.error = error;
     this.host.requestUpdate();
     this.log('error', error);
     const key = shopperErrorKey(error.code);

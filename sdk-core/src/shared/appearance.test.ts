@@ -109,7 +109,7 @@ describe('checkAppearance', () => {
     expect(new Map(checked.variables).get('--svc-color-input'), 'the flat theme’s own fill').to.equal('#eceef2');
     expect(checked.rules['.Input:focus']).to.deep.equal([
       ['border-color', 'var(--svc-color-accent)'],
-      ['outline', '2px solid var(--svc-color-accent)'],
+      ['outline', 'clamp(0px, 2px, 8px) solid var(--svc-color-accent)'],
     ]);
     expect(checked.rules['.Tab--selected']![0]).to.deep.equal(['background-color', 'hsl(210 100% 96%)']);
   });
@@ -278,5 +278,28 @@ describe('the card form with a hostile appearance', () => {
     apply({ theme: 'flat' });
     expect(doc.defaultView!.getComputedStyle(input).backgroundColor).to.equal('rgb(236, 238, 242)');
     expect(input.value).to.equal('4242 4242');
+  });
+  it('bounds every length by what it computes to, not by its numbers: each is wrapped in clamp() with its bounds', () => {
+    const checked = checkAppearance({
+      variables: { spacingUnit: 'calc(8px / 0.01)', fontSizeBase: '16px' },
+      rules: {
+        '.Input': { padding: 'calc(32px / 0.02) 2em', margin: 'var(--borderRadius)', boxShadow: '0 1px 2px rgba(0, 0, 0, 0.1)', border: '1px solid red' },
+        '.Label': { fontSize: '120%', lineHeight: '1.5' },
+      },
+    });
+    expect(checked.refusals).to.deep.equal([]);
+    const variables = new Map(checked.variables);
+    expect(variables.get('--svc-spacing-unit')).to.equal('clamp(0px, calc(8px / 0.01), 8px)');
+    expect(variables.get('--svc-font-size')).to.equal('clamp(10px, 16px, 40px)');
+    expect(checked.rules['.Input']).to.deep.equal([
+      ['padding', 'clamp(0px, calc(32px / 0.02), 32px) clamp(0px, 2em, 32px)'],
+      ['margin', 'clamp(0px, var(--svc-radius), 32px)'],
+      ['box-shadow', '0 clamp(-24px, 1px, 24px) clamp(-24px, 2px, 24px) rgba(0, 0, 0, 0.1)'],
+      ['border', 'clamp(0px, 1px, 8px) solid red'],
+    ]);
+    expect(checked.rules['.Label']).to.deep.equal([
+      ['font-size', 'clamp(10px, 120%, 40px)'],
+      ['line-height', '1.5'],
+    ]);
   });
 });

@@ -9,11 +9,14 @@
  * a short string of plain CSS characters (no backslash escape, no `;{}@!<>:`, no comment), whose every function is a
  * colour, maths or gradient function (no `url(`, `image-set(`, `expression(`, `attr(`…), whose `var()` names one of the
  * appearance variables (no fallback, never inside a variable: no chains), and whose sizes stay within bounds (no
- * negative margin, no text too small to read, no transparent text). So an appearance can never make a page load
- * anything nor hide a field; what is refused is left out and named in `refusals`.
+ * negative margin, no text too small to read, no transparent text), each length clamped to them whatever it computes
+ * to (appearance-sizes.ts). So an appearance can never make a page load anything; that it never hides a field is
+ * measured on the result where it is applied (frame/readable-look.ts). What is refused is left out and named in
+ * `refusals`.
  */
 import { APPEARANCE_CSS_VALUE, APPEARANCE_SELECTORS, APPEARANCE_THEMES, APPEARANCE_VARIABLES } from '@svc/protocol/light';
 import type { AppearanceSelector, CheckedAppearance, Declaration, Refusal } from './appearance-css';
+import { boundLengths, checkFontSize, checkSizes, refuse, Refused, type Kind } from './appearance-sizes';
 
 export type AppearanceTheme = (typeof APPEARANCE_THEMES)[number];
 export type AppearanceVariable = (typeof APPEARANCE_VARIABLES)[number];
@@ -49,6 +52,7 @@ const DEFAULT_THEME: Theme = {
   '--svc-color-input': '#ffffff',
   '--svc-color-readonly': '#f3f3f3',
   '--svc-color-tab': 'transparent',
+  '--svc-color-scheme': 'light',
 };
 
 /** The three themes: every variable, and the few custom properties that only a theme sets (borders, input fill…). */
@@ -67,6 +71,9 @@ export const THEMES: Readonly<Record<AppearanceTheme, Theme>> = {
     '--svc-color-input': '#2a2e38',
     '--svc-color-readonly': '#353a46',
     '--svc-color-tab': '#2a2e38',
+    '--svc-color-scheme': 'dark',
+    // The card brands' marks in the text's colour: their own dark blues and blacks would not show on the dark field.
+    '--svc-color-mark': '#f2f4f8',
   },
   // Borderless fields on a light fill.
   flat: {
@@ -82,26 +89,6 @@ export const THEMES: Readonly<Record<AppearanceTheme, Theme>> = {
     '--svc-color-tab': '#f4f5f8',
   },
 };
-
-/** What a value of a property may be. */
-type Kind =
-  | 'spacingUnit'
-  | 'color'
-  | 'textColor'
-  | 'background'
-  | 'border'
-  | 'radius'
-  | 'shadow'
-  | 'fontFamily'
-  | 'fontSize'
-  | 'fontWeight'
-  | 'keyword'
-  | 'spacing'
-  | 'lineHeight'
-  | 'letterSpacing'
-  | 'outline'
-  | 'outlineOffset'
-  | 'transition';
 
 const SIDES = ['Top', 'Right', 'Bottom', 'Left', 'BlockStart', 'BlockEnd', 'InlineStart', 'InlineEnd'];
 const CORNERS = ['TopLeft', 'TopRight', 'BottomLeft', 'BottomRight', 'StartStart', 'StartEnd', 'EndStart', 'EndEnd'];
@@ -183,28 +170,9 @@ const GRADIENTS = [
 ];
 const TIMING_FUNCTIONS = ['cubic-bezier', 'steps'];
 
-/** The largest size each kind allows, in px (em and rem count 16 px, `%` is refused where it could be unbounded). */
-const MAX_PX: Partial<Record<Kind, number>> = {
-  spacingUnit: 8,
-  border: 8,
-  shadow: 24,
-  spacing: 32,
-  outline: 8,
-  outlineOffset: 8,
-  letterSpacing: 4,
-  radius: 10_000,
-  lineHeight: 64,
-  fontSize: 40,
-};
 const MAX_LENGTH = 200;
 /** Plain CSS characters only: letters, digits, space, `#%.,()-+*_/'"`. No `\`, `;`, `{`, `}`, `@`, `!`, `:`, `<`, `>`, `&`, newline… */
 const PLAIN = APPEARANCE_CSS_VALUE;
-const NUMBER_WITH_UNIT = /(-?)(\d*\.?\d+)([a-z%]*)/gi;
-
-class Refused extends Error {}
-const refuse = (reason: string): never => {
-  throw new Refused(reason);
-};
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
@@ -228,48 +196,11 @@ function checkFunctions(value: string, kind: Kind): void {
   if (/[A-Za-z0-9_-]\s+\(/.test(value)) refuse('no space before "("');
 }
 
-const NEGATIVE_ALLOWED: readonly Kind[] = ['letterSpacing', 'shadow', 'outlineOffset', 'transition'];
-const COLOR_CALL = /(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color|color-mix)\([^()]*\)/gi;
-
-/** Sizes within the kind's bounds; no negative size where one could move a field out of sight. */
-function checkSizes(value: string, kind: Kind): void {
-  const max = MAX_PX[kind];
-  const sizes = value
-    .replace(COLOR_CALL, ' ')
-    .replace(/#[0-9a-f]+/gi, ' ')
-    .replace(/var\([^)]*\)/gi, ' ');
-  // A minus that is not inside a name (`-apple-system`, `--colorPrimary`): a negative number or a subtraction.
-  if (!NEGATIVE_ALLOWED.includes(kind) && /(?:^|[^A-Za-z0-9_-])-(?![A-Za-z-])/.test(sizes)) refuse('no negative size here');
-  if (max === undefined) return;
-  for (const [, , digits, unit] of sizes.matchAll(NUMBER_WITH_UNIT)) {
-    const amount = Number(digits);
-    const lower = unit!.toLowerCase();
-    if (amount === 0) continue;
-    const px = lower === 'px' ? amount : lower === 'em' || lower === 'rem' ? amount * 16 : null;
-    if (px !== null) {
-      if (px > max) refuse(`at most ${max}px here`);
-      continue;
-    }
-    if (lower === '%' && (kind === 'radius' || kind === 'fontSize')) continue;
-    if (lower === '' && (kind === 'lineHeight' || kind === 'shadow' || (amount <= 4 && /calc\(/i.test(value)))) continue;
-    if (['s', 'ms'].includes(lower) && kind === 'transition') continue;
-    refuse(`no unit "${unit}" here`);
-  }
-}
-
 /** Text the shopper must read may not be invisible. */
 function checkVisibleText(value: string): void {
   const lower = value.toLowerCase().replace(/\s+/g, '');
   const zeroAlpha = /^(?:rgba?|hsla?)\((?:[^,()]*,){3}0*\.?0*%?\)$/.test(lower) || /\/0*\.?0*%?\)$/.test(lower);
   if (lower === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/.test(lower) || zeroAlpha) refuse('no transparent text');
-}
-
-function checkFontSize(value: string): void {
-  const match = /^(\d*\.?\d+)(px|rem|em|%)$/.exec(value.trim());
-  if (!match) return refuse('a font size is px, rem, em or %');
-  const amount = Number(match[1]);
-  const px = match[2] === 'px' ? amount : match[2] === '%' ? (amount * 16) / 100 : amount * 16;
-  if (px < 10 || px > 40) refuse('a font size is 10px to 40px');
 }
 
 const FONT_NAME = /^ *(?:"[A-Za-z0-9 -]*"|'[A-Za-z0-9 -]*'|-?[A-Za-z][A-Za-z0-9-]*(?: +[A-Za-z0-9-]+)*) *$/;
@@ -311,7 +242,10 @@ function checkValue(raw: unknown, kind: Kind, inVariable: boolean): string {
       break;
   }
   checkSizes(value, kind);
-  return resolved;
+  const bounded = boundLengths(resolved, kind);
+  // The look message carries at most 400 characters a value.
+  if (bounded.length > 2 * MAX_LENGTH) refuse('too many sizes');
+  return bounded;
 }
 
 function attempt(path: string, refusals: Refusal[], body: () => void): void {

@@ -2,45 +2,19 @@
  * One suite for what every payment widget does (sdk-core's WidgetController: the pay guards in their order, session
  * readiness, the method choice, the paying state, the errors, and frameDimensions), run by each SDK's tests against its
  * own widget through the public `ServiceFrontEndSDK`: Elements' element and the iframe SDK's widget page. A package
- * calls `describeWidgetBehaviour(name, driver)` with a driver that creates its SDK and reaches into its widget.
+ * calls `describeWidgetBehaviour(name, driver)` with a driver that creates its SDK and reaches into its widget. What an
+ * error says, to the page and to the shopper, is widget-error-texts.ts.
  */
 import { expect } from '@open-wc/testing';
-import type { PaymentMethodName, SdkError, Transaction } from '@svc/protocol';
+import type { Transaction } from '@svc/protocol';
 import type { ServiceFrontEndSDK } from '../host/service-front-end-sdk';
 import { EN_WIDGET } from '../shared/i18n/en';
-import fr from '../shared/i18n/locales/fr.json';
 import { resetWarnings } from '../shared/warnings';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from './api-mock';
 import { waitFor } from './helpers';
+import { describeErrorTexts, type Seen, type WidgetDriver } from './widget-error-texts';
 
-export interface WidgetDriver {
-  /** A new `ServiceFrontEndSDK` of the SDK under test. */
-  create(): ServiceFrontEndSDK;
-  /** Resolves once the widget in `container` shows the card fields, ready to take a card. */
-  cardShown(container: HTMLElement): Promise<void>;
-  /** Types a card number (with a future expiry and a CVC) into the widget's card fields, as a shopper would. */
-  fillCard(container: HTMLElement, number: string): Promise<void>;
-  /** Resolves once the widget has its session and could pay (after a renewal, too). */
-  ready(container: HTMLElement): Promise<void>;
-  /** Clicks the radio of a payment method. */
-  choose(container: HTMLElement, method: PaymentMethodName): Promise<void>;
-  /** The names of the method radios the shopper sees (none when only one method is offered). */
-  shownMethods(container: HTMLElement): Promise<string[]>;
-  /** Whether the card fields are shown. */
-  cardFieldsShown(container: HTMLElement): Promise<boolean>;
-  /** The card number field, in whatever document the widget draws it. */
-  cardNumber(container: HTMLElement): Promise<HTMLInputElement>;
-}
-
-interface Seen {
-  /** Every callback in the order the page got them: `paying:true`, `error:card_declined`, `paid`… */
-  order: string[];
-  errors: SdkError[];
-  paying: boolean[];
-  selected: PaymentMethodName[];
-  validation: { isValid: boolean; errors: { field: string }[] }[];
-  dimensions: { height: number; width: number }[];
-}
+export type { WidgetDriver };
 
 const CONFIG = { mode: 'sandbox', clientId: 'ck_test' } as const;
 const AMOUNT = { amount: 1050, currency: 'USD' } as const;
@@ -167,6 +141,7 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
         const first = pay();
         await waitFor(() => seen.paying.length === 1, 'paying');
         expect(await refused({ amount: 10.5, currency: 'USD' })).to.equal('payment_in_progress');
+        expect(driver.alertText(container), 'the alert shows the running payment, not an error').to.equal('');
         answer();
         expect((await first).status).to.equal(10);
         expect(payments()).to.have.length(1);
@@ -296,8 +271,8 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
         const view = number.ownerDocument.defaultView!;
         await waitFor(() => view.getComputedStyle(number).backgroundColor === 'rgb(1, 2, 3)', 'the rule on the card number');
         await driver.fillCard(container, '4242424242424242');
-        sdk.update({ appearance: { theme: 'flat', rules: { '.Input': { backgroundColor: 'rgb(4, 5, 6)', backgroundImage: 'url(/x.png)' } } } });
-        await waitFor(() => view.getComputedStyle(number).backgroundColor === 'rgb(4, 5, 6)', 'the updated rule');
+        sdk.update({ appearance: { theme: 'flat', rules: { '.Input': { backgroundColor: 'rgb(244, 245, 246)', backgroundImage: 'url(/x.png)' } } } });
+        await waitFor(() => view.getComputedStyle(number).backgroundColor === 'rgb(244, 245, 246)', 'the updated rule');
         expect(view.getComputedStyle(number).backgroundImage, 'a refused value is never applied').to.equal('none');
         expect(number.value.replace(/\D/g, '')).to.equal('4242424242424242');
         expect(seen.errors).to.deep.equal([]);
@@ -339,33 +314,7 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
       });
     });
 
-    describe('what the error callback says', () => {
-      it("an error the shopper can act on carries the stable code and the shopper's text (the developer's advice goes to the debug log)", async () => {
-        await start({ debug: true });
-        await validCard('4000000000000002');
-        expect(await refused()).to.equal('card_declined');
-        expect(seen.errors.at(-1)).to.deep.equal({ code: 'card_declined', message: EN_WIDGET['error.card_declined'] });
-      });
-
-      it("in the widget's language: a French widget's error says the French catalogue's text", async () => {
-        await start({ locale: 'fr', paymentMethods: ['card', 'paypal'] });
-        // The catalogue arrives after the session: the method radios say when the widget speaks French.
-        for (let tries = 0; (await driver.shownMethods(container))[0] !== fr['method.card']; tries++) {
-          if (tries > 250) throw new Error('timed out waiting for the widget to speak French');
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        expect(await refused()).to.equal('fields_incomplete');
-        expect(seen.errors.at(-1)!.message).to.equal(fr['error.fields_incomplete']);
-      });
-
-      it('an integration mistake keeps its message for the developer', async () => {
-        await start();
-        await validCard();
-        expect(await refused({ amount: -5, currency: 'USD' })).to.equal('invalid_amount');
-        expect(seen.errors.at(-1)!.message).to.match(/amount/);
-        expect(seen.errors.at(-1)!.message).not.to.equal(EN_WIDGET['error.unexpected']);
-      });
-    });
+    describeErrorTexts({ driver, sdk: () => sdk, seen: () => seen, container: () => container, start, refused, validCard });
 
     describe('frameDimensions', () => {
       it('reports only real sizes: never a widget 0 px high or wide before it is drawn', async () => {

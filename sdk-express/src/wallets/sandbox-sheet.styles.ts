@@ -2,6 +2,7 @@ import { css } from 'lit';
 
 export const sandboxSheetStyles = css`
   .sheet {
+    box-sizing: border-box;
     width: min(28rem, calc(100vw - 2rem));
     padding: 20px;
     border: 1px solid #888;
@@ -15,18 +16,26 @@ export const sandboxSheetStyles = css`
   .sheet h2 {
     margin: 0;
   }
+  /* Two columns that may shrink below their fields' natural width; one on a phone. */
   fieldset {
     display: grid;
-    grid-template-columns: 1fr 1fr;
+    grid-template-columns: repeat(2, minmax(0, 1fr));
     gap: 8px;
     margin: 0 0 12px;
+    min-inline-size: 0;
     border: 1px solid #888;
+  }
+  @media (max-width: 480px) {
+    fieldset {
+      grid-template-columns: minmax(0, 1fr);
+    }
   }
   label {
     display: grid;
     font-size: 0.875em;
   }
   input {
+    min-inline-size: 0;
     font: inherit;
     padding: 6px;
   }

@@ -27,16 +27,17 @@ interface OpenSheet {
 export type ExpressTexts = Texts<keyof typeof EN_EXPRESS>;
 type FieldName = Exclude<keyof PartyInformation, 'fullName'>;
 type SheetKey = Extract<keyof typeof EN_EXPRESS, `sheet.${string}`>;
-const FIELDS: { name: FieldName; label: SheetKey; autocomplete: string; type?: string; optional?: boolean }[] = [
+/** `ltr`: typed left to right in every language (an e-mail address, a postal code, a country code). */
+const FIELDS: { name: FieldName; label: SheetKey; autocomplete: string; type?: string; optional?: boolean; ltr?: true }[] = [
   { name: 'firstName', label: 'sheet.firstName', autocomplete: 'given-name' },
   { name: 'lastName', label: 'sheet.lastName', autocomplete: 'family-name' },
   { name: 'addressLine1', label: 'sheet.address1', autocomplete: 'address-line1' },
   { name: 'addressLine2', label: 'sheet.address2', autocomplete: 'address-line2', optional: true },
   { name: 'city', label: 'sheet.city', autocomplete: 'address-level2' },
   { name: 'state', label: 'sheet.state', autocomplete: 'address-level1' },
-  { name: 'postalCode', label: 'sheet.postalCode', autocomplete: 'postal-code' },
-  { name: 'country', label: 'sheet.country', autocomplete: 'country' },
-  { name: 'email', label: 'sheet.email', autocomplete: 'email', type: 'email' },
+  { name: 'postalCode', label: 'sheet.postalCode', autocomplete: 'postal-code', ltr: true },
+  { name: 'country', label: 'sheet.country', autocomplete: 'country', ltr: true },
+  { name: 'email', label: 'sheet.email', autocomplete: 'email', type: 'email', ltr: true },
 ];
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]):not([type=hidden])';
@@ -144,6 +145,7 @@ export class SandboxSheet implements ReactiveController {
           <input
             name=${`${prefix}-${field.name}`}
             type=${field.type ?? 'text'}
+            dir=${field.ltr ? 'ltr' : nothing}
             autocomplete=${`${prefix} ${field.autocomplete}`}
             .defaultValue=${SANDBOX_PARTY[field.name]}
             ?required=${!field.optional}

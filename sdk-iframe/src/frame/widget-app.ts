@@ -1,13 +1,13 @@
 /**
  * The widget page: served by the service at {apiBase}/sdk/iframe/1.0.9/widget.html?clientId=…&origin=…#instance=…,
- * framed only by `origin` (the server checked it against the client ID). It runs sdk-core's SDK core (the option
+ * framed only by `origin` (the server checked it against the client ID). It runs sdk-core's SDK engine (the option
  * checks, the messages, the payments, the debug log's lines) for the facade in the merchant page, and the whole payment
  * widget of the iframe SDK under it: the method choice, sdk-core's card form, the wallets and the messages. It starts
- * its own session and pays itself; the merchant page gets only the core's events, sizes and the transaction
+ * its own session and pays itself; the merchant page gets only the engine's events, sizes and the transaction
  * (protocol/src/iframe-messages.ts).
  */
 import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
-import type { ProblemInfo } from '@svc/protocol/light';
+import { SDK_VERSIONS, type ProblemInfo } from '@svc/protocol/light';
 import {
   applyCardFormStyles,
   checkAppearance,
@@ -18,7 +18,7 @@ import {
   submitCardForm,
   type CardForm,
 } from '@svc/sdk-core/frame';
-import { createSdkCore, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import { SdkEngine, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
 import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
@@ -48,14 +48,29 @@ export function startWidget(win: Window): void {
     peerWindow: () => win.parent,
     instanceId,
     onMessage: (call) => {
-      if (call.type !== 'init') core.handle(call);
-      else if (!core.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
+      if (call.type !== 'init') engine.handle(call);
+      else if (!engine.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
     },
   });
-  const core = createSdkCore({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
+  const engine = new SdkEngine({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
   channel.open();
   channel.send({ type: 'ready' });
+  channel.send({ type: 'warning', code: 'sdk-deprecated', message: deprecation(win.location.href) });
   if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
+}
+
+/**
+ * The iframe SDK's deprecation, which the merchant page prints once (`sdk-deprecated`). The widget page says it when it
+ * starts, not the loader when it loads: the loader (held to 5 KB) carries only what is needed before the iframe loads.
+ */
+function deprecation(pageUrl: string): string {
+  // This page is {apiBase}/sdk/iframe/<version>/widget.html.
+  const apiBase = new URL('../../../', pageUrl).href.replace(/\/$/, '');
+  const { iframe, elements } = SDK_VERSIONS;
+  return (
+    `The iframe SDK ${iframe} is deprecated; Elements ${elements} takes the same ServiceFrontEndSDK calls: ` +
+    `load ${apiBase}/sdk/elements/${elements}/sdk.js instead (its integrity is in ${apiBase}/sdk/manifest.json).`
+  );
 }
 
 function refusalProblem(code: string): ProblemInfo {
@@ -80,7 +95,7 @@ function refusedWidget(error: SdkError) {
 }
 
 /**
- * The payment widget of this page, mounted by the core (sdk-core's WidgetHandle, as Elements' element is): the view and
+ * The payment widget of this page, mounted by the engine (sdk-core's WidgetHandle, as Elements' element is): the view and
  * sdk-core's card form, plugged into sdk-core's WidgetController, which holds the session, the method choice, the pay
  * guards, the paying state and the errors.
  */
@@ -145,7 +160,7 @@ class Widget implements WidgetHandle {
     this.#startSession();
   }
 
-  /** The appearance (checked as it is applied; the core warned about what it refuses) and the merchant's methods. */
+  /** The appearance (checked as it is applied; the engine warned about what it refuses) and the merchant's methods. */
   #look({ appearance, paymentMethods }: WidgetConfig): void {
     this.applyAppearance(appearance);
     this.#widget.allowMethods(paymentMethods);

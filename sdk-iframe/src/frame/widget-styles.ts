@@ -6,7 +6,7 @@ import type { AppearanceSelector } from '@svc/sdk-core/shared';
  * forbids inline styles. `html{overflow:hidden}`: the loader makes the iframe exactly as tall as the page reports, so
  * a scroll bar never shows (and never narrows the page, which would change its height again). Colours, fonts, sizes
  * and radii are the appearance's custom properties (shared/appearance.ts); the method choice is tabs that stay radio
- * buttons, each wide enough for its name on one line.
+ * buttons, each as wide as its name on one line (the row shared out among them; they wrap).
  */
 const UNIT = 'var(--svc-spacing-unit)';
 const CSS = `
@@ -14,9 +14,9 @@ html{overflow:hidden}
 body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);color:var(--svc-color-text)}
 main{display:grid;gap:calc(${UNIT} * 6);padding:2px;background:var(--svc-color-background);border-radius:var(--svc-radius)}
 [hidden]{display:none!important}
-.methods{border:0;margin:0;padding:0;min-inline-size:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5em,1fr));gap:calc(${UNIT} * 4)}
+.methods{border:0;margin:0;padding:0;min-inline-size:0;display:flex;flex-wrap:wrap;gap:calc(${UNIT} * 4)}
 .methods legend{font-size:.875em;font-weight:500;padding:0;margin-block-end:calc(${UNIT} * 3)}
-.method{display:flex;align-items:center;gap:calc(${UNIT} * 3);min-inline-size:0;padding:calc(${UNIT} * 4) calc(${UNIT} * 6);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius);background:var(--svc-color-tab);white-space:nowrap;cursor:pointer;font-size:.9375em}
+.method{flex:1 0 auto;display:flex;align-items:center;gap:calc(${UNIT} * 3);min-inline-size:0;padding:calc(${UNIT} * 4) calc(${UNIT} * 6);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius);background:var(--svc-color-tab);white-space:nowrap;cursor:pointer;font-size:.9375em}
 .method:has(input:checked){border-color:var(--svc-color-accent);box-shadow:inset 0 0 0 1px var(--svc-color-accent)}
 .method input{margin:0;flex:none;accent-color:var(--svc-color-accent)}
 .method input:focus-visible{outline:2px solid var(--svc-color-accent);outline-offset:2px}

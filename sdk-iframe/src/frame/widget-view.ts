@@ -3,7 +3,7 @@
  * the status and alert live regions and the retry button. It shows a state; the widget (widget-app.ts) decides it.
  */
 import type { PaymentMethodName } from '@svc/protocol';
-import { PHASE_STATUS_KEY, shopperErrorKey, type WidgetPhase } from '@svc/sdk-core/host';
+import { alertKey, PHASE_STATUS_KEY, type WidgetPhase } from '@svc/sdk-core/host';
 import type { EN_CARD, EN_WIDGET, Texts } from '@svc/sdk-core/i18n';
 import type { SdkError } from '@svc/protocol';
 
@@ -71,8 +71,7 @@ export class WidgetView {
     const status = PHASE_STATUS_KEY[phase];
     this.#setText(this.#get('status'), status ? texts.t(status) : '');
     const error = state.error;
-    const errorKey = error && shopperErrorKey(error.code);
-    this.#setText(this.#get('alert'), errorKey ? texts.t(errorKey) : (error?.message ?? ''));
+    this.#setText(this.#get('alert'), error ? texts.t(alertKey(error.code)) : '');
     this.#get('retry').hidden = !state.retry;
   }
 

@@ -1,14 +1,15 @@
 /**
- * The iframe SDK's link from sdk-core's facade (in the merchant page) to sdk-core's core (in the widget page), over
+ * The iframe SDK's link from sdk-core's facade (in the merchant page) to sdk-core's engine (in the widget page), over
  * postMessage (protocol/src/iframe-messages.ts). Each `init` puts one `<iframe title="Payment form">` into the
- * container; the widget page runs the core and the whole widget, and calls the service itself. This side sends the
+ * container; the widget page runs the engine and the whole widget, and calls the service itself. This side sends the
  * merchant's calls (queued until the widget says `ready`, and the last config again to every new widget page), passes
- * the core's events to the facade, sizes the iframe to the height the widget reports, measures it for frameDimensions,
- * and reports what only the page can see: a widget page that does not start, and the iframe leaving the page (which
- * the facade then handles as the widget's removal, so a payment in progress ends there for the merchant).
+ * the engine's events to the facade, sizes the iframe to the size the widget page reports (which is also what
+ * frameDimensions says: the page measures itself), and reports what only the merchant page can see: a widget page
+ * that does not start, and the iframe leaving the page (which the facade then handles as the widget's removal, so a
+ * payment in progress ends there for the merchant).
  */
 import { SDK_VERSIONS } from '@svc/protocol/light';
-import type { CoreCall, CoreEvent, SdkLink } from '@svc/sdk-core/host';
+import type { EngineCall, EngineEvent, SdkLink } from '@svc/sdk-core/host';
 import { randomInstanceId } from '@svc/sdk-core/shared';
 import { loaderEnd, type LoaderChannel } from './loader-channel';
 
@@ -27,7 +28,7 @@ export function widgetUrl(apiBase: string, clientId: string, pageOrigin: string,
 
 /**
  * What postMessage can carry of the merchant's options: a function, a symbol, an element or another class instance
- * becomes null, which the core's checks refuse as they refuse the original.
+ * becomes null, which the engine's checks refuse as they refuse the original.
  */
 export function cloneable(value: unknown, depth = 0): unknown {
   if (typeof value === 'function' || typeof value === 'symbol') return null;
@@ -39,7 +40,7 @@ export function cloneable(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneable(item, depth + 1)]));
 }
 
-type Call = Exclude<CoreCall, { type: 'init' }>;
+type Call = Exclude<EngineCall, { type: 'init' }>;
 
 const clientIdOf = (options: unknown): string => {
   const clientId = typeof options === 'object' && options !== null ? (options as { clientId?: unknown }).clientId : undefined;
@@ -47,91 +48,82 @@ const clientIdOf = (options: unknown): string => {
 };
 
 /**
- * The link for one `ServiceFrontEndSDK`. A closure, not a class: minified, a class still reaches its state through
- * `this.#e`, a closure's variables are one letter (sdk-iframe README, "Size": the loader is held to 5 KB).
+ * The link of one `ServiceFrontEndSDK`, at most one iframe at a time. A closure, not a class: it is in the loader, held
+ * to 5 KB gzip, where a class costs about 110 bytes more (every `this.#field`; sdk-iframe/README.md#size).
  */
-export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent) => void, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
+export function iframeLink(win: Window, apiBase: string, emit: (event: EngineEvent) => void, { readyMs }: IframeTimeouts = DEFAULT_TIMEOUTS): SdkLink {
   const serviceOrigin = new URL(apiBase).origin;
+  /** The last config(): its options, and whether an engine has checked them (a later widget page gets them as a replay). */
+  let config: { options: unknown; checked: boolean } | null = null;
   let iframe: HTMLIFrameElement | null = null;
-  let instanceId = '';
-  let clientId = '';
   let label = '';
   let channel: LoaderChannel | null = null;
-  let ready = false;
-  /** The last config() options; `checked` once a core has seen them (later widget pages get them as a replay). */
-  let options: unknown;
-  let configured = false;
-  let checked = false;
-  /** Calls for the widget page, until it says `ready`. */
-  let queue: Call[] = [];
+  /** Calls for the widget page until it says `ready`; null once it has (calls go at once). */
+  let queue: Call[] | null = [];
   let readyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last frameDimensions, `<height>x<width>`. */
   let dimensions = '';
-  let observers: { disconnect(): void }[] = [];
+  let presence: MutationObserver | null = null;
 
-  /** Loads the widget page for `id` (a new handshake). */
-  function load(id: string): void {
+  /** Loads the widget page for `clientId` (a new handshake). */
+  function load(clientId: string): void {
     channel?.close();
-    ready = false;
-    clientId = id;
-    instanceId = randomInstanceId();
-    channel = loaderEnd(win, {
+    queue ??= [];
+    const instanceId = randomInstanceId();
+    const opened = (channel = loaderEnd(win, {
       peerOrigin: serviceOrigin,
       peerWindow: () => iframe?.contentWindow ?? null,
       instanceId,
       onMessage: (message) => {
-        if (message.type === 'ready') handshake();
-        else if (message.type === 'size') size(message.height);
-        else relay(message); // its source and instance id were checked; the facade reads the event's fields
+        if (message.type === 'ready') return handshake(opened);
+        if (message.type === 'size') return size(message.height, message.width);
+        // Another client ID: another widget page.
+        if (message.type === 'configured' && message.config && message.config.clientId !== clientId) load(message.config.clientId);
+        emit(message); // its source and instance id were checked; the facade reads the event's fields
       },
-    });
-    channel.open();
-    iframe!.src = widgetUrl(apiBase, id, win.location.origin, instanceId);
+    }));
+    opened.open();
+    iframe!.src = widgetUrl(apiBase, clientId, win.location.origin, instanceId);
   }
 
-  function handshake(): void {
-    ready = true;
+  /** The widget page is ready: the last config (a replay once an engine has checked it), `init`, then the queued calls. */
+  function handshake(opened: LoaderChannel): void {
     clearTimeout(readyTimer);
-    const open = channel!;
-    if (configured) open.send({ type: 'config', options, replay: checked });
-    checked = configured;
-    open.send({ type: 'init', container: label });
-    for (const call of queue.splice(0)) open.send(call);
-  }
-
-  function relay(event: CoreEvent): void {
-    if (event.type === 'configured' && event.config && event.config.clientId !== clientId && iframe) {
-      // Another client ID: another widget page.
-      load(event.config.clientId);
+    if (config) {
+      opened.send({ type: 'config', options: config.options, replay: config.checked });
+      config.checked = true;
     }
-    emit(event);
+    opened.send({ type: 'init', container: label });
+    for (const call of queue ?? []) opened.send(call);
+    queue = null;
   }
 
-  function size(height: number): void {
-    const px = `${Math.ceil(height)}px`;
-    if (iframe && iframe.style.height !== px) iframe.style.height = px;
-  }
-
-  function onLoad(): void {
-    clearTimeout(readyTimer);
-    if (ready) return;
-    readyTimer = setTimeout(() => {
-      if (ready || !iframe) return;
-      const message = `The payment form did not start. Check that this page's origin (${win.location.origin}) is allowed for the client ID, that the page's Content-Security-Policy allows frames from ${serviceOrigin}, and that the payment service is reachable.`;
-      emit({ type: 'error', error: { code: 'frame_unavailable', message }, debug: false, logged: false });
-      queue = [];
-    }, timeouts.readyMs);
-  }
-
-  function measure(): void {
-    if (!iframe?.isConnected) return;
-    const rect = iframe.getBoundingClientRect();
-    const height = Math.ceil(rect.height);
-    const width = Math.ceil(rect.width);
+  /**
+   * The widget page's size (its content box, rounded up): the iframe is made that tall, and frameDimensions is told
+   * when it changed (the iframe has no border, so its box is the page's).
+   */
+  function size(height: number, width: number): void {
+    if (!iframe) return;
+    height = Math.ceil(height);
+    width = Math.ceil(width);
+    iframe.style.height = `${height}px`;
     const key = `${height}x${width}`;
     if (key === dimensions) return;
     dimensions = key;
     emit({ type: 'dimensions', height, width });
   }
+
+  /** The iframe loaded: its page has `readyMs` to say `ready`, else it did not start (`frame_unavailable`). */
+  const onLoad = (): void => {
+    clearTimeout(readyTimer);
+    if (!queue) return;
+    readyTimer = setTimeout(() => {
+      if (!queue || !iframe) return;
+      const message = `The payment form did not start. Check that this page's origin (${win.location.origin}) is allowed for the client ID, that the page's Content-Security-Policy allows frames from ${serviceOrigin}, and that the payment service is reachable.`;
+      emit({ type: 'error', error: { code: 'frame_unavailable', message }, debug: false, logged: false });
+      queue = [];
+    }, readyMs);
+  };
 
   return {
     mount(target, name, replace) {
@@ -142,19 +134,16 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent
       frame.title = 'Payment form';
       frame.setAttribute('allow', 'payment');
       frame.setAttribute('scrolling', 'no'); // the widget reports its height; the iframe is made that tall
-      Object.assign(frame.style, { display: 'block', width: '100%', height: '0px', border: '0', overflow: 'hidden' });
+      frame.style.cssText = 'display:block;width:100%;height:0;border:0;overflow:hidden';
       frame.addEventListener('load', onLoad);
       iframe = frame;
-      load(clientIdOf(options));
+      load(clientIdOf(config?.options));
       target.append(frame);
-      const resize = new ResizeObserver(measure);
-      resize.observe(frame);
       // Notices the iframe leaving the page with its container, which no event on the iframe tells.
-      const presence = new MutationObserver(() => {
+      presence = new MutationObserver(() => {
         if (!frame.isConnected) emit({ type: 'unmounted' });
       });
       presence.observe(doc.documentElement, { childList: true, subtree: true });
-      observers = [resize, presence];
     },
 
     unmount() {
@@ -163,29 +152,26 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: CoreEvent
       iframe = null;
       channel?.close();
       channel = null;
-      for (const observer of observers) observer.disconnect();
+      presence?.disconnect();
       clearTimeout(readyTimer);
       frame.removeEventListener('load', onLoad);
       frame.remove();
       queue = [];
-      ready = false;
       dimensions = '';
     },
 
     call(call) {
-      if (call.type === 'config') {
-        options = cloneable(call.options);
-        configured = true;
-        checked = false;
-        if (!ready) return;
-        checked = true;
-        return void channel?.send({ type: 'config', options, replay: false });
-      }
       const message: Call = 'options' in call ? { ...call, options: cloneable(call.options) } : call;
+      if (message.type === 'config') {
+        // Not queued: the handshake sends the last one first.
+        config = { options: message.options, checked: !queue };
+        if (!queue) channel?.send(message);
+        return;
+      }
       // A later widget page (init again) gets the updated appearance with the config it is replayed.
-      if (message.type === 'update' && configured) options = { ...(options as object), ...(message.options as object) };
-      if (ready) channel?.send(message);
-      else queue.push(message);
+      if (message.type === 'update' && config) config.options = { ...(config.options as object), ...(message.options as object) };
+      if (queue) queue.push(message);
+      else channel?.send(message);
     },
   };
 }

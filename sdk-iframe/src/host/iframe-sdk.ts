@@ -1,21 +1,11 @@
 /**
  * `window.ServiceFrontEndSDK` of the iframe SDK 1.0.9: sdk-core's facade in the merchant page (the same global as
- * Elements 1.1.1), its core in the widget page, joined by the iframe link (iframe-link.ts).
+ * Elements 1.1.1), its engine in the widget page, joined by the iframe link (iframe-link.ts).
  */
 import { SDK_VERSIONS } from '@svc/protocol/light';
 import { createServiceFrontEndSDK, type ServiceFrontEndSDK } from '@svc/sdk-core/host';
-import { issueWarning } from '@svc/sdk-core/shared';
 import { DEFAULT_TIMEOUTS, iframeLink, type IframeTimeouts } from './iframe-link';
 
 export function createIframeSdk(win: Window, apiBase: string, timeouts: IframeTimeouts = DEFAULT_TIMEOUTS): ServiceFrontEndSDK {
   return createServiceFrontEndSDK(win.document, { version: SDK_VERSIONS.iframe, connect: (emit) => iframeLink(win, apiBase, emit, timeouts) });
-}
-
-/** Printed once per page, by the copy of the script that installs the global. */
-export function warnDeprecated(apiBase: string): void {
-  issueWarning(
-    'sdk-deprecated',
-    `The iframe SDK ${SDK_VERSIONS.iframe} is deprecated; Elements ${SDK_VERSIONS.elements} takes the same ServiceFrontEndSDK calls: ` +
-      `load ${apiBase}/sdk/elements/${SDK_VERSIONS.elements}/sdk.js instead (its integrity is in ${apiBase}/sdk/manifest.json).`,
-  );
 }

@@ -1,4 +1,4 @@
-/** The built loader, dist/sdk.js, as a merchant page loads it: the global, one deprecation warning per page, the widget. */
+/** The built loader, dist/sdk.js, as a merchant page loads it: the global, the widget, one deprecation warning per page. */
 import { expect } from '@open-wc/testing';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
 import { cardShown, widgetFrame } from './widget-under-test';
@@ -14,7 +14,7 @@ function load(): Promise<void> {
 }
 
 describe('dist/sdk.js (the loader)', () => {
-  it('installs ServiceFrontEndSDK once, warns once that it is deprecated for Elements 1.1.1, and mounts the widget', async () => {
+  it('installs ServiceFrontEndSDK once, mounts the widget, and warns once that it is deprecated for Elements 1.1.1', async () => {
     const warnings: string[] = [];
     const { warn } = console;
     console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
@@ -24,9 +24,6 @@ describe('dist/sdk.js (the loader)', () => {
       await load();
       expect(window.ServiceFrontEndSDK).to.equal(sdk);
       expect(sdk.version).to.equal('1.0.9');
-      const deprecations = warnings.filter((warning) => warning.includes('deprecated'));
-      expect(deprecations).to.have.length(1);
-      expect(deprecations[0]).to.contain('Elements 1.1.1').and.to.contain(`${location.origin}/sdk/elements/1.1.1/sdk.js`);
       expect(warnings.some((warning) => warning.includes('sdk-loaded-twice'))).to.equal(true);
       const container = document.createElement('div');
       container.id = 'service-front-end';
@@ -38,6 +35,12 @@ describe('dist/sdk.js (the loader)', () => {
       expect(widgetFrame(container).title).to.equal('Payment form');
       await cardShown(container);
       await waitFor(() => selected.length === 1, 'paymentSelected');
+      // Said by the widget page when it starts (the loader carries only what is needed before it loads), once per page.
+      sdk.init();
+      await cardShown(container);
+      const deprecations = warnings.filter((warning) => warning.includes('deprecated'));
+      expect(deprecations).to.have.length(1);
+      expect(deprecations[0]).to.contain('sdk-deprecated').and.to.contain('Elements 1.1.1').and.to.contain(`${location.origin}/sdk/elements/1.1.1/sdk.js`);
       sdk.destroy();
       expect(container.querySelector('iframe')).to.equal(null);
     } finally {

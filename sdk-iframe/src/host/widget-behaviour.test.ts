@@ -24,4 +24,5 @@ describeWidgetBehaviour('iframe SDK', {
   },
   cardFieldsShown: async (container) => !widgetDoc(container).getElementById('card')!.hidden,
   cardNumber: async (container) => widgetDoc(container).getElementById('number') as HTMLInputElement,
+  alertText: (container) => widgetDoc(container).getElementById('alert')?.textContent?.trim() ?? '',
 });

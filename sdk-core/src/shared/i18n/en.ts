@@ -27,6 +27,9 @@ export const EN_CARD = {
   'card.cvc.length': 'The security code must be {digits} digits.',
 } as const;
 
+/** What Elements' card frame is called: its iframe's title (`widget.frame`), and its page's (EN_CARD_FRAME). */
+const CARD_FRAME_NAME = 'Secure card payment form';
+
 /** The payment widget (Elements and the iframe widget): method choice, statuses, and what a shopper reads of an error. */
 export const EN_WIDGET = {
   'widget.heading': 'Payment',
@@ -35,7 +38,7 @@ export const EN_WIDGET = {
   'method.paypal': 'PayPal',
   'method.applepay': 'Apple Pay',
   'method.googlepay': 'Google Pay',
-  'widget.frame': 'Secure card payment form',
+  'widget.frame': CARD_FRAME_NAME,
   'widget.iframe': 'Payment form',
   'widget.loading': 'Loading payment methods…',
   'widget.paying': 'Processing the payment…',
@@ -55,6 +58,9 @@ export const EN_WIDGET = {
   'error.unavailable': 'Payment is not available right now. Please try again later.',
   'error.unexpected': 'Something went wrong and nothing was charged. Please try again.',
 } as const;
+
+/** The Elements card frame page: the card fields, and what the frame is (its `<title>`). */
+export const EN_CARD_FRAME = { ...EN_CARD, 'widget.frame': CARD_FRAME_NAME } as const;
 
 /** Express: the wallet buttons and the sandbox wallet sheet. */
 export const EN_EXPRESS = {

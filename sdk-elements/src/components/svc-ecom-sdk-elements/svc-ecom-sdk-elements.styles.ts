@@ -37,10 +37,10 @@ export const styles = css`
     border-radius: var(--svc-radius);
   }
 
-  /* Tabs that stay radio buttons: each tab fits its name on one line; the tabs wrap as a whole. */
+  /* Tabs that stay radio buttons: each tab as wide as its name on one line, the row shared out among them; they wrap. */
   .methods {
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(9.5em, 1fr));
+    display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--svc-spacing) / 2);
     margin: 0;
     padding: 0;
@@ -55,6 +55,7 @@ export const styles = css`
   }
 
   .method {
+    flex: 1 0 auto;
     display: flex;
     align-items: center;
     gap: calc(var(--svc-spacing) / 2);

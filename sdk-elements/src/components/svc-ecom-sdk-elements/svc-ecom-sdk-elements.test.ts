@@ -80,8 +80,9 @@ describe('<svc-ecom-sdk-elements>', () => {
       const errors = record(element, ['svc-error']);
       await waitFor(() => element.state === 'error', 'error state');
       expect(errors[0]!.detail).to.include({ code: 'client_id_unknown' });
+      expect((errors[0]!.detail as { message: string }).message, "the developer's advice").to.contain('ck_unknown');
       expect(part(element, 'error')!.getAttribute('role')).to.equal('alert');
-      expect(part(element, 'error')!.textContent).to.contain('ck_unknown');
+      expect(part(element, 'error')!.textContent, "the shopper's text").to.equal('Payment is not available right now. Please try again later.');
       expect(part(element, 'retry')).to.exist;
 
       const forbidden = mount({ clientId: 'ck_forbidden' });
@@ -437,13 +438,13 @@ describe('<svc-ecom-sdk-elements>', () => {
       element = mount({ apiBase: otherOrigin(), debug: true });
       element.appearance = {
         theme: 'night',
-        variables: { colorText: 'rgb(7, 8, 9)' },
+        variables: { colorText: 'rgb(250, 240, 230)' },
         rules: { '.Tab': { backgroundColor: 'rgb(1, 2, 3)', backgroundImage: 'url(/x.png)' } },
       };
       await element.updateComplete;
       expect(getComputedStyle(element).color, 'the default look until the frame has checked the appearance').to.equal('rgb(26, 26, 26)');
       await ready(element);
-      await waitFor(() => getComputedStyle(element).color === 'rgb(7, 8, 9)', "the frame's accepted variables on the element");
+      await waitFor(() => getComputedStyle(element).color === 'rgb(250, 240, 230)', "the frame's accepted variables on the element");
       const tab = part(element, 'method')!;
       await waitFor(() => getComputedStyle(tab).backgroundColor === 'rgb(1, 2, 3)', "the frame's accepted rule on the tabs");
       expect(getComputedStyle(tab).backgroundImage, 'a refused value is never applied').to.equal('none');

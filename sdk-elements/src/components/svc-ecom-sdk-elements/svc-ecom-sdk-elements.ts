@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { PHASE_STATUS_KEY, shopperErrorKey, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { alertKey, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
 import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { appearanceCss, issueWarning, refusalsWarning, type AppearanceSelector, type CheckedAppearance } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
@@ -342,7 +342,7 @@ export class SvcEcomSdkElements extends LitElement {
       }
       ${state === 'success' ? html`<p part="success" class="success">${texts.t('widget.success')}</p>` : nothing}
       <p part="status" class="status" role="status">${PHASE_STATUS_KEY[state] ? texts.t(PHASE_STATUS_KEY[state]) : ''}</p>
-      <p part="error" class="error" role="alert">${error ? (shopperErrorKey(error.code) ? texts.t(shopperErrorKey(error.code)!) : error.message) : ''}</p>
+      <p part="error" class="error" role="alert">${error ? texts.t(alertKey(error.code)) : ''}</p>
       ${
         state === 'error' && !this.#configError
           ? html`<button part="retry" class="retry" type="button" @click=${() => this.retry()}>${texts.t('widget.retry')}</button>`

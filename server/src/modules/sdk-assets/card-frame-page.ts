@@ -1,5 +1,5 @@
 import { LANGUAGES } from '@svc/protocol';
-import { CARD_FORM_HTML, cardFormHtml } from '@svc/sdk-core/frame/markup';
+import { CARD_FORM_HTML, cardFormHtml, cardFrameHeadingHtml, cardFrameTitleHtml } from '@svc/sdk-core/frame/markup';
 import { directionOf, type Language } from '@svc/sdk-core/i18n';
 import { translator } from '../../i18n';
 
@@ -9,8 +9,9 @@ export function frameLanguage(value: unknown): Language {
 }
 
 /**
- * The built card frame page (card-frame.html: `<html lang="en">` and the card form in `en`) in `language`: its `lang`
- * and `dir` and the card form's labels and names, as the frame's script would draw them once its catalogue loaded, so
+ * The built card frame page (card-frame.html: `<html lang="en">`, its title, heading and card form in `en`) in
+ * `language`: its `lang` and `dir`, its title and heading, and the card form's labels and names, as the frame's script
+ * would draw them once its catalogue loaded, so
  * that the first paint is already in the widget's language. `en` is the built page unchanged; so is a page whose
  * markup is not the one this service builds (the frame's script still switches it).
  */
@@ -18,8 +19,11 @@ export function cardFramePage(built: Buffer, language: Language): Buffer {
   if (language === 'en') return built;
   const page = built.toString('utf8');
   if (!page.includes('<html lang="en">') || !page.includes(CARD_FORM_HTML)) return built;
+  const t = translator(language);
   const rendered = page
     .replace('<html lang="en">', `<html lang="${language}" dir="${directionOf(language)}">`)
-    .replace(CARD_FORM_HTML, () => cardFormHtml(translator(language)));
+    .replace(cardFrameTitleHtml(), () => cardFrameTitleHtml(t))
+    .replace(cardFrameHeadingHtml(), () => cardFrameHeadingHtml(t))
+    .replace(CARD_FORM_HTML, () => cardFormHtml(t));
   return Buffer.from(rendered, 'utf8');
 }

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SdkManifestSchema } from '@svc/protocol';
-import { CARD_FORM_HTML } from '@svc/sdk-core/frame/markup';
+import { CARD_FORM_HTML, cardFrameHeadingHtml, cardFrameTitleHtml } from '@svc/sdk-core/frame/markup';
+import { CATALOGUES } from '../../i18n';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
@@ -27,7 +28,7 @@ const SCRIPT = 'window.ServiceFrontEndSDK = {};';
 const LOADER = 'window.ServiceFrontEndSDK = { iframe: true };';
 const WIDGET_PAGE = '<!doctype html><title>Payment form</title><script src="widget.js" defer></script><form></form>';
 /** As sdk-elements' build writes it: the card form's markup in `en` in place of `<!-- card form -->`. */
-const CARD_FRAME_PAGE = `<!doctype html>\n<html lang="en">\n<head><title>Secure card form</title><script src="card-frame.js" defer></script></head>\n<body><main>\n${CARD_FORM_HTML}\n</main></body>\n</html>\n`;
+const CARD_FRAME_PAGE = `<!doctype html>\n<html lang="en">\n<head>${cardFrameTitleHtml()}<script src="card-frame.js" defer></script></head>\n<body><main>\n${cardFrameHeadingHtml()}\n${CARD_FORM_HTML}\n</main></body>\n</html>\n`;
 
 /** An app serving the SDK files of `root` with the given environment; resolves with its base URL. */
 async function serveSdkFiles(env: Record<string, string>): Promise<{ url: string; server: http.Server }> {
@@ -212,7 +213,7 @@ describe('the card frame page', () => {
     }
   });
 
-  it("starts in the widget's language (`lang`): lang, dir and the card form's names, before its script runs", async () => {
+  it("starts in the widget's language (`lang`): lang, dir, its title and heading and the card form's names, before its script runs", async () => {
     const frame = (query: string) =>
       fetch(`${base}/sdk/elements/1.1.1/card-frame.html?clientId=${clientId}&origin=${encodeURIComponent('https://shop.example.com')}${query}`);
     const he = await frame('&lang=he');
@@ -222,7 +223,10 @@ describe('the card frame page', () => {
     expect(page).toContain('<html lang="he" dir="rtl">');
     expect(page).toContain('<label for="number">מספר כרטיס</label>');
     expect(page).toContain('aria-label="פרטי כרטיס האשראי"');
+    expect(page).toContain(`<title>${CATALOGUES.he['widget.frame']}</title>`);
+    expect(page).toContain(`<h1 class="visually-hidden">${CATALOGUES.he['card.form']}</h1>`);
     expect(page).not.toContain('Card number');
+    expect(page).not.toContain('Secure card');
     // The inputs stay left to right, and the rest of the built page is kept.
     expect(page).toContain('<div class="control" dir="ltr"><input id="number"');
     expect(page).toContain('<script src="card-frame.js" defer></script>');
