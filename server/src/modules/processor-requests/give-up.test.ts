@@ -89,7 +89,8 @@ describe('a capture the processor never answers', () => {
     expect(more.status).toBe(409);
   });
 
-  it('is listed by `svc processor-requests`, and `retry ID` puts it back for the worker, which records it', async () => {
+  // Four runs of the CLI, each a process of its own that loads the server's code: minutes on a loaded machine.
+  it('is listed by `svc processor-requests`, and `retry ID` puts it back for the worker, which records it', { timeout: 120_000 }, async () => {
     const { id } = await captureRequest();
     const listed = await svc('processor-requests', '--json');
     expect(listed.code).toBe(0);
