@@ -25,10 +25,10 @@ async function serveBuiltFiles(ctx, next) {
 /**
  * The strict policy the server can give the card frame: it needs no inline script or style (its styles are a constructed
  * style sheet). frame-ancestors is the page origin, as the server sets it; a test that embeds the frame for another
- * origin on purpose leaves it out with `testNoFrameAncestors`.
+ * origin on purpose leaves it out with `testNoFrameAncestors`, and one that only reads the page's text gives none.
  */
 function frameCsp(query) {
-  return cardFrameCsp(query.testNoFrameAncestors ? null : query.origin);
+  return cardFrameCsp(query.testNoFrameAncestors || !query.origin ? null : query.origin);
 }
 
 export default browserTestConfig({ packageDir: here, files: ['src/**/*.test.ts'], middleware: [serveBuiltFiles, fakeSdkApi] });
