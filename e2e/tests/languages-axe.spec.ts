@@ -1,4 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
+import { SDK_VERSIONS } from '@svc/protocol';
 import { EN } from '../../sdk-core/src/shared/i18n/en';
 import ar from '../../sdk-core/src/shared/i18n/locales/ar.json' with { type: 'json' };
 import de from '../../sdk-core/src/shared/i18n/locales/de.json' with { type: 'json' };
@@ -10,8 +11,9 @@ import { expect, expectAxeClean, test } from '../fixtures';
 
 /**
  * Every language the service speaks (docs/languages.md), on the two surfaces a shopper pays on: the demo's Elements
- * checkout (the page and the card frame) and the service's hosted payment page. Each is axe-clean (no serious or
- * critical violation) once it speaks that language, and a full-page screenshot of each is attached to the report.
+ * checkout (the page and the card frame) and the service's hosted payment page, and on the pages that refuse (an
+ * unknown link or sticker, a frame refused to a site). Each is axe-clean (no serious or critical violation) once it
+ * speaks that language, and a full-page screenshot of each payment surface is attached to the report.
  */
 const CATALOGUES: Record<string, Record<keyof typeof EN, string>> = { en: EN, he, ar, ru, fr, de, es };
 const RIGHT_TO_LEFT = ['he', 'ar'];
@@ -50,5 +52,35 @@ for (const [language, t] of Object.entries(CATALOGUES)) {
 
     await expectAxeClean(page);
     await attachScreenshot(page, testInfo, `hosted-page-${language}.png`);
+  });
+
+  test.describe(() => {
+    // A browser in that language: its Accept-Language says it, which is how every consumer page takes it.
+    test.use({ locale: language });
+
+    test(`the refusal pages in ${language} (an unknown link or sticker, a refused frame) speak it and are axe-clean`, async ({ page, stack }) => {
+      const elsewhere = encodeURIComponent('https://elsewhere.example');
+      const refusals = [
+        { url: `${stack.serviceUrl}/pay/${'0'.repeat(24)}`, status: 404, heading: t['page.linkNotFound'] },
+        { url: `${stack.serviceUrl}/s/${'0'.repeat(24)}`, status: 404, heading: t['page.stickerNotFound'] },
+        { url: `${stack.serviceUrl}/sdk/elements/${SDK_VERSIONS.elements}/card-frame.html?clientId=ck_unknown&origin=${elsewhere}`, status: 403 },
+        { url: `${stack.serviceUrl}/sdk/iframe/${SDK_VERSIONS.iframe}/widget.html?clientId=ck_unknown&origin=${elsewhere}`, status: 403 },
+      ];
+      for (const { url, status, heading } of refusals) {
+        const response = await page.goto(url);
+        expect(response!.status(), url).toBe(status);
+        await expect(page.locator('html'), url).toHaveAttribute('lang', language);
+        await expect(page.locator('html'), url).toHaveAttribute('dir', dir);
+        if (heading) {
+          await expect(page).toHaveTitle(heading);
+          await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+          await expect(page.getByText(t['page.notFound.text'])).toBeVisible();
+        } else {
+          await expect(page).toHaveTitle(t['page.frameRefused']);
+          await expect(page.getByText(t['page.frameRefused.text'])).toBeVisible();
+        }
+        await expectAxeClean(page);
+      }
+    });
   });
 }

@@ -1,5 +1,10 @@
 import { Status } from '@svc/protocol';
+import { EN } from '../../sdk-core/src/shared/i18n/en';
 import ar from '../../sdk-core/src/shared/i18n/locales/ar.json' with { type: 'json' };
+import de from '../../sdk-core/src/shared/i18n/locales/de.json' with { type: 'json' };
+import es from '../../sdk-core/src/shared/i18n/locales/es.json' with { type: 'json' };
+import fr from '../../sdk-core/src/shared/i18n/locales/fr.json' with { type: 'json' };
+import he from '../../sdk-core/src/shared/i18n/locales/he.json' with { type: 'json' };
 import ru from '../../sdk-core/src/shared/i18n/locales/ru.json' with { type: 'json' };
 import { CARDS, expect, test, waitForStatus } from '../fixtures';
 
@@ -61,4 +66,38 @@ test.describe('in Arabic', () => {
     expect(await amount.evaluate(seenLeftToRight)).toBe('US$1,234.50');
     await expect(page.getByRole('button', { name: ar['page.payAmount'].replace('{amount}', '1,234.50').replace('{currency}', 'USD') })).toBeVisible();
   });
+});
+
+/**
+ * The expiry and security code fields share a row: an error under one of them (three lines in French at 390 px) or a
+ * longer label never moves the other one's input, in any language.
+ */
+test.describe('the expiry and security code fields at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  const CATALOGUES = { en: EN, he, ar, ru, fr, de, es } as const;
+
+  for (const [language, texts] of Object.entries(CATALOGUES)) {
+    test(`${language}: their inputs stay level when only one of them shows an error`, async ({ page, api }) => {
+      const created = await api.init({ amount: 12.5, currency: 'EUR' });
+      const link = new URL(created.transactionPage.qrURL);
+      link.searchParams.set('lang', language);
+      const expiry = page.getByLabel(texts['card.expiry.label']);
+      const cvc = page.getByLabel(texts['card.cvc.label']);
+      const tops = async () => [(await expiry.boundingBox())!.y, (await cvc.boundingBox())!.y];
+
+      for (const [typedIn, other, error, otherError] of [
+        [expiry, cvc, '#expiry-error', '#cvc-error'],
+        [cvc, expiry, '#cvc-error', '#expiry-error'],
+      ] as const) {
+        await page.goto(link.href);
+        await typedIn.fill('1');
+        await typedIn.blur();
+        await expect(page.locator(error)).not.toBeEmpty();
+        await expect(page.locator(otherError)).toBeEmpty();
+        await expect(other).toHaveAttribute('aria-invalid', 'false');
+        const [expiryTop, cvcTop] = await tops();
+        expect(Math.abs(expiryTop! - cvcTop!), `${error} shown`).toBeLessThan(0.5);
+      }
+    });
+  }
 });

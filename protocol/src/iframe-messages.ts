@@ -61,6 +61,11 @@ const SdkFacadeConfigSchema = z.strictObject({ clientId: z.string(), debug: z.bo
 /** Widget → loader: the core's events. Sent with targetOrigin = the merchant page's origin the widget page was served for. */
 export const WidgetToLoaderMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: WIDGET, instanceId, type: z.literal('ready') }),
+  /**
+   * The widget page's title, in the widget's language (the catalogue's `widget.iframe`) once it speaks one: the loader
+   * names the iframe with it, so a screen reader in the merchant page announces the form in the shopper's language.
+   */
+  z.strictObject({ source: WIDGET, instanceId, type: z.literal('title'), title: z.string().min(1).max(200) }),
   /** The widget's content size, px: the loader sets the iframe's height to it. */
   z.strictObject({ source: WIDGET, instanceId, type: z.literal('size'), height: z.number().nonnegative(), width: z.number().nonnegative() }),
   /** The checked config, what the merchant page needs of it; null when `config()` failed. */

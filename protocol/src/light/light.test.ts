@@ -727,6 +727,12 @@ describe('light mirrors agree with the iframe SDK protocol', () => {
         objectOf({ source: maybe(fc.constantFrom(widget, loader)), instanceId, type: fc.constantFrom('ready', 'unmounted') }, ['source', 'instanceId', 'type']),
         size('size'),
         size('dimensions'),
+        objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('title'), title: maybe(textAround(200)) }, [
+          'source',
+          'instanceId',
+          'type',
+          'title',
+        ]),
         objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('configured'), config }, ['source', 'instanceId', 'type', 'config']),
         objectOf({ source: fc.constant(widget), instanceId, type: fc.constant('log'), event: maybe(fc.string()), detail: fc.anything() }, [
           'source',

@@ -24,6 +24,7 @@ const message = <const T extends string, S extends Record<string, Validator<unkn
 
 export const WidgetToLoaderMessageWire = union('type', [
   message('ready', {}),
+  message('title', { title: string({ min: 1, max: 200 }) }),
   message('size', { height: nonNegative, width: nonNegative }),
   message('configured', { config: nullable(facadeConfig) }),
   message('log', { event: string(), detail: optional(unknown) }),

@@ -56,7 +56,23 @@ export function startWidget(win: Window): void {
   channel.open();
   channel.send({ type: 'ready' });
   channel.send({ type: 'warning', code: 'sdk-deprecated', message: deprecation(win.location.href) });
+  reportTitle(doc, (title) => channel.send({ type: 'title', title }));
   if (!refused) observeSize(doc, (height, width) => channel.send({ type: 'size', height, width }));
+}
+
+/**
+ * The page's title now and whenever it changes (the widget's language arrived or changed: `widget.iframe`), for the
+ * loader to name the iframe with: the merchant page cannot read this page, and the loader carries no catalogue.
+ */
+function reportTitle(doc: Document, report: (title: string) => void): void {
+  let said = '';
+  const say = (): void => {
+    const title = doc.title.slice(0, 200);
+    if (title && title !== said) report((said = title));
+  };
+  say();
+  const element = doc.querySelector('title');
+  if (element) new MutationObserver(say).observe(element, { childList: true, characterData: true, subtree: true });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The iframe SDK's link from sdk-core's facade (in the merchant page) to sdk-core's engine (in the widget page), over
  * postMessage (protocol/src/iframe-messages.ts). Each `init` puts one `<iframe title="Payment form">` into the
- * container; the widget page runs the engine and the whole widget, and calls the service itself. This side sends the
+ * container (titled in the widget's language once its page says it); the widget page runs the engine and the whole widget, and calls the service itself. This side sends the
  * merchant's calls (queued until the widget says `ready`, and the last config again to every new widget page), passes
  * the engine's events to the facade, sizes the iframe to the size the widget page reports (which is also what
  * frameDimensions says: the page measures itself), and reports what only the merchant page can see: a widget page
@@ -77,6 +77,8 @@ export function iframeLink(win: Window, apiBase: string, emit: (event: EngineEve
       onMessage: (message) => {
         if (message.type === 'ready') return handshake(opened);
         if (message.type === 'size') return size(message.height, message.width);
+        // The widget page's title, in the widget's language: the iframe's name (English until the page says it).
+        if (message.type === 'title') return iframe && (iframe.title = message.title);
         // Another client ID: another widget page.
         if (message.type === 'configured' && message.config && message.config.clientId !== clientId) load(message.config.clientId);
         emit(message); // its source and instance id were checked; the facade reads the event's fields

@@ -1,4 +1,7 @@
-/** The iframe widget page in every language: its texts from the catalogue, right to left for he and ar, a run-time change. */
+/**
+ * The iframe widget page in every language: its texts from the catalogue, right to left for he and ar, the iframe's
+ * title in the merchant page, a run-time change.
+ */
 import { expect } from '@open-wc/testing';
 import { LANGUAGES } from '@svc/protocol/light';
 import { EN, type Catalogue, type Language } from '@svc/sdk-core/i18n';
@@ -53,6 +56,9 @@ describe('iframe widget in every language', () => {
         texts['card.cvc.label'],
       ]);
       expect(doc.documentElement.dir).to.equal(language === 'he' || language === 'ar' ? 'rtl' : 'ltr');
+      // The iframe in the merchant page is named in the widget's language too (the name a screen reader announces).
+      const iframe = container.querySelector('iframe')!;
+      await waitFor(() => iframe.title === texts['widget.iframe'], `the iframe's title is ${texts['widget.iframe']}`);
       for (const id of ['number', 'expiry', 'cvc']) expect(getComputedStyle(doc.getElementById(id)!).direction, id).to.equal('ltr');
     });
   }
@@ -65,6 +71,9 @@ describe('iframe widget in every language', () => {
     sdk.config({ mode: 'sandbox', clientId: 'ck_test', locale: 'ar' });
     await waitFor(() => doc.documentElement.lang === 'ar', 'the widget speaks ar');
     expect(number.value).to.equal('4242 4242');
-    expect(number.labels![0]!.textContent).to.equal((await catalogue('ar'))['card.number.label']);
+    const ar = await catalogue('ar');
+    expect(number.labels![0]!.textContent).to.equal(ar['card.number.label']);
+    const iframe = container.querySelector('iframe')!;
+    await waitFor(() => iframe.title === ar['widget.iframe'], "the iframe's title is ar's");
   });
 });

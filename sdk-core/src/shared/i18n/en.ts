@@ -134,6 +134,8 @@ export const EN_PAGES = {
   'page.linkNotFound': 'Payment link not found',
   'page.stickerNotFound': 'Sticker not found',
   'page.notFound.text': 'Check the link, or ask the merchant for a new one.',
+  'page.frameRefused': 'Payment form unavailable',
+  'page.frameRefused.text': 'This payment form cannot be shown on this site.',
   'sticker.waiting': 'No payment is waiting',
   'sticker.notStarted': 'The cashier has not started a payment on this terminal yet.',
   'sticker.opensItself': 'This page opens the payment by itself as soon as there is one.',

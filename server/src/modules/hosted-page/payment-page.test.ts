@@ -1,6 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { Status, type Transaction } from '@svc/protocol';
+import { LANGUAGES, Status, type Transaction } from '@svc/protocol';
+import { directionOf } from '@svc/sdk-core/i18n';
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../html-escape';
+import { CATALOGUES } from '../../i18n';
 import { useTestApp } from '../../test/harness';
 import { cardNumbered, consumerPays, TEST_CARD } from '../../test/merchant-client';
 import { SandboxClock } from '../sandbox/sandbox-clock';
@@ -183,6 +186,27 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(((await res.json()) as { code: string }).code).toBe('not_found');
+    }
+  });
+
+  it("an unknown link's 404 page, and an unknown sticker's, speak the browser's language (or ?lang=), lang and dir set", async () => {
+    for (const language of LANGUAGES) {
+      const texts = CATALOGUES[language];
+      const root = `<html lang="${language}" dir="${directionOf(language)}">`;
+      for (const [path, headers, title] of [
+        ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { 'accept-language': `xx, ${language};q=0.8` }, texts['page.linkNotFound']],
+        ['/pay/short', { 'accept-language': language }, texts['page.linkNotFound']],
+        [`/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?lang=${language}`, { 'accept-language': 'xx' }, texts['page.linkNotFound']],
+        ['/s/0000000000000000000000', { 'accept-language': language }, texts['page.stickerNotFound']],
+        [`/s/NOT-A-CODE?lang=${language}`, {}, texts['page.stickerNotFound']],
+      ] as const) {
+        const { res, html } = await page(path, headers);
+        expect(res.status, path).toBe(404);
+        expect(/<html[^>]*>/.exec(html)?.[0], `${language} ${path}`).toBe(root);
+        expect(heading(html), `${language} ${path}`).toBe(escapeHtml(title));
+        expect(html, `${language} ${path}`).toContain(`<title>${escapeHtml(title)}</title>`);
+        expect(html, `${language} ${path}`).toContain(escapeHtml(texts['page.notFound.text']));
+      }
     }
   });
 

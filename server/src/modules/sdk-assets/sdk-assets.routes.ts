@@ -8,9 +8,12 @@ import { originAllowed } from '../sdk-sessions';
 import { SDK_FILES, SdkFileCache, type LoadedFile } from './sdk-files';
 import { localeFiles } from './locale-files';
 import { cardFramePage, frameLanguage } from './card-frame-page';
+import { frameRefusalPage, type WidgetRefusalCode } from './frame-refusal-page';
 import { encodedFile, type EncodableFile } from './encoded-file';
 import { findCredentialByHash } from '../../auth/credentials.queries';
 import { hashCredential } from '../../auth/credential-hash';
+import { pageLanguage } from '../../i18n';
+import type { Language } from '@svc/sdk-core/i18n';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** SDK_FILES_REVALIDATE (sandbox only, `pnpm dev`): the scripts change under the same versioned path while it runs. */
@@ -60,7 +63,7 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
       const loaded = await files.load(file);
       if (!loaded) throw new ApiError('not_found', `The ${file.name} SDK is not built on this server; run "pnpm build" in the repository.`);
       if (file.kind === 'frame' || file.kind === 'widget') {
-        await sendFrame(deps, req.query, res, loaded, file.kind === 'widget');
+        await sendFrame(deps, req, res, loaded, file.kind === 'widget');
         return;
       }
       res.setHeader('Content-Type', CONTENT_TYPES[file.kind]);
@@ -93,7 +96,8 @@ export function sdkAssetsRouter(deps: SdkAssetsRouterDeps, root = REPO_ROOT): Ro
  * the page then carries `frame-ancestors <origin>`, so no other site can frame it, and a CSP that lets it talk
  * only to this service.
  */
-async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknown>, res: Response, loaded: LoadedFile, isWidget: boolean): Promise<void> {
+async function sendFrame(deps: SdkAssetsRouterDeps, req: Request, res: Response, loaded: LoadedFile, isWidget: boolean): Promise<void> {
+  const query: Record<string, unknown> = req.query;
   const clientId = typeof query.clientId === 'string' ? query.clientId : '';
   const origin = typeof query.origin === 'string' ? query.origin : '';
   const client = clientId.length > 0 && clientId.length <= 200 ? await findCredentialByHash(deps.db, hashCredential(clientId)) : null;
@@ -102,12 +106,14 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
   res.setHeader('Referrer-Policy', 'no-referrer');
   // A stored origin that is not a plain one (saved before origins were checked) frames nothing.
   if (!client || client.kind !== 'client' || !originAllowed(client.allowedOrigins, origin) || !isPlainOrigin(origin)) {
+    // Said in the shopper's language: the widget's (`lang`, which Elements puts in its card frame's URL), else the browser's.
+    const language = pageLanguage({ query: query.lang, acceptLanguage: req.get('accept-language') });
     if (isWidget && isPlainOrigin(origin)) {
-      sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown');
+      sendWidgetRefusal(res, origin, client?.kind === 'client' ? 'origin_not_allowed' : 'client_id_unknown', language);
       return;
     }
     res.setHeader('Content-Security-Policy', CARD_FRAME_REFUSED_CSP);
-    res.status(403).type('html').send('<!doctype html><title>Payment form unavailable</title><p>This payment form cannot be shown on this site.</p>');
+    res.status(403).type('html').send(frameRefusalPage(language));
     return;
   }
   res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
@@ -120,18 +126,12 @@ async function sendFrame(deps: SdkAssetsRouterDeps, query: Record<string, unknow
  * the loader in the page at `origin` (its one postMessage target), so the merchant's error callback gets
  * `client_id_unknown` or `origin_not_allowed` as Elements reports them. Nothing here can be used by the framing site.
  */
-function sendWidgetRefusal(res: Response, origin: string, code: 'client_id_unknown' | 'origin_not_allowed'): void {
+function sendWidgetRefusal(res: Response, origin: string, code: WidgetRefusalCode, language: Language): void {
   res.setHeader(
     'Content-Security-Policy',
     [frameAncestorsDirective(origin), "default-src 'none'", "script-src 'self'", "base-uri 'none'", "form-action 'none'"].join('; '),
   );
-  res
-    .status(403)
-    .type('html')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="svc-widget-refusal" content="${code}"><title>Payment form unavailable</title>` +
-        '<script src="widget.js" defer></script></head><body><main><p>This payment form cannot be shown on this site.</p></main></body></html>',
-    );
+  res.status(403).type('html').send(frameRefusalPage(language, code));
 }
 
 /** Sends a built file compressed as the client accepts (encoded-file.ts); HEAD answers the same headers without the body. */

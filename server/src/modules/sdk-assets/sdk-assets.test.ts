@@ -7,6 +7,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { SdkManifestSchema } from '@svc/protocol';
 import { CARD_FORM_HTML, cardFrameHeadingHtml, cardFrameTitleHtml } from '@svc/sdk-core/frame/markup';
+import { LANGUAGES } from '@svc/protocol';
+import { directionOf } from '@svc/sdk-core/i18n';
 import { CATALOGUES } from '../../i18n';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -303,6 +305,38 @@ describe('the iframe SDK', () => {
       expect(await refused.text()).not.toContain('script');
     }
   });
+});
+
+describe('the refused frames in the consumer language', () => {
+  const cardFrame = (query: string) => `${base}/sdk/elements/1.1.1/card-frame.html?${query}`;
+  const widgetPage = (query: string) => `${base}/sdk/iframe/1.0.9/widget.html?${query}`;
+  const said = (page: string) => ({
+    root: /<html[^>]*>/.exec(page)?.[0],
+    title: /<title>([^<]*)<\/title>/.exec(page)?.[1],
+    text: /<main><p>([^<]*)<\/p><\/main>/.exec(page)?.[1],
+  });
+
+  for (const language of LANGUAGES) {
+    const t = CATALOGUES[language];
+    const shown = { root: `<html lang="${language}" dir="${directionOf(language)}">`, title: t['page.frameRefused'], text: t['page.frameRefused.text'] };
+
+    it(`${language}: the card frame's and the widget page's refusals, from the lang parameter or the browser's languages`, async () => {
+      const evil = encodeURIComponent('https://evil.example.com');
+      for (const [url, headers] of [
+        [cardFrame(`clientId=${clientId}&origin=${evil}&lang=${language}`), {}],
+        [cardFrame(`clientId=ck_unknown&origin=${evil}`), { 'accept-language': `${language};q=0.9, xx` }],
+        [widgetPage(`clientId=${clientId}&origin=${evil}`), { 'accept-language': language }],
+        [widgetPage(`clientId=ck_unknown&origin=${evil}&lang=${language}`), { 'accept-language': 'xx' }],
+        [widgetPage(`clientId=${clientId}`), { 'accept-language': language }],
+      ] as const) {
+        const refused = await fetch(url, { headers });
+        expect(refused.status, url).toBe(403);
+        const page = await refused.text();
+        expect(said(page), url).toEqual(shown);
+        expect(page, url).not.toContain('<form');
+      }
+    });
+  }
 });
 
 describe('frame-ancestors', () => {
