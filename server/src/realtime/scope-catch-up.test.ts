@@ -8,6 +8,7 @@ import { createLogger } from '../logger';
 import { useTestApp } from '../test/harness';
 import type { ScopeFilter } from './audience';
 import { startEventsBridge } from './events-bridge';
+import { postgresBus } from '../update-bus';
 import { Hub } from './hub';
 import { RealtimeEvent } from './realtime-event';
 import { eventsInScopeSince } from './realtime.queries';
@@ -101,7 +102,7 @@ describe('the events bridge after its listener reconnects', () => {
     const { database, app, client, merchant } = t;
     const hub = new Hub();
     const listener = new ControlledListener();
-    const bridge = await startEventsBridge({ sql: listener, db: database.db, hub, logger, clock: app.clock });
+    const bridge = await startEventsBridge({ bus: postgresBus({ db: database.db, listener, logger }), db: database.db, hub, logger, clock: app.clock });
     const sink = new RecordingSink();
     const { merchantId } = merchant;
     const store: ScopeEventStore = { eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(database.db, filter, since, limit) };
