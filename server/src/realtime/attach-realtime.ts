@@ -13,7 +13,7 @@ import { postgresBus, type UpdateBus } from '../update-bus';
 import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-cache';
 import { proxyTrust } from '../http/client-address';
 import { Hub } from './hub';
-import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
+import { eventsAfter, eventsInScopeSince, findVisibleTransaction, transactionEventsSince } from './realtime.queries';
 import type { SessionTokenResolver } from './session-token';
 import { authenticateUpgrade } from './upgrade-auth';
 
@@ -92,7 +92,10 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       eventsAfter: (transactionId, afterSequence, limit) => eventsAfter(db, transactionId, afterSequence, limit),
     }),
     now: () => deps.clock.now(),
-    scopeStore: { eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(db, filter, since, limit) },
+    scopeStore: {
+      eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(db, filter, since, limit),
+      transactionEventsSince: (transactionId, afterSequence, since, limit) => transactionEventsSince(db, transactionId, afterSequence, since, limit),
+    },
     slowConsumerBytes: options.slowConsumerBytes ?? 1024 * 1024,
     maxSubscriptions: options.maxSubscriptions ?? WS_MAX_SUBSCRIPTIONS,
     subscription: { pageSize: options.replayPageSize ?? 100, maxBuffered: 10_000 },
