@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from './test/database';
 import { provisionTestMerchant } from './test/fixtures';
 import { consumerPays, merchantClient, type MerchantClient } from './test/merchant-client';
 import { finished, spawnNode, waitForHealthy } from './test/process';
+import { NATS_SERVER_BINARY, NATS_SKIP_LINE, startNatsServer, type NatsServer } from './test/nats-server';
 
 /**
  * Three instances of the built server on one database, as an operator scales out (docs/operating.md#running-several-instances):
@@ -18,7 +19,9 @@ import { finished, spawnNode, waitForHealthy } from './test/process';
  * socket on one and a payment page's socket on another, one instance killed (SIGKILL) and started again midway, and
  * the test clock moved so that every instance's sweeps find the same time-out and hold expiry. Every callback attempt
  * reaches the merchant once, every update reaches every subscriber in order whichever instance made it, each expiry is
- * applied once, and every processor request is finished once, by the instance that asked.
+ * applied once, and every processor request is finished once, by the instance that asked. It runs on each update bus
+ * (REALTIME_BUS), with the bus lost and back midway while changes are made: for `nats` the test's own NATS server is
+ * killed and started again on its port; for `postgres` every instance's LISTEN connection is terminated.
  */
 const PUBLIC_BASE_URL = 'http://localhost:8080';
 const HOLD_S = 7 * 24 * 3600;
@@ -44,7 +47,6 @@ beforeAll(async () => {
     buildServer('several-instances'),
     fs.mkdtemp(path.join(os.tmpdir(), 'svc-instances-')),
   ]);
-  merchant = await provisionTestMerchant(database.db, 'Scaled Shop');
 });
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -54,7 +56,41 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-async function startInstance(name: string, port: number): Promise<Instance> {
+/** The bus the instances share: what they are started with, and how the test takes it away and brings it back. */
+interface BusUnderTest {
+  env: Record<string, string>;
+  /** Takes the bus away (no instance hears it), runs `meanwhile`, brings the bus back. */
+  outage(meanwhile: () => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const postgresBus = (): BusUnderTest => ({
+  env: { REALTIME_BUS: 'postgres' },
+  async outage(meanwhile) {
+    // Every instance's LISTEN connection (the only connections whose last statement is a LISTEN) ends at once.
+    const terminated = await database.sql<{ pid: number }[]>`
+      select pid from pg_stat_activity
+      where datname = ${database.name} and query ilike 'listen %' and pid <> pg_backend_pid() and pg_terminate_backend(pid)`;
+    expect(terminated.length).toBeGreaterThanOrEqual(3);
+    await meanwhile();
+  },
+  stop: async () => undefined,
+});
+
+const natsBus = async (): Promise<BusUnderTest> => {
+  const server: NatsServer = await startNatsServer();
+  return {
+    env: { REALTIME_BUS: 'nats', NATS_URL: server.url },
+    async outage(meanwhile) {
+      await server.kill();
+      await meanwhile();
+      await server.restart();
+    },
+    stop: () => server.stop(),
+  };
+};
+
+async function startInstance(name: string, port: number, bus: BusUnderTest): Promise<Instance> {
   const child = spawnNode(
     [built.main],
     {
@@ -71,6 +107,7 @@ async function startInstance(name: string, port: number): Promise<Instance> {
       RATE_LIMIT_PER_S: '100000',
       RATE_LIMIT_BURST: '100000',
       SHUTDOWN_GRACE_MS: '3000',
+      ...bus.env,
     },
     { tsx: false },
   );
@@ -93,14 +130,22 @@ const ok = <T extends { status: number; body: unknown }>(answered: T): T => {
   return answered;
 };
 
-describe('three instances on one database', () => {
-  it('share lifecycles, callbacks, subscriptions and sweeps, with one killed and restarted midway', { timeout: 90_000 }, async () => {
+if (!NATS_SERVER_BINARY) console.info(`several-instances.test.ts on the nats bus ${NATS_SKIP_LINE}`);
+
+describe.each([
+  { busName: 'postgres', skip: false, open: () => Promise.resolve(postgresBus()) },
+  { busName: 'nats', skip: !NATS_SERVER_BINARY, open: natsBus },
+])('three instances on one database, on the $busName bus', ({ busName, skip, open }) => {
+  it.skipIf(skip)('share lifecycles, callbacks, subscriptions and sweeps, with one killed and restarted and the bus lost midway', { timeout: 120_000 }, async () => {
+    // A merchant of each run's own, so that each run counts only its own callbacks and processor requests.
+    merchant = await provisionTestMerchant(database.db, `Scaled Shop (${busName})`);
     const receiver = await startReceiver(answer(200));
     const sockets: TestSocket[] = [];
+    const bus = await open();
     try {
       const ports = await Promise.all([freePort(), freePort(), freePort()]);
       // Started together: migrations and the sandbox's bootstrap are shared work.
-      const [a, firstB, c] = await Promise.all([startInstance('A', ports[0]!), startInstance('B', ports[1]!), startInstance('C', ports[2]!)]);
+      const [a, firstB, c] = await Promise.all([startInstance('A', ports[0]!, bus), startInstance('B', ports[1]!, bus), startInstance('C', ports[2]!, bus)]);
       let b = firstB;
       const callbackURL = `${receiver.url}/callbacks`;
 
@@ -142,7 +187,14 @@ describe('three instances on one database', () => {
       // B dies at once, its callbacks perhaps mid-flight, and comes back on the same port.
       b.child.kill('SIGKILL');
       await finished(b.child);
-      b = await startInstance('B', ports[1]!);
+      b = await startInstance('B', ports[1]!, bus);
+
+      // The bus goes away while a sale is made and paid and a capture is made, and comes back.
+      let lostSale = sale;
+      await bus.outage(async () => {
+        lostSale = ok(await c.client.init({ amount: 65, currency: 'USD', callbackURL })).body;
+        ok(await consumerPays(a.app, lostSale));
+      });
 
       // Round 2 through the restarted B.
       const sale2 = ok(await b.client.init({ amount: 70, currency: 'USD', callbackURL })).body;
@@ -156,7 +208,7 @@ describe('three instances on one database', () => {
       // expiry workers, following the clock, find the same rows due.
       ok(await c.client.advanceClock(HOLD_S + 60));
 
-      const all = [sale, captured, voided, timingOut, held, cancelled, sale2, captured2].map((t) => t.TransactionNumber);
+      const all = [sale, captured, voided, timingOut, held, cancelled, lostSale, sale2, captured2].map((t) => t.TransactionNumber);
       const eventsOf = async () => {
         const rows = await database.sql<{ transaction_number: string; sequence: number; status: number; callback: boolean; id: string }[]>`
           select t.transaction_number, e.sequence, (e.payload::jsonb ->> 'status')::int as status, e.id,
@@ -220,9 +272,16 @@ describe('three instances on one database', () => {
           .map((r) => r.transaction_number)
           .sort(),
       ).toEqual([voided.TransactionNumber, held.TransactionNumber].sort());
+      // Nothing was left in the realtime outbox: each update published once its change committed, or by the sweep.
+      await expect.poll(async () => (await database.sql`select 1 from event_publications`).length, { timeout: 10_000 }).toBe(0);
     } finally {
       for (const socket of sockets) await socket.close();
       await receiver.close();
+      for (const child of children.splice(0)) {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await finished(child).catch(() => undefined);
+      }
+      await bus.stop();
     }
   });
 });
