@@ -8,6 +8,7 @@ import { describeWrites, fmt } from './write-count.mjs';
 import { LIFECYCLE_STEPS } from './lifecycle.mjs';
 import { browserGoals, browserSection } from './metrics/browser-report.mjs';
 import { failoverGoals, failoverSection } from './metrics/failover-report.mjs';
+import { busGoals, busSection } from './metrics/bus-report.mjs';
 import { table } from './markdown-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -158,6 +159,7 @@ export function goals(r) {
   }
   if (r.browser) browserGoals(r.browser, add);
   if (r.failover) failoverGoals(r.failover, add);
+  if (r.bus) busGoals(r.bus, add);
   return rows;
 }
 
@@ -734,6 +736,7 @@ export function renderReport(r) {
   if (r.observability) out.push(observabilitySection(r.observability), '');
   if (r.browser) out.push(browserSection(r.browser), '');
   if (r.failover) out.push(failoverSection(r.failover), '');
+  if (r.bus) out.push(busSection(r.bus), '');
 
   const notes = [];
   const sections = {

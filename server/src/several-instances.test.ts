@@ -136,152 +136,156 @@ describe.each([
   { busName: 'postgres', skip: false, open: () => Promise.resolve(postgresBus()) },
   { busName: 'nats', skip: !NATS_SERVER_BINARY, open: natsBus },
 ])('three instances on one database, on the $busName bus', ({ busName, skip, open }) => {
-  it.skipIf(skip)('share lifecycles, callbacks, subscriptions and sweeps, with one killed and restarted and the bus lost midway', { timeout: 120_000 }, async () => {
-    // A merchant of each run's own, so that each run counts only its own callbacks and processor requests.
-    merchant = await provisionTestMerchant(database.db, `Scaled Shop (${busName})`);
-    const receiver = await startReceiver(answer(200));
-    const sockets: TestSocket[] = [];
-    const bus = await open();
-    try {
-      const ports = await Promise.all([freePort(), freePort(), freePort()]);
-      // Started together: migrations and the sandbox's bootstrap are shared work.
-      const [a, firstB, c] = await Promise.all([startInstance('A', ports[0]!, bus), startInstance('B', ports[1]!, bus), startInstance('C', ports[2]!, bus)]);
-      let b = firstB;
-      const callbackURL = `${receiver.url}/callbacks`;
+  it.skipIf(skip)(
+    'share lifecycles, callbacks, subscriptions and sweeps, with one killed and restarted and the bus lost midway',
+    { timeout: 120_000 },
+    async () => {
+      // A merchant of each run's own, so that each run counts only its own callbacks and processor requests.
+      merchant = await provisionTestMerchant(database.db, `Scaled Shop (${busName})`);
+      const receiver = await startReceiver(answer(200));
+      const sockets: TestSocket[] = [];
+      const bus = await open();
+      try {
+        const ports = await Promise.all([freePort(), freePort(), freePort()]);
+        // Started together: migrations and the sandbox's bootstrap are shared work.
+        const [a, firstB, c] = await Promise.all([startInstance('A', ports[0]!, bus), startInstance('B', ports[1]!, bus), startInstance('C', ports[2]!, bus)]);
+        let b = firstB;
+        const callbackURL = `${receiver.url}/callbacks`;
 
-      // The merchant's backend follows every transaction on A.
-      const merchantSocket = await openSocket({ wsUrl: a.wsUrl }, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
-      sockets.push(merchantSocket);
-      merchantSocket.send({ type: 'subscribe', scope: 'merchant' });
-      await merchantSocket.next(isSubscribed);
+        // The merchant's backend follows every transaction on A.
+        const merchantSocket = await openSocket({ wsUrl: a.wsUrl }, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
+        sockets.push(merchantSocket);
+        merchantSocket.send({ type: 'subscribe', scope: 'merchant' });
+        await merchantSocket.next(isSubscribed);
 
-      // Round 1, in rotation. A sale link created on A, its page's socket on C, paid on B.
-      const sale = ok(await a.client.init({ amount: 10, currency: 'USD', callbackURL })).body;
-      const linkId = sale.transactionPage.qrURL.split('/pay/')[1]!;
-      const pageSocket = await openSocket({ wsUrl: c.wsUrl }, { query: { link: linkId }, origin: PUBLIC_BASE_URL });
-      sockets.push(pageSocket);
-      pageSocket.send({ type: 'subscribe', transactionNumber: sale.TransactionNumber, afterSequence: 0 });
-      await pageSocket.next(isSubscribed);
-      ok(await consumerPays(b.app, sale));
+        // Round 1, in rotation. A sale link created on A, its page's socket on C, paid on B.
+        const sale = ok(await a.client.init({ amount: 10, currency: 'USD', callbackURL })).body;
+        const linkId = sale.transactionPage.qrURL.split('/pay/')[1]!;
+        const pageSocket = await openSocket({ wsUrl: c.wsUrl }, { query: { link: linkId }, origin: PUBLIC_BASE_URL });
+        sockets.push(pageSocket);
+        pageSocket.send({ type: 'subscribe', transactionNumber: sale.TransactionNumber, afterSequence: 0 });
+        await pageSocket.next(isSubscribed);
+        ok(await consumerPays(b.app, sale));
 
-      // An authorization created on B, paid on C, captured on A.
-      const captured = ok(await b.client.init({ amount: 20, currency: 'USD', methodType: 'authorize', callbackURL })).body;
-      ok(await consumerPays(c.app, captured));
-      const capturedToken = ok(await a.client.get(captured.TransactionNumber)).body.paymentDetails!.token!;
-      ok(await a.client.pay({ token: capturedToken, amount: 2000 })); // cents: the whole hold
+        // An authorization created on B, paid on C, captured on A.
+        const captured = ok(await b.client.init({ amount: 20, currency: 'USD', methodType: 'authorize', callbackURL })).body;
+        ok(await consumerPays(c.app, captured));
+        const capturedToken = ok(await a.client.get(captured.TransactionNumber)).body.paymentDetails!.token!;
+        ok(await a.client.pay({ token: capturedToken, amount: 2000 })); // cents: the whole hold
 
-      // An authorization created on C, paid on A, voided on B.
-      const voided = ok(await c.client.init({ amount: 30, currency: 'USD', methodType: 'authorize', callbackURL })).body;
-      ok(await consumerPays(a.app, voided));
-      ok(await b.client.void({ transactionNumber: voided.TransactionNumber }));
+        // An authorization created on C, paid on A, voided on B.
+        const voided = ok(await c.client.init({ amount: 30, currency: 'USD', methodType: 'authorize', callbackURL })).body;
+        ok(await consumerPays(a.app, voided));
+        ok(await b.client.void({ transactionNumber: voided.TransactionNumber }));
 
-      // Left for the sweeps: a link that times out, and a hold that expires.
-      const timingOut = ok(await a.client.init({ amount: 40, currency: 'USD', timeOut: 60, callbackURL })).body;
-      const held = ok(await b.client.init({ amount: 50, currency: 'USD', methodType: 'authorize', callbackURL })).body;
-      ok(await consumerPays(c.app, held));
+        // Left for the sweeps: a link that times out, and a hold that expires.
+        const timingOut = ok(await a.client.init({ amount: 40, currency: 'USD', timeOut: 60, callbackURL })).body;
+        const held = ok(await b.client.init({ amount: 50, currency: 'USD', methodType: 'authorize', callbackURL })).body;
+        ok(await consumerPays(c.app, held));
 
-      // A link cancelled on another instance than the one that made it.
-      const cancelled = ok(await c.client.init({ amount: 60, currency: 'USD', callbackURL })).body;
-      ok(await a.client.cancel(cancelled.TransactionNumber));
+        // A link cancelled on another instance than the one that made it.
+        const cancelled = ok(await c.client.init({ amount: 60, currency: 'USD', callbackURL })).body;
+        ok(await a.client.cancel(cancelled.TransactionNumber));
 
-      // B dies at once, its callbacks perhaps mid-flight, and comes back on the same port.
-      b.child.kill('SIGKILL');
-      await finished(b.child);
-      b = await startInstance('B', ports[1]!, bus);
+        // B dies at once, its callbacks perhaps mid-flight, and comes back on the same port.
+        b.child.kill('SIGKILL');
+        await finished(b.child);
+        b = await startInstance('B', ports[1]!, bus);
 
-      // The bus goes away while a sale is made and paid and a capture is made, and comes back.
-      let lostSale = sale;
-      await bus.outage(async () => {
-        lostSale = ok(await c.client.init({ amount: 65, currency: 'USD', callbackURL })).body;
-        ok(await consumerPays(a.app, lostSale));
-      });
+        // The bus goes away while a sale is made and paid and a capture is made, and comes back.
+        let lostSale = sale;
+        await bus.outage(async () => {
+          lostSale = ok(await c.client.init({ amount: 65, currency: 'USD', callbackURL })).body;
+          ok(await consumerPays(a.app, lostSale));
+        });
 
-      // Round 2 through the restarted B.
-      const sale2 = ok(await b.client.init({ amount: 70, currency: 'USD', callbackURL })).body;
-      ok(await consumerPays(b.app, sale2));
-      const captured2 = ok(await a.client.init({ amount: 80, currency: 'USD', methodType: 'authorize', callbackURL })).body;
-      ok(await consumerPays(b.app, captured2));
-      const token2 = ok(await c.client.get(captured2.TransactionNumber)).body.paymentDetails!.token!;
-      ok(await c.client.pay({ token: token2, amount: 8000 }));
+        // Round 2 through the restarted B.
+        const sale2 = ok(await b.client.init({ amount: 70, currency: 'USD', callbackURL })).body;
+        ok(await consumerPays(b.app, sale2));
+        const captured2 = ok(await a.client.init({ amount: 80, currency: 'USD', methodType: 'authorize', callbackURL })).body;
+        ok(await consumerPays(b.app, captured2));
+        const token2 = ok(await c.client.get(captured2.TransactionNumber)).body.paymentDetails!.token!;
+        ok(await c.client.pay({ token: token2, amount: 8000 }));
 
-      // The shared test clock moved past the time-out and the hold on C: C sweeps before it answers, and A's and B's
-      // expiry workers, following the clock, find the same rows due.
-      ok(await c.client.advanceClock(HOLD_S + 60));
+        // The shared test clock moved past the time-out and the hold on C: C sweeps before it answers, and A's and B's
+        // expiry workers, following the clock, find the same rows due.
+        ok(await c.client.advanceClock(HOLD_S + 60));
 
-      const all = [sale, captured, voided, timingOut, held, cancelled, lostSale, sale2, captured2].map((t) => t.TransactionNumber);
-      const eventsOf = async () => {
-        const rows = await database.sql<{ transaction_number: string; sequence: number; status: number; callback: boolean; id: string }[]>`
+        const all = [sale, captured, voided, timingOut, held, cancelled, lostSale, sale2, captured2].map((t) => t.TransactionNumber);
+        const eventsOf = async () => {
+          const rows = await database.sql<{ transaction_number: string; sequence: number; status: number; callback: boolean; id: string }[]>`
           select t.transaction_number, e.sequence, (e.payload::jsonb ->> 'status')::int as status, e.id,
                  exists (select 1 from callback_deliveries d where d.event_id = e.id) as callback
           from transaction_events e join transactions t on t.id = e.transaction_id
           where t.merchant_id = ${merchant.merchantId} order by t.transaction_number, e.sequence`;
-        return rows;
-      };
-      const statusOf = async (transactionNumber: string) => (await a.client.get(transactionNumber)).body.status;
-      await expect.poll(() => statusOf(timingOut.TransactionNumber), { timeout: 20_000 }).toBe(Status.TimedOut);
-      await expect.poll(() => statusOf(held.TransactionNumber), { timeout: 20_000 }).toBe(Status.Expired);
+          return rows;
+        };
+        const statusOf = async (transactionNumber: string) => (await a.client.get(transactionNumber)).body.status;
+        await expect.poll(() => statusOf(timingOut.TransactionNumber), { timeout: 20_000 }).toBe(Status.TimedOut);
+        await expect.poll(() => statusOf(held.TransactionNumber), { timeout: 20_000 }).toBe(Status.Expired);
 
-      // Every callback delivered (a retry after the kill included).
-      const deliveries = async () =>
-        database.sql<{ event_id: string; state: string; attempt_count: number }[]>`
+        // Every callback delivered (a retry after the kill included).
+        const deliveries = async () =>
+          database.sql<{ event_id: string; state: string; attempt_count: number }[]>`
           select d.event_id, d.state, d.attempt_count from callback_deliveries d where d.merchant_id = ${merchant.merchantId}`;
-      await expect.poll(async () => (await deliveries()).filter((d) => d.state !== 'succeeded').length, { timeout: 30_000 }).toBe(0);
+        await expect.poll(async () => (await deliveries()).filter((d) => d.state !== 'succeeded').length, { timeout: 30_000 }).toBe(0);
 
-      const events = await eventsOf();
-      const sequencesOf = (transactionNumber: string) => events.filter((e) => e.transaction_number === transactionNumber).map((e) => e.sequence);
-      // Each transaction's events: 1, 2, … with no gap and no repeat; each expiry applied once.
-      for (const number of all) expect(sequencesOf(number)).toEqual(sequencesOf(number).map((_, i) => i + 1));
-      expect(events.filter((e) => e.transaction_number === timingOut.TransactionNumber).map((e) => e.status)).toEqual([Status.Pending, Status.TimedOut]);
-      expect(events.filter((e) => e.transaction_number === held.TransactionNumber).map((e) => e.status)).toEqual([
-        Status.Pending,
-        Status.Authorized,
-        Status.Expired,
-      ]);
+        const events = await eventsOf();
+        const sequencesOf = (transactionNumber: string) => events.filter((e) => e.transaction_number === transactionNumber).map((e) => e.sequence);
+        // Each transaction's events: 1, 2, … with no gap and no repeat; each expiry applied once.
+        for (const number of all) expect(sequencesOf(number)).toEqual(sequencesOf(number).map((_, i) => i + 1));
+        expect(events.filter((e) => e.transaction_number === timingOut.TransactionNumber).map((e) => e.status)).toEqual([Status.Pending, Status.TimedOut]);
+        expect(events.filter((e) => e.transaction_number === held.TransactionNumber).map((e) => e.status)).toEqual([
+          Status.Pending,
+          Status.Authorized,
+          Status.Expired,
+        ]);
 
-      // Callbacks: every update's reached the merchant; no attempt was sent twice (a webhook-id arrives at most once per
-      // attempt its delivery records; more than once only when the kill cut an attempt short and it was sent again).
-      const received = new Map<string, number>();
-      for (const r of receiver.received) received.set(String(r.headers['webhook-id']), (received.get(String(r.headers['webhook-id'])) ?? 0) + 1);
-      const withCallback = events.filter((e) => e.callback);
-      expect(withCallback.length).toBe((await deliveries()).length);
-      for (const delivery of await deliveries()) {
-        const times = received.get(delivery.event_id) ?? 0;
-        expect(times, `callback ${delivery.event_id}`).toBeGreaterThanOrEqual(1);
-        expect(times, `callback ${delivery.event_id}`).toBeLessThanOrEqual(delivery.attempt_count);
-      }
-      expect([...received.keys()].sort()).toEqual(withCallback.map((e) => e.id).sort());
+        // Callbacks: every update's reached the merchant; no attempt was sent twice (a webhook-id arrives at most once per
+        // attempt its delivery records; more than once only when the kill cut an attempt short and it was sent again).
+        const received = new Map<string, number>();
+        for (const r of receiver.received) received.set(String(r.headers['webhook-id']), (received.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+        const withCallback = events.filter((e) => e.callback);
+        expect(withCallback.length).toBe((await deliveries()).length);
+        for (const delivery of await deliveries()) {
+          const times = received.get(delivery.event_id) ?? 0;
+          expect(times, `callback ${delivery.event_id}`).toBeGreaterThanOrEqual(1);
+          expect(times, `callback ${delivery.event_id}`).toBeLessThanOrEqual(delivery.attempt_count);
+        }
+        expect([...received.keys()].sort()).toEqual(withCallback.map((e) => e.id).sort());
 
-      // The merchant's socket on A saw every update of every transaction, in order, wherever it was made.
-      await expect.poll(() => all.map((number) => merchantSocket.updates(number).map((u) => u.sequence)), { timeout: 10_000 }).toEqual(all.map(sequencesOf));
-      // The payment page's socket on C saw its link's updates (created on A, paid on B), in order.
-      await expect
-        .poll(() => pageSocket.updates(sale.TransactionNumber).map((u) => u.sequence), { timeout: 10_000 })
-        .toEqual(sequencesOf(sale.TransactionNumber));
-      expect(pageSocket.updates(sale.TransactionNumber).at(-1)!.transaction.status).toBe(Status.Approved);
+        // The merchant's socket on A saw every update of every transaction, in order, wherever it was made.
+        await expect.poll(() => all.map((number) => merchantSocket.updates(number).map((u) => u.sequence)), { timeout: 10_000 }).toEqual(all.map(sequencesOf));
+        // The payment page's socket on C saw its link's updates (created on A, paid on B), in order.
+        await expect
+          .poll(() => pageSocket.updates(sale.TransactionNumber).map((u) => u.sequence), { timeout: 10_000 })
+          .toEqual(sequencesOf(sale.TransactionNumber));
+        expect(pageSocket.updates(sale.TransactionNumber).at(-1)!.transaction.status).toBe(Status.Approved);
 
-      // Every processor request finished, once, by the instance that asked (none left to the worker, none repeated).
-      const requests = await database.sql<{ operation: string; state: string; attempts: number; transaction_number: string }[]>`
+        // Every processor request finished, once, by the instance that asked (none left to the worker, none repeated).
+        const requests = await database.sql<{ operation: string; state: string; attempts: number; transaction_number: string }[]>`
         select r.operation, r.state, r.attempts, t.transaction_number from processor_requests r join transactions t on t.id = r.transaction_id
         where t.merchant_id = ${merchant.merchantId}`;
-      expect(requests.length).toBeGreaterThanOrEqual(8);
-      for (const request of requests) expect(request, request.operation).toMatchObject({ state: 'done', attempts: 1 });
-      // One release each for the void and the expired hold (the captures took their whole holds): none twice.
-      expect(
-        requests
-          .filter((r) => r.operation === 'release')
-          .map((r) => r.transaction_number)
-          .sort(),
-      ).toEqual([voided.TransactionNumber, held.TransactionNumber].sort());
-      // Nothing was left in the realtime outbox: each update published once its change committed, or by the sweep.
-      await expect.poll(async () => (await database.sql`select 1 from event_publications`).length, { timeout: 10_000 }).toBe(0);
-    } finally {
-      for (const socket of sockets) await socket.close();
-      await receiver.close();
-      for (const child of children.splice(0)) {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await finished(child).catch(() => undefined);
+        expect(requests.length).toBeGreaterThanOrEqual(8);
+        for (const request of requests) expect(request, request.operation).toMatchObject({ state: 'done', attempts: 1 });
+        // One release each for the void and the expired hold (the captures took their whole holds): none twice.
+        expect(
+          requests
+            .filter((r) => r.operation === 'release')
+            .map((r) => r.transaction_number)
+            .sort(),
+        ).toEqual([voided.TransactionNumber, held.TransactionNumber].sort());
+        // Nothing was left in the realtime outbox: each update published once its change committed, or by the sweep.
+        await expect.poll(async () => (await database.sql`select 1 from event_publications`).length, { timeout: 10_000 }).toBe(0);
+      } finally {
+        for (const socket of sockets) await socket.close();
+        await receiver.close();
+        for (const child of children.splice(0)) {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          await finished(child).catch(() => undefined);
+        }
+        await bus.stop();
       }
-      await bus.stop();
-    }
-  });
+    },
+  );
 });

@@ -10,7 +10,17 @@ import { notifyEvents } from './publications.queries';
  * committed (never inside it, where NOTIFY would take PostgreSQL's commit-wide lock while the change holds its rows);
  * every instance listens on its listener's one connection, which says when it has listened again after a loss.
  */
-export function postgresBus({ db, listener, logger, status }: { db: Database; listener: Listener; logger: Logger; status?: () => { ok: boolean; detail: string } }): UpdateBus {
+export function postgresBus({
+  db,
+  listener,
+  logger,
+  status,
+}: {
+  db: Database;
+  listener: Listener;
+  logger: Logger;
+  status?: () => { ok: boolean; detail: string };
+}): UpdateBus {
   return {
     kind: 'postgres',
     publish: (notices) => notifyEvents(db, notices),

@@ -58,7 +58,10 @@ describe('the realtime outbox on the postgres bus', () => {
     await t.database.sql`
       insert into event_publications (event_id, merchant_id, notice, created_at)
       values (${notice.eventId}, ${notice.merchantId}, ${JSON.stringify(notice)}, now() - interval '3 seconds')`;
-    const refusing: UpdateBus = { ...postgresBus({ db: t.database.db, listener: t.database.listener, logger }), publish: () => Promise.reject(new Error('bus down')) };
+    const refusing: UpdateBus = {
+      ...postgresBus({ db: t.database.db, listener: t.database.listener, logger }),
+      publish: () => Promise.reject(new Error('bus down')),
+    };
     const down = startPublicationSweep({ db: t.database.db, bus: refusing, logger, intervalMs: 60_000 });
     await expect(down.sweepOnce()).rejects.toThrow('bus down');
     await down.stop();
@@ -82,7 +85,12 @@ describe('the realtime outbox on the postgres bus', () => {
     const notice = noticeOf(t.merchant.merchantId, 2);
     await t.database.sql`
       insert into event_publications (event_id, merchant_id, notice) values (${notice.eventId}, ${notice.merchantId}, ${JSON.stringify(notice)})`;
-    const sweep = startPublicationSweep({ db: t.database.db, bus: postgresBus({ db: t.database.db, listener: t.database.listener, logger }), logger, intervalMs: 60_000 });
+    const sweep = startPublicationSweep({
+      db: t.database.db,
+      bus: postgresBus({ db: t.database.db, listener: t.database.listener, logger }),
+      logger,
+      intervalMs: 60_000,
+    });
     try {
       expect(await sweep.sweepOnce()).toBe(0);
       expect((await outbox()).map((row) => row.event_id)).toEqual([notice.eventId]);
