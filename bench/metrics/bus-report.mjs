@@ -44,6 +44,10 @@ export function busSection(b) {
       "that turns the outbox row into a NOTIFY inside the change's transaction, where the event statement used to send it (that instance still " +
       'sends its redundant NOTIFY after the commit, and its delete finds nothing).',
     '',
+    `The machine's load average was ${n1(b.loadAverage)} on its two cores when the metric started (other work shares it): the servers and PostgreSQL wait for a core ` +
+      'far more than for each other, so the rounds swing widely and the difference between the two sides is within that noise. What the NOTIFY inside a ' +
+      "transaction costs is PostgreSQL's commit-wide lock, which binds when commits queue on a primary with cores to spare, not on a saturated two-core machine.",
+    '',
     table(
       ['', 'sequences/s', 'per round', 'failed'],
       [

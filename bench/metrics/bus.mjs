@@ -7,6 +7,7 @@
 // work minus the outbox row. (b) The bus's update latency: from a change's request sent to one instance to its update
 // on a merchant socket of another instance, changes one at a time, on the postgres bus and on a NATS server the
 // harness starts (Debian's nats-server; not measured without it).
+import os from 'node:os';
 import WebSocket from 'ws';
 import postgres from 'postgres';
 import { NATS_SERVER_BINARY, startNatsServer } from '../../server/src/test/nats-server.ts';
@@ -30,6 +31,7 @@ const NOTIFY_INSIDE = `
  * @param {{ storeKind: string, config: { warmupMs: number, rounds: number, roundMs: number, updates: number }, log: (line: string) => void, cleanup: (() => Promise<void>)[] }} context
  */
 export async function measureBus({ storeKind, config, log, cleanup }) {
+  const loadAverage = os.loadavg()[0];
   const stores = await Promise.all([createStore(storeKind, 'bus-after'), createStore(storeKind, 'bus-inside')]);
   const [afterStore, insideStore] = stores;
   const disposeStores = async () => {
@@ -82,7 +84,7 @@ export async function measureBus({ storeKind, config, log, cleanup }) {
         await nats.stop();
       }
     }
-    return { throughput, latency };
+    return { loadAverage, throughput, latency };
   } finally {
     await stop(...running);
     cleanup.splice(cleanup.indexOf(disposeStores), 1);
