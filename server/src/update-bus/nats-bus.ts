@@ -17,7 +17,7 @@ export async function natsBus({ url, logger, name }: { url: string; logger: Logg
   try {
     connection = await connect({ servers: url.split(','), name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 10_000 });
   } catch (error) {
-    throw new Error(`cannot reach the NATS server at ${url}: ${(error as Error).message}`);
+    throw new Error(`cannot reach the NATS server at ${url}: ${(error as Error).message}`, { cause: error });
   }
   const nc = connection;
   const encoder = new TextEncoder();
