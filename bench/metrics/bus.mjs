@@ -40,8 +40,9 @@ export async function measureBus({ storeKind, config, log, cleanup }) {
   cleanup.push(disposeStores);
   /** @type {Awaited<ReturnType<typeof startServer>>[]} */
   const running = [];
-  const started = async (store, name, env = {}) => {
-    const server = await startServer(store, { name, env });
+  /** A server on `store`; `joining`: the store's database is already up (an embedded one is the first server's), so it connects to it. */
+  const started = async (store, name, env = {}, { joining = false } = {}) => {
+    const server = await startServer(store, { name, env, ...(joining ? { databaseUrl: store.url() } : {}) });
     running.push(server);
     return server;
   };
@@ -52,13 +53,10 @@ export async function measureBus({ storeKind, config, log, cleanup }) {
     }
   };
   try {
-    // Started together (each start migrates and bootstraps): a server on each database, and a second one on the
-    // first database, which hears the first one's updates on the postgres bus.
-    const [after, inside, hearing] = await Promise.all([
-      started(afterStore, 'server-bus-after'),
-      started(insideStore, 'server-bus-inside'),
-      started(afterStore, 'server-bus-hearing'),
-    ]);
+    // A server on each database, started together; then a second one on the first database, which hears the first
+    // one's updates on the postgres bus.
+    const [after, inside] = await Promise.all([started(afterStore, 'server-bus-after'), started(insideStore, 'server-bus-inside')]);
+    const hearing = await started(afterStore, 'server-bus-hearing', {}, { joining: true });
     // The servers have migrated their databases: the outbox table is there for the trigger.
     const sql = postgres(insideStore.url(), { max: 1, onnotice: () => undefined });
     try {
@@ -70,14 +68,18 @@ export async function measureBus({ storeKind, config, log, cleanup }) {
     const throughput = await notifyPlacement({ after, inside, afterMerchant, insideMerchant, config, log });
     await stop(inside);
     const latency = { postgres: await busLatency({ making: after, hearing, merchant: afterMerchant, config, log, bus: 'postgres' }) };
-    await stop(after, hearing);
+    await stop(hearing);
     if (!NATS_SERVER_BINARY) {
       latency.nats = { measured: false, reason: 'no nats-server on PATH or at /usr/sbin/nats-server' };
     } else {
       const nats = await startNatsServer();
       try {
         const env = { REALTIME_BUS: 'nats', NATS_URL: nats.url };
-        const [making, hearingOnNats] = await Promise.all([started(afterStore, 'server-bus-nats-1', env), started(afterStore, 'server-bus-nats-2', env)]);
+        // Both on the first database (whose first server, still running, keeps an embedded one up), on the NATS server.
+        const [making, hearingOnNats] = await Promise.all([
+          started(afterStore, 'server-bus-nats-1', env, { joining: true }),
+          started(afterStore, 'server-bus-nats-2', env, { joining: true }),
+        ]);
         latency.nats = await busLatency({ making, hearing: hearingOnNats, merchant: afterMerchant, config, log, bus: 'nats' });
         await stop(making, hearingOnNats);
       } finally {
@@ -86,7 +88,8 @@ export async function measureBus({ storeKind, config, log, cleanup }) {
     }
     return { loadAverage, throughput, latency };
   } finally {
-    await stop(...running);
+    // The last started first: a server that owns an embedded database stops after those that joined it.
+    await stop(...[...running].reverse());
     cleanup.splice(cleanup.indexOf(disposeStores), 1);
     await disposeStores();
   }

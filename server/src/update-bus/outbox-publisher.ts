@@ -1,5 +1,6 @@
 import type { CommittedEvents } from '../db/after-commit';
 import type { Database } from '../db/client';
+import { isDatabaseUnavailable, OutageLog } from '../db/database-outage';
 import { parseEventNotice, type EventNotice } from '../event-notice';
 import type { Logger } from '../logger';
 import { forgetPublished, overduePublications } from './publications.queries';
@@ -18,6 +19,8 @@ export class OutboxPublisher implements CommittedEvents {
   #publishing: Promise<void> | null = null;
   readonly #forgetting = new Set<Promise<void>>();
   #stopped = false;
+  /** Whether the last publication failed: a bus outage is logged once, and once when it ends. */
+  #failing = false;
 
   constructor(
     private readonly db: Database,
@@ -46,19 +49,46 @@ export class OutboxPublisher implements CommittedEvents {
     });
   }
 
+  /**
+   * Their rows stay in the outbox for the sweep. A database outage is the database health's to log (the publications
+   * of the changes committed just before it fail with it); a bus outage is logged once, until a publication succeeds.
+   */
+  #failed(error: unknown, events: number): void {
+    if (isDatabaseUnavailable(error)) {
+      this.logger.debug({ err: error, events }, 'update bus: publishing failed with the database; the publication sweep retries');
+      return;
+    }
+    if (this.#failing) return;
+    this.#failing = true;
+    this.logger.warn(
+      { err: error, events, bus: this.bus.kind },
+      'update bus: publishing failed; the publication sweep publishes what is left once the bus answers',
+    );
+  }
+
   async #publish(): Promise<void> {
     const batch = this.#queue.splice(0, BATCH);
     try {
       await this.bus.publish(batch);
     } catch (error) {
-      this.logger.warn({ err: error, events: batch.length, bus: this.bus.kind }, 'update bus: publishing failed; the publication sweep retries');
+      this.#failed(error, batch.length);
       return;
+    }
+    if (this.#failing) {
+      this.#failing = false;
+      this.logger.info({ bus: this.bus.kind }, 'update bus: publishing again');
     }
     const forgetting = forgetPublished(
       this.db,
       batch.map((notice) => notice.eventId),
     )
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'update bus: clearing published events failed; the sweep publishes them again'))
+      // Harmless: the sweep publishes them again, and subscribers skip what they already sent.
+      .catch((error: unknown) =>
+        this.logger[isDatabaseUnavailable(error) ? 'debug' : 'warn'](
+          { err: error },
+          'update bus: clearing published events failed; the sweep publishes them again',
+        ),
+      )
       .finally(() => this.#forgetting.delete(forgetting));
     this.#forgetting.add(forgetting);
   }
@@ -104,14 +134,24 @@ export function startPublicationSweep({
       logger.info({ events: notices.length, bus: bus.kind }, 'update bus: published events their instance had not');
       return notices.length;
     });
+  // An outage (of the database, or of the bus) is logged once, and once when it ends: not a line a second.
+  const outage = new OutageLog(logger, 'publication sweep');
+  let busDown = false;
   const timer = setInterval(() => {
     running ??= sweepOnce()
       .then((count) => {
+        outage.recovered();
+        if (busDown) logger.info({ bus: bus.kind }, 'update bus: the publication sweep publishes again');
+        busDown = false;
         onTick?.();
         return count;
       })
       .catch((error: unknown) => {
-        logger.warn({ err: error, bus: bus.kind }, 'update bus: the publication sweep failed; trying again');
+        if (isDatabaseUnavailable(error)) outage.failed(error);
+        else if (!busDown) {
+          busDown = true;
+          logger.warn({ err: error, bus: bus.kind }, 'update bus: the publication sweep cannot publish; retrying every tick');
+        }
         return 0;
       })
       .finally(() => (running = null));
