@@ -45,12 +45,13 @@ function hotQueries(p, columns) {
       [p.token, p.merchantId, null],
     ],
     [
-      'event, outbox row and notification (every change)',
+      'event, callback outbox row and realtime outbox row (every change)',
       `with event as (insert into transaction_events (id, transaction_id, merchant_id, sequence, type, payload, created_at)
          values (gen_random_uuid(), $1, $2, 1000, 'transaction.updated', $3, now()) returning id),
        delivery as (insert into callback_deliveries (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
-         select event.id, $1, $2, 1000, 'https://merchant.example/callbacks', 'POST', now(), now(), now() from event)
-       select pg_notify('svc_bench_explain', 'x') from event`,
+         select event.id, $1, $2, 1000, 'https://merchant.example/callbacks', 'POST', now(), now(), now() from event),
+       publication as (insert into event_publications (event_id, merchant_id, notice) select event.id, $2, '{}' from event)
+       select true from event`,
       [p.id, p.merchantId, p.payload],
     ],
     [

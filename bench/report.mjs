@@ -8,6 +8,7 @@ import { describeWrites, fmt } from './write-count.mjs';
 import { LIFECYCLE_STEPS } from './lifecycle.mjs';
 import { browserGoals, browserSection } from './metrics/browser-report.mjs';
 import { failoverGoals, failoverSection } from './metrics/failover-report.mjs';
+import { busGoals, busSection } from './metrics/bus-report.mjs';
 import { table } from './markdown-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -158,6 +159,7 @@ export function goals(r) {
   }
   if (r.browser) browserGoals(r.browser, add);
   if (r.failover) failoverGoals(r.failover, add);
+  if (r.bus) busGoals(r.bus, add);
   return rows;
 }
 
@@ -675,9 +677,15 @@ export function mergeReport(previous, r) {
       text = replaceSection(text, at, at, `${intro}${note}`);
     }
   }
-  // The header names the partial run.
+  // The header names the partial run, after the notes of earlier partial runs of other metrics (a note of a metric
+  // measured again now goes).
   const note = ` Metric${measured.size > 1 ? 's' : ''} ${[...measured].sort((a, b) => a - b).join(', ')} measured again by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s).`;
-  text = text.replace(/^(Written by [^\n]*?)( Metrics? [\d, ]+ measured again by [^\n]*)?$/m, (_all, head) => `${head}${note}`);
+  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\(\d+ s\)\.)*)$/m, (_all, head, notes) => {
+    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\(\d+ s\)\./g)]
+      .filter((m) => !m[1].split(', ').some((metric) => measured.has(Number(metric))))
+      .map((m) => m[0]);
+    return `${head}${kept.join('')}${note}`;
+  });
   return text;
 }
 
@@ -734,6 +742,7 @@ export function renderReport(r) {
   if (r.observability) out.push(observabilitySection(r.observability), '');
   if (r.browser) out.push(browserSection(r.browser), '');
   if (r.failover) out.push(failoverSection(r.failover), '');
+  if (r.bus) out.push(busSection(r.bus), '');
 
   const notes = [];
   const sections = {

@@ -16,6 +16,7 @@ import { createMerchant } from './merchant.mjs';
 import { measureBrowser } from './metrics/browser.mjs';
 import { measureCallbacks, profileCallbackDrain } from './metrics/callbacks.mjs';
 import { measureCaptures } from './metrics/capture.mjs';
+import { measureBus } from './metrics/bus.mjs';
 import { measureFailover } from './metrics/failover.mjs';
 import { measureLifecycle } from './metrics/lifecycle.mjs';
 import { measureObservability } from './metrics/observability.mjs';
@@ -44,6 +45,7 @@ const METRICS = [
   'observability',
   'browser',
   'failover',
+  'bus',
 ];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
@@ -64,6 +66,7 @@ const CONFIG = quick
       observability: { warmupMs: 300, rounds: 1, roundMs: 1000 },
       browser: { runs: 2 },
       failover: { rounds: 1, capturedBefore: 4, capturedAfter: 4 },
+      bus: { warmupMs: 300, rounds: 2, roundMs: 1000, updates: 10 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
@@ -78,6 +81,7 @@ const CONFIG = quick
       observability: { warmupMs: 2000, rounds: 6, roundMs: 8000 },
       browser: { runs: 30 },
       failover: { rounds: 3, capturedBefore: 16, capturedAfter: 16 },
+      bus: { warmupMs: 2000, rounds: 6, roundMs: 5000, updates: 200 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
@@ -199,6 +203,7 @@ try {
     measureStoreGrowth({ sides: await (growth ?? prepareStoreGrowth({ storeKind: result.storeKind, cleanup })), config: CONFIG.storeGrowth, log }),
   );
   result.failover = await metric('failover', '11. failover', () => measureFailover({ config: CONFIG.failover, log, cleanup }));
+  result.bus = await metric('bus', '12. update bus', () => measureBus({ storeKind: result.storeKind, config: CONFIG.bus, log, cleanup }));
 } catch (error) {
   log(`the harness failed: ${error.stack ?? error}`);
   result.errors.push(`harness: ${String(error.message ?? error).split('\n')[0]}`);

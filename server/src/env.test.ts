@@ -33,6 +33,16 @@ describe('loadEnv', () => {
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.DATA_DIR).toMatch(/\.data$/);
+    expect(env.REALTIME_BUS).toBe('postgres');
+    expect(env.NATS_URL).toBeUndefined();
+  });
+
+  it('takes the nats update bus with its server, and refuses it without one or with a URL that is not nats://', () => {
+    const env = loadEnv({ REALTIME_BUS: 'nats', NATS_URL: 'nats://nats1:4222,nats://nats2:4222' });
+    expect(env).toMatchObject({ REALTIME_BUS: 'nats', NATS_URL: 'nats://nats1:4222,nats://nats2:4222' });
+    expect(problemsOf({ REALTIME_BUS: 'nats' })).toEqual(['NATS_URL is required with REALTIME_BUS=nats (the NATS server the instances share)']);
+    expect(problemsOf({ REALTIME_BUS: 'nats', NATS_URL: 'http://nats1:4222' })).toEqual([expect.stringMatching(/^NATS_URL must be a nats:\/\/ URL/)]);
+    expect(problemsOf({ REALTIME_BUS: 'kafka' })).toEqual(['REALTIME_BUS must be postgres or nats']);
   });
 
   it('coerces numbers and booleans and treats empty strings as unset', () => {

@@ -60,6 +60,16 @@ const EnvSchema = z
      * PgBouncer, whose server connections change from one transaction to the next and keep no client's statements.
      */
     DATABASE_PREPARED_STATEMENTS: booleanText.default(true),
+    /**
+     * How every instance hears of every committed update (docs/scaling.md#updates-between-instances): `postgres`,
+     * LISTEN/NOTIFY on the database, or `nats`, the NATS server at NATS_URL.
+     */
+    REALTIME_BUS: z.enum(['postgres', 'nats'], { error: 'must be postgres or nats' }).default('postgres'),
+    /** The NATS server(s) of REALTIME_BUS=nats: `nats://nats1:4222`, several separated by commas. */
+    NATS_URL: z
+      .string()
+      .regex(/^(nats|tls):\/\/[^,\s]+(,(nats|tls):\/\/[^,\s]+)*$/, 'must be a nats:// URL (several separated by commas)')
+      .optional(),
     DATABASE_POOL_MAX: positiveInt.max(200).default(10),
     /** PostgreSQL ends a statement running longer; PostgreSQL that does not answer at all is given this plus 1 s. */
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(10_000),
@@ -136,6 +146,9 @@ const EnvSchema = z
     }
     const publicRange = env.TRUST_PROXY_ALLOW_PUBLIC_RANGES ? null : publicRangeProblem(env.TRUST_PROXY);
     if (publicRange) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: publicRange });
+    if (env.REALTIME_BUS === 'nats' && !env.NATS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['NATS_URL'], message: 'is required with REALTIME_BUS=nats (the NATS server the instances share)' });
+    }
     if (env.SMTP_URL && !env.SMTP_FROM)
       ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'is required with SMTP_URL (the From address of link e-mails)' });
     if (env.SMS_WEBHOOK_URL && !env.SMS_WEBHOOK_SECRET) {

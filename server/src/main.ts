@@ -34,7 +34,8 @@ import { sessionTokenResolver } from './modules/sdk-sessions';
 import { recordSmsOutcome } from './modules/transactions';
 import { bootstrapSandbox, demoShopOrigins } from './modules/sandbox/sandbox-bootstrap';
 import { SANDBOX_CLOCK_CHANNEL, SandboxClock } from './modules/sandbox/sandbox-clock';
-import { EVENTS_CHANNEL, type EventNotice } from './event-notice';
+import { publishCommittedEvents } from './db/after-commit';
+import { openUpdateBus, OutboxPublisher, startPublicationSweep } from './update-bus';
 
 /** The message `pnpm start` (scripts/start.mjs) waits for before it starts the demo shop. */
 interface ServiceReadyMessage {
@@ -116,16 +117,29 @@ async function main(): Promise<void> {
   const databaseHealth = new DatabaseHealth(storage.probe, logger);
   // GET /readyz: the database, its migrations, the LISTEN connection, and a heartbeat per background worker.
   const staleAfterMs = env.READINESS_WORKER_STALE_S * 1000;
+  // The update bus REALTIME_BUS names: every committed change is published on it, after its commit, from the realtime
+  // outbox; the sweep publishes what an instance left behind (docs/scaling.md#updates-between-instances).
+  const bus = await openUpdateBus(env, {
+    db: storage.db,
+    listener: notifications,
+    logger,
+    name: storage.applicationName,
+    listenerStatus: () => notifications.status(),
+  }).catch((error: Error) => fail(logger, error));
+  const publisher = new OutboxPublisher(storage.db, bus, logger);
+  const stopPublishing = publishCommittedEvents(storage.db, publisher);
   const readiness = new ReadinessChecks()
     .add('database', databaseAnswers(storage.sql))
     .add('migrations', migrationsApplied(storage.sql))
     .add('listener', () => notifications.status());
+  if (bus.kind !== 'postgres') readiness.add('bus', () => bus.status());
   // Reported, not required: without its replica an instance still takes payments.
   if (storage.replica) readiness.add('replica', replicaReplays(storage.replica.sql), { required: false });
   const heartbeats = {
     callbacks: readiness.heartbeat('callback_dispatcher', staleAfterMs),
     expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),
     processorRequests: readiness.heartbeat('processor_request_worker', staleAfterMs),
+    publications: readiness.heartbeat('publication_sweep', staleAfterMs),
   };
   const app = createApp({
     readiness,
@@ -156,9 +170,13 @@ async function main(): Promise<void> {
   dispatcher = callbacks;
   callbacks.start();
   // A queued callback, a redelivery, or a moved test clock: look for due deliveries now rather than at the next poll.
-  await notifications.listen(EVENTS_CHANNEL, (payload) => {
-    if ((JSON.parse(payload) as EventNotice).callback) callbacks.wake();
+  const callbackWakes = await bus.subscribe({
+    onNotice: (notice) => {
+      if (notice.callback) callbacks.wake();
+    },
+    onGap: () => callbacks.wake(),
   });
+  const publicationSweep = startPublicationSweep({ db: storage.db, bus, logger, onTick: heartbeats.publications.beat });
   await notifications.listen(CALLBACKS_WAKE_CHANNEL, () => callbacks.wake());
   // Production: the link messages init queued go to their providers, retried by MESSAGE_RETRY_SCHEDULE_S.
   const senders = providerSenders(env);
@@ -192,6 +210,7 @@ async function main(): Promise<void> {
     db: storage.db,
     sql: storage.sql,
     listener: notifications,
+    bus,
     logger,
     limiter,
     clock,
@@ -256,7 +275,12 @@ async function main(): Promise<void> {
         await expiryWorker.stop();
         await processorRequests.stop();
         await callbacks.stop();
+        await callbackWakes.unsubscribe();
         await messageSender?.stop();
+        await publicationSweep.stop();
+        stopPublishing();
+        await publisher.stop();
+        await bus.close();
         await notifications.stop();
         await storage.close();
         await tracing?.stop();

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js/session';
 import postgres from 'postgres';
+import { publishingAfterCommit } from './after-commit';
 import { DatabaseAnswerTimeoutError, socketWithAnswerDeadline } from './answer-deadline';
 import { firstHostUrl, hostsOf, withHosts } from './database-url';
 
@@ -128,7 +129,7 @@ export function openDatabase(
       int8AsNumber: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) },
     },
   });
-  const db = drizzle(sql);
+  const db = publishingAfterCommit(drizzle(sql));
   return {
     db,
     sql,

@@ -9,10 +9,11 @@ import { BROWSER_SOCKET_LIMITS, BrowserSocketCounts, type BrowserSocketLimits } 
 import { metrics } from '../metrics';
 import { Connection, type ConnectionContext } from './connection';
 import { startEventsBridge } from './events-bridge';
+import { postgresBus, type UpdateBus } from '../update-bus';
 import { CREDENTIALS_CHANNEL, parseCredentialChange } from '../http/credential-cache';
 import { proxyTrust } from '../http/client-address';
 import { Hub } from './hub';
-import { eventsAfter, eventsInScopeSince, findVisibleTransaction } from './realtime.queries';
+import { eventsAfter, eventsInScopeSince, findVisibleTransaction, transactionEventsSince } from './realtime.queries';
 import type { SessionTokenResolver } from './session-token';
 import { authenticateUpgrade } from './upgrade-auth';
 
@@ -38,8 +39,10 @@ export interface RealtimeOptions {
 
 export type RealtimeDeps = Pick<AppDeps, 'env' | 'db' | 'sql' | 'logger' | 'limiter' | 'clock'> & {
   options?: RealtimeOptions;
-  /** Where events notifications are heard; defaults to `sql` (main.ts passes its ResilientListener). */
+  /** Where credential changes are heard (and the postgres bus listens); defaults to `sql` (main.ts passes its ResilientListener). */
   listener?: Listener;
+  /** Where updates are heard: the postgres bus on `listener` unless given (main.ts opens the one REALTIME_BUS names). */
+  bus?: UpdateBus;
   /** Resolves `?session=` tokens (sdk-sessions' `sessionTokenResolver`). */
   resolveSessionToken: SessionTokenResolver;
 };
@@ -66,7 +69,8 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
   const browserSockets = new BrowserSocketCounts(options.browserSockets ?? BROWSER_SOCKET_LIMITS);
   const trust = proxyTrust(env.TRUST_PROXY);
   const listener = deps.listener ?? deps.sql;
-  const bridge = await startEventsBridge({ sql: listener, db, hub, logger, clock: deps.clock });
+  const bus = deps.bus ?? postgresBus({ db, listener, logger });
+  const bridge = await startEventsBridge({ bus, db, hub, logger, clock: deps.clock });
   // A revoked or deleted credential loses its open sockets too, not only its next request.
   const credentialChanges = await listener.listen(CREDENTIALS_CHANNEL, (payload) => {
     const change = parseCredentialChange(payload);
@@ -88,7 +92,10 @@ export async function attachRealtime(server: Server, deps: RealtimeDeps): Promis
       eventsAfter: (transactionId, afterSequence, limit) => eventsAfter(db, transactionId, afterSequence, limit),
     }),
     now: () => deps.clock.now(),
-    scopeStore: { eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(db, filter, since, limit) },
+    scopeStore: {
+      eventsInScopeSince: (filter, since, limit) => eventsInScopeSince(db, filter, since, limit),
+      transactionEventsSince: (transactionId, afterSequence, since, limit) => transactionEventsSince(db, transactionId, afterSequence, since, limit),
+    },
     slowConsumerBytes: options.slowConsumerBytes ?? 1024 * 1024,
     maxSubscriptions: options.maxSubscriptions ?? WS_MAX_SUBSCRIPTIONS,
     subscription: { pageSize: options.replayPageSize ?? 100, maxBuffered: 10_000 },

@@ -1,26 +1,13 @@
-import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { Database } from '../db/client';
-import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
+import type { UpdateBus } from '../update-bus';
 import type { Hub } from './hub';
 import { inSpan } from '../tracing';
 import { RealtimeEvent } from './realtime-event';
 import { CATCH_UP_MARGIN_MS } from './scope-subscription';
 import { eventPayloads } from './realtime.queries';
-import { EVENTS_CHANNEL, type EventNotice } from '../event-notice';
-
-/** The notice as `recordChange` sends it; anything else on the channel is logged and ignored. */
-const EventNoticeSchema = z.object({
-  eventId: z.string(),
-  transactionId: z.string(),
-  transactionNumber: z.string(),
-  merchantId: z.string(),
-  branchId: z.string().nullable(),
-  deviceId: z.string().nullable(),
-  sequence: z.number().int(),
-  callback: z.boolean(),
-}) satisfies z.ZodType<EventNotice>;
+import type { EventNotice } from '../event-notice';
 
 /** Payloads read per query when notifications pile up. */
 const BATCH = 200;
@@ -30,28 +17,27 @@ export interface EventsBridge {
 }
 
 /**
- * LISTEN on the events channel (postgres.js keeps one dedicated connection for it and re-listens after a
- * reconnect) and hand every notice some local subscriber wants to the hub, with its payload read once.
- * Notices are published in the order they arrived, which for one transaction is its sequence order; payloads
- * of notices that arrive together are read in one query. After a reconnect, notifications sent meanwhile are
- * lost: transaction subscriptions then re-read the store after their last sequence, and scope subscriptions
- * from (a margin before) the last time the listener was heard from, by the clock events are stamped with.
+ * Subscribe to the update bus and hand every notice some local subscriber wants to the hub, with its payload read
+ * once. Notices are handed over in the order they arrived; payloads of notices that arrive together are read in one
+ * query. Notices of one transaction may arrive out of order (two instances publish after their commits) or not at all
+ * (a bus message lost): subscriptions fill a skipped sequence from the store. After the bus reports a gap (its
+ * connection was lost and is back), transaction subscriptions re-read the store after their last sequence, and scope
+ * subscriptions from (a margin before) the last time the bus was heard from, by the clock events are stamped with.
  */
 export async function startEventsBridge({
-  sql,
+  bus,
   db,
   hub,
   logger,
   clock,
 }: {
-  sql: Listener;
+  bus: UpdateBus;
   db: Database;
   hub: Hub;
   logger: Logger;
   clock: Clock;
 }): Promise<EventsBridge> {
   let stopped = false;
-  let listening = false;
   let lastHeardMs = clock.now().getTime();
   const recover = (transactionNumbers?: string[]) => {
     hub.catchUp(transactionNumbers);
@@ -89,16 +75,11 @@ export async function startEventsBridge({
     }
   };
 
-  const onNotify = (text: string) => {
+  const onNotice = (notice: EventNotice) => {
     if (stopped) return;
     lastHeardMs = clock.now().getTime();
-    const parsed = EventNoticeSchema.safeParse(safeJson(text));
-    if (!parsed.success) {
-      logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: ignoring a malformed events notification');
-      return;
-    }
-    if (!hub.wants(parsed.data)) return;
-    pending.push(parsed.data);
+    if (!hub.wants(notice)) return;
+    pending.push(notice);
     schedule();
   };
 
@@ -111,30 +92,19 @@ export async function startEventsBridge({
     });
   };
 
-  const onListen = () => {
+  const onGap = () => {
     if (stopped) return;
-    if (listening) {
-      logger.warn({ channel: EVENTS_CHANNEL }, 'websocket: events listener reconnected; subscriptions catch up from the store');
-      recover();
-    }
-    listening = true;
+    logger.warn({ bus: bus.kind }, 'websocket: the update bus was lost and is back; subscriptions catch up from the store');
+    recover();
     lastHeardMs = clock.now().getTime();
   };
 
-  const { unlisten } = await sql.listen(EVENTS_CHANNEL, onNotify, onListen);
+  const { unsubscribe } = await bus.subscribe({ onNotice, onGap });
   return {
     async stop() {
       stopped = true;
-      await unlisten();
+      await unsubscribe();
       await draining;
     },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
 }

@@ -54,7 +54,7 @@ export class Hub {
     for (const scope of scopes) {
       if (reached.has(scope.sink) || !scopeMatches(scope.filter, notice)) continue;
       reached.add(scope.sink);
-      scope.deliver(event);
+      scope.accept(event, notice.transactionId);
     }
   }
 

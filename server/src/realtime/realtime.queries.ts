@@ -47,6 +47,16 @@ export async function eventsAfter(db: Queryable, transactionId: string, afterSeq
     .limit(limit);
 }
 
+/** A transaction's events after `afterSequence` created at or after `since`, oldest first, at most `limit` (a scope's gap fill). */
+export async function transactionEventsSince(db: Queryable, transactionId: string, afterSequence: number, since: Date, limit: number): Promise<StoredEvent[]> {
+  return db
+    .select({ eventId: transactionEvents.id, sequence: transactionEvents.sequence, payload: transactionEvents.payload })
+    .from(transactionEvents)
+    .where(and(eq(transactionEvents.transactionId, transactionId), gt(transactionEvents.sequence, afterSequence), gte(transactionEvents.createdAt, since)))
+    .orderBy(asc(transactionEvents.sequence))
+    .limit(limit);
+}
+
 /** Payloads of notified events, by event id: one query for a batch of notifications. */
 export async function eventPayloads(db: Queryable, eventIds: string[]): Promise<Map<string, string>> {
   if (eventIds.length === 0) return new Map();

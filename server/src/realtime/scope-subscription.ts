@@ -1,12 +1,14 @@
 import type { Logger } from '../logger';
 import type { ScopeFilter } from './audience';
 import { RealtimeEvent } from './realtime-event';
-import type { ScopedEvent } from './realtime.queries';
+import type { ScopedEvent, StoredEvent } from './realtime.queries';
 import type { SubscriptionSink } from './transaction-subscription';
 
 export interface ScopeEventStore {
   /** The events in the scope created at or after `since`, oldest first, at most `limit`. */
   eventsInScopeSince(filter: ScopeFilter, since: Date, limit: number): Promise<ScopedEvent[]>;
+  /** One transaction's events after `afterSequence` and created at or after `since`, oldest first, at most `limit`. */
+  transactionEventsSince(transactionId: string, afterSequence: number, since: Date, limit: number): Promise<StoredEvent[]>;
 }
 
 /** Transactions whose last sent sequence a subscription remembers (the most recently updated ones). */
@@ -20,13 +22,20 @@ export const SCOPE_CATCH_UP_LIMIT = 1_000;
  */
 export const CATCH_UP_MARGIN_MS = 30_000;
 
+/** Events one gap fill reads at most (a transaction has a few dozen at most). */
+const GAP_FILL_LIMIT = 200;
+
 /**
  * A standing subscription to every transaction of a merchant (or branch), or of a device. It remembers the last
  * sequence it sent per transaction, so an event reaches the client once even when the catch-up after a lost
- * listener connection and a late live notification both carry it, and never after a later one of its transaction.
+ * bus connection and a late live notice both carry it, and never after a later one of its transaction. A live event
+ * that skips a sequence (its predecessor's notice was lost, or is still on its way from another instance) is held
+ * while the missing ones are read from the store, so each transaction's updates reach the client in order.
  */
 export class ScopeSubscription {
   readonly #sent = new Map<string, number>();
+  /** Live events held, by transaction number, while that transaction's gap is read from the store. */
+  readonly #filling = new Map<string, RealtimeEvent[]>();
 
   constructor(
     readonly filter: ScopeFilter,
@@ -36,6 +45,43 @@ export class ScopeSubscription {
     /** Changes started well before it (CATCH_UP_MARGIN_MS) were never this subscription's to send. */
     readonly subscribedAt: Date,
   ) {}
+
+  /**
+   * A live event of transaction `transactionId` from the hub. Sent at once when it follows the last one sent of its
+   * transaction (or is its creation); otherwise the events between are read from the store first: after the last one
+   * sent, or, for a transaction this subscription has sent nothing of, those created since it subscribed.
+   */
+  accept(event: RealtimeEvent, transactionId: string): void {
+    const held = this.#filling.get(event.transactionNumber);
+    if (held) {
+      held.push(event);
+      return;
+    }
+    const last = this.#sent.get(event.transactionNumber);
+    if (event.sequence === (last ?? 0) + 1 || (last !== undefined && event.sequence <= last)) {
+      this.deliver(event);
+      return;
+    }
+    void this.#fill(event, transactionId, last);
+  }
+
+  async #fill(event: RealtimeEvent, transactionId: string, last: number | undefined): Promise<void> {
+    const { transactionNumber } = event;
+    const held = [event];
+    this.#filling.set(transactionNumber, held);
+    try {
+      const since = last === undefined ? this.subscribedAt : new Date(0);
+      const missed = await this.store.transactionEventsSince(transactionId, last ?? 0, since, GAP_FILL_LIMIT);
+      for (const e of missed) {
+        if (e.sequence < event.sequence) this.deliver(new RealtimeEvent(e.eventId, transactionNumber, e.sequence, e.payload));
+      }
+    } catch (error) {
+      this.logger.error({ err: error, scope: this.filter.scope }, 'websocket: filling a scope gap failed; sending on');
+    } finally {
+      this.#filling.delete(transactionNumber);
+      for (const e of held.sort((a, b) => a.sequence - b.sequence)) this.deliver(e);
+    }
+  }
 
   /** Sends the event unless this subscription already sent it or a later update of its transaction. */
   deliver(event: RealtimeEvent): void {

@@ -15,6 +15,8 @@ import { SandboxProcessor } from '../processor/sandbox-processor';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { createLogger, type Logger } from '../logger';
 import type { TestDatabase } from './database';
+import { publishCommittedEvents } from '../db/after-commit';
+import { OutboxPublisher, postgresBus, type UpdateBus } from '../update-bus';
 
 export interface TestApp {
   baseUrl: string;
@@ -42,6 +44,8 @@ export interface TestAppOptions {
   processor?: PaymentProcessor;
   /** The consumer message outbox; the sandbox one by default. */
   messages?: MessageOutbox;
+  /** The update bus the app publishes its changes on and its websockets hear; PostgreSQL's LISTEN/NOTIFY by default. */
+  bus?: UpdateBus;
 }
 
 export async function startTestApp(
@@ -60,6 +64,10 @@ export async function startTestApp(
   // As in main.ts: credentials kept for CREDENTIAL_CACHE_S, forgotten at once when a trigger announces a change.
   const credentials = new CredentialCache(env.CREDENTIAL_CACHE_S * 1000);
   const listener = database.listener ?? database.sql;
+  // As in main.ts: what the app's changes commit is published on the bus after the commit.
+  const bus = options.bus ?? postgresBus({ db: database.db, listener, logger });
+  const publisher = new OutboxPublisher(database.db, bus, logger);
+  const stopPublishing = publishCommittedEvents(database.db, publisher);
   const credentialChanges = await forgetChangedCredentials(listener, credentials);
   const databaseHealth = database.probe ? { databaseHealth: new DatabaseHealth(database.probe, logger) } : {};
   const processor = options.processor ?? new SandboxProcessor();
@@ -77,6 +85,7 @@ export async function startTestApp(
     ? await attachRealtime(server, {
         ...deps,
         listener,
+        bus,
         ...(options.realtime === true ? {} : { options: options.realtime }),
         resolveSessionToken: options.resolveSessionToken ?? sessionTokenResolver(),
       })
@@ -105,6 +114,8 @@ export async function startTestApp(
       closed = true;
       await realtime?.close();
       await credentialChanges.unlisten();
+      stopPublishing();
+      await publisher.stop();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

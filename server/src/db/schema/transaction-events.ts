@@ -20,3 +20,22 @@ export const transactionEvents = pgTable(
   },
   (t) => [unique('transaction_events_sequence_unique').on(t.transactionId, t.sequence), index('transaction_events_merchant_idx').on(t.merchantId, t.createdAt)],
 );
+
+/**
+ * The realtime outbox: one row per event not yet published on the update bus, written by the event's own statement.
+ * After the change commits, the instance that made it publishes the notice and deletes the row; the publication
+ * sweep publishes whatever stayed behind (the instance died between its commit and its publication, or the bus was
+ * down). Rows live for milliseconds, so the table stays small whatever the history.
+ */
+export const eventPublications = pgTable(
+  'event_publications',
+  {
+    eventId: uuid('event_id').primaryKey(),
+    merchantId: merchantIdColumn(),
+    /** The EventNotice as JSON, as the bus carries it. */
+    notice: text('notice').notNull(),
+    /** The database's clock at the change (not the sandbox clock): the sweep takes rows older than a few seconds. */
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('event_publications_created_idx').on(t.createdAt)],
+);

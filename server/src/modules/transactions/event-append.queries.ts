@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableStatement, type ParamSlots, type ParamSpec, type ParamValues } from '../../db/reusable-query';
 import type { Rider } from '../../db/rider';
-import { callbackDeliveries, transactionEvents, transactions } from '../../db/schema';
+import { callbackDeliveries, eventPublications, transactionEvents, transactions } from '../../db/schema';
 import type { TransactionRow } from './transactions.queries';
 
 export interface EventAppend {
@@ -14,13 +14,12 @@ export interface EventAppend {
   at: Date;
   /** Whether to queue the update's callback delivery (the outbox row, due at once) with it. */
   callback: boolean;
-  /** Where to announce it, and what: delivered to listeners at commit, never on rollback. */
-  channel: string;
+  /** What the update bus carries once the change commits (an EventNotice as JSON): kept in the realtime outbox until then. */
   notice: string;
 }
 
 /**
- * Appends a transaction event, queues its callback delivery when asked and notifies the other instances, in one
+ * Appends a transaction event, queues its callback delivery when asked and its publication on the update bus, in one
  * statement: one round trip inside the change's database transaction. The rows the change writes beside its event
  * ride in the same statement (`riders`, each declared by the module whose rows it writes), in the order given. When
  * a guarded rider's write was refused, the first such rider's refusal is thrown and the caller's transaction rolls back.
@@ -38,7 +37,6 @@ export async function appendEvent(db: Queryable, e: EventAppend, riders: readonl
     callbackUrl: row.callbackUrl,
     callbackMethod: row.callbackMethod,
     callback: e.callback,
-    channel: e.channel,
     notice: e.notice,
   };
   for (const rider of riders) values[rider.name] = rider.values;
@@ -47,7 +45,7 @@ export async function appendEvent(db: Queryable, e: EventAppend, riders: readonl
   if (refused?.refused) throw refused.refused();
 }
 
-/** The event statement's own parameters: the event, its delivery and its notification. */
+/** The event statement's own parameters: the event, its delivery and its publication. */
 const EVENT_PARAMS = {
   eventId: columnParam(transactionEvents.id),
   transactionId: columnParam(transactionEvents.transactionId),
@@ -59,7 +57,6 @@ const EVENT_PARAMS = {
   callbackUrl: columnParam(transactions.callbackUrl),
   callbackMethod: columnParam(transactions.callbackMethod),
   callback: param.boolean,
-  channel: param.text,
   notice: param.text,
 };
 
@@ -104,7 +101,10 @@ function eventStatement(p: ParamSlots<typeof EVENT_PARAMS>, riders: { name: stri
       insert into ${callbackDeliveries} (event_id, transaction_id, merchant_id, sequence, url, method, next_attempt_at, created_at, updated_at)
       select event.id, ${p.transactionId}, ${p.merchantId}, ${p.sequence}, ${p.callbackUrl}, ${p.callbackMethod}, ${p.at}, ${p.at}, ${p.at}
       from event where ${p.callback}
+    ), publication as (
+      insert into ${eventPublications} (event_id, merchant_id, notice)
+      select event.id, ${p.merchantId}, ${p.notice} from event
     )
-    select pg_notify(${p.channel}, ${p.notice})${sql.join(wrote)}
+    select true as appended${sql.join(wrote)}
     from event`;
 }

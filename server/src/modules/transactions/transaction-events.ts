@@ -2,7 +2,8 @@ import type { Transaction } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
 import type { Rider } from '../../db/rider';
-import { EVENTS_CHANNEL, type EventNotice } from '../../event-notice';
+import { recordedEvent } from '../../db/after-commit';
+import type { EventNotice } from '../../event-notice';
 import type { Outcome } from '../../mutations/stored-answer';
 import { appendEvent } from './event-append.queries';
 import { toTransactionObject } from './transaction-object';
@@ -46,7 +47,7 @@ export interface FinishedRequest {
  * The one way a state change is recorded: inside the caller's database transaction, after the guarded write
  * that took the new sequence, append the event carrying the transaction object as it now is, queue its callback
  * delivery (updates of transactions with a callbackURL; creation is the merchant's own call and its response),
- * and notify every instance. Whatever consumes events hangs off this function, so no change can skip it.
+ * and its publication on the update bus, which every instance hears once the caller's transaction has committed. Whatever consumes events hangs off this function, so no change can skip it.
  * `change` is the transaction's view as the change left it, best read by the guarded write itself
  * (`writeReturningView`), or its id, and the view is read here (one statement more). With `finishing`, the processor
  * request the change records the outcome of moves to done in the event's statement too, and the outcome is answered;
@@ -80,8 +81,9 @@ export async function recordChange(tx: Queryable, change: TransactionView | stri
   // The move to done rides first: a recorder that came second is told AlreadyRecordedError before any other refusal.
   await appendEvent(
     tx,
-    { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, channel: EVENTS_CHANNEL, notice: JSON.stringify(notice) },
+    { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, notice: JSON.stringify(notice) },
     finishing && outcome ? [finishing.request.riderFor(outcome), ...riders] : riders,
   );
+  recordedEvent(tx, notice);
   return outcome ? { ...recorded, outcome } : recorded;
 }
