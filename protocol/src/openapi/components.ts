@@ -71,7 +71,7 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [CallbackLogSchema, 'CallbackLog'],
   [CallbackDeliverySchema, 'CallbackDelivery'],
   [RedeliverResponseSchema, 'RedeliverResponse'],
-  [EventSchema, 'Event'],
+  [EventSchema, 'WebhookEvent'],
   [WebhookEndpointSchema, 'WebhookEndpoint'],
   [SaveReceiptResponseSchema, 'SaveReceiptResponse'],
   [ReceiptSchema, 'Receipt'],

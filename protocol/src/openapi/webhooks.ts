@@ -134,7 +134,7 @@ function eventWebhooks(): OpenApiDocument['webhooks'] {
               `Verify the signature over the raw body before reading it. ${DELIVERY}`,
             security: [],
             parameters: EVENT_SIGNATURE_PARAMETERS,
-            requestBody: { required: true, content: { 'application/json': { schema: schemaRef('Event') } } },
+            requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WebhookEvent') } } },
             responses: RESPONSES,
           },
         },
