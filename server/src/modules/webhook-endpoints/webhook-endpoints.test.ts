@@ -173,13 +173,13 @@ describe("a merchant's events", () => {
   it('are listed newest first, paged with a cursor and filtered by type, and an event can be sent again', async () => {
     const shop = await receiver();
     const { endpoint, secret } = await addEndpoint(`${shop.url}/all`, ['transaction.approved']);
-    const sales = [];
+    const sales: string[] = [];
     for (let i = 0; i < 3; i++) sales.push((await paidSale(t.app, t.client, 100 + i)).transactionNumber);
 
     const approved: ServiceEvent[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.client.call<EventPage>('GET', `/events?type=transaction.approved&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`);
+      const res: { status: number; body: EventPage } = await t.client.call<EventPage>('GET', `/events?type=transaction.approved&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       approved.push(...res.body.data);
       expect(res.body.data.length).toBeLessThanOrEqual(2);
