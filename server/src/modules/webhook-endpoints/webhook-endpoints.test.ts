@@ -179,7 +179,10 @@ describe("a merchant's events", () => {
     const approved: ServiceEvent[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: EventPage } = await t.client.call<EventPage>('GET', `/events?type=transaction.approved&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`);
+      const res: { status: number; body: EventPage } = await t.client.call<EventPage>(
+        'GET',
+        `/events?type=transaction.approved&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       approved.push(...res.body.data);
       expect(res.body.data.length).toBeLessThanOrEqual(2);
