@@ -216,4 +216,13 @@ describe("a merchant's events", () => {
     expect(nosy.status).toBe(404);
     expect((await other.call<EventPage>('GET', '/events')).body.data).toEqual([]);
   });
+
+  // Last in the file: it moves the test clock 31 days on.
+  it('reach back 30 days: an older event is no longer listed', async () => {
+    const { transactionNumber } = await paidSale(t.app, t.client, 300);
+    const listed = async () => (await t.client.call<EventPage>('GET', '/events?limit=100')).body.data.map((e) => e.data.transaction.TransactionNumber);
+    expect(await listed()).toContain(transactionNumber);
+    expect((await t.client.advanceClock(31 * 24 * 60 * 60)).status).toBe(200);
+    expect(await listed()).not.toContain(transactionNumber);
+  });
 });
