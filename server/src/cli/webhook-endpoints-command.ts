@@ -119,6 +119,7 @@ export async function runWebhookEndpointsCommand(db: Database, env: Env, clock: 
   let text: string;
   try {
     const now = clock.now();
+    const change = { actor: { kind: 'operator' as const }, at: now };
     switch (command.command) {
       case 'webhook-endpoints list': {
         const { data } = await listWebhookEndpoints(db, command.merchantId);
@@ -128,7 +129,7 @@ export async function runWebhookEndpointsCommand(db: Database, env: Env, clock: 
       }
       case 'webhook-endpoints add': {
         const input = CreateWebhookEndpointRequestSchema.parse(command.input);
-        const created = await db.transaction((tx) => createWebhookEndpoint(tx, env, command.merchantId, input, now));
+        const created = await db.transaction((tx) => createWebhookEndpoint(tx, env, command.merchantId, input, change));
         result = created;
         text = `${endpointLine(created.endpoint)}\nsecret: ${created.secret}\nStore the secret now: it is not shown again.\n`;
         break;
@@ -136,13 +137,13 @@ export async function runWebhookEndpointsCommand(db: Database, env: Env, clock: 
       case 'webhook-endpoints update': {
         const input = UpdateWebhookEndpointRequestSchema.parse(command.input);
         const { endpointId } = command;
-        const endpoint = await db.transaction((tx) => updateWebhookEndpoint(tx, env, command.merchantId, endpointId, input, now));
+        const endpoint = await db.transaction((tx) => updateWebhookEndpoint(tx, env, command.merchantId, endpointId, input, change));
         result = endpoint;
         text = `${endpointLine(endpoint)}\n`;
         break;
       }
       case 'webhook-endpoints remove':
-        result = await db.transaction((tx) => deleteWebhookEndpoint(tx, command.merchantId, command.endpointId, now));
+        result = await db.transaction((tx) => deleteWebhookEndpoint(tx, command.merchantId, command.endpointId, change));
         text = `removed ${command.endpointId}\n`;
         break;
       case 'events': {

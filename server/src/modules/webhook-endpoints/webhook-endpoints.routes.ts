@@ -11,7 +11,7 @@ export function webhookEndpointsRoutes(deps: ServiceDeps): EndpointRoute[] {
   return [
     route(ENDPOINT.createWebhookEndpoint, ({ req, body, principal, mutate }) =>
       mutate(
-        async (tx) => ({ body: await service.createWebhookEndpoint(tx, deps.env, principal().merchantId, body, deps.clock.now()) }),
+        async (tx) => ({ body: await service.createWebhookEndpoint(tx, deps.env, principal().merchantId, body, changeBy(principal(), deps.clock.now())) }),
         sealedSpace(req, principal()),
       ),
     ),
@@ -25,13 +25,20 @@ export function webhookEndpointsRoutes(deps: ServiceDeps): EndpointRoute[] {
     }),
     route(ENDPOINT.updateWebhookEndpoint, ({ params, body, principal, mutate }) =>
       mutate(async (tx) => ({
-        body: await service.updateWebhookEndpoint(tx, deps.env, principal().merchantId, params.endpointId, body, deps.clock.now()),
+        body: await service.updateWebhookEndpoint(tx, deps.env, principal().merchantId, params.endpointId, body, changeBy(principal(), deps.clock.now())),
       })),
     ),
     route(ENDPOINT.deleteWebhookEndpoint, ({ params, principal, mutate }) =>
-      mutate(async (tx) => ({ body: await service.deleteWebhookEndpoint(tx, principal().merchantId, params.endpointId, deps.clock.now()) })),
+      mutate(async (tx) => ({
+        body: await service.deleteWebhookEndpoint(tx, principal().merchantId, params.endpointId, changeBy(principal(), deps.clock.now())),
+      })),
     ),
   ];
+}
+
+/** A change made with the merchant's key (the table admits no other). */
+function changeBy(principal: Principal, at: Date): service.EndpointChange {
+  return { actor: { kind: 'merchant_key', credentialId: principal.credentialId }, at };
 }
 
 /**

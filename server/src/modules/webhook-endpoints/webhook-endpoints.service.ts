@@ -9,12 +9,19 @@ import type { z } from 'zod';
 import type { Queryable } from '../../db/client';
 import type { Env } from '../../env';
 import { ApiError, NotFoundError } from '../../errors';
+import { recordAudit, type AuditActorRef } from '../audit';
 import { assertCallbackUrlAllowed } from '../callbacks';
 import { generateHmacSecret } from '../merchants';
 import * as q from './webhook-endpoints.queries';
 
 export type CreateWebhookEndpoint = z.output<typeof CreateWebhookEndpointRequestSchema>;
 export type UpdateWebhookEndpoint = z.output<typeof UpdateWebhookEndpointRequestSchema>;
+
+/** Who changes an endpoint, and when: where events go is as sensitive as who may call, so each change is audited. */
+export interface EndpointChange {
+  actor: AuditActorRef;
+  at: Date;
+}
 
 /** The endpoint as the API answers it: never its secret. */
 export function toWebhookEndpoint(row: q.WebhookEndpointRow): WebhookEndpoint {
@@ -37,8 +44,9 @@ export async function createWebhookEndpoint(
   env: Env,
   merchantId: string,
   input: CreateWebhookEndpoint,
-  now: Date,
+  change: EndpointChange,
 ): Promise<CreatedWebhookEndpoint> {
+  const now = change.at;
   assertCallbackUrlAllowed(input.url, env, 'url');
   // Every event goes to every endpoint that enabled it: a bound keeps one change's deliveries few.
   if ((await q.countWebhookEndpoints(db, merchantId)) >= MAX_WEBHOOK_ENDPOINTS) {
@@ -55,6 +63,13 @@ export async function createWebhookEndpoint(
     secret,
     createdAt: now,
     updatedAt: now,
+  });
+  await recordAudit(db, {
+    merchantId,
+    actor: change.actor,
+    action: 'webhook_endpoint.created',
+    at: now,
+    details: { endpointId: row.id, callbackOrigin: new URL(row.url).origin, enabledEvents: row.enabledEvents },
   });
   return { endpoint: toWebhookEndpoint(row), secret };
 }
@@ -77,8 +92,9 @@ export async function updateWebhookEndpoint(
   merchantId: string,
   endpointId: string,
   update: UpdateWebhookEndpoint,
-  now: Date,
+  change: EndpointChange,
 ): Promise<WebhookEndpoint> {
+  const now = change.at;
   if (update.url !== undefined) assertCallbackUrlAllowed(update.url, env, 'url');
   const row = await q.updateWebhookEndpoint(db, merchantId, endpointId, {
     ...(update.url !== undefined && { url: update.url }),
@@ -88,10 +104,28 @@ export async function updateWebhookEndpoint(
     updatedAt: now,
   });
   if (!row) throw new NotFoundError('webhook endpoint');
+  await recordAudit(db, {
+    merchantId,
+    actor: change.actor,
+    action: 'webhook_endpoint.updated',
+    at: now,
+    details: {
+      endpointId,
+      ...(update.url !== undefined && { callbackOrigin: new URL(update.url).origin }),
+      ...(update.enabledEvents !== undefined && { enabledEvents: update.enabledEvents }),
+      ...(update.disabled !== undefined && { disabled: update.disabled }),
+    },
+  });
   return toWebhookEndpoint(row);
 }
 
-export async function deleteWebhookEndpoint(db: Queryable, merchantId: string, endpointId: string, now: Date): Promise<{ endpointId: string; deleted: true }> {
-  if (!(await q.removeWebhookEndpoint(db, merchantId, endpointId, now))) throw new NotFoundError('webhook endpoint');
+export async function deleteWebhookEndpoint(
+  db: Queryable,
+  merchantId: string,
+  endpointId: string,
+  change: EndpointChange,
+): Promise<{ endpointId: string; deleted: true }> {
+  if (!(await q.removeWebhookEndpoint(db, merchantId, endpointId, change.at))) throw new NotFoundError('webhook endpoint');
+  await recordAudit(db, { merchantId, actor: change.actor, action: 'webhook_endpoint.deleted', at: change.at, details: { endpointId } });
   return { endpointId, deleted: true };
 }

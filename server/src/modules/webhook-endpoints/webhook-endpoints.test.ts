@@ -1,4 +1,4 @@
-import type { CreatedWebhookEndpoint, EventPage, ServiceEvent, WebhookEndpoint } from '@svc/protocol';
+import type { AuditLogPage, CreatedWebhookEndpoint, EventPage, ServiceEvent, WebhookEndpoint } from '@svc/protocol';
 import { Status } from '@svc/protocol';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,6 +90,16 @@ describe('webhook endpoints', () => {
     expect(removed).toMatchObject({ status: 200, body: { endpointId, deleted: true } });
     expect((await t.client.call('GET', `/webhook-endpoints/${endpointId}`)).status).toBe(404);
     expect((await t.client.call<{ data: unknown[] }>('GET', '/webhook-endpoints')).body.data).toEqual([]);
+
+    // Each change is in the audit log, by the key that made it, never with the secret.
+    const audit = await t.client.call<AuditLogPage>('GET', '/merchant/audit-log?limit=3');
+    expect(audit.body.data.map((e) => [e.action, e.details.endpointId, e.actor.kind])).toEqual([
+      ['webhook_endpoint.deleted', endpointId, 'merchant_key'],
+      ['webhook_endpoint.updated', endpointId, 'merchant_key'],
+      ['webhook_endpoint.created', endpointId, 'merchant_key'],
+    ]);
+    expect(audit.body.data[2]!.details).toMatchObject({ callbackOrigin: 'https://shop.example', enabledEvents: ['transaction.updated', '*'] });
+    expect(JSON.stringify(audit.body)).not.toContain(created.secret.slice(6));
   });
 
   it("refuse an unknown event type (400 validation_failed); another merchant's endpoint is a 404", async () => {
