@@ -15,7 +15,9 @@ import { MERCHANT_ROUTES } from './src/endpoint-table.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The listings whose query the client takes in its own types (src/list-queries.ts) rather than as the query's text. */
-const CLIENT_QUERIES = ['listTransactions', 'listAuditLog'];
+const CLIENT_QUERIES = ['listTransactions', 'listAuditLog', 'listEvents'];
+/** The client's own type of each listing's query. */
+const CLIENT_QUERY_TYPES = { listTransactions: 'ListTransactionsParams', listAuditLog: 'AuditLogParams', listEvents: 'ListEventsParams' };
 const dist = path.join(here, 'dist');
 const { version } = JSON.parse(await readFile(path.join(here, 'package.json'), 'utf8'));
 
@@ -42,7 +44,7 @@ await standaloneDeclarationFiles({
     'wire.d.ts': await wireDeclarations(),
     ...protocolDeclarations({
       'status.ts': ['Status', 'statusName', 'TransactionStatusCode', 'TransactionStatusName'],
-      'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams'],
+      'list-queries.ts': ['ListTransactionsParams', 'AuditLogParams', 'ListEventsParams'],
     }),
   },
 });
@@ -89,7 +91,7 @@ async function wireDeclarations() {
     return `  ${id}: {\n    params: ${params};\n    query: ${query};\n    body: ${body};\n    result: operations['${id}']['responses'][${success}]['content']['application/json'];\n  };`;
   });
   return [
-    "import type { AuditLogParams, ListTransactionsParams } from './list-queries';",
+    "import type { AuditLogParams, ListEventsParams, ListTransactionsParams } from './list-queries';",
     '/**',
     ' * The wire types of the payment service, generated from its OpenAPI document (GET /openapi.json) and websocket',
     ` * messages by @svc/node ${version}'s build. \`paths\`, \`webhooks\`, \`components\` and \`operations\` are openapi-typescript's.`,
@@ -105,7 +107,7 @@ async function wireDeclarations() {
       .map((id) => `'${id}'`)
       .join(' | ')};`,
     "/** The listings' queries as the client takes them (numbers, dates, lists), by operation. */",
-    `export type ClientQueries = { ${CLIENT_QUERIES.map((id) => `${id}: ${id === 'listTransactions' ? 'ListTransactionsParams' : 'AuditLogParams'}`).join('; ')} };`,
+    `export type ClientQueries = { ${CLIENT_QUERIES.map((id) => `${id}: ${CLIENT_QUERY_TYPES[id]}`).join('; ')} };`,
     '/** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */',
     'export type MerchantOperations = {',
     ...operations,

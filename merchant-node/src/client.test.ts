@@ -37,10 +37,11 @@ describe('the merchant client', () => {
     );
     expect(expected).toContain('initTransaction');
     const client = createMerchantClient({ baseUrl: 'http://svc.test', apiKey: 'sk_x' });
-    // …and the listings again where stripe-node's habit looks for them (transactions.list, auditLog.list).
-    expect(Object.keys(client).sort()).toEqual([...expected, 'auditLog', 'transactions'].sort());
+    // …and the listings again where stripe-node's habit looks for them (transactions.list, auditLog.list, events.list).
+    expect(Object.keys(client).sort()).toEqual([...expected, 'auditLog', 'events', 'transactions'].sort());
     expect(client.transactions.list).toBe(client.listTransactions);
     expect(client.auditLog.list).toBe(client.listAuditLog);
+    expect(client.events.list).toBe(client.listEvents);
     expect(Object.keys(MERCHANT_ROUTES).sort()).toEqual([...expected].sort());
   });
 

@@ -34,7 +34,7 @@ type BodyArgument<K extends MerchantOperationId> = [Operation<K>['body']] extend
     : [body: Operation<K>['body']];
 
 /** The listings that answer a page (`{ data, hasMore, nextCursor }`): their calls give a PageList. */
-const PAGED = ['listTransactions', 'listAuditLog'] as const;
+const PAGED = ['listTransactions', 'listAuditLog', 'listEvents'] as const;
 type PagedOperationId = (typeof PAGED)[number];
 type Answer<K extends MerchantOperationId> = K extends PagedOperationId ? PageList<Operation<K>['result']['data'][number]> : Promise<Operation<K>['result']>;
 type Method<K extends MerchantOperationId> = (...args: [...ParamsArgument<K>, ...QueryArgument<K>, ...BodyArgument<K>, options?: RequestOptions]) => Answer<K>;
@@ -44,11 +44,12 @@ type Method<K extends MerchantOperationId> = (...args: [...ParamsArgument<K>, ..
  * the path parameters first (`{ transactionNumber }`), then the query (a listing's filters), then the body, then the
  * options. Each resolves with the parsed answer or rejects with an `SvcApiError`; a listing's answer is also iterated
  * with `for await`, over every page. The listings are also where stripe-node's habit looks for them:
- * `transactions.list(query)` and `auditLog.list(query)`.
+ * `transactions.list(query)`, `auditLog.list(query)` and `events.list(query)`.
  */
 export type MerchantClient = { [K in MerchantOperationId]: Method<K> } & {
   transactions: { list: Method<'listTransactions'> };
   auditLog: { list: Method<'listAuditLog'> };
+  events: { list: Method<'listEvents'> };
 };
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -118,5 +119,6 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
   }
   client.transactions = { list: client.listTransactions };
   client.auditLog = { list: client.listAuditLog };
+  client.events = { list: client.listEvents };
   return client as MerchantClient;
 }

@@ -5,7 +5,7 @@
 export { createMerchantClient, type MerchantClient, type MerchantClientOptions, type RequestOptions } from './client';
 export type { Page, PageList } from './page-list';
 export { Status, statusName, type TransactionStatusCode, type TransactionStatusName } from './status';
-export type { AuditLogParams, ListTransactionsParams } from './list-queries';
+export type { AuditLogParams, ListEventsParams, ListTransactionsParams } from './list-queries';
 export { SvcApiError, type SvcErrorCode } from './errors';
 export { generateTestCallbackHeaders, verifyCallback, type CallbackHeaders, type CallbackSignatureHeaders, type VerifyCallbackOptions } from './callbacks';
 export { MERCHANT_ROUTES, type MerchantRoute } from './endpoint-table';

@@ -4,4 +4,4 @@
  * source they are protocol's own; the build replaces this module's declarations with standalone ones printed from
  * them (scripts/standalone-types.mjs), so the published types need no other package.
  */
-export type { AuditLogParams, ListTransactionsParams } from '@svc/protocol';
+export type { AuditLogParams, ListEventsParams, ListTransactionsParams } from '@svc/protocol';

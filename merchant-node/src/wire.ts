@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ENDPOINT, ProblemDetails } from '@svc/protocol';
-import type { AuditLogParams, ListTransactionsParams } from './list-queries';
+import type { AuditLogParams, ListEventsParams, ListTransactionsParams } from './list-queries';
 
 export type {
   AuthorizeRequest,
@@ -21,6 +21,8 @@ export type {
   ProblemFieldError,
   Receipt,
   RedeliverResponse,
+  ServiceEvent as WebhookEvent,
+  WebhookEndpoint,
   SandboxMessages,
   SaveReceiptResponse,
   Transaction,
@@ -46,7 +48,7 @@ type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer R
 type Flat<T> = { [K in keyof T]: T[K] };
 
 /** The listings' queries as the client takes them (numbers, dates, lists), by operation. */
-export type ClientQueries = { listTransactions: ListTransactionsParams; listAuditLog: AuditLogParams };
+export type ClientQueries = { listTransactions: ListTransactionsParams; listAuditLog: AuditLogParams; listEvents: ListEventsParams };
 
 /** Per operation: its path parameters, its query (undefined when it takes none), its request body (likewise) and its answer. */
 export type MerchantOperations = {

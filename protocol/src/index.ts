@@ -22,5 +22,6 @@ export * from './websocket';
 export * from './sdk';
 export * from './iframe-messages';
 export * from './callbacks';
+export * from './webhook-endpoints';
 export * from './merchant-client';
 export * from './card-frame-csp.js';

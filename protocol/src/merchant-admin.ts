@@ -150,6 +150,9 @@ export const AUDIT_ACTIONS = [
   'webhook_secret.rolled',
   'payment_methods.updated',
   'merchant_settings.updated',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -179,6 +182,10 @@ export const AuditEntrySchema = z.object({
     /** A default callback changed: the new URL's origin only (a URL may carry a token in its path or query), or null once cleared. */
     callbackOrigin: z.string().nullable().optional(),
     callbackMethod: z.string().optional(),
+    /** A webhook endpoint added, changed or removed: its id, and what changed (its URL's origin only, as for a default callback). */
+    endpointId: z.string().optional(),
+    enabledEvents: z.array(z.string()).optional(),
+    disabled: z.boolean().optional(),
   }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;

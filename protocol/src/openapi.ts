@@ -307,7 +307,7 @@ function pruneUnusedSchemas(document: OpenApiDocument): void {
 export function openApiOperations(document: OpenApiDocument): OpenApiOperationEntry[] {
   const entries: OpenApiOperationEntry[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'post'] as const satisfies HttpMethod[]) {
+    for (const method of ['get', 'post', 'delete'] as const satisfies HttpMethod[]) {
       const operation = item[method];
       if (operation) entries.push({ path, method, operation });
     }

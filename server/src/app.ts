@@ -20,6 +20,8 @@ import { httpMetrics, metrics } from './metrics';
 import { requestSpans } from './tracing';
 import { authorizationsRoutes } from './modules/authorizations/authorizations.routes';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes';
+import { webhookEndpointsRoutes } from './modules/webhook-endpoints/webhook-endpoints.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { commitsRoutes } from './modules/commits/commits.routes';
 import { sdkAssetsRouter } from './modules/sdk-assets/sdk-assets.routes';
 import { sdkSessionsRoutes } from './modules/sdk-sessions/sdk-sessions.routes';
@@ -98,6 +100,8 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...receiptsRoutes(deps),
     ...stickersRoutes(deps),
     ...callbacksRoutes(deps),
+    ...webhookEndpointsRoutes(deps),
+    ...eventsRoutes(deps),
     ...commitsRoutes(deps),
     ...sdkSessionsRoutes(deps),
     ...credentialsRoutes(deps),

@@ -3,6 +3,7 @@ import { AUTHORIZATION_ENDPOINTS } from './authorizations';
 import { CALLBACK_ENDPOINTS } from './callbacks';
 import { COMMIT_ENDPOINTS } from './commits';
 import { CREDENTIAL_ENDPOINTS } from './credentials';
+import { EVENT_ENDPOINTS } from './events';
 import type { EndpointDescription } from './description';
 import { HEALTH_ENDPOINTS } from './health';
 import { HOSTED_PAGE_ENDPOINTS } from './hosted-page';
@@ -15,6 +16,7 @@ import { SANDBOX_ENDPOINTS } from './sandbox';
 import { SDK_SESSION_ENDPOINTS } from './sdk-sessions';
 import { STICKER_ENDPOINTS } from './stickers';
 import { TRANSACTION_ENDPOINTS } from './transactions';
+import { WEBHOOK_ENDPOINT_ENDPOINTS } from './webhook-endpoints';
 
 export type { EndpointAuth, EndpointDescription, PageAnswer } from './description';
 
@@ -56,6 +58,8 @@ export const ENDPOINT = composeEndpointTable(
   RECEIPT_ENDPOINTS,
   COMMIT_ENDPOINTS,
   CALLBACK_ENDPOINTS,
+  WEBHOOK_ENDPOINT_ENDPOINTS,
+  EVENT_ENDPOINTS,
   MERCHANT_SETTINGS_ENDPOINTS,
   SDK_SESSION_ENDPOINTS,
   SANDBOX_ENDPOINTS,

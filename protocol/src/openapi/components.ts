@@ -36,6 +36,7 @@ import {
   TransactionSchema,
 } from '../transaction';
 import type { JsonSchema } from './types';
+import { EventSchema, WebhookEndpointSchema } from '../webhook-endpoints';
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
 
@@ -70,6 +71,8 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [CallbackLogSchema, 'CallbackLog'],
   [CallbackDeliverySchema, 'CallbackDelivery'],
   [RedeliverResponseSchema, 'RedeliverResponse'],
+  [EventSchema, 'WebhookEvent'],
+  [WebhookEndpointSchema, 'WebhookEndpoint'],
   [SaveReceiptResponseSchema, 'SaveReceiptResponse'],
   [ReceiptSchema, 'Receipt'],
   [LivenessSchema, 'Liveness'],

@@ -1,5 +1,6 @@
 import { CALLBACK_DELIVERY_DEFAULTS } from '../callbacks';
 import { DEFAULT_TOLERANCE_S } from '../signing';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-endpoints';
 import { schemaRef } from './components';
 import type { OpenApiDocument, OpenApiParameter } from './types';
 
@@ -46,6 +47,20 @@ const SIGNATURE_PARAMETERS: OpenApiParameter[] = [
   },
 ];
 
+/** The signature headers of an event sent to a webhook endpoint: Standard Webhooks only, with the endpoint's own secret. */
+const EVENT_SIGNATURE_PARAMETERS: OpenApiParameter[] = SIGNATURE_PARAMETERS.filter((p) => p.name.startsWith('webhook-')).map((p) =>
+  p.name === 'webhook-id'
+    ? { ...p, description: "Standard Webhooks: the event's `eventId`, the same on every attempt of it; keep the ones you handled to drop a repeat." }
+    : p.name === 'webhook-signature'
+      ? {
+          ...p,
+          description:
+            "`v1,` and the base64 of HMAC-SHA256 keyed with the base64-decoded part of the endpoint's own secret after `whsec_`, over " +
+            '`<webhook-id>.<webhook-timestamp>.<raw body>`: any Standard Webhooks library verifies it.',
+        }
+      : p,
+);
+
 const { timeoutS, retryScheduleS } = CALLBACK_DELIVERY_DEFAULTS;
 const DELIVERY =
   `A 2xx within ${timeoutS} s is a delivery; anything else (a 3xx too: redirects are not followed) is tried again ` +
@@ -63,6 +78,7 @@ const RESPONSES = {
  */
 export function transactionWebhooks(): OpenApiDocument['webhooks'] {
   return {
+    ...eventWebhooks(),
     transactionUpdated: {
       post: {
         operationId: 'transactionUpdated',
@@ -97,4 +113,32 @@ export function transactionWebhooks(): OpenApiDocument['webhooks'] {
       },
     },
   };
+}
+
+/**
+ * One entry per event type a webhook endpoint may enable (`POST /webhook-endpoints`): the event, POSTed to every
+ * endpoint that enabled its type and is not disabled, signed with that endpoint's secret.
+ */
+function eventWebhooks(): OpenApiDocument['webhooks'] {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map(({ type, when }) => {
+      const name = type.replace(/\.(\w)/g, (_m, c: string) => c.toUpperCase()) + 'Event';
+      return [
+        type,
+        {
+          post: {
+            operationId: name,
+            summary: `Event ${type}`,
+            description:
+              `${when} Sent to each webhook endpoint that enabled \`${type}\` (or \`*\`) as the event object, \`type\` \`${type}\`. ` +
+              `Verify the signature over the raw body before reading it. ${DELIVERY}`,
+            security: [],
+            parameters: EVENT_SIGNATURE_PARAMETERS,
+            requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WebhookEvent') } } },
+            responses: RESPONSES,
+          },
+        },
+      ];
+    }),
+  );
 }

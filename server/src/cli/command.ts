@@ -3,6 +3,13 @@ import { OriginSchema } from '@svc/protocol';
 import { ADMIN_HELP, ADMIN_USAGE, isAdminCommand, parseAdminCommand, type AdminCommand } from './admin-commands';
 import { MERCHANT_SETTINGS_HELP, MERCHANT_SETTINGS_SYNOPSIS, parseMerchantSettingsCommand, type MerchantSettingsCommand } from './merchant-settings-command';
 import { UsageError } from './usage-error';
+import {
+  isWebhookEndpointsCommand,
+  parseWebhookEndpointsCommand,
+  WEBHOOK_ENDPOINTS_HELP,
+  WEBHOOK_ENDPOINTS_SYNOPSIS,
+  type WebhookEndpointsCommand,
+} from './webhook-endpoints-command';
 
 export { UsageError };
 
@@ -16,6 +23,7 @@ ${MERCHANT_SETTINGS_SYNOPSIS}
        svc processor-requests [--json]
        svc processor-requests retry ID
 ${ADMIN_USAGE}
+${WEBHOOK_ENDPOINTS_SYNOPSIS}
 
 merchant create
   --name NAME      the merchant's business name (shown to consumers)
@@ -30,7 +38,9 @@ processor-requests
   reserved stays reserved. Settle each with the acquirer by its request key, then \`retry ID\` puts it back in flight:
   the worker asks the processor again with the same key (a payment is reversed) and records the outcome.
 
-${ADMIN_HELP}`;
+${ADMIN_HELP}
+
+${WEBHOOK_ENDPOINTS_HELP}`;
 
 export interface CreateMerchantCommand {
   command: 'merchant create';
@@ -41,13 +51,14 @@ export interface CreateMerchantCommand {
 
 export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
 
-export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorRequestsCommand | AdminCommand;
+export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorRequestsCommand | AdminCommand | WebhookEndpointsCommand;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseCommand(argv: string[]): Command {
   if (argv[0] === 'merchant' && argv[1] === 'settings') return parseMerchantSettingsCommand(argv.slice(2), (message) => new UsageError(message));
   if (isAdminCommand(argv)) return parseAdminCommand(argv);
+  if (isWebhookEndpointsCommand(argv)) return parseWebhookEndpointsCommand(argv, (message) => new UsageError(message));
   let parsed;
   try {
     parsed = parseArgs({

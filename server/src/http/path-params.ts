@@ -22,4 +22,6 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   deliveryId: z.uuid('is not a delivery id'),
   credentialId: z.uuid('is not a credential id (the credentialId of GET /credentials, not the key)'),
   stickerCode: StickerCodeParam,
+  endpointId: z.uuid('is not a webhook endpoint id'),
+  eventId: z.uuid('is not an event id'),
 };

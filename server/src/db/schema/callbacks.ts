@@ -1,15 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, smallint, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, smallint, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { merchantIdColumn } from './merchants';
 import { transactionEvents } from './transaction-events';
 import { transactionIdColumn } from './transactions';
+import { merchantEvents, webhookEndpoints } from './webhook-endpoints';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * The callback outbox: one row per transaction update that has a callbackURL, written in the same database
  * transaction as the update. The dispatcher claims due rows with SKIP LOCKED and pushes `next_attempt_at` past
- * a lease before sending, so one attempt is never sent by two instances, and a crash only delays it.
+ * a lease before sending, so one attempt is never sent by two instances, and a crash only delays it. The same rows
+ * carry the events sent to webhook endpoints (`endpoint_id` and `merchant_event_id` set): one per event and endpoint
+ * that enabled its type, written by the same statement, sent and retried by the same dispatcher.
  */
 export const callbackDeliveries = pgTable(
   'callback_deliveries',
@@ -21,6 +24,10 @@ export const callbackDeliveries = pgTable(
     transactionId: transactionIdColumn(),
     merchantId: merchantIdColumn(),
     sequence: integer('sequence').notNull(),
+    /** The webhook endpoint an event is sent to; null for the transaction's own callback. */
+    endpointId: uuid('endpoint_id').references(() => webhookEndpoints.id),
+    /** The event sent to `endpoint_id` (`webhook-id`); null for a callback. */
+    merchantEventId: uuid('merchant_event_id').references(() => merchantEvents.id),
     url: text('url').notNull(),
     method: text('method', { enum: ['GET', 'POST'] }).notNull(),
     state: text('state', { enum: ['pending', 'succeeded', 'failed'] })
@@ -39,7 +46,13 @@ export const callbackDeliveries = pgTable(
     updatedAt: at('updated_at').notNull(),
   },
   (t) => [
-    unique('callback_deliveries_event_unique').on(t.eventId),
+    uniqueIndex('callback_deliveries_event_unique')
+      .on(t.eventId)
+      .where(sql`${t.endpointId} is null`),
+    uniqueIndex('callback_deliveries_endpoint_event_unique')
+      .on(t.merchantEventId, t.endpointId)
+      .where(sql`${t.endpointId} is not null`),
+    check('callback_deliveries_endpoint_has_event', sql`(${t.endpointId} is null) = (${t.merchantEventId} is null)`),
     index('callback_deliveries_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.state} = 'pending'`),

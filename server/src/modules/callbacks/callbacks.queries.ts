@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { param, reusableStatement } from '../../db/reusable-query';
 import { callbackAttempts, callbackDeliveries, transactions } from '../../db/schema';
@@ -19,6 +19,22 @@ export interface ClaimedDelivery {
   hmacSecret: string;
   /** The secret before a roll, while its overlap lasts (by the service clock): it signs beside `hmacSecret`. */
   previousHmacSecret: string | null;
+  /** For an event sent to a webhook endpoint: the event and the endpoint's secret; null for a transaction's callback. */
+  endpointEvent: EndpointEvent | null;
+}
+
+/** An event a delivery sends to a webhook endpoint. */
+export interface EndpointEvent {
+  endpointId: string;
+  /** The endpoint's `whsec_` secret: it alone signs. */
+  secret: string;
+  /** Disabled or removed since the delivery was queued: nothing is sent. */
+  off: boolean;
+  eventId: string;
+  type: string;
+  createdAt: Date;
+  /** The refund object as JSON text, on refund events. */
+  refund: string | null;
 }
 
 /**
@@ -41,6 +57,18 @@ export async function claimDueDeliveries(db: Database, now: Date, limit: number,
     transactionNumber: r.transaction_number,
     hmacSecret: r.hmac_secret,
     previousHmacSecret: r.previous_hmac_secret,
+    endpointEvent:
+      r.endpoint_id === null
+        ? null
+        : {
+            endpointId: r.endpoint_id,
+            secret: r.endpoint_secret!,
+            off: r.endpoint_off!,
+            eventId: r.merchant_event_id!,
+            type: r.merchant_event_type!,
+            createdAt: new Date(r.merchant_event_at!),
+            refund: r.merchant_event_refund,
+          },
   }));
 }
 
@@ -57,6 +85,13 @@ interface ClaimedRow {
   transaction_number: string;
   hmac_secret: string;
   previous_hmac_secret: string | null;
+  endpoint_id: string | null;
+  endpoint_secret: string | null;
+  endpoint_off: boolean | null;
+  merchant_event_id: string | null;
+  merchant_event_type: string | null;
+  merchant_event_at: string | null;
+  merchant_event_refund: string | null;
 }
 
 const claimStatement = reusableStatement({ now: param.timestamp, leaseEnds: param.timestamp, limit: param.integer }, (_db, slots) => {
@@ -82,11 +117,15 @@ const claimStatement = reusableStatement({ now: param.timestamp, leaseEnds: para
     )
     select c.id as delivery_id, c.event_id, c.attempt_count, c.url, c.method, c.schedule_position, c.window_started_at,
            e.payload, t.transaction_number, m.hmac_secret,
-           case when m.previous_hmac_secret_expires_at > ${now} then m.previous_hmac_secret end as previous_hmac_secret
+           case when m.previous_hmac_secret_expires_at > ${now} then m.previous_hmac_secret end as previous_hmac_secret,
+           c.endpoint_id, w.secret as endpoint_secret, (w.disabled or w.deleted_at is not null) as endpoint_off,
+           me.id as merchant_event_id, me.type as merchant_event_type, me.created_at as merchant_event_at, me.refund as merchant_event_refund
     from claimed c
     join transaction_events e on e.id = c.event_id
     join transactions t on t.id = c.transaction_id
-    join merchants m on m.id = c.merchant_id`;
+    join merchants m on m.id = c.merchant_id
+    left join webhook_endpoints w on w.id = c.endpoint_id
+    left join merchant_events me on me.id = c.merchant_event_id`;
 });
 
 /** An attempt's outcome and what follows it, as the dispatcher hands it to `recordOutcomes`. */
@@ -181,12 +220,12 @@ export async function visibleTransactionId(db: Queryable, principal: Principal, 
   return row?.id ?? null;
 }
 
-/** The delivery log of one transaction, attempts included, oldest first. */
+/** The callback log of one transaction (its own callbackURL's deliveries, not its events' to webhook endpoints), attempts included, oldest first. */
 export async function listDeliveries(db: Queryable, transactionId: string) {
   const deliveries = await db
     .select()
     .from(callbackDeliveries)
-    .where(eq(callbackDeliveries.transactionId, transactionId))
+    .where(and(eq(callbackDeliveries.transactionId, transactionId), isNull(callbackDeliveries.endpointId)))
     .orderBy(asc(callbackDeliveries.sequence), asc(callbackDeliveries.createdAt));
   if (deliveries.length === 0) return [];
   const attempts = await db

@@ -1,10 +1,10 @@
-import { signCallback } from '@svc/protocol';
+import { signCallback, signStandardWebhook } from '@svc/protocol';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import { sendCallback, type SendOutcome, type SendRequest } from './callback-sender';
-import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery, type OutcomeWrite } from './callbacks.queries';
+import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery, type EndpointEvent, type OutcomeWrite } from './callbacks.queries';
 import { OutcomeBatch } from './outcome-batch';
 import { afterAttempt, type RetryPolicy } from './retry-schedule';
 import { isDatabaseUnavailable, OutageLog } from '../../db/database-outage';
@@ -58,16 +58,33 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
   const attempt = (delivery: ClaimedDelivery): Promise<void> =>
     inSpan('callback attempt', { 'svc.callback.attempt': delivery.attemptNo, 'http.request.method': delivery.method }, () => send(delivery));
 
-  const send = async (delivery: ClaimedDelivery): Promise<void> => {
-    const body = delivery.method === 'POST' ? delivery.payload : '';
+  /**
+   * What an attempt sends: a transaction's callback (the transaction, signed both ways with the merchant's secret), or
+   * an event to a webhook endpoint (the event object, signed the Standard Webhooks way with the endpoint's own secret).
+   */
+  const message = async (delivery: ClaimedDelivery): Promise<{ body: string; url: URL; signature: Record<string, string> }> => {
     const url = new URL(delivery.url);
+    const event = delivery.endpointEvent;
+    if (event) {
+      const body = eventBody(event, delivery.payload);
+      const timestamp = wallSeconds();
+      const signature = await signStandardWebhook(event.secret, event.eventId, timestamp, body);
+      return { body, url, signature: { 'webhook-id': event.eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature } };
+    }
+    const body = delivery.method === 'POST' ? delivery.payload : '';
     if (delivery.method === 'GET') {
       url.searchParams.set('TransactionNumber', delivery.transactionNumber);
       url.searchParams.set('callbackType', 'transaction_status');
     }
     // While a rolled secret's overlap lasts, both secrets sign (docs/integrating.md#rolling-the-hmac-secret).
     const secrets = { secret: delivery.hmacSecret, previousSecret: delivery.previousHmacSecret };
-    const signature = await signCallback(secrets, delivery.eventId, body, wallSeconds());
+    return { body, url, signature: { ...(await signCallback(secrets, delivery.eventId, body, wallSeconds())) } };
+  };
+
+  const send = async (delivery: ClaimedDelivery): Promise<void> => {
+    // An endpoint disabled or removed since its event was queued gets nothing: the delivery ends unsent.
+    if (delivery.endpointEvent?.off) return endUnsent(delivery);
+    const { body, url, signature } = await message(delivery);
     let outcome: SendOutcome;
     try {
       outcome = await sendCallback({
@@ -100,7 +117,8 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     const where = `${url.origin}${url.pathname}`;
     const fields = {
       deliveryId: delivery.deliveryId,
-      eventId: delivery.eventId,
+      eventId: delivery.endpointEvent?.eventId ?? delivery.eventId,
+      ...(delivery.endpointEvent ? { endpointId: delivery.endpointEvent.endpointId, eventType: delivery.endpointEvent.type } : {}),
       attempt: delivery.attemptNo,
       url: where,
       httpStatus: outcome.httpStatus,
@@ -117,6 +135,24 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
     if (next.state === 'succeeded') deps.logger.debug(fields, 'callback delivered');
     else if (next.state === 'failed') deps.logger.warn({ ...fields, error: outcome.error, reason: next.reason }, 'callback failed for good');
     else deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'callback attempt failed; will retry');
+  };
+
+  const endUnsent = async (delivery: ClaimedDelivery): Promise<void> => {
+    const reason = 'the webhook endpoint is disabled or removed';
+    const written = await outcomes.record({
+      deliveryId: delivery.deliveryId,
+      attemptNo: delivery.attemptNo,
+      httpStatus: null,
+      error: reason,
+      durationMs: 0,
+      next: { state: 'failed', reason },
+      finishedAt: deps.clock.now(),
+    });
+    metrics.callbackDeliveries.inc({ outcome: written === 'superseded' ? 'superseded' : 'failed' });
+    deps.logger.info(
+      { deliveryId: delivery.deliveryId, endpointId: delivery.endpointEvent?.endpointId, code: 'webhook_endpoint_off' },
+      'event not sent: ' + reason,
+    );
   };
 
   const lease = () => deps.env.CALLBACK_TIMEOUT_MS + 5_000;
@@ -209,4 +245,13 @@ export function createCallbackDispatcher(deps: DispatcherDeps): CallbackDispatch
       await loop;
     },
   };
+}
+
+/**
+ * The body of an event sent to a webhook endpoint: `{ eventId, type, createdAt, data: { transaction, refund? } }`, the
+ * transaction the exact bytes of its transaction event (so every attempt, and the event log, carry the same object).
+ */
+export function eventBody(event: Pick<EndpointEvent, 'eventId' | 'type' | 'createdAt' | 'refund'>, transactionPayload: string): string {
+  const head = JSON.stringify({ eventId: event.eventId, type: event.type, createdAt: event.createdAt.toISOString() }).slice(0, -1);
+  return `${head},"data":{"transaction":${transactionPayload}${event.refund === null ? '' : `,"refund":${event.refund}`}}}`;
 }

@@ -5,6 +5,7 @@ import { etagOf } from '../../entity-tag';
 import { sendTagged } from '../../http/etag';
 import { renderApiReference } from './docs-page';
 import { renderErrorReference } from './errors-page';
+import { renderEventReference } from './events-page';
 
 const CACHE_CONTROL = 'public, max-age=300';
 /** The pages are self-contained: inline styles, no scripts, no requests to anywhere. */
@@ -15,13 +16,15 @@ const PAGE_SECURITY_HEADERS = {
 
 /**
  * `GET /openapi.json` (the OpenAPI 3.1 document generated from `protocol`), `GET /docs` (the API reference
- * rendered from it) and `GET /docs/errors` (every error code; problem `type`s point here). Built once, at start.
+ * rendered from it), `GET /docs/errors` (every error code; problem `type`s point here) and `GET /docs/events` (every
+ * event type a webhook endpoint may enable, with an example). Built once, at start.
  */
 export function docsRouter({ env }: { env: Env }): Router {
   const document = buildOpenApiDocument({ serverUrl: env.PUBLIC_BASE_URL, sandbox: env.SVC_MODE === 'sandbox' });
   const json = JSON.stringify(document);
   const reference = renderApiReference(document);
   const errors = renderErrorReference(document);
+  const events = renderEventReference(document);
 
   const router = Router();
   const jsonTag = etagOf(json);
@@ -33,6 +36,7 @@ export function docsRouter({ env }: { env: Env }): Router {
   });
   router.get('/docs', sendPage(reference));
   router.get('/docs/errors', sendPage(errors));
+  router.get('/docs/events', sendPage(events));
   return router;
 }
 

@@ -1,11 +1,11 @@
-import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, SANDBOX_TEST_CARDS, TRANSACTION_STATUSES } from '@svc/protocol';
+import { API_ERROR_CODES, API_ERRORS, ENDPOINTS, SANDBOX_TEST_CARDS, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from '@svc/protocol';
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
 import { docsRouter } from './docs.routes';
-import { escapeHtml, inlineMarkdown } from './html';
+import { anchorId, escapeHtml, inlineMarkdown } from './html';
 
 const SERVER_URL = 'http://localhost:8080';
 
@@ -160,5 +160,23 @@ describe('GET /docs/errors', () => {
       expect(row, code).toContain(inlineMarkdown(cause));
       expect(row, code).toContain(inlineMarkdown(fix));
     }
+  });
+});
+
+describe('GET /docs/events', () => {
+  it('lists every event type a webhook endpoint may enable, each with an example event of its type', async () => {
+    const res = await sandbox.get('/docs/events');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    const html = await res.text();
+    for (const { type } of WEBHOOK_EVENT_TYPES) {
+      const start = html.indexOf(`<h2 id="${anchorId(type)}">`);
+      expect(start, type).toBeGreaterThan(0);
+      const section = html.slice(start, html.indexOf('</section>', start));
+      expect(section, type).toContain(`&quot;type&quot;: &quot;${type}&quot;`);
+      expect(section.includes('&quot;refund&quot;'), type).toBe(type === 'refund.updated' || type === 'transaction.refunded');
+    }
+    expect(html).toContain('webhook-signature');
+    expect(html.toLowerCase()).not.toContain('<script');
   });
 });

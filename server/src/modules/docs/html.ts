@@ -29,9 +29,9 @@ export function anchorId(text: string): string {
 
 const STYLES = `
 :root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #ffffff; --panel: #f6f8fa; --line: #d0d7de;
-  --link: #0550ae; --get: #0b6e3f; --post: #8a4b00; --focus: #0969da; }
+  --link: #0550ae; --get: #0b6e3f; --post: #8a4b00; --delete: #a40e26; --focus: #0969da; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #30363d;
-  --link: #79c0ff; --get: #56d364; --post: #f0b45b; --focus: #58a6ff; } }
+  --link: #79c0ff; --get: #56d364; --post: #f0b45b; --delete: #ff7b72; --focus: #58a6ff; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--link); }
@@ -63,6 +63,7 @@ td ul { margin: 0; padding-left: 1rem; }
 .method { display: inline-block; min-width: 3.5rem; font: 700 .8rem/1.6 ui-monospace, monospace; text-align: center; border: 1px solid currentColor; border-radius: 4px; padding: 0 .35rem; }
 .method-get { color: var(--get); }
 .method-post { color: var(--post); }
+.method-delete { color: var(--delete); }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: .92rem; margin: .5rem 0 1rem; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }

@@ -74,7 +74,7 @@ export async function refundTransaction(
   });
   // The view as the reservation left it, with the refund its event's statement inserts.
   const view = q.withRefund(await loadTransactionView(tx, request.transactionId), refund);
-  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, riders: [q.refundRider(refund)] });
+  await recordChange(tx, view, { at: now, baseUrl: deps.env.PUBLIC_BASE_URL, riders: [q.refundRider(refund)], refund: toRefund(refund) });
   return asking.answer;
 }
 
@@ -106,6 +106,7 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     const refund: q.FinishedRefundRow = { ...pending, ...result, updatedAt: now };
     const recorded = await recordChange(tx, q.withFinishedRefund(view, refund), {
       riders: [q.refundOutcomeRider(refund)],
+      refund: toRefund(refund),
       at: now,
       baseUrl: env.PUBLIC_BASE_URL,
       finishing: {

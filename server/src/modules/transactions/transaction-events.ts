@@ -1,4 +1,4 @@
-import type { Transaction } from '@svc/protocol';
+import { statusEventType, type Refund, type Transaction, type WebhookEventType } from '@svc/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/client';
 import type { Rider } from '../../db/rider';
@@ -30,6 +30,8 @@ export interface ChangeRecord {
   riders?: readonly Rider[];
   /** The processor request whose outcome the change records: moved to done in the event's statement (`FinishedRequest`). */
   finishing?: FinishedRequest;
+  /** The refund the change asked for or answered: the change sends `refund.updated` (and `transaction.refunded` once it succeeded) with it. */
+  refund?: Refund;
 }
 
 /**
@@ -60,7 +62,7 @@ export function recordChange(
 ): Promise<RecordedChange & { outcome: Outcome }>;
 export function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange>;
 export async function recordChange(tx: Queryable, change: TransactionView | string, record: ChangeRecord): Promise<RecordedChange & { outcome?: Outcome }> {
-  const { at, baseUrl, type = 'transaction.updated', riders = [], finishing } = record;
+  const { at, baseUrl, type = 'transaction.updated', riders = [], finishing, refund } = record;
   const view = typeof change === 'string' ? await loadTransactionView(tx, change) : change;
   const transactionId = view.row.id;
   const transaction = toTransactionObject(view, baseUrl);
@@ -77,13 +79,45 @@ export async function recordChange(tx: Queryable, change: TransactionView | stri
     callback,
   };
   const recorded: RecordedChange = { eventId, transaction, view };
+  const { eventTypes, statusType } = merchantEventsOf(type, view.row.status, refund);
   const outcome = finishing?.outcome(recorded);
   // The move to done rides first: a recorder that came second is told AlreadyRecordedError before any other refusal.
-  await appendEvent(
+  const { fanned } = await appendEvent(
     tx,
-    { eventId, row: view.row, type, payload: JSON.stringify(transaction), at, callback, notice: JSON.stringify(notice) },
+    {
+      eventId,
+      row: view.row,
+      type,
+      payload: JSON.stringify(transaction),
+      at,
+      callback,
+      eventTypes,
+      statusEventType: statusType,
+      refund: refund ? JSON.stringify(refund) : null,
+      notice: JSON.stringify(notice),
+    },
     finishing && outcome ? [finishing.request.riderFor(outcome), ...riders] : riders,
   );
-  recordedEvent(tx, notice);
+  // Deliveries queued for webhook endpoints wake the dispatchers too, once the change commits.
+  recordedEvent(tx, fanned && !callback ? { ...notice, callback: true } : notice);
   return outcome ? { ...recorded, outcome } : recorded;
+}
+
+/**
+ * The merchant's events a change sends (docs: the event types): every update is `transaction.updated`; a refund asked
+ * for or answered is `refund.updated`, and one that succeeded `transaction.refunded` too; and the status the change
+ * left sends its own event (`transaction.approved`...) when the transaction's event before had another status, which
+ * the event statement checks (creation has none before: a sale created approved is `transaction.approved`).
+ */
+function merchantEventsOf(
+  type: EventType,
+  status: number,
+  refund: Refund | undefined,
+): { eventTypes: WebhookEventType[]; statusType: WebhookEventType | null } {
+  const eventTypes: WebhookEventType[] = type === 'transaction.updated' ? ['transaction.updated'] : [];
+  if (refund) eventTypes.push('refund.updated');
+  if (refund?.status === 'succeeded') eventTypes.push('transaction.refunded');
+  const statusType = statusEventType(status);
+  // A refund's own change says whether money went back; its status alone (13 before and after a second refund) does not.
+  return { eventTypes, statusType: refund && statusType === 'transaction.refunded' ? null : statusType };
 }
