@@ -71,6 +71,7 @@ async function recordTokenCharge(tx: Tx, charge: TokenCharge, result: ProcessorR
       processor: token.processor,
       lastFourDigits: token.lastFourDigits,
       authNumber: result.authNumber,
+      serviceReferenceId: result.paymentId,
       confirmationNumber,
       at: now,
     }),
