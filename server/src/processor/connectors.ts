@@ -1,7 +1,9 @@
 import type { Env } from '../env';
-import type { PaymentProcessor, ProcessorKind } from './processor';
-import { SandboxProcessor } from './sandbox-processor';
-import { StripeProcessor } from './stripe/stripe-processor';
+import { SANDBOX_TEST_CARDS } from '@svc/protocol';
+import type { PaymentDeclineCode, PaymentProcessor, ProcessorCapabilities, ProcessorKind } from './processor';
+import { SANDBOX_CAPABILITIES, SandboxProcessor } from './sandbox-processor';
+import { STRIPE_DECLINES } from './stripe/stripe-declines';
+import { STRIPE_CAPABILITIES, StripeProcessor } from './stripe/stripe-processor';
 
 /** Starting with a processor configuration that cannot work (production on the sandbox, a connector not built). */
 export class ProcessorConfigError extends Error {
@@ -34,6 +36,30 @@ const CONNECTORS: { readonly [K in ProcessorKind]: (credentials: ProcessorCreden
   stripe: (c, env) => new StripeProcessor({ secretKey: need(c, 'stripe', 'secretKey'), apiBase: env.STRIPE_API_BASE }, { timeoutMs: env.PROCESSOR_TIMEOUT_MS }),
   adyen: () => {
     throw new ProcessorConfigError('the Adyen connector is not part of this build');
+  },
+};
+
+/**
+ * What each connector can do and how its declines read, for `/docs` (the capability table) and `/docs/errors` (the
+ * decline mapping): its own code (a sandbox test card, a Stripe `decline_code`) → the service's.
+ */
+export const CONNECTOR_PROFILES: {
+  readonly [K in ProcessorKind]: { name: string; capabilities: ProcessorCapabilities; declines: Readonly<Record<string, PaymentDeclineCode>> };
+} = {
+  sandbox: {
+    name: 'Sandbox (test cards)',
+    capabilities: SANDBOX_CAPABILITIES,
+    declines: Object.fromEntries(
+      SANDBOX_TEST_CARDS.flatMap((card) =>
+        card.outcome === 'card_declined' || card.outcome === 'insufficient_funds' ? [[`card ${card.number}`, card.outcome] as const] : [],
+      ),
+    ),
+  },
+  stripe: { name: 'Stripe', capabilities: STRIPE_CAPABILITIES, declines: STRIPE_DECLINES },
+  adyen: {
+    name: 'Adyen',
+    capabilities: { multipleCaptures: true, reauthorize: false, closeAuth: true, refunds: true, wallets: false, installments: true, threeDSecure: false },
+    declines: {},
   },
 };
 
