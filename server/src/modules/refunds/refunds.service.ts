@@ -70,6 +70,7 @@ export async function refundTransaction(
     reason: input.reason,
     description: input.description ?? null,
     failureCode: null,
+    processorReference: null,
     processorRequestId: request.id,
     createdAt: now,
     updatedAt: now,
@@ -95,8 +96,8 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     if (answer.outcome === 'released') throw new Error(`refund ${request.id} was answered as a release`);
     const approved = answer.outcome === 'approved';
     const result = approved
-      ? ({ status: 'succeeded', failureCode: null } as const)
-      : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure' } as const);
+      ? ({ status: 'succeeded', failureCode: null, processorReference: answer.reference ?? null } as const)
+      : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure', processorReference: null } as const);
     const view = approved
       ? await q.settleRefund(tx, request.transactionId, request.amountCents, now)
       : await q.dropRefund(tx, request.transactionId, request.amountCents, now);

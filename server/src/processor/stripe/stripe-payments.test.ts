@@ -69,6 +69,7 @@ describe.skipIf(!available)('payments on the Stripe connector (localstripe)', ()
     const headers = { 'Idempotency-Key': `refund-${sale.transactionNumber}` };
     const part = await t.client.refund(sale.transactionNumber, { amount: 1_000 }, headers);
     expect(part.status).toBe(200);
+    expect(part.body.refund.processorReference).toMatch(/^re_/);
     expect((await t.client.refund(sale.transactionNumber, { amount: 1_000 }, headers)).headers.get('idempotent-replayed')).toBe('true');
     const rest = await t.client.refund(sale.transactionNumber, {});
     expect(rest.body.transaction.status).toBe(Status.Refunded);

@@ -1,0 +1,1 @@
+ALTER TABLE "refunds" ADD COLUMN "processor_reference" text;
