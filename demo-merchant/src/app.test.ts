@@ -139,6 +139,7 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
         status: 'succeeded',
         description: null,
         failureCode: null,
+        processorReference: null,
         createdAt: now,
         updatedAt: now,
       })),

@@ -2,7 +2,7 @@ import { ENDPOINT } from '@svc/protocol';
 import type { MerchantOperationId } from './wire';
 
 export interface MerchantRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The path template, `{name}` slots for the path parameters. */
   path: string;
   /** Takes query parameters (a GET that lists or filters). */

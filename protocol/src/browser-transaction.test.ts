@@ -21,6 +21,7 @@ const transaction = {
       reason: 'fraudulent',
       description: 'suspected fraud: the card was reported stolen',
       failureCode: 'refund_declined',
+      processorReference: null,
       createdAt: '2026-11-27T00:00:00.000Z',
       updatedAt: '2026-11-27T00:00:01.000Z',
     },
@@ -33,7 +34,7 @@ describe('toBrowserTransaction', () => {
     expect(seen.paymentCommit.commitLink).toBeNull();
     expect(seen.paymentDetails).toBeNull();
     expect(seen.posData).toBeNull();
-    expect(seen.refunds).toEqual([{ ...transaction.refunds[0], reason: null, description: null, failureCode: null }]);
+    expect(seen.refunds).toEqual([{ ...transaction.refunds[0], reason: null, description: null, failureCode: null, processorReference: null }]);
     const text = JSON.stringify(seen);
     for (const secret of ['cmt_x', 'auth_x', 'till', 'fraudulent', 'suspected fraud', 'refund_declined']) expect(text).not.toContain(secret);
     expect(transaction.refunds[0]!.description).toBe('suspected fraud: the card was reported stolen');
@@ -42,7 +43,7 @@ describe('toBrowserTransaction', () => {
 
 describe('BrowserTransactionSchema', () => {
   it("refuses a refund that carries the merchant's reason, note or failure code", () => {
-    const refund = { ...transaction.refunds[0]!, reason: null, description: null, failureCode: null };
+    const refund = { ...transaction.refunds[0]!, reason: null, description: null, failureCode: null, processorReference: null };
     const refundsField = BrowserTransactionSchema.shape.refunds;
     expect(refundsField.safeParse([refund]).success).toBe(true);
     for (const leak of [{ reason: 'fraudulent' }, { description: 'stolen' }, { failureCode: 'refund_declined' }]) {

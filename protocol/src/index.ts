@@ -25,3 +25,4 @@ export * from './callbacks';
 export * from './webhook-endpoints';
 export * from './merchant-client';
 export * from './card-frame-csp.js';
+export * from './processor-account';

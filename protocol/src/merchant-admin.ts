@@ -153,6 +153,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
+  'processor_account.connected',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -186,6 +187,10 @@ export const AuditEntrySchema = z.object({
     endpointId: z.string().optional(),
     enabledEvents: z.array(z.string()).optional(),
     disabled: z.boolean().optional(),
+    /** A processor account connected: its connector, a hint of its key (never a secret), and the connector it replaced. */
+    processorKind: z.string().optional(),
+    processorHint: z.string().optional(),
+    previousProcessorKind: z.string().nullable().optional(),
   }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;

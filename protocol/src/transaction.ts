@@ -86,6 +86,10 @@ export const RefundSchema = z.object({
   reason: RefundReasonSchema.nullable().describe("Why the merchant refunded; null only in a browser's view of the transaction"),
   description: z.string().nullable().describe("The merchant's note; never shown to the consumer"),
   failureCode: z.string().nullable(),
+  processorReference: z
+    .string()
+    .nullable()
+    .describe("The processor's id of the refund (a Stripe `re_…`) once it succeeded; null where the processor gives none"),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -146,7 +150,9 @@ export const BrowserTransactionSchema = TransactionSchema.extend({
   posData: z.null(),
   paymentCommit: PaymentCommitSchema.extend({ commitLink: z.null() }),
   paymentDetails: z.null(),
-  refunds: z.array(RefundSchema.extend({ reason: z.null(), description: z.null(), failureCode: z.null() })).describe('Oldest first'),
+  refunds: z
+    .array(RefundSchema.extend({ reason: z.null(), description: z.null(), failureCode: z.null(), processorReference: z.null() }))
+    .describe('Oldest first'),
 });
 export type BrowserTransaction = z.infer<typeof BrowserTransactionSchema>;
 
@@ -162,6 +168,6 @@ export function toBrowserTransaction(transaction: Transaction): BrowserTransacti
     paymentCommit: { ...transaction.paymentCommit, commitLink: null },
     paymentDetails: null,
     // An update stored before refunds existed has none: read as none.
-    refunds: (transaction.refunds ?? []).map((refund) => ({ ...refund, reason: null, description: null, failureCode: null })),
+    refunds: (transaction.refunds ?? []).map((refund) => ({ ...refund, reason: null, description: null, failureCode: null, processorReference: null })),
   };
 }

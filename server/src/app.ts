@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { endpointRouter, type EndpointRoute } from './http/endpoint-router';
 import { docsRouter } from './modules/docs/docs.routes';
+import { stripeWebhooksRouter } from './modules/stripe-webhooks';
 import { databaseAnswers, healthRoutes, migrationsApplied, probeRoutes } from './modules/health';
 import { ReadinessChecks } from './readiness';
 import { httpMetrics, metrics } from './metrics';
@@ -38,6 +39,7 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
+import { processorAccountsRoutes } from './modules/processor-accounts';
 import { refundsRoutes } from './modules/refunds/refunds.routes';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
@@ -80,6 +82,8 @@ export function createApp(input: AppDepsInput): Express {
   app.use(endpointRouter(deps, probeRoutes(deps)));
   app.use(databaseGate(deps.databaseHealth));
   app.use(endpointRouter(deps, healthRoutes(deps)));
+  // Processors' webhooks are verified over their raw bodies, so they come before the JSON parser.
+  app.use(stripeWebhooksRouter(deps));
   app.use(jsonBody);
   app.use(endpointRouter(deps, apiRoutes(deps)));
   app.use(consumerAssetsRouter(deps));
@@ -106,6 +110,7 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...sdkSessionsRoutes(deps),
     ...credentialsRoutes(deps),
     ...paymentMethodsRoutes(deps),
+    ...processorAccountsRoutes(deps),
     ...auditRoutes(deps),
     ...merchantSettingsRoutes(deps),
     ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),

@@ -23,6 +23,8 @@ import { ReadinessChecks } from './readiness';
 import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
+import { connectorReadiness } from './processor/connector-readiness';
+import { MerchantProcessors } from './modules/processor-accounts';
 import { createMessageSender, type MessageSender } from './messages/message-sender';
 import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
 import { providerSenders } from './messages/provider-outbox';
@@ -135,12 +137,16 @@ async function main(): Promise<void> {
   if (bus.kind !== 'postgres') readiness.add('bus', () => bus.status());
   // Reported, not required: without its replica an instance still takes payments.
   if (storage.replica) readiness.add('replica', replicaReplays(storage.replica.sql), { required: false });
+  // Reported, not required: when the default account's acquirer last answered.
+  readiness.add(`processor_${processor.kind}`, connectorReadiness(processor), { required: false });
   const heartbeats = {
     callbacks: readiness.heartbeat('callback_dispatcher', staleAfterMs),
     expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),
     processorRequests: readiness.heartbeat('processor_request_worker', staleAfterMs),
     publications: readiness.heartbeat('publication_sweep', staleAfterMs),
   };
+  // Each merchant's processor: its own account where it connected one, else the default (every call counted too).
+  const processors = new MerchantProcessors({ db: storage.db, env, defaultProcessor: processor, wrap: (own) => instrumentedProcessor(own, metrics) });
   const app = createApp({
     readiness,
     env,
@@ -153,13 +159,24 @@ async function main(): Promise<void> {
     limiter,
     credentials,
     processor,
+    processors,
     databaseHealth,
   });
-  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger, onTick: heartbeats.expiry.beat });
+  const expiryWorker = startExpiryWorker({
+    db: storage.db,
+    processor,
+    processors,
+    clock,
+    env,
+    baseUrl: env.PUBLIC_BASE_URL,
+    logger,
+    onTick: heartbeats.expiry.beat,
+  });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
   const processorRequests = startProcessorRequestWorker({
     db: storage.db,
     processor,
+    processors,
     clock,
     logger,
     env,

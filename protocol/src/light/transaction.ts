@@ -64,6 +64,7 @@ const refund = {
   reason: nullable(oneOf(REFUND_REASONS)),
   description: nullable(str),
   failureCode: nullable(str),
+  processorReference: nullable(str),
   createdAt: isoDatetime,
   updatedAt: isoDatetime,
 };
@@ -118,5 +119,5 @@ export const BrowserTransactionWire = object({
   posData: literal(null),
   paymentCommit: object({ ...paymentCommit, commitLink: literal(null) }),
   paymentDetails: literal(null),
-  refunds: array(object({ ...refund, reason: literal(null), description: literal(null), failureCode: literal(null) })),
+  refunds: array(object({ ...refund, reason: literal(null), description: literal(null), failureCode: literal(null), processorReference: literal(null) })),
 });

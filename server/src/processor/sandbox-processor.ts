@@ -1,9 +1,20 @@
 import { randomBytes } from '../random-bytes';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
-import type { PaymentMethodInput, PaymentProcessor, ProcessorResult, RefundResult } from './processor';
+import type { PaymentDetails, PaymentMethodInput, PaymentProcessor, ProcessorCapabilities, ProcessorResult, RefundResult } from './processor';
 import { newConfirmationNumber } from '../ids';
 
 const KEPT_ANSWERS = 100_000;
+
+/** The sandbox does everything a connector may, so every flow can be tried on it. */
+export const SANDBOX_CAPABILITIES: ProcessorCapabilities = {
+  multipleCaptures: true,
+  reauthorize: true,
+  closeAuth: true,
+  refunds: true,
+  wallets: true,
+  installments: true,
+  threeDSecure: true,
+};
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
 
@@ -18,6 +29,8 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  * a token behave like the method it stands for.
  */
 export class SandboxProcessor implements PaymentProcessor {
+  readonly kind = 'sandbox' as const;
+  readonly capabilities: ProcessorCapabilities = SANDBOX_CAPABILITIES;
   /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */
   readonly #answered = new Map<string, Kept>();
   #held: Promise<void> | null = null;
@@ -44,11 +57,11 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
-  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
     return this.#answer(requestKey, () => this.#decide(method));
   }
 
-  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
     return this.#answer(requestKey, () => this.#decide(method));
   }
 

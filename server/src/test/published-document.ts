@@ -8,7 +8,7 @@ type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 type Verdict = { _tag: 'Left'; left: readonly { message: string }[] } | { _tag: 'Right' };
 
 export interface ExchangeRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The path with its query string, as sent. */
   path: string;
   headers?: Record<string, string>;
@@ -65,7 +65,7 @@ export class PublishedDocument {
       }),
     );
     const input = {
-      method: request.method.toLowerCase() as 'get' | 'post' | 'delete',
+      method: request.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',
       url: { path: url.pathname, query },
       headers,
       ...(request.body === undefined ? {} : { body: request.body }),

@@ -15,3 +15,4 @@ export * from './service-settings';
 export * from './audit-log';
 export * from './refunds';
 export * from './webhook-endpoints';
+export * from './processor-accounts';

@@ -28,6 +28,8 @@ export const refunds = pgTable(
     /** The merchant's note; never shown to the consumer. */
     description: text('description'),
     failureCode: text('failure_code'),
+    /** The processor's id of the refund (a Stripe `re_…`), once it gave the money back; null where it gives none. */
+    processorReference: text('processor_reference'),
     /** The processor call that gives it back: its key is sent on every attempt. */
     processorRequestId: uuid('processor_request_id')
       .notNull()

@@ -5,7 +5,8 @@ import { ApiError, NotFoundError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { recordChange, withPayment, withToken } from '../transactions';
@@ -34,6 +35,11 @@ export async function payLink(
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
+  if (method.method !== 'card') {
+    // A wallet the merchant's processor cannot take is refused before the link is marked in flight.
+    const link = await findLinkForConsumer(tx, linkId);
+    if (link) requireCapability(await processorOf(deps, link.row.merchantId), 'wallets');
+  }
   // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
   const paid = await payAfterCommit(tx, deps, context, linkPaymentOperation, method, {}, startConsumerPayment(linkId, now));
   if (!paid) throw await refusal(tx, linkId, now);
@@ -46,7 +52,11 @@ export async function payLink(
  * in flight). The method, a card, lives only in the request's memory. Reversed, the link is payable again.
  */
 export const linkPaymentOperation: PaymentOperation<PaymentMethodInput> = {
-  call: (processor, request, method) => processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
+  call: (processor, request, method) =>
+    processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey, {
+      transactionNumber: paymentTransactionNumber(request),
+      installments: 1,
+    }),
   record: (tx, request, result, method, recording) => recordDecision(tx, request, method, result, recording),
   undo: endReversedConsumerPayment,
 };
@@ -71,6 +81,13 @@ function paymentOperation(request: ProcessorRequestRow): 'sale' | 'authorize' {
   const { operation } = request;
   if (operation !== 'sale' && operation !== 'authorize') throw new Error(`link payment request ${request.id} has the operation ${operation}`);
   return operation;
+}
+
+/** The number of the transaction the link payment `request` pays (its guarded write kept it), the processor's merchant reference. */
+function paymentTransactionNumber(request: ProcessorRequestRow): string {
+  const { transactionNumber } = request.details as { transactionNumber?: unknown };
+  if (typeof transactionNumber !== 'string') throw new Error(`link payment request ${request.id} names no transaction number`);
+  return transactionNumber;
 }
 
 /** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */

@@ -145,12 +145,13 @@ const outcomeWrite = guardedRider(
     id: columnParam(refunds.id),
     status: columnParam(refunds.status),
     failureCode: columnParam(refunds.failureCode),
+    processorReference: columnParam(refunds.processorReference),
     updatedAt: columnParam(refunds.updatedAt),
   },
   (db, slots) =>
     db
       .update(refunds)
-      .set({ status: slots.status, failureCode: slots.failureCode, updatedAt: slots.updatedAt })
+      .set({ status: slots.status, failureCode: slots.failureCode, processorReference: slots.processorReference, updatedAt: slots.updatedAt })
       .where(and(eq(refunds.id, slots.id), eq(refunds.status, 'pending')))
       .returning({ id: refunds.id })
       .getSQL(),
@@ -162,9 +163,9 @@ const outcomeWrite = guardedRider(
  * refused by both and told AlreadyRecordedError by the move; this refusal alone is a broken invariant.
  */
 export function refundOutcomeRider(refund: FinishedRefundRow): Rider {
-  const { id, status, failureCode, updatedAt } = refund;
+  const { id, status, failureCode, processorReference, updatedAt } = refund;
   return outcomeWrite(
-    { id, status, failureCode, updatedAt },
+    { id, status, failureCode, processorReference, updatedAt },
     () => new Error(`refund ${refund.refundId} is no longer pending: its outcome was recorded before this one`),
   );
 }

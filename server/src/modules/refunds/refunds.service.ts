@@ -4,7 +4,8 @@ import { ApiError, NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Success } from '../../mutations/stored-answer';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { metrics } from '../../metrics';
 import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
@@ -38,6 +39,7 @@ export async function refundTransaction(
   input: RefundInput,
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
+  requireCapability(await processorOf(deps, principal.merchantId), 'refunds');
   const now = deps.clock.now();
   // The amount is handed to the reservation alone: the request, and then the refund, take it from the row it wrote.
   const reserve = (amountCents: number) =>
@@ -68,6 +70,7 @@ export async function refundTransaction(
     reason: input.reason,
     description: input.description ?? null,
     failureCode: null,
+    processorReference: null,
     processorRequestId: request.id,
     createdAt: now,
     updatedAt: now,
@@ -93,8 +96,8 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     if (answer.outcome === 'released') throw new Error(`refund ${request.id} was answered as a release`);
     const approved = answer.outcome === 'approved';
     const result = approved
-      ? ({ status: 'succeeded', failureCode: null } as const)
-      : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure' } as const);
+      ? ({ status: 'succeeded', failureCode: null, processorReference: answer.reference ?? null } as const)
+      : ({ status: 'failed', failureCode: answer.outcome === 'declined' ? answer.code : 'processor_failure', processorReference: null } as const);
     const view = approved
       ? await q.settleRefund(tx, request.transactionId, request.amountCents, now)
       : await q.dropRefund(tx, request.transactionId, request.amountCents, now);

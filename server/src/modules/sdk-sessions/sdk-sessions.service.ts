@@ -8,6 +8,8 @@ import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { offeredPaymentMethods } from '../payment-methods';
+import { requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
 import { recordChange } from '../transactions';
 import { insertTransaction } from '../transactions';
@@ -55,8 +57,10 @@ export async function createSession(
     createdAt: now,
   });
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
-  // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further.
-  const paymentMethods = await offeredPaymentMethods(tx, client.merchantId);
+  // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further; a
+  // processor without wallets narrows it to cards.
+  const { capabilities } = await processorOf(deps, client.merchantId);
+  const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
   return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
 }
 
@@ -76,6 +80,7 @@ export async function submitSdkPayment(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
+  if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId), 'wallets');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);
@@ -92,7 +97,7 @@ export async function submitSdkPayment(
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents };
+  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents, transactionNumber: newTransactionNumber() };
   const asked = { transactionId: null, merchantId: session.merchantId, processorReference: null, amountCents: approvedCents, currency };
   return payAfterCommit(tx, deps, context, widgetPaymentOperation, payment, asked);
 }
@@ -105,6 +110,8 @@ interface WidgetPayment {
   /** The amount asked (none for a tokenization). */
   amount: number | undefined;
   approvedCents: number;
+  /** The number the transaction will have, chosen before the call: the processor's merchant reference. */
+  transactionNumber: string;
 }
 
 /**
@@ -113,7 +120,11 @@ interface WidgetPayment {
  */
 export const widgetPaymentOperation: PaymentOperation<WidgetPayment> = {
   kind: 'authorize',
-  call: (processor, request, payment) => processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey),
+  call: (processor, request, payment) =>
+    processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey, {
+      transactionNumber: payment.transactionNumber,
+      installments: 1,
+    }),
   record: async (tx, _request, result, payment, recording) => {
     const transaction = await recordSdkPayment(tx, payment, result, recording);
     return result.outcome === 'approved' ? { body: toBrowserTransaction(transaction) } : processorError(result);
@@ -125,7 +136,7 @@ async function recordSdkPayment(tx: Tx, payment: WidgetPayment, result: Processo
   const confirmationNumber = newConfirmationNumber();
   const approved = result.outcome === 'approved';
   const row = await insertTransaction(tx, {
-    transactionNumber: newTransactionNumber(),
+    transactionNumber: payment.transactionNumber,
     merchantId: session.merchantId,
     branchId: session.branchId,
     methodType: session.methodType,

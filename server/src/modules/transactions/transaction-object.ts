@@ -89,6 +89,7 @@ export function toRefund(row: RefundRow): Refund {
     reason: row.reason,
     description: row.description,
     failureCode: row.failureCode,
+    processorReference: row.processorReference,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

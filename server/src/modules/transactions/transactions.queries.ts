@@ -105,7 +105,7 @@ const refundsOfTransaction = sql<RefundJson[]>`coalesce((
   select json_agg(json_build_object(
     'id', r.id, 'refundId', r.refund_id, 'transactionId', r.transaction_id, 'merchantId', r.merchant_id,
     'amountCents', r.amount_cents, 'currency', r.currency, 'status', r.status, 'reason', r.reason,
-    'description', r.description, 'failureCode', r.failure_code, 'processorRequestId', r.processor_request_id,
+    'description', r.description, 'failureCode', r.failure_code, 'processorReference', r.processor_reference, 'processorRequestId', r.processor_request_id,
     'createdAt', r.created_at, 'updatedAt', r.updated_at
   ) order by r.created_at, r.id)
   from ${refunds} r where r.transaction_id = ${transactions.id}
