@@ -79,7 +79,9 @@ export interface Pending {
 }
 
 /** A refund's answer: the money goes back to the method (approved), or the processor declines or fails it. */
-export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal & { code: 'refund_declined' }) | Failure;
+export type RefundResult =
+  /** `reference`: the refund's id at the processor (a Stripe `re_…`), where it has one. */
+  { outcome: 'approved'; processor: string; reference?: string } | (Refusal & { code: 'refund_declined' }) | Failure;
 
 /**
  * The processor port: every call the service makes to an acquirer. The sandbox processor implements it (outcomes
