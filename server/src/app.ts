@@ -37,6 +37,8 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
 import { refundsRoutes } from './modules/refunds/refunds.routes';
+import { adyenWebhooksRouter } from './modules/processor-webhooks';
+import { PROCESSOR_OPERATIONS } from './processor-operations';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -79,6 +81,7 @@ export function createApp(input: AppDepsInput): Express {
   app.use(databaseGate(deps.databaseHealth));
   app.use(endpointRouter(deps, healthRoutes(deps)));
   app.use(jsonBody);
+  app.use(adyenWebhooksRouter({ ...deps, operations: PROCESSOR_OPERATIONS }));
   app.use(endpointRouter(deps, apiRoutes(deps)));
   app.use(consumerAssetsRouter(deps));
   app.use(sdkAssetsRouter(deps));

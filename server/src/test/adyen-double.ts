@@ -21,11 +21,14 @@ import { peer } from './peers';
  */
 export interface AdyenDouble {
   server: SetupServer;
-  /** Every request received, in order: path, headers (lower case), body. */
-  requests: { path: string; headers: Record<string, string>; body: Record<string, unknown> }[];
+  /** Every request received, in order: path, headers (lower case), body, and the body answered. */
+  requests: { path: string; headers: Record<string, string>; body: Record<string, unknown>; answer: unknown }[];
   /** Requests that broke the published request schema (ajv's findings), or were sent without the right key. */
   invalid: string[];
-  /** Holds the answers of the next calls to `path` (a suffix: `/captures`) until `release()`: an answer slow to come. */
+  /**
+   * Holds the answer of the next call to `path` (a suffix: `/captures`) until `release()`: an answer slow to come.
+   * Adyen has decided it by then (`arrived`): the request and its answer are in `requests`.
+   */
   holdAnswers(pathSuffix: string): { release(): void; arrived: Promise<void> };
   /** Answers the next calls with a network error, as an unreachable Adyen. */
   failNetwork(on: boolean): void;
@@ -87,26 +90,41 @@ export function startAdyenDouble(checkout: Published, account = ADYEN_TEST_ACCOU
       const url = new URL(request.url);
       const body = (await request.json()) as Record<string, unknown>;
       const headers = Object.fromEntries(request.headers.entries());
-      requests.push({ path: url.pathname, headers, body });
+      const received: AdyenDouble['requests'][number] = { path: url.pathname, headers, body, answer: undefined };
+      requests.push(received);
+      const result = decide(url.pathname, headers, body, params as Record<string, string>, requestSchema, answer);
+      received.answer = result.body;
       const hold = [...holds.entries()].find(([suffix]) => url.pathname.endsWith(suffix));
       if (hold) {
         holds.delete(hold[0]);
         hold[1].arrived();
         await hold[1].gate;
       }
-      if (headers['x-api-key'] !== account.apiKey) return HttpResponse.json(example('generic-401'), { status: 401 });
-      const validate = schema(requestSchema);
-      if (!validate(body)) {
-        invalid.push(`${url.pathname} breaks ${requestSchema}: ${ajv.errorsText(validate.errors)}`);
-        return HttpResponse.json(example('generic-400'), { status: 400 });
-      }
-      const key = headers['idempotency-key'];
-      if (!key || key.length > 64) invalid.push(`${url.pathname} without a valid Idempotency-Key`);
-      const replay = key ? answered.get(`${url.pathname} ${key}`) : undefined;
-      const result = replay ?? answer(body, params as Record<string, string>);
-      if (key) answered.set(`${url.pathname} ${key}`, result);
       return HttpResponse.json(result.body as Record<string, unknown>, { status: result.status });
     });
+
+  /** Adyen's answer to one request: refused as Adyen refuses it, or the first answer its Idempotency-Key got, or a new one. */
+  function decide(
+    pathname: string,
+    headers: Record<string, string>,
+    body: Record<string, unknown>,
+    params: Record<string, string>,
+    requestSchema: string,
+    answer: (body: Record<string, unknown>, params: Record<string, string>) => { status: number; body: unknown },
+  ): { status: number; body: unknown } {
+    if (headers['x-api-key'] !== account.apiKey) return { status: 401, body: example('generic-401') };
+    const validate = schema(requestSchema);
+    if (!validate(body)) {
+      invalid.push(`${pathname} breaks ${requestSchema}: ${ajv.errorsText(validate.errors)}`);
+      return { status: 400, body: example('generic-400') };
+    }
+    const key = headers['idempotency-key'];
+    if (!key || key.length > 64) invalid.push(`${pathname} without a valid Idempotency-Key`);
+    const replay = key ? answered.get(`${pathname} ${key}`) : undefined;
+    const result = replay ?? answer(body, params);
+    if (key) answered.set(`${pathname} ${key}`, result);
+    return result;
+  }
 
   const modification = (kind: string, exampleName: string): HttpHandler =>
     endpoint(
