@@ -2,7 +2,9 @@ import { Status, type PayResponse, type RefundResponse, type Transaction } from 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdyenProcessor } from '../../processor/adyen/adyen-processor';
 import { ADYEN_TEST_ACCOUNT, ADYEN_TEST_HMAC_KEY, adyenDescriptions, adyenNotification, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
+import { PROCESSOR_OPERATIONS } from '../../processor-operations';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
+import { finishAbandonedProcessorRequests } from '../processor-requests';
 import { authorizedHold, codeOf, paidSale } from '../../test/merchant-client';
 
 /**
@@ -13,6 +15,7 @@ import { authorizedHold, codeOf, paidSale } from '../../test/merchant-client';
 const published = adyenDescriptions('the Adyen webhook tests');
 const WEBHOOK = '/processors/adyen/webhooks';
 
+const processor = new AdyenProcessor({ ...ADYEN_TEST_ACCOUNT, returnUrl: 'http://localhost:8080/' });
 const t = useTestApp({
   env: {
     ...UNTHROTTLED,
@@ -20,7 +23,7 @@ const t = useTestApp({
     ADYEN_MERCHANT_ACCOUNT: ADYEN_TEST_ACCOUNT.merchantAccount,
     ADYEN_API_KEY: ADYEN_TEST_ACCOUNT.apiKey,
   },
-  processor: new AdyenProcessor({ ...ADYEN_TEST_ACCOUNT, returnUrl: 'http://localhost:8080/' }),
+  processor,
 });
 
 describe.skipIf(!published)('Adyen: outcomes that arrive by webhook', () => {
@@ -176,6 +179,25 @@ describe.skipIf(!published)('Adyen: outcomes that arrive by webhook', () => {
       { state: string; outcome: string }[]
     >`select state, outcome from processor_requests where pending_reference = ${cancel.pspReference}`;
     expect(done).toEqual([{ state: 'done', outcome: 'released' }]);
+  });
+
+  it('the worker asks Adyen again about a capture still pending, with the same key, and it stays pending until CAPTURE', async () => {
+    const hold = await authorizedHold(t.app, t.client, 4_000);
+    expect((await t.client.pay({ token: hold.token, amount: 1_000 })).status).toBe(202);
+    const capture = lastModification('/captures');
+    const asked = double.requests.filter((r) => (r.answer as { pspReference?: string } | undefined)?.pspReference === capture.pspReference);
+    const deps = { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
+    // Past the request's lease: the worker takes it over and asks again.
+    await finishAbandonedProcessorRequests(deps, PROCESSOR_OPERATIONS, new Date(t.app.clock.now().getTime() + 3_600_000));
+    const again = double.requests.filter((r) => r.headers['idempotency-key'] === asked[0]!.headers['idempotency-key']);
+    expect(again).toHaveLength(2);
+    expect(again[1]!.answer).toEqual(again[0]!.answer);
+    const rows = await t.database.sql<
+      { state: string; attempts: number }[]
+    >`select state, attempts from processor_requests where pending_reference = ${capture.pspReference}`;
+    expect(rows).toEqual([{ state: 'in_flight', attempts: 2 }]);
+    expect((await notify('CAPTURE', capture)).status).toBe(200);
+    expect((await get(hold.transactionNumber)).authorization).toMatchObject({ capturedCents: 1_000 });
   });
 
   it('accepts a notification for no request of ours and other events, changing nothing; refuses a malformed body with 400', async () => {
