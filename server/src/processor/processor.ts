@@ -12,6 +12,8 @@ export interface Approval {
   supportsCloseAuth: boolean;
   paymentMethodName: string;
   lastFourDigits: string | null;
+  /** The processor's id of this payment (a Stripe PaymentIntent `pi_…`, an Adyen `pspReference`): the confirmation's `serviceReferenceId`. */
+  paymentId?: string;
 }
 
 /** The service's decline codes for a payment; each connector maps its acquirer's own codes onto them. */

@@ -5,7 +5,8 @@ import { ApiError, NotFoundError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
 import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { recordChange, withPayment, withToken } from '../transactions';
@@ -34,6 +35,11 @@ export async function payLink(
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
+  if (method.method !== 'card') {
+    // A wallet the merchant's processor cannot take is refused before the link is marked in flight.
+    const link = await findLinkForConsumer(tx, linkId);
+    if (link) requireCapability(await processorOf(deps, link.row.merchantId), 'wallets');
+  }
   // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
   const paid = await payAfterCommit(tx, deps, context, linkPaymentOperation, method, {}, startConsumerPayment(linkId, now));
   if (!paid) throw await refusal(tx, linkId, now);

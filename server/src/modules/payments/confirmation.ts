@@ -21,6 +21,8 @@ export function confirmationFor(input: {
   confirmationNumber: string;
   at: Date;
   paymentMethodName?: string;
+  /** The processor's id of the payment, where it gives one; else the confirmation number stands for it. */
+  serviceReferenceId?: string | undefined;
 }) {
   return {
     paymentType: input.paymentType,
@@ -37,12 +39,12 @@ export function confirmationFor(input: {
     acquirer: input.processor,
     voucher: null,
     lastFourDigits: input.lastFourDigits,
-    serviceReferenceId: input.confirmationNumber,
+    serviceReferenceId: input.serviceReferenceId ?? input.confirmationNumber,
   };
 }
 
 /** The confirmation of a processor's approval of a method the consumer presented (a link payment, a widget payment). */
 export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date) {
-  const { processor, lastFourDigits, authNumber, paymentMethodName } = approval;
-  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName });
+  const { processor, lastFourDigits, authNumber, paymentMethodName, paymentId } = approval;
+  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName, serviceReferenceId: paymentId });
 }

@@ -8,6 +8,8 @@ import { processorError } from '../../processor/processor-errors';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { offeredPaymentMethods } from '../payment-methods';
+import { requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
 import { recordChange } from '../transactions';
 import { insertTransaction } from '../transactions';
@@ -55,8 +57,10 @@ export async function createSession(
     createdAt: now,
   });
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
-  // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further.
-  const paymentMethods = await offeredPaymentMethods(tx, client.merchantId);
+  // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further; a
+  // processor without wallets narrows it to cards.
+  const { capabilities } = await processorOf(deps, client.merchantId);
+  const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
   return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
 }
 
@@ -76,6 +80,7 @@ export async function submitSdkPayment(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
+  if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId), 'wallets');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);
