@@ -1,5 +1,6 @@
 import type { Env } from '../env';
 import type { PaymentProcessor, ProcessorKind } from './processor';
+import { AdyenProcessor } from './adyen/adyen-processor';
 import { SandboxProcessor } from './sandbox-processor';
 import { StripeProcessor } from './stripe/stripe-processor';
 
@@ -32,9 +33,13 @@ export const CREDENTIAL_FIELDS: { readonly [K in ProcessorKind]: readonly string
 const CONNECTORS: { readonly [K in ProcessorKind]: (credentials: ProcessorCredentials, env: Env) => PaymentProcessor } = {
   sandbox: () => new SandboxProcessor(),
   stripe: (c, env) => new StripeProcessor({ secretKey: need(c, 'stripe', 'secretKey'), apiBase: env.STRIPE_API_BASE }, { timeoutMs: env.PROCESSOR_TIMEOUT_MS }),
-  adyen: () => {
-    throw new ProcessorConfigError('the Adyen connector is not part of this build');
-  },
+  adyen: (c, env) =>
+    new AdyenProcessor({
+      apiKey: need(c, 'adyen', 'apiKey'),
+      merchantAccount: need(c, 'adyen', 'merchantAccount'),
+      checkoutUrl: env.ADYEN_CHECKOUT_URL,
+      returnUrl: env.PUBLIC_BASE_URL,
+    }),
 };
 
 /** A connector of `kind` on the account `credentials`. */

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ADYEN_TEST_ACCOUNT, adyenDescriptions, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
+import { loadEnv } from '../../env';
 import { portGuarantees } from '../port-guarantees';
+import { processorForMode } from '../processor-for-mode';
 import { AdyenProcessor } from './adyen-processor';
 
 const published = adyenDescriptions('the Adyen connector tests');
@@ -114,5 +116,31 @@ describe.skipIf(!published)('the Adyen connector against the published Checkout 
     await slow;
     // Adyen's cancel by the payment's own reference, for a payment whose pspReference never came back.
     expect(double.requests.find((r) => r.path === '/v71/cancels')).toMatchObject({ body: { paymentReference: 'T555', reference: 'prq_rev2' } });
+  });
+});
+
+describe('PROCESSOR=adyen', () => {
+  it('gives the Adyen connector on the default account, with what it can do', () => {
+    const adyen = processorForMode(
+      loadEnv({
+        SVC_MODE: 'production',
+        DATABASE_URL: 'postgres://svc@db/svc',
+        PUBLIC_BASE_URL: 'https://pay.example.com',
+        PROCESSOR: 'adyen',
+        ADYEN_API_KEY: ADYEN_TEST_ACCOUNT.apiKey,
+        ADYEN_MERCHANT_ACCOUNT: ADYEN_TEST_ACCOUNT.merchantAccount,
+        ADYEN_HMAC_KEY: 'AB'.repeat(32),
+      }),
+    );
+    expect(adyen).toBeInstanceOf(AdyenProcessor);
+    expect(adyen.capabilities).toEqual({
+      multipleCaptures: true,
+      reauthorize: false,
+      closeAuth: true,
+      refunds: true,
+      wallets: false,
+      installments: true,
+      threeDSecure: true,
+    });
   });
 });
