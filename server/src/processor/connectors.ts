@@ -1,8 +1,11 @@
 import type { Env } from '../env';
-import type { PaymentProcessor, ProcessorKind } from './processor';
-import { AdyenProcessor } from './adyen/adyen-processor';
-import { SandboxProcessor } from './sandbox-processor';
-import { StripeProcessor } from './stripe/stripe-processor';
+import { SANDBOX_TEST_CARDS } from '@svc/protocol';
+import type { PaymentDeclineCode, PaymentProcessor, ProcessorCapabilities, ProcessorKind } from './processor';
+import { ADYEN_DECLINES } from './adyen/adyen-declines';
+import { ADYEN_CAPABILITIES, AdyenProcessor } from './adyen/adyen-processor';
+import { SANDBOX_CAPABILITIES, SandboxProcessor } from './sandbox-processor';
+import { STRIPE_DECLINES } from './stripe/stripe-declines';
+import { STRIPE_CAPABILITIES, StripeProcessor } from './stripe/stripe-processor';
 
 /** Starting with a processor configuration that cannot work (production on the sandbox, a connector not built). */
 export class ProcessorConfigError extends Error {
@@ -40,6 +43,30 @@ const CONNECTORS: { readonly [K in ProcessorKind]: (credentials: ProcessorCreden
       checkoutUrl: env.ADYEN_CHECKOUT_URL,
       returnUrl: env.PUBLIC_BASE_URL,
     }),
+};
+
+/**
+ * What each connector can do and how its declines read, for `/docs` (the capability table) and `/docs/errors` (the
+ * decline mapping): its own code (a sandbox test card, a Stripe `decline_code`) → the service's.
+ */
+export const CONNECTOR_PROFILES: {
+  readonly [K in ProcessorKind]: { name: string; capabilities: ProcessorCapabilities; declines: Readonly<Record<string, PaymentDeclineCode>> };
+} = {
+  sandbox: {
+    name: 'Sandbox (test cards)',
+    capabilities: SANDBOX_CAPABILITIES,
+    declines: Object.fromEntries(
+      SANDBOX_TEST_CARDS.flatMap((card) =>
+        card.outcome === 'card_declined' || card.outcome === 'insufficient_funds' ? [[`card ${card.number}`, card.outcome] as const] : [],
+      ),
+    ),
+  },
+  stripe: { name: 'Stripe', capabilities: STRIPE_CAPABILITIES, declines: STRIPE_DECLINES },
+  adyen: {
+    name: 'Adyen',
+    capabilities: ADYEN_CAPABILITIES,
+    declines: Object.fromEntries(ADYEN_DECLINES.map((d) => [`refusalReasonCode ${d.refusalReasonCode} (${d.refusalReason})`, d.code])),
+  },
 };
 
 /** A connector of `kind` on the account `credentials`. */

@@ -29,6 +29,21 @@ export interface AdyenAccount {
 }
 
 const PROCESSOR = 'adyen';
+
+/**
+ * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
+ * installments and 3-D Secure (Adyen's own); no re-authorization (Adyen's authorisation adjustment is not implemented)
+ * and no wallets.
+ */
+export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
+  multipleCaptures: true,
+  reauthorize: false,
+  closeAuth: true,
+  refunds: true,
+  wallets: false,
+  installments: true,
+  threeDSecure: true,
+};
 const KEPT_KEYS = 100_000;
 /** What a payment made with a key already reversed answers: the connector refuses it, as the sandbox's acquirer does. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, reason: 'this request was reversed' };
@@ -48,15 +63,7 @@ const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, rea
  */
 export class AdyenProcessor implements PaymentProcessor {
   readonly kind = 'adyen' as const;
-  readonly capabilities: ProcessorCapabilities = {
-    multipleCaptures: true,
-    reauthorize: false,
-    closeAuth: true,
-    refunds: true,
-    wallets: false,
-    installments: true,
-    threeDSecure: true,
-  };
+  readonly capabilities: ProcessorCapabilities = ADYEN_CAPABILITIES;
 
   readonly #api: CheckoutApis;
   /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */
