@@ -76,6 +76,10 @@ describe.skipIf(!published)('Adyen: outcomes that arrive by webhook', () => {
     const payment = double.requests.find((r) => r.path === '/v71/payments' && r.body.reference === hold.transactionNumber);
     expect(capture.paymentPspReference).toBe((payment?.answer as { pspReference: string }).pspReference);
 
+    // Until the outcome is told, the key is still in flight.
+    const early = await t.client.pay({ token: hold.token, amount: 2_000 }, { 'idempotency-key': 'adyen-capture-1' });
+    expect([early.status, codeOf(early.body)]).toEqual([409, 'idempotency_key_in_use']);
+
     const told = await notify('CAPTURE', capture);
     expect(told.status).toBe(200);
     expect(await told.text()).toBe('[accepted]');
