@@ -11,7 +11,7 @@ const BODY_LIMIT = '256kb';
 const REMEMBERED_EVENTS = 10_000;
 
 /**
- * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#stripe): each event is
+ * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): each event is
  * verified with the package's `constructEvent` against the account's signing secret (`Stripe-Signature`, the raw
  * body); one that does not verify is a 401 and changes nothing. The Stripe connector has every outcome in the API's
  * answer (captures, cancels and refunds are synchronous there), so a verified event is acknowledged and logged (its
