@@ -204,6 +204,22 @@ describe.skipIf(!published)('Adyen: outcomes that arrive by webhook', () => {
     expect((await get(hold.transactionNumber)).authorization).toMatchObject({ capturedCents: 1_000 });
   });
 
+  it('a capture whose webhook never comes is set aside for review past the give-up time; the webhook still records it', async () => {
+    const hold = await authorizedHold(t.app, t.client, 2_500);
+    expect((await t.client.pay({ token: hold.token, amount: 2_500 })).status).toBe(202);
+    const capture = lastModification('/captures');
+    const deps = { db: t.database.db, processor, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
+    const pastGiveUp = new Date(t.app.clock.now().getTime() + (t.app.env.PROCESSOR_REQUEST_GIVE_UP_S + 60) * 1000);
+    await finishAbandonedProcessorRequests(deps, PROCESSOR_OPERATIONS, pastGiveUp);
+    const aside = await t.database.sql<
+      { state: string; last_error: string }[]
+    >`select state, last_error from processor_requests where pending_reference = ${capture.pspReference}`;
+    expect(aside).toEqual([{ state: 'needs_review', last_error: 'the processor took the call but no webhook told its outcome' }]);
+    expect((await get(hold.transactionNumber)).authorization).toMatchObject({ capturedCents: 0, availableCents: 0 });
+    expect((await notify('CAPTURE', capture)).status).toBe(200);
+    expect((await get(hold.transactionNumber)).authorization).toMatchObject({ capturedCents: 2_500 });
+  });
+
   it('accepts a notification for no request of ours and other events, changing nothing; refuses a malformed body with 400', async () => {
     const unknown = await notify('CAPTURE', {
       pspReference: 'ZZZZZZZZZZZZZZZZ',
