@@ -2,7 +2,7 @@ import { ENDPOINT } from '@svc/protocol';
 import type { MerchantOperationId } from './wire';
 
 export interface MerchantRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** The path template, `{name}` slots for the path parameters. */
   path: string;
   /** Takes query parameters (a GET that lists or filters). */
@@ -26,6 +26,12 @@ export const MERCHANT_ROUTES = Object.fromEntries(
     .filter((e) => (e.auth as readonly string[]).some((who) => MERCHANT_CALLERS.has(who)) && !('contentType' in e.response))
     .map((e) => [
       e.operationId,
-      { method: e.method === 'get' ? 'GET' : 'POST', path: e.path, hasQuery: 'query' in e, hasBody: 'request' in e, idempotent: e.idempotent },
+      {
+        method: e.method === 'get' ? 'GET' : e.method === 'put' ? 'PUT' : 'POST',
+        path: e.path,
+        hasQuery: 'query' in e,
+        hasBody: 'request' in e,
+        idempotent: e.idempotent,
+      },
     ]),
 ) as Record<MerchantOperationId, MerchantRoute>;

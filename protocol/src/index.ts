@@ -24,3 +24,4 @@ export * from './iframe-messages';
 export * from './callbacks';
 export * from './merchant-client';
 export * from './card-frame-csp.js';
+export * from './processor-account';

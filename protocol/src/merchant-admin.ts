@@ -150,6 +150,7 @@ export const AUDIT_ACTIONS = [
   'webhook_secret.rolled',
   'payment_methods.updated',
   'merchant_settings.updated',
+  'processor_account.connected',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -179,6 +180,10 @@ export const AuditEntrySchema = z.object({
     /** A default callback changed: the new URL's origin only (a URL may carry a token in its path or query), or null once cleared. */
     callbackOrigin: z.string().nullable().optional(),
     callbackMethod: z.string().optional(),
+    /** A processor account connected: its connector, a hint of its key (never a secret), and the connector it replaced. */
+    processorKind: z.string().optional(),
+    processorHint: z.string().optional(),
+    previousProcessorKind: z.string().nullable().optional(),
   }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;

@@ -45,7 +45,7 @@ export interface RequestOptions {
  */
 export function createMerchantClient({ baseUrl, apiKey, fetch: fetchImpl = fetch }: MerchantClientOptions) {
   const root = baseUrl.replace(/\/+$/, '');
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;

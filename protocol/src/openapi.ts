@@ -211,7 +211,7 @@ function securityFor(endpoint: EndpointDescription, bodyCredentials: readonly st
  * `apiKey` where a merchant's key may call, `deviceId` where a device may, each only if the request schema has it.
  */
 export function bodyCredentialFields(endpoint: EndpointDescription): string[] {
-  if (!endpoint.request || endpoint.method !== 'post') return [];
+  if (!endpoint.request || endpoint.method === 'get') return [];
   const fields = propertyNames(z.toJSONSchema(endpoint.request, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
   const byKey = endpoint.auth.includes('merchant') || endpoint.auth.includes('merchant_key');
   return [...(byKey && fields.has('apiKey') ? ['apiKey'] : []), ...(endpoint.auth.includes('device') && fields.has('deviceId') ? ['deviceId'] : [])];
@@ -307,7 +307,7 @@ function pruneUnusedSchemas(document: OpenApiDocument): void {
 export function openApiOperations(document: OpenApiDocument): OpenApiOperationEntry[] {
   const entries: OpenApiOperationEntry[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'post'] as const satisfies HttpMethod[]) {
+    for (const method of ['get', 'post', 'put'] as const satisfies HttpMethod[]) {
       const operation = item[method];
       if (operation) entries.push({ path, method, operation });
     }

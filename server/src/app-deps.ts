@@ -9,6 +9,7 @@ import type { Logger } from './logger';
 import type { MessageOutbox } from './messages/message-outbox';
 import type { ReadinessChecks } from './readiness';
 import type { PaymentProcessor } from './processor/processor';
+import type { ProcessorRegistry } from './processor/processor-registry';
 
 /** Everything the app is built from: a type below the routers that take it, so that none of them imports app.ts. */
 export interface AppDeps {
@@ -27,6 +28,8 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** Required: production must never get the sandbox processor by default (see processorForMode). */
   processor: PaymentProcessor;
+  /** Each merchant's processor (its own account, else `processor`); absent, every merchant's is `processor`. */
+  processors?: ProcessorRegistry;
   /** Consumer messages (payment links by SMS or e-mail); the sandbox outbox records them in the database. */
   messages: MessageOutbox;
   /** Live credentials by key hash (authenticate); main.ts makes it forget changed ones as they are announced. */

@@ -37,6 +37,7 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
+import { processorAccountsRoutes } from './modules/processor-accounts';
 import { refundsRoutes } from './modules/refunds/refunds.routes';
 import { adyenWebhooksRouter } from './modules/processor-webhooks';
 import { PROCESSOR_OPERATIONS } from './processor-operations';
@@ -108,6 +109,7 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...sdkSessionsRoutes(deps),
     ...credentialsRoutes(deps),
     ...paymentMethodsRoutes(deps),
+    ...processorAccountsRoutes(deps),
     ...auditRoutes(deps),
     ...merchantSettingsRoutes(deps),
     ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),

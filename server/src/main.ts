@@ -24,6 +24,7 @@ import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
 import { connectorReadiness } from './processor/connector-readiness';
+import { MerchantProcessors } from './modules/processor-accounts';
 import { createMessageSender, type MessageSender } from './messages/message-sender';
 import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
 import { providerSenders } from './messages/provider-outbox';
@@ -130,6 +131,8 @@ async function main(): Promise<void> {
     expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),
     processorRequests: readiness.heartbeat('processor_request_worker', staleAfterMs),
   };
+  // Each merchant's processor: its own account where it connected one, else the default (every call counted too).
+  const processors = new MerchantProcessors({ db: storage.db, env, defaultProcessor: processor, wrap: (own) => instrumentedProcessor(own, metrics) });
   const app = createApp({
     readiness,
     env,
@@ -142,13 +145,24 @@ async function main(): Promise<void> {
     limiter,
     credentials,
     processor,
+    processors,
     databaseHealth,
   });
-  const expiryWorker = startExpiryWorker({ db: storage.db, processor, clock, env, baseUrl: env.PUBLIC_BASE_URL, logger, onTick: heartbeats.expiry.beat });
+  const expiryWorker = startExpiryWorker({
+    db: storage.db,
+    processor,
+    processors,
+    clock,
+    env,
+    baseUrl: env.PUBLIC_BASE_URL,
+    logger,
+    onTick: heartbeats.expiry.beat,
+  });
   // Processor requests a crash or a restart left in flight (called, outcome not recorded): finished now and as their leases end.
   const processorRequests = startProcessorRequestWorker({
     db: storage.db,
     processor,
+    processors,
     clock,
     logger,
     env,

@@ -15,7 +15,7 @@ export type EndpointAuth = 'merchant' | 'merchant_key' | 'device' | 'client' | '
  */
 export interface EndpointDescription {
   operationId: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put';
   /** OpenAPI path template, e.g. /transactions/{transactionNumber} */
   path: string;
   tag: 'Transactions' | 'Authorizations' | 'Consumer' | 'Merchant' | 'Sandbox' | 'Service';

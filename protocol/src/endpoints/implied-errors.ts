@@ -34,7 +34,7 @@ export function impliedErrors(endpoint: EndpointDescription): ApiErrorCode[] {
   const checksParameters = endpoint.query !== undefined || (endpoint.response.contentType === undefined && endpoint.path.includes('{'));
   return [
     ...new Set<ApiErrorCode>([
-      ...(endpoint.request && endpoint.method === 'post' ? BODY_ERRORS : []),
+      ...(endpoint.request && endpoint.method !== 'get' ? BODY_ERRORS : []),
       ...endpoint.auth.flatMap((kind) => AUTH_ERRORS[kind]),
       ...(endpoint.idempotent ? IDEMPOTENCY_ERRORS : []),
       ...(checksParameters ? (['validation_failed'] as const) : []),

@@ -9,6 +9,7 @@ import { HOSTED_PAGE_ENDPOINTS } from './hosted-page';
 import { allErrors } from './implied-errors';
 import { MERCHANT_SETTINGS_ENDPOINTS } from './merchant-settings';
 import { PAYMENT_METHOD_ENDPOINTS } from './payment-methods';
+import { PROCESSOR_ACCOUNT_ENDPOINTS } from './processor-account';
 import { RECEIPT_ENDPOINTS } from './receipts';
 import { REFUND_ENDPOINTS } from './refunds';
 import { SANDBOX_ENDPOINTS } from './sandbox';
@@ -61,6 +62,7 @@ export const ENDPOINT = composeEndpointTable(
   SANDBOX_ENDPOINTS,
   CREDENTIAL_ENDPOINTS,
   PAYMENT_METHOD_ENDPOINTS,
+  PROCESSOR_ACCOUNT_ENDPOINTS,
   AUDIT_ENDPOINTS,
   HEALTH_ENDPOINTS,
 );

@@ -47,7 +47,7 @@ export interface OpenApiOperation {
   'x-svc-sandbox-only'?: true;
 }
 
-export type HttpMethod = 'get' | 'post';
+export type HttpMethod = 'get' | 'post' | 'put';
 
 /** A request the service makes to the merchant (a callback), under the document's `webhooks`. */
 export interface OpenApiWebhookOperation {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { OriginSchema } from '@svc/protocol';
 import { ADMIN_HELP, ADMIN_USAGE, isAdminCommand, parseAdminCommand, type AdminCommand } from './admin-commands';
 import { MERCHANT_SETTINGS_HELP, MERCHANT_SETTINGS_SYNOPSIS, parseMerchantSettingsCommand, type MerchantSettingsCommand } from './merchant-settings-command';
+import { PROCESSOR_CONNECT_HELP, PROCESSOR_CONNECT_SYNOPSIS, parseProcessorConnectCommand, type ProcessorConnectCommand } from './processor-connect-command';
 import { UsageError } from './usage-error';
 
 export { UsageError };
@@ -13,6 +14,7 @@ export { UsageError };
  */
 export const USAGE = `usage: svc merchant create --name NAME [--origin URL ...] [--json]
 ${MERCHANT_SETTINGS_SYNOPSIS}
+${PROCESSOR_CONNECT_SYNOPSIS}
        svc processor-requests [--json]
        svc processor-requests retry ID
 ${ADMIN_USAGE}
@@ -24,6 +26,8 @@ merchant create
   Credentials are shown once: keys are stored only as hashes.
 
 ${MERCHANT_SETTINGS_HELP}
+
+${PROCESSOR_CONNECT_HELP}
 
 processor-requests
   Lists the processor requests the worker gave up on (needs_review, after PROCESSOR_REQUEST_GIVE_UP_S): what each
@@ -41,12 +45,13 @@ export interface CreateMerchantCommand {
 
 export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
 
-export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorRequestsCommand | AdminCommand;
+export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorConnectCommand | ProcessorRequestsCommand | AdminCommand;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseCommand(argv: string[]): Command {
   if (argv[0] === 'merchant' && argv[1] === 'settings') return parseMerchantSettingsCommand(argv.slice(2), (message) => new UsageError(message));
+  if (argv[0] === 'processor' && argv[1] === 'connect') return parseProcessorConnectCommand(argv.slice(2), (message) => new UsageError(message));
   if (isAdminCommand(argv)) return parseAdminCommand(argv);
   let parsed;
   try {

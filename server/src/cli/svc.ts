@@ -10,6 +10,7 @@ import { SandboxClock } from '../modules/sandbox';
 import { runAdminCommand } from './admin-actions';
 import { parseCommand, USAGE, UsageError, type Command, type CreateMerchantCommand, type ProcessorRequestsCommand } from './command';
 import { runMerchantSettings } from './merchant-settings-command';
+import { runProcessorConnect } from './processor-connect-command';
 import { printable, printableJson } from './printable';
 
 /** Entry point of `pnpm svc`; see command.ts for the commands. */
@@ -28,6 +29,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     if (command.command === 'merchant create') return await createMerchant(storage.db, env, command);
     if (command.command === 'merchant settings') return await runMerchantSettings(storage.db, env, serviceClock(storage.db, env), command);
+    if (command.command === 'processor connect') return await runProcessorConnect(storage.db, env, serviceClock(storage.db, env), command);
     if (command.command === 'processor-requests list' || command.command === 'processor-requests retry') {
       return await processorRequests(storage.db, env, command);
     }

@@ -109,7 +109,7 @@ export function endpointRouter(deps: EndpointRouterDeps, routes: EndpointRoute[]
     if (cors) router.options(path, pattern, cors);
     router[endpoint.method](path, pattern, ...(cors ? [cors] : []), ...before, ...guards, async (req: Request, res: Response) => {
       const params = checksParams(endpoint) ? parsePathParams(req.params as Record<string, string>) : (req.params as Record<string, string>);
-      const body = endpoint.request && endpoint.method === 'post' ? parseInput(endpoint.request, req.body) : undefined;
+      const body = endpoint.request && endpoint.method !== 'get' ? parseInput(endpoint.request, req.body) : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryInput(req.originalUrl)) : undefined;
       const requestId = requestIdOf(res);
       const run = (change: Change, space?: KeySpace) => {

@@ -11,6 +11,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../realtime/attach-realtime';
 import type { SessionTokenResolver } from '../realtime/session-token';
 import type { PaymentProcessor } from '../processor/processor';
+import type { ProcessorRegistry } from '../processor/processor-registry';
 import { SandboxProcessor } from '../processor/sandbox-processor';
 import type { MessageOutbox } from '../messages/message-outbox';
 import { createLogger, type Logger } from '../logger';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   resolveSessionToken?: SessionTokenResolver;
   /** The payment processor; the sandbox one by default. */
   processor?: PaymentProcessor;
+  /** Each merchant's processor: merchants' own accounts (MerchantProcessors); absent, every merchant's is `processor`. */
+  processors?: ProcessorRegistry;
   /** The consumer message outbox; the sandbox one by default. */
   messages?: MessageOutbox;
 }
@@ -68,6 +71,7 @@ export async function startTestApp(
       ...deps,
       ...(testClock ? { testClock } : {}),
       processor,
+      ...(options.processors ? { processors: options.processors } : {}),
       credentials,
       ...databaseHealth,
       ...(options.messages ? { messages: options.messages } : {}),

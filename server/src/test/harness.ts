@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { DatabaseHandle } from '../db/client';
 import type { Logger } from '../logger';
 import type { PaymentProcessor } from '../processor/processor';
+import type { ProcessorRegistry } from '../processor/processor-registry';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, openTestPool, TEST_POOL_MAX, type TestDatabase } from './database';
 import { provisionTestMerchant } from './fixtures';
@@ -32,6 +33,7 @@ export function useTestApp(
     logger?: Logger;
     clock?: Clock;
     processor?: PaymentProcessor;
+    processors?: ProcessorRegistry;
     /** The app's own pool gets this statement_timeout (the test's `database` keeps none, to hold locks at will). */
     statementTimeoutMs?: number;
   } = {},
@@ -51,6 +53,7 @@ export function useTestApp(
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.processor ? { processor: options.processor } : {}),
+      ...(options.processors ? { processors: options.processors } : {}),
     });
     harness.merchant = await provisionTestMerchant(harness.database.db, options.merchantName, options.origins);
     harness.client = merchantClient(harness.app, harness.merchant);

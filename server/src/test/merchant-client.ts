@@ -22,7 +22,7 @@ export interface Answer<T> {
 
 /** A merchant's backend, as tests drive it: every call is real HTTP against the test app. */
 export function merchantClient(app: Pick<TestApp, 'request'>, merchant: Pick<ProvisionedMerchant, 'apiKey'>, key: string = merchant.apiKey) {
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
     const res = await app.request(path, { method, headers: { authorization: `Bearer ${key}`, ...headers }, body });
     return { status: res.status, body: (await res.json()) as T, headers: res.headers };
   };

@@ -8,7 +8,7 @@ type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 type Verdict = { _tag: 'Left'; left: readonly { message: string }[] } | { _tag: 'Right' };
 
 export interface ExchangeRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** The path with its query string, as sent. */
   path: string;
   headers?: Record<string, string>;
@@ -65,7 +65,7 @@ export class PublishedDocument {
       }),
     );
     const input = {
-      method: request.method.toLowerCase() as 'get' | 'post',
+      method: request.method.toLowerCase() as 'get' | 'post' | 'put',
       url: { path: url.pathname, query },
       headers,
       ...(request.body === undefined ? {} : { body: request.body }),

@@ -15,3 +15,4 @@ export * from './service-settings';
 export * from './audit-log';
 export * from './refunds';
 export * from './processor-notifications';
+export * from './processor-accounts';

@@ -1,0 +1,4 @@
+/** A merchant's own processor account: the processor-accounts module's public surface. */
+export { MerchantProcessors } from './merchant-processors';
+export { connectProcessor, merchantProcessor } from './processor-accounts.service';
+export { processorAccountsRoutes } from './processor-accounts.routes';

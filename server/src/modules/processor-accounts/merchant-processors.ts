@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/client';
+import type { Env } from '../../env';
+import { connectorFor } from '../../processor/connectors';
+import type { PaymentProcessor } from '../../processor/processor';
+import type { ProcessorRegistry } from '../../processor/processor-registry';
+import { openCredentials } from '../../processor/processor-secrets';
+import { findProcessorAccount } from './processor-accounts.queries';
+
+/**
+ * Each merchant's processor: its own account where it connected one, else the default. A merchant's connector is
+ * built once per connection (its credentials opened then, kept in memory only) and made again when the merchant
+ * connects another account.
+ */
+export class MerchantProcessors implements ProcessorRegistry {
+  readonly #built = new Map<string, { updatedAt: number; processor: PaymentProcessor }>();
+
+  constructor(
+    private readonly deps: { db: Queryable; env: Env; defaultProcessor: PaymentProcessor; wrap?: (processor: PaymentProcessor) => PaymentProcessor },
+  ) {}
+
+  async forMerchant(merchantId: string): Promise<PaymentProcessor> {
+    const account = await findProcessorAccount(this.deps.db, merchantId);
+    if (!account) return this.deps.defaultProcessor;
+    const built = this.#built.get(merchantId);
+    if (built && built.updatedAt === account.updatedAt.getTime()) return built.processor;
+    const key = this.deps.env.PROCESSOR_SECRETS_KEY;
+    if (!key) throw new Error(`merchant ${merchantId} has its own processor account, and PROCESSOR_SECRETS_KEY is not set to open it`);
+    const connector = connectorFor(account.kind, openCredentials(account.sealedCredentials, key, merchantId), this.deps.env);
+    const processor = this.deps.wrap ? this.deps.wrap(connector) : connector;
+    this.#built.set(merchantId, { updatedAt: account.updatedAt.getTime(), processor });
+    return processor;
+  }
+}
