@@ -1,3 +1,9 @@
+CREATE TABLE "acquirer_reference_locks" (
+	"processor" text NOT NULL,
+	"reference" text NOT NULL,
+	CONSTRAINT "acquirer_reference_locks_processor_reference_pk" PRIMARY KEY("processor","reference")
+);
+--> statement-breakpoint
 CREATE TABLE "processor_notifications" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"processor" text NOT NULL,

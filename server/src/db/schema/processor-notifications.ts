@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { processorRequests } from './processor-requests';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -37,4 +37,18 @@ export const processorNotifications = pgTable(
       .on(t.processor, t.reference)
       .where(sql`${t.appliedAt} is null`),
   ],
+);
+
+/**
+ * One row per acquirer reference a told outcome or a Pending answer named: the row both lock (an upsert) before matching
+ * the one with the other, so whichever comes second sees what the first committed. A row lock, not an advisory lock:
+ * nothing the service does depends on one database connection (db/no-connection-state.test.ts).
+ */
+export const acquirerReferenceLocks = pgTable(
+  'acquirer_reference_locks',
+  {
+    processor: text('processor').notNull(),
+    reference: text('reference').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.processor, t.reference] })],
 );

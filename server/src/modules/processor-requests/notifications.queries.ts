@@ -1,19 +1,23 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { processorNotifications, processorRequests } from '../../db/schema';
+import { acquirerReferenceLocks, processorNotifications, processorRequests } from '../../db/schema';
 import type { ProcessorRequestRow } from './processor-requests.queries';
 
 export type ProcessorNotificationRow = typeof processorNotifications.$inferSelect;
 export type NewProcessorNotification = Omit<typeof processorNotifications.$inferInsert, 'id' | 'appliedAt' | 'processorRequestId'>;
 
 /**
- * Serializes, for one of the acquirer's references, everyone who may match a told outcome with its request: the
+ * Serializes (a row lock on acquirer_reference_locks), for one of the acquirer's references, everyone who may match a told outcome with its request: the
  * webhook that keeps the outcome, and the recording of the call's `Pending` answer that names the reference. Whichever
  * comes second sees what the first committed, so an outcome that arrives before its call's answer was recorded is
  * applied when that answer is, and never missed. Held until the transaction ends.
  */
 export async function lockAcquirerReference(db: Queryable, processor: string, reference: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${processor}:${reference}`}, 0))`);
+  // The insert, or the conflict's no-op update, holds the row's lock until the transaction ends.
+  await db
+    .insert(acquirerReferenceLocks)
+    .values({ processor, reference })
+    .onConflictDoUpdate({ target: [acquirerReferenceLocks.processor, acquirerReferenceLocks.reference], set: { processor } });
 }
 
 /** Keeps a told outcome once: the row, whether it was just kept or had been (a webhook sent again). */
