@@ -68,7 +68,9 @@ export type Authorization = z.infer<typeof AuthorizationSchema>;
 export const PaymentSchema = z.object({
   paymentId: z.string(),
   amountCents: z.number().int(),
-  status: z.enum(['succeeded', 'failed']),
+  status: z
+    .enum(['succeeded', 'failed', 'pending'])
+    .describe("pending while the processor has taken the capture and not yet told its outcome (Adyen's, by webhook): its amount stays reserved"),
   date: z.iso.datetime(),
   confirmationNumber: z.string().nullable(),
 });

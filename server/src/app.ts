@@ -14,7 +14,6 @@ import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { endpointRouter, type EndpointRoute } from './http/endpoint-router';
 import { docsRouter } from './modules/docs/docs.routes';
-import { stripeWebhooksRouter } from './modules/stripe-webhooks';
 import { databaseAnswers, healthRoutes, migrationsApplied, probeRoutes } from './modules/health';
 import { ReadinessChecks } from './readiness';
 import { httpMetrics, metrics } from './metrics';
@@ -41,6 +40,8 @@ import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { paymentMethodsRoutes } from './modules/payment-methods/payment-methods.routes';
 import { processorAccountsRoutes } from './modules/processor-accounts';
 import { refundsRoutes } from './modules/refunds/refunds.routes';
+import { adyenWebhooksRouter, stripeWebhooksRouter } from './modules/processor-webhooks';
+import { PROCESSOR_OPERATIONS } from './processor-operations';
 
 /** Wiring only: middleware in order, then the routers, then the one error handler. */
 export function createApp(input: AppDepsInput): Express {
@@ -85,6 +86,7 @@ export function createApp(input: AppDepsInput): Express {
   // Processors' webhooks are verified over their raw bodies, so they come before the JSON parser.
   app.use(stripeWebhooksRouter(deps));
   app.use(jsonBody);
+  app.use(adyenWebhooksRouter({ ...deps, operations: PROCESSOR_OPERATIONS }));
   app.use(endpointRouter(deps, apiRoutes(deps)));
   app.use(consumerAssetsRouter(deps));
   app.use(sdkAssetsRouter(deps));

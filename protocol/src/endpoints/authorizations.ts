@@ -14,7 +14,9 @@ export const AUTHORIZATION_ENDPOINTS = {
     description:
       'An authorization, named by its `token` or its `transactionNumber` (as void takes them): captures `amount` cents if it is at most ' +
       'what the hold still has; partial captures may repeat until the hold is used up (status 6, then 7). ' +
-      'A tokenization token: charges a new sale transaction (status 0) in `currency`.',
+      'A tokenization token: charges a new sale transaction (status 0) in `currency`. ' +
+      "With a processor that tells a capture's outcome later (Adyen) the answer is 202 with the payment `pending` and its amount " +
+      'reserved; the outcome follows as an update (callback, websocket, status query).',
     auth: ['merchant'],
     request: PayRequestSchema,
     response: { status: 200, description: 'The payment and the transaction after it', schema: PayResponseSchema },

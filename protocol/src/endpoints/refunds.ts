@@ -15,7 +15,8 @@ export const REFUND_ENDPOINTS = {
       'of a saved card, or the captures of an authorization that no longer holds funds (7, or 8, 9, 11 with captures). Partial refunds may ' +
       'repeat until all is refunded (status 13, then 14); together they never exceed what was settled. A hold is released with void, never ' +
       'refunded; a pending transaction is cancelled. A declined refund is kept as `failed` and the status does not change. When the processor ' +
-      'does not answer, the refund stays `pending` and is asked again with the same request key until it is answered (never reversed).',
+      'does not answer, the refund stays `pending` and is asked again with the same request key until it is answered (never reversed). ' +
+      "With a processor that tells a refund's outcome later (Adyen) the answer is 202 with the refund `pending`; the outcome follows as an update.",
     auth: ['merchant'],
     request: RefundRequestSchema,
     response: { status: 200, description: 'The refund and the transaction after it', schema: RefundResponseSchema },

@@ -1,6 +1,8 @@
 import type { Env } from '../env';
 import { SANDBOX_TEST_CARDS } from '@svc/protocol';
 import type { PaymentDeclineCode, PaymentProcessor, ProcessorCapabilities, ProcessorKind } from './processor';
+import { ADYEN_DECLINES } from './adyen/adyen-declines';
+import { ADYEN_CAPABILITIES, AdyenProcessor } from './adyen/adyen-processor';
 import { SANDBOX_CAPABILITIES, SandboxProcessor } from './sandbox-processor';
 import { STRIPE_DECLINES } from './stripe/stripe-declines';
 import { STRIPE_CAPABILITIES, StripeProcessor } from './stripe/stripe-processor';
@@ -34,9 +36,13 @@ export const CREDENTIAL_FIELDS: { readonly [K in ProcessorKind]: readonly string
 const CONNECTORS: { readonly [K in ProcessorKind]: (credentials: ProcessorCredentials, env: Env) => PaymentProcessor } = {
   sandbox: () => new SandboxProcessor(),
   stripe: (c, env) => new StripeProcessor({ secretKey: need(c, 'stripe', 'secretKey'), apiBase: env.STRIPE_API_BASE }, { timeoutMs: env.PROCESSOR_TIMEOUT_MS }),
-  adyen: () => {
-    throw new ProcessorConfigError('the Adyen connector is not part of this build');
-  },
+  adyen: (c, env) =>
+    new AdyenProcessor({
+      apiKey: need(c, 'adyen', 'apiKey'),
+      merchantAccount: need(c, 'adyen', 'merchantAccount'),
+      checkoutUrl: env.ADYEN_CHECKOUT_URL,
+      returnUrl: env.PUBLIC_BASE_URL,
+    }),
 };
 
 /**
@@ -58,8 +64,8 @@ export const CONNECTOR_PROFILES: {
   stripe: { name: 'Stripe', capabilities: STRIPE_CAPABILITIES, declines: STRIPE_DECLINES },
   adyen: {
     name: 'Adyen',
-    capabilities: { multipleCaptures: true, reauthorize: false, closeAuth: true, refunds: true, wallets: false, installments: true, threeDSecure: false },
-    declines: {},
+    capabilities: ADYEN_CAPABILITIES,
+    declines: Object.fromEntries(ADYEN_DECLINES.map((d) => [`refusalReasonCode ${d.refusalReasonCode} (${d.refusalReason})`, d.code])),
   },
 };
 

@@ -54,7 +54,8 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
       if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
       const key = newKey();
       const captured = await s.processor.capture(hold.reference, 2_000, s.currency, key);
-      expect(captured.outcome).toBe('approved');
+      // An asynchronous acquirer takes it (`pending`, its outcome by webhook); a repeated key is taken once.
+      expect(['approved', 'pending']).toContain(captured.outcome);
       expect(await s.processor.capture(hold.reference, 2_000, s.currency, key)).toEqual(captured);
     });
 
@@ -63,9 +64,9 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
       const sale = await s.processor.sale(card('approved', s), 3_000, s.currency, ...keyed());
       if (sale.outcome !== 'approved') throw new Error(`the sale was not made: ${sale.outcome}`);
       const key = newKey();
-      const refunded = await s.processor.refund(sale.reference, 1_000, key);
-      expect(refunded.outcome).toBe('approved');
-      expect(await s.processor.refund(sale.reference, 1_000, key)).toEqual(refunded);
+      const refunded = await s.processor.refund(sale.reference, 1_000, key, s.currency);
+      expect(['approved', 'pending']).toContain(refunded.outcome);
+      expect(await s.processor.refund(sale.reference, 1_000, key, s.currency)).toEqual(refunded);
     });
 
     it('releases what a hold holds, again with the same key too', async () => {
@@ -73,8 +74,10 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
       const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, ...keyed());
       if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
       const key = newKey();
-      await expect(s.processor.release(hold.reference, 5_000, key)).resolves.toBeUndefined();
-      await expect(s.processor.release(hold.reference, 5_000, key)).resolves.toBeUndefined();
+      const released = await s.processor.release(hold.reference, 5_000, key);
+      // Made (nothing to say), or taken with its outcome on its way (`pending`): the same again for the same key.
+      if (released !== undefined) expect(released.outcome).toBe('pending');
+      expect(await s.processor.release(hold.reference, 5_000, key)).toEqual(released);
     });
 
     it('reverses a payment by its request key: the key is refused afterwards, made or not yet arrived', async () => {

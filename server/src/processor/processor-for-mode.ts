@@ -14,7 +14,7 @@ export function processorForMode(env: Env): PaymentProcessor {
   if (kind === undefined || (kind === 'sandbox' && env.SVC_MODE === 'production')) {
     throw new ProcessorConfigError(
       `SVC_MODE=production needs a payment processor, and ${kind ? 'PROCESSOR=sandbox is' : 'none is'} configured: the sandbox processor approves test cards, so it is refused in production. ` +
-        'Set PROCESSOR=stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET) or PROCESSOR=adyen (ADYEN_API_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY): docs/operating.md#choosing-a-processor.',
+        'Configure PROCESSOR=stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET) or PROCESSOR=adyen (ADYEN_API_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY): docs/operating.md#choosing-a-processor.',
     );
   }
   return connectorFor(kind, defaultCredentials(env, kind), env);

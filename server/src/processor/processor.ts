@@ -66,6 +66,20 @@ export interface PaymentDetails {
   installments: number;
 }
 
+/**
+ * An answer that is not the outcome yet: the acquirer took the request (Adyen's captures, cancels and refunds answer
+ * `received`) and tells the outcome later, by webhook, naming `reference` (the modification's own id at the acquirer).
+ * The operation stays in flight, what it reserved stays reserved, and the merchant is answered 202 with the payment or
+ * refund `pending`; the webhook records the outcome as any answer is recorded (docs/design/processor-requests.md,
+ * "Outcomes that arrive later"). Asked again with the same key (the worker), the acquirer answers `Pending` again
+ * until the outcome is known.
+ */
+export interface Pending {
+  outcome: 'pending';
+  processor: string;
+  reference: string;
+}
+
 /** A refund's answer: the money goes back to the method (approved), or the processor declines or fails it. */
 export type RefundResult =
   /** `reference`: the refund's id at the processor (a Stripe `re_…`), where it has one. */
@@ -108,13 +122,14 @@ export interface PaymentProcessor {
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
-  capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
+  /** Takes the amount from the hold; an asynchronous acquirer answers `Pending` until its webhook tells the outcome. */
+  capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult | Pending>;
   /** A new sale on a tokenized method. */
   chargeToken(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
-  /** Gives `amountCents` of what was settled on `reference` back to the consumer. */
-  refund(reference: string, amountCents: number, requestKey: string): Promise<RefundResult>;
-  /** Gives back what a hold still holds (void, closeAuth, expiry). */
-  release(reference: string, amountCents: number, requestKey: string): Promise<void>;
+  /** Gives `amountCents` (in `currency`, the payment's) of what was settled on `reference` back to the consumer; or `Pending`. */
+  refund(reference: string, amountCents: number, requestKey: string, currency?: Currency): Promise<RefundResult | Pending>;
+  /** Gives back what a hold still holds (void, closeAuth, expiry); or `Pending`, until the acquirer's webhook says it did. */
+  release(reference: string, amountCents: number, requestKey: string): Promise<void | Pending>;
   /**
    * Undoes whatever the `sale`, `authorize` or `chargeToken` call made with `requestKey` did: a charge is reversed, a
    * hold given back. Resolves too when that call never reached the acquirer or was declined (nothing to undo), and

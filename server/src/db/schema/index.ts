@@ -15,4 +15,5 @@ export * from './service-settings';
 export * from './audit-log';
 export * from './refunds';
 export * from './webhook-endpoints';
+export * from './processor-notifications';
 export * from './processor-accounts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { merchantIdColumn } from './merchants';
 import { transactions } from './transactions';
 
@@ -39,6 +39,11 @@ export const processorRequests = pgTable(
     processorReference: text('processor_reference'),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
+    /**
+     * The acquirer's id of this call while its outcome is on its way (an Adyen modification's pspReference, answered
+     * `received`): the webhook that tells the outcome names it (processor_notifications). Null otherwise.
+     */
+    pendingReference: text('pending_reference'),
     /** What recording the outcome needs besides the call (a commit's callbackURL, products, posData). */
     details: jsonb('details')
       .notNull()
@@ -66,6 +71,9 @@ export const processorRequests = pgTable(
       .on(t.leaseExpiresAt)
       .where(sql`${t.state} = 'in_flight'`),
     index('processor_requests_transaction_idx').on(t.transactionId),
+    uniqueIndex('processor_requests_pending_reference_idx')
+      .on(t.pendingReference)
+      .where(sql`${t.pendingReference} is not null`),
     index('processor_requests_needs_review_idx')
       .on(t.createdAt)
       .where(sql`${t.state} = 'needs_review'`),

@@ -1,4 +1,4 @@
-import { Status, type Currency, type PayResponse, type Transaction } from '@svc/protocol';
+import { Status, type Currency, type Payment, type PayResponse, type Transaction } from '@svc/protocol';
 import type { Principal } from '../../auth/principal';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
@@ -9,7 +9,7 @@ import { processorOf } from '../../processor/processor-registry';
 import type { ServiceDeps } from '../../service-deps';
 import { newPaymentRow, paymentRider, toPayment } from '../payments';
 import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
-import { findTransactionRowForPrincipal, recordChange, withPayment, type TransactionRow } from '../transactions';
+import { findTransactionRowForPrincipal, loadTransactionView, recordChange, toTransactionObject, withPayment, type TransactionRow } from '../transactions';
 import {
   closeHold,
   dropCapture,
@@ -72,7 +72,8 @@ export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
       const settled = await settleCapture(tx, request.transactionId, request.amountCents, now, { closesHold });
       if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
       const payment = newPaymentRow({
-        paymentId: newPaymentId(),
+        // A capture that was pending keeps the id its 202 answer gave.
+        paymentId: request.pendingReference ? pendingPaymentId(request) : newPaymentId(),
         transactionId: settled.row.id,
         merchantId: settled.row.merchantId,
         kind: 'capture',
@@ -99,7 +100,24 @@ export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
     }
     return processorError(answer);
   },
+  // Taken by the processor, its outcome on its way: the amount stays reserved, and the payment is pending.
+  pending: async (tx, request, { now, env }) => {
+    const transaction = toTransactionObject(await loadTransactionView(tx, request.transactionId), env.PUBLIC_BASE_URL);
+    const payment: Payment = {
+      paymentId: pendingPaymentId(request),
+      amountCents: request.amountCents,
+      status: 'pending',
+      date: now.toISOString(),
+      confirmationNumber: null,
+    };
+    return { status: 202, body: { payment, transaction } satisfies PayResponse };
+  },
 };
+
+/** The id a pending capture's payment has in its 202 answer and keeps once captured: from its request's key. */
+function pendingPaymentId(request: { requestKey: string }): string {
+  return `pay_${request.requestKey.replace(/^prq_/, '').slice(0, 24)}`;
+}
 
 /**
  * `POST /transactions/void`: releases what the hold still holds; captures already made stay. Refused while a capture

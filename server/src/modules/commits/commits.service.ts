@@ -7,7 +7,7 @@ import { processorError } from '../../processor/processor-errors';
 import { insertPayment, insertPaymentToken } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { resolveInitAmounts } from '../transactions';
-import { recordChange } from '../transactions';
+import { loadTransactionView, recordChange, toTransactionObject } from '../transactions';
 import { findTransactionRowForPrincipal, type TransactionRow } from '../transactions';
 import { assertCallbackUrlAllowed } from '../callbacks';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
@@ -182,6 +182,11 @@ export const commitCaptureOperation: HeldMethodOperation & { kind: 'commit_captu
     const { transaction } = await recordChange(tx, committed.id, { at: now, baseUrl: env.PUBLIC_BASE_URL });
     return { body: commitResponse(transaction) };
   },
+  // Taken by the processor, its outcome on its way (Adyen's CAPTURE webhook): still being committed, 202.
+  pending: async (tx, request, { env }) => ({
+    status: 202,
+    body: commitResponse(toTransactionObject(await loadTransactionView(tx, request.transactionId), env.PUBLIC_BASE_URL)),
+  }),
 };
 
 function commitResponse(transaction: Transaction): CommitResponse {

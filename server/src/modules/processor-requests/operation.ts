@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client';
 import type { Rider } from '../../db/rider';
 import type { Env } from '../../env';
 import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
-import type { PaymentProcessor, ProcessorResult, RefundResult } from '../../processor/processor';
+import type { PaymentProcessor, Pending, ProcessorResult, RefundResult } from '../../processor/processor';
 import { doneRider, type DoneMark, type HeldMethodKind, type PaymentKind, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
@@ -13,8 +13,11 @@ import { doneRider, type DoneMark, type HeldMethodKind, type PaymentKind, type P
  * processor request has its declaration in the wiring's registry (`ProcessorOperations`, server/src/processor-operations.ts).
  */
 
-/** What the processor said to a call on a method already held: a capture's, a re-authorization's or a refund's result, or that a release was made. */
-export type HeldMethodAnswer = ProcessorResult | RefundResult | { outcome: 'released' };
+/** The outcome of a call on a method already held: a capture's, a re-authorization's or a refund's result, or that a release was made. */
+export type HeldMethodOutcome = ProcessorResult | RefundResult | { outcome: 'released' };
+
+/** What the processor said to a call on a method already held: its outcome, or that the outcome comes later (`Pending`, by webhook). */
+export type HeldMethodAnswer = HeldMethodOutcome | Pending;
 
 /** A request for a call on a method already held: it names its transaction and the method (processor_requests_redoable_has_method). */
 export type HeldMethodRequest = ProcessorRequestRow & { transactionId: string; processorReference: string };
@@ -43,7 +46,13 @@ export interface HeldMethodOperation {
    * Records the processor's answer in the recording's transaction (the books, the event, the callback) and gives the
    * outcome the asker is answered with; null for a release, whose asker was answered when it was queued.
    */
-  record(tx: Tx, request: HeldMethodRequest, answer: HeldMethodAnswer, recording: Recording): Promise<Outcome | null>;
+  record(tx: Tx, request: HeldMethodRequest, answer: HeldMethodOutcome, recording: Recording): Promise<Outcome | null>;
+  /**
+   * The answer while the outcome is on its way (the processor answered `Pending`): the request stays in flight, what it
+   * reserved stays reserved, and the asker is answered this (202, the payment or refund `pending`), not kept under its
+   * Idempotency-Key, which gets the outcome once the webhook records it. Null (a release) or absent: nothing to answer.
+   */
+  pending?(tx: Tx, request: HeldMethodRequest, recording: Recording): Promise<Outcome | null>;
 }
 
 /**

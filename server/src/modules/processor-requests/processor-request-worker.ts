@@ -4,7 +4,7 @@ import { isDatabaseGone, ProcessorUnanswered, type ProcessorCallDeps } from './c
 import { PROCESSOR_LEASE_MS } from './commit-intent';
 import type { ProcessorOperations } from './operation';
 import { finishProcessorRequest } from './record-once';
-import { claimAbandoned, isPayment, noteFailure, setAsideForReview, type ProcessorRequestRow } from './processor-requests.queries';
+import { claimAbandoned, findProcessorRequest, isPayment, noteFailure, setAsideForReview, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
  * How many abandoned requests one claim takes: one at a time, so no request waits under a lease taken for it while
@@ -43,6 +43,11 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
         const kind = request.operation;
         await finishProcessorRequest(deps, request, isPayment(kind) ? { payment: true, undo: operations[kind].undo } : operations[kind]);
         finished += 1;
+        // Taken again and still pending (its webhook never came): past the give-up time, it waits for an operator too.
+        if (claimedAt.getTime() - since.getTime() >= deps.env.PROCESSOR_REQUEST_GIVE_UP_S * 1000 && (await stillPending(deps, request))) {
+          await noteFailure(deps.db, request.id, request.attempts, 'the processor took the call but no webhook told its outcome');
+          await giveUp(deps, request);
+        }
       } catch (error) {
         if (isDatabaseGone(error)) throw error;
         deps.logger.warn(
@@ -56,6 +61,12 @@ export async function finishAbandonedProcessorRequests(deps: ProcessorCallDeps, 
     }
     if (claimed.length < CLAIM_BATCH) return finished;
   }
+}
+
+/** Whether `request` is still in flight with its outcome to come by webhook (its Pending answer recorded). */
+async function stillPending(deps: ProcessorCallDeps, request: ProcessorRequestRow): Promise<boolean> {
+  const now = await findProcessorRequest(deps.db, request.id);
+  return now?.state === 'in_flight' && now.pendingReference !== null;
 }
 
 async function giveUp(deps: ProcessorCallDeps, request: ProcessorRequestRow): Promise<void> {

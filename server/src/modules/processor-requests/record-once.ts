@@ -5,7 +5,10 @@ import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations
 import type { ProcessorResult } from '../../processor/processor';
 import { processorOf } from '../../processor/processor-registry';
 import { callOutsideLock, heldMethodRequest, type ProcessorAnswer, type ProcessorCallDeps, type RequestFinish } from './call-outside-lock';
-import { PendingDone, type Recording } from './operation';
+import type { Pending } from '../../processor/processor';
+import { findUnappliedNotification, lockAcquirerReference, markNotificationApplied, markPending } from './notifications.queries';
+import { PendingDone, type HeldMethodOperation, type HeldMethodOutcome, type Recording } from './operation';
+import { toldOutcome } from './told-outcome';
 import { AlreadyRecordedError, findProcessorRequest, isPayment, markDone, type ProcessorRequestRow } from './processor-requests.queries';
 import { releaseOperation } from './release';
 
@@ -74,35 +77,103 @@ function recordAnswer(
   releases: ProcessorRequestRow[],
   committed: (() => void)[],
 ): Promise<StoredAnswer | null> {
-  return deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const requestId = originalRequestId(request);
-    // A call on a method held answers the same to every attempt, so any attempt may record it; a payment only the one that called.
-    const mark = { id: request.id, outcome: answer.outcome, now, attempt: isPayment(request.operation) ? request.attempts : null };
-    const processor = await processorOf(deps, request.merchantId);
-    const recording: Recording = { now, env: deps.env, processor, releases, done: new PendingDone(mark, requestId) };
-    const key = idempotencyKeyOf(request);
-    let outcome: Outcome | null = null;
-    if (answer.outcome === 'reversed') {
-      if ('payment' in how) await how.undo?.(tx, request);
-      if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
-    } else if ('payment' in how) {
-      if (!how.record || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
-      // The payment's own call answered it (`how.call`): a payment's result, never a refund's.
-      outcome = await how.record(tx, answer as ProcessorResult, recording);
-    } else {
-      outcome = await how.record(tx, heldMethodRequest(request), answer, recording);
-    }
-    const kept = recording.done.kept;
-    // The event's statement made the move with the answer it kept: the recording's outcome must be that one.
-    if (kept && kept.outcome !== outcome) throw new Error(`processor request ${request.id} was moved to done with another outcome than its recording gave`);
-    const stored = kept ? kept.answer : outcome && storedAnswerOf(outcome, requestId);
-    if (stored && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, stored);
-    await decidedAlong(tx, how, answer, stored, committed);
-    // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
-    if (!kept && !(await markDone(tx, mark, stored))) throw new AlreadyRecordedError(request.id);
-    return stored;
-  });
+  return deps.db.transaction((tx) => recordAnswerIn(tx, deps, request, how, answer, releases, committed));
+}
+
+/**
+ * `recordAnswer` in a transaction already open: the webhook that tells a call's outcome records it in the transaction
+ * that keeps the told outcome. A `Pending` answer records the outcome already told for its reference, if one came
+ * first; otherwise the request stays in flight under that reference and the asker gets the operation's pending answer.
+ */
+export async function recordAnswerIn(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  request: ProcessorRequestRow,
+  how: RequestFinish,
+  given: ProcessorAnswer,
+  releases: ProcessorRequestRow[],
+  committed: (() => void)[],
+): Promise<StoredAnswer | null> {
+  const now = deps.clock.now();
+  const requestId = originalRequestId(request);
+  let answer: Exclude<ProcessorAnswer, Pending>;
+  if (given.outcome === 'pending') {
+    if ('payment' in how) throw new Error(`payment request ${request.id} was answered pending`);
+    const told = await outcomeToldFor(tx, request, given, now);
+    if (!told) return recordPending(tx, deps, request, how, given, releases, now);
+    answer = told;
+  } else {
+    answer = given;
+  }
+  // A call on a method held answers the same to every attempt, so any attempt may record it; a payment only the one that called.
+  const mark = { id: request.id, outcome: answer.outcome, now, attempt: isPayment(request.operation) ? request.attempts : null };
+  const processor = await processorOf(deps, request.merchantId);
+  const recording: Recording = { now, env: deps.env, processor, releases, done: new PendingDone(mark, requestId) };
+  const key = idempotencyKeyOf(request);
+  let outcome: Outcome | null = null;
+  if (answer.outcome === 'reversed') {
+    if ('payment' in how) await how.undo?.(tx, request);
+    if (key) await forgetInFlightKey(tx, request.merchantId, key.key, key.takenAt);
+  } else if ('payment' in how) {
+    if (!how.record || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
+    // The payment's own call answered it (`how.call`): a payment's result, never a refund's.
+    outcome = await how.record(tx, answer as ProcessorResult, recording);
+  } else {
+    outcome = await how.record(tx, heldMethodRequest(request), answer, recording);
+  }
+  const kept = recording.done.kept;
+  // The event's statement made the move with the answer it kept: the recording's outcome must be that one.
+  if (kept && kept.outcome !== outcome) throw new Error(`processor request ${request.id} was moved to done with another outcome than its recording gave`);
+  const stored = kept ? kept.answer : outcome && storedAnswerOf(outcome, requestId);
+  if (stored && key) await fillInFlightAnswer(tx, request.merchantId, key.key, key.takenAt, stored);
+  await decidedAlong(tx, how, answer, stored, committed);
+  // Last, and guarded: of everyone recording this request, the first to commit wins; the others roll back.
+  if (!kept && !(await markDone(tx, mark, stored))) throw new AlreadyRecordedError(request.id);
+  return stored;
+}
+
+/**
+ * The outcome the acquirer already told for the reference a `Pending` answer names (its webhook came before this
+ * answer was recorded), taken for the answer; null when none came yet. Under the reference's lock, as the webhook is.
+ */
+async function outcomeToldFor(tx: Tx, request: ProcessorRequestRow, pending: Pending, now: Date): Promise<HeldMethodOutcome | null> {
+  await lockAcquirerReference(tx, pending.processor, pending.reference);
+  const told = await findUnappliedNotification(tx, pending.processor, pending.reference);
+  const outcome = told && toldOutcome(request, told);
+  if (!told || !outcome) return null;
+  await markNotificationApplied(tx, told.id, request.id, now);
+  return outcome;
+}
+
+/**
+ * The request stays in flight, its outcome on its way under the acquirer's reference (a webhook records it); what it
+ * reserved stays reserved. The asker gets the operation's pending answer, which is not kept under its Idempotency-Key:
+ * that gets the outcome. Refused (AlreadyRecordedError) when the request is no longer in flight.
+ */
+async function recordPending(
+  tx: Tx,
+  deps: ProcessorCallDeps,
+  request: ProcessorRequestRow,
+  how: HeldMethodOperation,
+  pending: Pending,
+  releases: ProcessorRequestRow[],
+  now: Date,
+): Promise<StoredAnswer | null> {
+  if (!(await markPending(tx, request.id, pending.reference))) throw new AlreadyRecordedError(request.id);
+  // Nothing moves to done: the recording's PendingDone is never asked for its rider.
+  const recording: Recording = {
+    now,
+    env: deps.env,
+    processor: await processorOf(deps, request.merchantId),
+    releases,
+    done: new PendingDone({ id: request.id, outcome: 'approved', now, attempt: null }, originalRequestId(request)),
+  };
+  deps.logger.info(
+    { processorRequestId: request.id, operation: request.operation, processor: pending.processor },
+    'the processor took the request; its outcome comes by webhook',
+  );
+  const outcome = (await how.pending?.(tx, heldMethodRequest(request), recording)) ?? null;
+  return outcome && storedAnswerOf(outcome, originalRequestId(request));
 }
 
 /** The asker's writes made with a payment's decision (not with its reversal), told once the recording has committed. */

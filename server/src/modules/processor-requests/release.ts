@@ -20,6 +20,7 @@ export function queueRelease(
 export const releaseOperation: HeldMethodOperation & { kind: 'release' } = {
   kind: 'release',
   call: (processor, request) =>
-    processor.release(request.processorReference, request.amountCents, request.requestKey).then(() => ({ outcome: 'released' }) as const),
+    // Pending (Adyen's cancel answers `received`): in flight until the acquirer's CANCELLATION webhook says it was made.
+    processor.release(request.processorReference, request.amountCents, request.requestKey).then((answer) => answer ?? ({ outcome: 'released' } as const)),
   record: () => Promise.resolve(null),
 };

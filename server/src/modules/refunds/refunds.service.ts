@@ -1,4 +1,4 @@
-import { Status, type RefundReason, type RefundResponse, type TransactionStatusCode } from '@svc/protocol';
+import { Status, type Currency, type RefundReason, type RefundResponse, type TransactionStatusCode } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
@@ -9,7 +9,16 @@ import { processorOf } from '../../processor/processor-registry';
 import { metrics } from '../../metrics';
 import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
-import { isRefundable, loadTransactionView, recordChange, refundableCentsOf, settledCentsOf, toRefund, type TransactionRow } from '../transactions';
+import {
+  isRefundable,
+  loadTransactionView,
+  recordChange,
+  refundableCentsOf,
+  settledCentsOf,
+  toRefund,
+  toTransactionObject,
+  type TransactionRow,
+} from '../transactions';
 import * as q from './refunds.queries';
 import { newRefundId } from '../../ids';
 
@@ -91,7 +100,7 @@ export async function refundTransaction(
  */
 export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
   kind: 'refund',
-  call: (processor, request) => processor.refund(request.processorReference, request.amountCents, request.requestKey),
+  call: (processor, request) => processor.refund(request.processorReference, request.amountCents, request.requestKey, request.currency as Currency),
   record: async (tx, request, answer, { now, env, done }) => {
     if (answer.outcome === 'released') throw new Error(`refund ${request.id} was answered as a release`);
     const approved = answer.outcome === 'approved';
@@ -123,6 +132,13 @@ export const refundOperation: HeldMethodOperation & { kind: 'refund' } = {
     // Counted once the outcome is written (a refund recorded elsewhere throws above and is counted there).
     metrics.refunds.inc({ outcome: result.status });
     return recorded.outcome;
+  },
+  // Taken by the processor, its outcome on its way (Adyen's REFUND webhook): the refund stays pending, its amount reserved.
+  pending: async (tx, request, { env }) => {
+    const view = await loadTransactionView(tx, request.transactionId);
+    const refund = view.refunds.find((r) => r.processorRequestId === request.id);
+    if (!refund) throw new Error(`refund ${request.id} is not on its transaction`);
+    return { status: 202, body: { refund: toRefund(refund), transaction: toTransactionObject(view, env.PUBLIC_BASE_URL) } satisfies RefundResponse };
   },
 };
 

@@ -1,0 +1,273 @@
+import adyen from '@adyen/api-library';
+import type { Types } from '@adyen/api-library';
+import type { Currency } from '@svc/protocol';
+import type {
+  Approval,
+  PaymentDetails,
+  PaymentMethodInput,
+  PaymentProcessor,
+  Pending,
+  ProcessorCapabilities,
+  ProcessorResult,
+  RefundResult,
+} from '../processor';
+import { cardBrand } from '../sandbox-processor';
+import { adyenDeclineCode } from './adyen-declines';
+import { checkoutApis, type CheckoutApis } from './adyen-checkout';
+
+type PaymentRequest = Types.checkout.PaymentRequest;
+type PaymentResponse = Types.checkout.PaymentResponse;
+
+/** One Adyen merchant account: its API key, its merchant account code, and the Checkout API base (ADYEN_CHECKOUT_URL). */
+export interface AdyenAccount {
+  apiKey: string;
+  merchantAccount: string;
+  /** The Checkout API v71 base, `https://…/v71`: Adyen's test or live endpoint, or a test double. */
+  checkoutUrl: string;
+  /** Where a shopper sent away to authenticate comes back to (PaymentRequest's required `returnUrl`): the service's public base. */
+  returnUrl: string;
+}
+
+const PROCESSOR = 'adyen';
+
+/**
+ * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
+ * installments and 3-D Secure (Adyen's own); no re-authorization (Adyen's authorisation adjustment is not implemented)
+ * and no wallets.
+ */
+export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
+  multipleCaptures: true,
+  reauthorize: false,
+  closeAuth: true,
+  refunds: true,
+  wallets: false,
+  installments: true,
+  threeDSecure: true,
+};
+const KEPT_KEYS = 100_000;
+/** What a payment made with a key already reversed answers: the connector refuses it, as the sandbox's acquirer does. */
+const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, reason: 'this request was reversed' };
+
+/**
+ * The Adyen connector (docs/operating.md#adyen), on Adyen's Node library (`@adyen/api-library`), Checkout API v71:
+ * `POST /payments` with the card's own fields (the card frame collects them; Adyen's encrypted fields need its
+ * web components), the transaction number as `reference`, the service's request key as `Idempotency-Key` on every call,
+ * so a repeated call answers as the first one did. An authorization asks for manual capture
+ * (`additionalData.manualCapture`), a sale for capture at once (`captureDelayHours: 0`), whatever the account's
+ * default is.
+ *
+ * Captures, cancels (a release) and refunds are asynchronous at Adyen: the API answers `received`, and the outcome
+ * arrives later as a webhook (`CAPTURE`, `CANCELLATION`, `REFUND`, or `*_FAILED`). They answer `Pending` with the
+ * modification's `pspReference`, which the webhook names: the operation stays in flight until it arrives
+ * (adyen-notifications.ts). Re-authorization (Adyen's authorisation adjustment) is not implemented.
+ */
+export class AdyenProcessor implements PaymentProcessor {
+  readonly kind = 'adyen' as const;
+  readonly capabilities: ProcessorCapabilities = ADYEN_CAPABILITIES;
+
+  readonly #api: CheckoutApis;
+  /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */
+  readonly #payments = new Map<string, { reference: string; pspReference: string | null }>();
+  readonly #reversed = new Set<string>();
+
+  constructor(
+    private readonly account: AdyenAccount,
+    api?: CheckoutApis,
+  ) {
+    this.#api = api ?? checkoutApis(account);
+  }
+
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+    return this.#pay(method, amountCents, currency, requestKey, details, { captureDelayHours: 0 });
+  }
+
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+    return this.#pay(method, amountCents, currency, requestKey, details, { additionalData: { manualCapture: 'true' } });
+  }
+
+  /** Not offered (`capabilities.reauthorize` is false): the services refuse it before asking. */
+  async reauthorize(): Promise<ProcessorResult> {
+    return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not re-authorize' };
+  }
+
+  /** Saved cards (Adyen's stored payment methods) are not implemented: a token charge is refused. */
+  async chargeToken(): Promise<ProcessorResult> {
+    return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not charge saved cards' };
+  }
+
+  async capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult | Pending> {
+    return this.#modify(() =>
+      this.#api.ModificationsApi.captureAuthorisedPayment(
+        reference,
+        { merchantAccount: this.account.merchantAccount, amount: { value: amountCents, currency }, reference: requestKey },
+        { idempotencyKey: requestKey },
+      ),
+    );
+  }
+
+  async refund(reference: string, amountCents: number, requestKey: string, currency?: Currency): Promise<RefundResult | Pending> {
+    if (!currency) throw new Error('an Adyen refund needs its currency');
+    return this.#modify(() =>
+      this.#api.ModificationsApi.refundCapturedPayment(
+        reference,
+        { merchantAccount: this.account.merchantAccount, amount: { value: amountCents, currency }, reference: requestKey },
+        { idempotencyKey: requestKey },
+      ),
+    );
+  }
+
+  /** Cancels what the authorization still holds (after partial captures, the rest). */
+  async release(reference: string, _amountCents: number, requestKey: string): Promise<Pending | undefined> {
+    const answered = await this.#modify(() =>
+      this.#api.ModificationsApi.cancelAuthorisedPaymentByPspReference(
+        reference,
+        { merchantAccount: this.account.merchantAccount, reference: requestKey },
+        { idempotencyKey: requestKey },
+      ),
+    );
+    if (answered.outcome === 'failed') throw new Error(`Adyen refused the cancel: ${answered.reason}`);
+    return answered;
+  }
+
+  /**
+   * Undoes the payment made with `requestKey`: an approved one by a reversal on its pspReference (a cancel, or a
+   * refund once captured); one whose answer never came by a cancel with its own reference (Adyen's technical cancel),
+   * which also refuses it should it arrive later. The key is refused from then on. Adyen finds no payment by an
+   * idempotency key: one this process never sent (nothing to undo, or made before a restart, which an operator settles
+   * in Adyen's Customer Area: docs/operating.md#adyen) is only refused from now on.
+   */
+  async reverse(requestKey: string): Promise<void> {
+    this.#remember(this.#reversed, requestKey);
+    const payment = this.#payments.get(requestKey);
+    if (!payment) return;
+    const idempotencyKey = `${requestKey}-reversal`;
+    if (payment.pspReference) {
+      await this.#api.ModificationsApi.refundOrCancelPayment(
+        payment.pspReference,
+        { merchantAccount: this.account.merchantAccount, reference: requestKey },
+        { idempotencyKey },
+      );
+      return;
+    }
+    await this.#api.ModificationsApi.cancelAuthorisedPayment(
+      { merchantAccount: this.account.merchantAccount, paymentReference: payment.reference, reference: requestKey },
+      { idempotencyKey },
+    );
+  }
+
+  async #pay(
+    method: PaymentMethodInput,
+    amountCents: number,
+    currency: Currency,
+    requestKey: string,
+    details: PaymentDetails,
+    capture: Pick<PaymentRequest, 'captureDelayHours' | 'additionalData'>,
+  ): Promise<ProcessorResult> {
+    if (this.#reversed.has(requestKey)) return REVERSED;
+    if (method.method !== 'card') return { outcome: 'failed', processor: PROCESSOR, reason: `the Adyen connector takes cards only, not ${method.method}` };
+    const { card } = method;
+    const number = card.number.replace(/[\s-]/g, '');
+    const request: PaymentRequest = {
+      merchantAccount: this.account.merchantAccount,
+      reference: details.transactionNumber,
+      amount: { value: amountCents, currency },
+      paymentMethod: {
+        type: 'scheme',
+        number,
+        expiryMonth: String(card.expMonth).padStart(2, '0'),
+        expiryYear: String(card.expYear),
+        cvc: card.cvc,
+      } as PaymentRequest['paymentMethod'],
+      shopperInteraction: 'Ecommerce' as PaymentRequest['shopperInteraction'],
+      returnUrl: this.account.returnUrl,
+      ...capture,
+      ...(details.installments > 1 ? { installments: { value: details.installments } } : {}),
+    };
+    this.#remember(this.#payments, requestKey, { reference: details.transactionNumber, pspReference: null });
+    let response: PaymentResponse;
+    try {
+      response = await this.#api.PaymentsApi.payments(request, { idempotencyKey: requestKey });
+    } catch (error) {
+      const refused = refusedRequest(error);
+      if (!refused) throw error;
+      this.#payments.delete(requestKey);
+      return refused;
+    }
+    const result = paymentResult(response, number);
+    // A decline holds nothing: its reversal has nothing to undo.
+    if (result.outcome === 'approved') this.#payments.set(requestKey, { reference: details.transactionNumber, pspReference: result.reference });
+    else this.#payments.delete(requestKey);
+    return result;
+  }
+
+  /** A modification: Adyen answers `received` with the modification's own pspReference, and the outcome comes by webhook. */
+  async #modify(call: () => Promise<{ pspReference: string; status: string }>): Promise<Pending | (ProcessorResult & { outcome: 'failed' })> {
+    let answer: { pspReference: string; status: string };
+    try {
+      answer = await call();
+    } catch (error) {
+      const refused = refusedRequest(error);
+      if (refused) return refused;
+      throw error;
+    }
+    if (answer.status !== 'received' || !answer.pspReference) throw new Error(`Adyen answered a modification with status ${answer.status}`);
+    return { outcome: 'pending', processor: PROCESSOR, reference: answer.pspReference };
+  }
+
+  #remember<V>(kept: Map<string, V> | Set<string>, key: string, value?: V): void {
+    if (kept instanceof Map) kept.set(key, value as V);
+    else kept.add(key);
+    if (kept.size > KEPT_KEYS) kept.delete(kept.keys().next().value!);
+  }
+}
+
+/**
+ * A payment's answer as the port's result. `Authorised` approves; `Refused` declines with the service's code for its
+ * `refusalReasonCode` (kept as `processorCode`); `Error` and `Cancelled` are failures Adyen reported. A 3-D Secure action
+ * (`RedirectShopper`, `IdentifyShopper`, `ChallengeShopper`) is declined `authentication_failed` until the connector
+ * takes the shopper through it. Anything else (`Received`, `Pending`, a partial authorisation the connector never asks
+ * for) is no answer the service can record: it throws, and the payment is reversed.
+ */
+function paymentResult(response: PaymentResponse, number: string): ProcessorResult {
+  const resultCode = String(response.resultCode);
+  switch (resultCode) {
+    case 'Authorised': {
+      if (!response.pspReference) throw new Error('Adyen authorised a payment without a pspReference');
+      const approval: Approval = {
+        outcome: 'approved',
+        processor: PROCESSOR,
+        reference: response.pspReference,
+        authNumber: response.additionalData?.['authCode'] || response.pspReference.slice(-6),
+        supportsCloseAuth: true,
+        paymentMethodName: cardBrand(number),
+        lastFourDigits: number.slice(-4),
+      };
+      return approval;
+    }
+    case 'Refused': {
+      const processorCode = response.refusalReasonCode ?? undefined;
+      return { outcome: 'declined', processor: PROCESSOR, code: adyenDeclineCode(processorCode), ...(processorCode ? { processorCode } : {}) };
+    }
+    case 'RedirectShopper':
+    case 'IdentifyShopper':
+    case 'ChallengeShopper':
+      return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: resultCode };
+    case 'Error':
+    case 'Cancelled':
+      return { outcome: 'failed', processor: PROCESSOR, reason: `Adyen ${resultCode}${response.refusalReason ? `: ${response.refusalReason}` : ''}` };
+    default:
+      throw new Error(`Adyen answered the payment with resultCode ${resultCode}, which is no final answer`);
+  }
+}
+
+/**
+ * A request Adyen refused as it stands (400 validation, 401/403 security, 422 unprocessable): nothing was done with
+ * it, so it is a failure Adyen reported. A 5xx, a network error or an unreadable answer is no answer: null, rethrown.
+ */
+function refusedRequest(error: unknown): (ProcessorResult & { outcome: 'failed' }) | null {
+  if (!(error instanceof adyen.HttpClientException)) return null;
+  if (![400, 401, 403, 404, 422].includes(error.statusCode)) return null;
+  const apiError = error.apiError;
+  const what = apiError ? `${apiError.errorCode ?? ''} ${apiError.message ?? ''}`.trim() : 'request refused';
+  return { outcome: 'failed', processor: PROCESSOR, reason: `Adyen ${error.statusCode}: ${what}` };
+}
