@@ -93,6 +93,9 @@ export const APPEARANCE_CSS_PROPERTY = /^(?:--)?[a-z][a-z-]*$/;
 export const APPEARANCE_CSS_VALUE = /^[A-Za-z0-9 #%.,()\-+*_/'"]*$/;
 
 /** Codes the SDKs' `error` callback (and Express's onError) report; each message says what to do. */
+/** The most payments a card payment may be split into (`maxInstallments`, `installments`). */
+export const MAX_INSTALLMENTS = 36;
+
 export const SDK_ERROR_CODES = [
   'config_invalid',
   'not_configured',
@@ -106,6 +109,8 @@ export const SDK_ERROR_CODES = [
   'fields_incomplete',
   'card_declined',
   'insufficient_funds',
+  // The shopper's bank did not confirm the payment (3-D Secure failed or was not completed in time).
+  'authentication_failed',
   'processor_failure',
   // An amount or currency that is not valid (pay()'s options, or Express's `amount` prop): the one amount code of every SDK.
   'invalid_amount',

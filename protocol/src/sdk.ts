@@ -9,6 +9,7 @@ import {
   CREDENTIAL_PREFIXES,
   EXPRESS_UNAVAILABLE_REASONS,
   LANGUAGES,
+  MAX_INSTALLMENTS,
   PAYMENT_METHODS,
   POST_MESSAGE_SOURCES,
   SDK_ERROR_CODES,
@@ -195,6 +196,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
     sessionToken: z.string(),
     apiBase: z.url(),
     debug: z.boolean(),
+    /** The session's `maxInstallments`: above 1 the frame offers the number of payments beside the card fields. */
+    maxInstallments: z.number().int().min(1).max(MAX_INSTALLMENTS).optional(),
   }),
   z.strictObject({
     source: z.literal(HOST),
@@ -211,6 +214,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('appearance'), appearance: AppearanceSchema }),
   /** The widget's language (sent after `ready` and on every change; the fields keep what was typed). */
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('locale'), locale: z.enum(LANGUAGES) }),
+  /** The shopper ended the bank's 3-D Secure dialog of payment `requestId` (Cancel, Escape): the frame cancels it. */
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('cancelAuthentication'), requestId: z.string().max(64) }),
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 
@@ -250,6 +255,11 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
     ),
     refusals: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
+  /**
+   * Payment `requestId` waits for the shopper's bank (3-D Secure): the host shows `url`, a page of the service's origin,
+   * in its dialog until the frame's `result`, or until the shopper ends it (`cancelAuthentication`).
+   */
+  z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('authentication'), requestId: z.string(), url: z.url() }),
   // One `result` type, told apart by `ok` (a discriminated union may not repeat a discriminator value).
   z.discriminatedUnion('ok', [
     z.strictObject({

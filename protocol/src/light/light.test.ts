@@ -406,8 +406,13 @@ describe('light mirrors agree with the protocol', () => {
             sessionToken: maybe(fc.string()),
             apiBase,
             debug: maybe(fc.boolean()),
+            maxInstallments: fc.constantFrom(1, 12, 36, 0, 37, 2.5, '3'),
           },
           ['source', 'instanceId', 'type', 'sessionId', 'sessionToken', 'apiBase', 'debug'],
+        ),
+        objectOf(
+          { source: fc.constant(host), instanceId, type: fc.constant('cancelAuthentication'), requestId: maybe(textAround(64)) },
+          ['source', 'instanceId', 'type', 'requestId'],
         ),
         objectOf(
           {
@@ -477,6 +482,16 @@ describe('light mirrors agree with the protocol', () => {
       schema,
       fc.oneof(
         objectOf({ source: maybe(fc.constant(frame)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
+        objectOf(
+          {
+            source: fc.constant(frame),
+            instanceId,
+            type: fc.constant('authentication'),
+            requestId: maybe(fc.string()),
+            url: fc.oneof(fc.webUrl(), fc.constantFrom('not a url', '/authentication/auth_1', '')),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'url'],
+        ),
         objectOf(
           { source: fc.constant(frame), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
           ['source', 'instanceId', 'type', 'height', 'width'],
