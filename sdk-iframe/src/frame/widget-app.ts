@@ -13,12 +13,24 @@ import {
   checkAppearance,
   instanceIdFrom,
   mountCardForm,
+  InstallmentsField,
   observeSize,
   parentOriginFrom,
   submitCardForm,
+  type AuthenticationPrompt,
   type CardForm,
+  type CardSubmitPayment,
+  type FrameSession,
 } from '@svc/sdk-core/frame';
-import { SdkEngine, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import {
+  AuthenticationDialog,
+  SdkEngine,
+  WidgetController,
+  type WidgetAdapter,
+  type WidgetConfig,
+  type WidgetEvents,
+  type WidgetHandle,
+} from '@svc/sdk-core/host';
 import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
@@ -106,11 +118,17 @@ class Widget implements WidgetHandle {
   #sessionKey = '';
   readonly #view: WidgetView;
   readonly #form: CardForm;
+  readonly #installments: InstallmentsField;
   readonly #widget: WidgetController;
+  readonly #doc: Document;
+  /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
+  #authentication: AuthenticationDialog | null = null;
   /** The page's texts in the widget's language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState({ ...EN_WIDGET, ...EN_CARD }, () => {
     this.#view.setTexts(this.#locale.texts);
     this.#form.setTexts(this.#locale.texts);
+    this.#installments.setTexts(this.#locale.texts);
+    this.#authentication?.setTexts(this.#locale.texts);
     this.#render();
   });
 
@@ -122,14 +140,15 @@ class Widget implements WidgetHandle {
     private readonly applyAppearance: (appearance: unknown) => unknown,
   ) {
     const doc = win.document;
+    this.#doc = doc;
     ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
     this.#widget = new WidgetController(
       {
         requestUpdate: () => this.#render(),
         events,
         shopperText: (key) => this.#locale.texts.t(key),
-        payByCard: ({ sessionId, sessionToken }, payment) =>
-          submitCardForm(this.#form, { sessionId, sessionToken, apiBase: config.apiBase, debug: this.#debug }, payment),
+        sessionReady: (session) => this.#installments.setMax(session.maxInstallments),
+        payByCard: ({ sessionId, sessionToken }, payment) => this.#payByCard({ sessionId, sessionToken, apiBase: config.apiBase, debug: this.#debug }, payment),
       },
       { name: 'svc-iframe-widget', debug: () => this.#debug },
     );
@@ -140,6 +159,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
+    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
@@ -170,9 +190,56 @@ class Widget implements WidgetHandle {
     return this.#widget.pay(options);
   }
 
-  /** The page goes with the widget; a session load or a wallet payment still running is dropped. */
+  /** The page goes with the widget; a session load or a wallet payment still running is dropped, the bank's page closed. */
   destroy(): void {
     this.#widget.disconnect();
+    this.#authentication?.close();
+  }
+
+  async #payByCard(session: FrameSession, payment: CardSubmitPayment) {
+    const installments = this.#installments.value();
+    this.#installments.setBusy(true);
+    try {
+      return await submitCardForm(
+        this.#form,
+        session,
+        { ...payment, ...(installments === undefined ? {} : { installments }) },
+        (...details) => this.#widget.log('card payment', details),
+        undefined,
+        (url) => this.#authenticate(url),
+      );
+    } finally {
+      this.#installments.setBusy(false);
+    }
+  }
+
+  /**
+   * The bank's page (3-D Secure) in a dialog over the widget; the page grows to hold it (the loader sizes the iframe to
+   * the page) and shrinks back when it closes.
+   */
+  #authenticate(url: string): AuthenticationPrompt {
+    let cancel: () => void = () => undefined;
+    const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+    this.#authentication?.close();
+    this.#doc.body.classList.add('authenticating');
+    const dialog = new AuthenticationDialog({
+      parent: this.#doc.body,
+      url,
+      serviceOrigin: new URL(this.config.apiBase).origin,
+      texts: this.#locale.texts,
+      onCancel: () => cancel(),
+    });
+    this.#authentication = dialog;
+    this.#widget.log('authentication shown');
+    return {
+      cancelled,
+      close: () => {
+        dialog.close();
+        if (this.#authentication !== dialog) return;
+        this.#authentication = null;
+        this.#doc.body.classList.remove('authenticating');
+      },
+    };
   }
 
   #render(): void {

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { alertKey, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { alertKey, AuthenticationDialog, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
 import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { appearanceCss, issueWarning, refusalsWarning, type AppearanceSelector, type CheckedAppearance } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
@@ -126,6 +126,7 @@ export class SvcEcomSdkElements extends LitElement {
   /** The widget's texts in its language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState(EN_WIDGET, () => {
     this.#frame.setLocale(this.#locale.texts.language);
+    this.#authentication?.setTexts(this.#locale.texts);
     this.requestUpdate();
   });
 
@@ -166,8 +167,11 @@ export class SvcEcomSdkElements extends LitElement {
     onResize: () => this.#log('frame resized', { height: this.#frame.height }),
     onUnavailable: (error) => this.#widget.report(error),
     onLook: (look) => this.#applyLook(look),
+    onAuthentication: (url, cancel) => this.#showAuthentication(url, cancel),
     log: (event, detail) => this.#log(event, detail),
   });
+  /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
+  #authentication: AuthenticationDialog | null = null;
 
   constructor() {
     super();
@@ -234,6 +238,23 @@ export class SvcEcomSdkElements extends LitElement {
   reset(): void {
     this.#widget.reset();
     this.#frame.reset();
+  }
+
+  /** The bank's page in a dialog over the widget until the returned function is called (the card frame decides when). */
+  #showAuthentication(url: string, cancel: () => void): () => void {
+    this.#authentication?.close();
+    const dialog = new AuthenticationDialog({
+      parent: this.renderRoot,
+      url,
+      serviceOrigin: new URL(this.#apiBase()).origin,
+      texts: this.#locale.texts,
+      onCancel: cancel,
+    });
+    this.#authentication = dialog;
+    return () => {
+      dialog.close();
+      if (this.#authentication === dialog) this.#authentication = null;
+    };
   }
 
   /** Loads the session again after a failure (the "Try again" button does this). */
