@@ -57,7 +57,7 @@ export async function createSession(
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
   // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further.
   const paymentMethods = await offeredPaymentMethods(tx, client.merchantId);
-  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
+  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: 1 };
 }
 
 /**
