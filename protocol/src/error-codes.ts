@@ -64,6 +64,24 @@ export const API_ERRORS = {
     cause: 'The processor declined the card for lack of funds.',
     fix: 'Ask the consumer for another card, or a smaller amount.',
   },
+  expired_card: {
+    status: 402,
+    title: 'The card has expired',
+    cause: "The processor declined the card as expired (its own code is the attempt's `processorCode`).",
+    fix: 'Ask the consumer for another card; retrying the same card will not help.',
+  },
+  incorrect_cvc: {
+    status: 402,
+    title: 'The security code is incorrect',
+    cause: "The processor declined the card's security code (its own code is the attempt's `processorCode`).",
+    fix: 'Ask the consumer to check the security code, or for another card.',
+  },
+  authentication_failed: {
+    status: 402,
+    title: 'The card holder was not authenticated',
+    cause: "The card's issuer (3-D Secure) did not authenticate the card holder, so the processor declined the payment.",
+    fix: "Ask the consumer to try again and complete the bank's check, or to use another card.",
+  },
   refund_declined: {
     status: 402,
     title: 'The processor declined the refund',
@@ -106,6 +124,13 @@ export const API_ERRORS = {
     title: 'Method not allowed',
     cause: 'The path exists but not with this HTTP method.',
     fix: 'Use the method the reference gives for the path (most changes are POST).',
+  },
+  processor_unsupported: {
+    status: 409,
+    title: "The merchant's processor cannot do this",
+    cause:
+      "The merchant's payment processor does not offer this operation (`detail` names the processor and the capability); nothing was asked of it and nothing changed.",
+    fix: "Do without it (for example one capture for the whole amount), or ask the operator which processor the merchant's account uses (`/docs`, the capability table).",
   },
   transaction_not_cancellable: {
     status: 409,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  MAX_INSTALLMENTS,
   APPEARANCE_CSS_PROPERTY,
   APPEARANCE_CSS_VALUE,
   APPEARANCE_SELECTORS,
@@ -106,6 +107,13 @@ export const CreateSdkSessionRequestSchema = z.strictObject({
     .describe(
       "Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header",
     ),
+  maxInstallments: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INSTALLMENTS)
+    .optional()
+    .describe('The most payments the card widgets offer (1 when left out: no installments)'),
 });
 export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
 
@@ -114,6 +122,7 @@ export const SdkSessionSchema = z.object({
   sessionToken: z.string().describe("Authorises the session's payment calls (Authorization: Bearer) and its websocket (?session=)"),
   paymentMethods: z.array(PaymentMethodNameSchema),
   expiresAt: z.iso.datetime(),
+  maxInstallments: z.number().int().min(1).describe("The most payments the card widgets offer (1: none); 1 when the merchant's processor has no installments"),
 });
 export type SdkSession = z.infer<typeof SdkSessionSchema>;
 

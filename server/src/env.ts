@@ -98,6 +98,40 @@ const EnvSchema = z
      * a request over, so the two never call at once.
      */
     PROCESSOR_TIMEOUT_MS: positiveInt.min(100).max(50_000).default(30_000),
+    /**
+     * The default processor account's connector (docs/operating.md#choosing-a-processor): `sandbox` (the test cards;
+     * the default in sandbox mode, refused in production), `stripe` or `adyen`. Unset in production: refused at start.
+     */
+    PROCESSOR: z.enum(['sandbox', 'stripe', 'adyen']).optional(),
+    /** The default Stripe account's secret key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…`). */
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)')
+      .optional(),
+    /** The signing secret of the webhook endpoint registered at Stripe (`whsec_…`) for POST /processors/stripe/webhooks. */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    /** Stripe's API base; tests and the demo point it at localstripe (`http://127.0.0.1:18420`). */
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.stripe.com'),
+    /** The default Adyen account: its API key, merchant account and the HMAC key of its webhook. */
+    ADYEN_API_KEY: z.string().min(10).optional(),
+    ADYEN_MERCHANT_ACCOUNT: z.string().min(1).optional(),
+    ADYEN_HMAC_KEY: z
+      .string()
+      .regex(/^([0-9A-Fa-f]{2})+$/, 'must be the hex HMAC key Adyen shows for the webhook')
+      .optional(),
+    /** The Checkout API v71 base: Adyen's test endpoint by default, your live endpoint prefix in production. */
+    ADYEN_CHECKOUT_URL: z.url({ protocol: /^https?$/ }).default('https://checkout-test.adyen.com/v71'),
+    /**
+     * 32 random bytes, base64 (`openssl rand -base64 32`): encrypts merchants' own processor credentials at rest
+     * (AES-256-GCM). Required once a merchant connects an account of its own.
+     */
+    PROCESSOR_SECRETS_KEY: z
+      .string()
+      .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+      .optional(),
     /** A processor request still unfinished this long after it was asked is set aside as `needs_review` (logged as an error). */
     PROCESSOR_REQUEST_GIVE_UP_S: positiveInt.min(600).default(24 * 3600),
     AUTHORIZATION_HOLD_S: positiveInt.default(7 * 24 * 3600),
@@ -141,6 +175,7 @@ const EnvSchema = z
     if (env.SMS_WEBHOOK_URL && !env.SMS_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_SECRET'], message: 'is required with SMS_WEBHOOK_URL (each SMS is signed with it)' });
     }
+    processorProblems(env).forEach(([variable, message]) => ctx.addIssue({ code: 'custom', path: [variable], message }));
     if (env.SVC_MODE !== 'production') return;
     if (!env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required in production (the embedded database is for sandbox only)' });
@@ -158,6 +193,34 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https URL in production (http is for sandbox only)' });
     }
   });
+
+/** What the chosen default processor needs: its account's credentials (the webhook's secret too, in production). */
+function processorProblems(env: {
+  SVC_MODE: string;
+  PROCESSOR?: string | undefined;
+  STRIPE_SECRET_KEY?: string | undefined;
+  STRIPE_WEBHOOK_SECRET?: string | undefined;
+  ADYEN_API_KEY?: string | undefined;
+  ADYEN_MERCHANT_ACCOUNT?: string | undefined;
+  ADYEN_HMAC_KEY?: string | undefined;
+}): [string, string][] {
+  const required = (variable: keyof typeof env, why: string): [string, string][] =>
+    env[variable] ? [] : [[variable, `is required with PROCESSOR=${env.PROCESSOR} (${why})`]];
+  if (env.PROCESSOR === 'stripe') {
+    return [
+      ...required('STRIPE_SECRET_KEY', "the default Stripe account's secret key"),
+      ...(env.SVC_MODE === 'production' ? required('STRIPE_WEBHOOK_SECRET', 'Stripe webhooks are verified with it') : []),
+    ];
+  }
+  if (env.PROCESSOR === 'adyen') {
+    return [
+      ...required('ADYEN_API_KEY', "the default Adyen account's API key"),
+      ...required('ADYEN_MERCHANT_ACCOUNT', "the default Adyen account's merchant account"),
+      ...required('ADYEN_HMAC_KEY', 'Adyen webhooks are verified with it'),
+    ];
+  }
+  return [];
+}
 
 type ParsedEnv = z.output<typeof EnvSchema>;
 export type Env = Omit<ParsedEnv, 'HOST' | 'PUBLIC_BASE_URL'> & {

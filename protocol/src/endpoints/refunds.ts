@@ -19,7 +19,15 @@ export const REFUND_ENDPOINTS = {
     auth: ['merchant'],
     request: RefundRequestSchema,
     response: { status: 200, description: 'The refund and the transaction after it', schema: RefundResponseSchema },
-    errors: ['not_found', 'nothing_to_refund', 'authorization_active', 'amount_exceeds_refundable', 'refund_declined', 'processor_failure'],
+    errors: [
+      'not_found',
+      'nothing_to_refund',
+      'authorization_active',
+      'amount_exceeds_refundable',
+      'refund_declined',
+      'processor_failure',
+      'processor_unsupported',
+    ],
     idempotent: true,
   },
 } as const satisfies Record<string, EndpointDescription>;

@@ -15,8 +15,17 @@ export interface PortSubject {
   cards: { approved: CardInput; declined: CardInput };
 }
 
+/** A payment's details as a service passes them (the same with every attempt of one key): a transaction number, no installments. */
+const details = (key: string) => ({ transactionNumber: `T${key.slice(4, 16)}`, installments: 1 });
+
 /** A fresh request key, as a processor request carries one (`prq_…`). */
 const newKey = () => `prq_${randomUUID().replaceAll('-', '')}`;
+
+/** A fresh request key and the payment details sent with it. */
+const keyed = () => {
+  const key = newKey();
+  return [key, details(key)] as const;
+};
 
 export function portGuarantees(name: string, subject: () => PortSubject | Promise<PortSubject>): void {
   describe(`${name}: the processor port's guarantees`, () => {
@@ -25,20 +34,23 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
     it('answers a sale with a whole approval, and a repeated request key with the same answer (no second charge)', async () => {
       const s = await subject();
       const key = newKey();
-      const first = await s.processor.sale(card('approved', s), 1_250, s.currency, key);
+      const first = await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key));
       expect(first).toMatchObject({ outcome: 'approved', processor: expect.any(String), reference: expect.any(String), authNumber: expect.any(String) });
-      expect(await s.processor.sale(card('approved', s), 1_250, s.currency, key)).toEqual(first);
+      expect(await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key))).toEqual(first);
     });
 
     it('answers a decline as a result with its code, never by throwing', async () => {
       const s = await subject();
-      const declined = await s.processor.sale(card('declined', s), 1_250, s.currency, newKey());
-      expect(declined).toMatchObject({ outcome: 'declined', code: expect.stringMatching(/^(card_declined|insufficient_funds)$/) });
+      const declined = await s.processor.sale(card('declined', s), 1_250, s.currency, ...keyed());
+      expect(declined).toMatchObject({
+        outcome: 'declined',
+        code: expect.stringMatching(/^(card_declined|insufficient_funds|expired_card|incorrect_cvc|authentication_failed)$/),
+      });
     });
 
     it('captures against a hold by its reference, once per request key', async () => {
       const s = await subject();
-      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, newKey());
+      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, ...keyed());
       if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
       const key = newKey();
       const captured = await s.processor.capture(hold.reference, 2_000, s.currency, key);
@@ -48,7 +60,7 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
 
     it('refunds a sale by its reference, once per request key', async () => {
       const s = await subject();
-      const sale = await s.processor.sale(card('approved', s), 3_000, s.currency, newKey());
+      const sale = await s.processor.sale(card('approved', s), 3_000, s.currency, ...keyed());
       if (sale.outcome !== 'approved') throw new Error(`the sale was not made: ${sale.outcome}`);
       const key = newKey();
       const refunded = await s.processor.refund(sale.reference, 1_000, key);
@@ -58,7 +70,7 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
 
     it('releases what a hold holds, again with the same key too', async () => {
       const s = await subject();
-      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, newKey());
+      const hold = await s.processor.authorize(card('approved', s), 5_000, s.currency, ...keyed());
       if (hold.outcome !== 'approved') throw new Error(`the hold was not placed: ${hold.outcome}`);
       const key = newKey();
       await expect(s.processor.release(hold.reference, 5_000, key)).resolves.toBeUndefined();
@@ -68,13 +80,13 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
     it('reverses a payment by its request key: the key is refused afterwards, made or not yet arrived', async () => {
       const s = await subject();
       const key = newKey();
-      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key)).outcome).toBe('approved');
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key))).outcome).toBe('approved');
       await expect(s.processor.reverse(key)).resolves.toBeUndefined();
-      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key)).outcome).not.toBe('approved');
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key))).outcome).not.toBe('approved');
       // A reversal may come before its call (the call still on its way): the call is refused when it arrives.
       const late = newKey();
       await expect(s.processor.reverse(late)).resolves.toBeUndefined();
-      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, late)).outcome).not.toBe('approved');
+      expect((await s.processor.sale(card('approved', s), 1_250, s.currency, late, details(late))).outcome).not.toBe('approved');
     });
   });
 }

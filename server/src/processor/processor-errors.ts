@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import type { Failure, Refusal } from './processor';
+import type { Failure, PaymentProcessor, ProcessorCapabilities, Refusal } from './processor';
 
 /**
  * What may follow a processor failure: `retry`, the operation may be asked again (under a new Idempotency-Key: the
@@ -7,6 +7,37 @@ import type { Failure, Refusal } from './processor';
  * payment (a payment link's transaction is Failed and takes no other payment).
  */
 export type AfterFailure = 'retry' | 'final';
+
+const DECLINE_DETAILS: Record<Exclude<Refusal['code'], 'refund_declined'>, string> = {
+  card_declined: 'The card was declined; ask the customer for another payment method.',
+  insufficient_funds: 'The card has insufficient funds; ask the customer for another payment method.',
+  expired_card: 'The card has expired; ask the customer for another card.',
+  incorrect_cvc: "The card's security code is incorrect; ask the customer to check it, or for another card.",
+  authentication_failed: 'The card holder was not authenticated by the card issuer; ask the customer to try again or use another card.',
+};
+
+/** How each capability reads in a refusal and in the capability table. */
+export const CAPABILITY_NAMES: Record<keyof ProcessorCapabilities, string> = {
+  multipleCaptures: 'several partial captures',
+  reauthorize: 're-authorization',
+  closeAuth: 'closeAuth (giving back the rest of a hold)',
+  refunds: 'refunds',
+  wallets: 'wallets (PayPal, Apple Pay, Google Pay)',
+  installments: 'installments',
+  threeDSecure: '3-D Secure',
+};
+
+/**
+ * Refuses, before anything moves, an operation the merchant's processor cannot do: 409 `processor_unsupported`
+ * naming the processor and the capability.
+ */
+export function requireCapability(processor: Pick<PaymentProcessor, 'kind' | 'capabilities'>, capability: keyof ProcessorCapabilities): void {
+  if (processor.capabilities[capability]) return;
+  throw new ApiError(
+    'processor_unsupported',
+    `The merchant's ${processor.kind} processor does not support ${CAPABILITY_NAMES[capability]} (capability \`${capability}\`); nothing was changed.`,
+  );
+}
 
 /** A processor's refusal as the API error the caller sees. */
 export function processorError(result: Refusal | Failure, afterFailure: AfterFailure = 'retry'): ApiError {
@@ -17,9 +48,7 @@ export function processorError(result: Refusal | Failure, afterFailure: AfterFai
         `The ${result.processor} processor declined the refund; it is kept as failed and nothing was given back. Refund the customer another way, or contact the acquirer.`,
       );
     }
-    return result.code === 'insufficient_funds'
-      ? new ApiError('insufficient_funds', 'The card has insufficient funds; ask the customer for another payment method.')
-      : new ApiError('card_declined', 'The card was declined; ask the customer for another payment method.');
+    return new ApiError(result.code, DECLINE_DETAILS[result.code]);
   }
   if (afterFailure === 'final') {
     return new ApiError('processor_failure', `The ${result.processor} processor failed, which ends this payment; ask the merchant for a new payment link.`);

@@ -14,11 +14,16 @@ export interface Approval {
   lastFourDigits: string | null;
 }
 
+/** The service's decline codes for a payment; each connector maps its acquirer's own codes onto them. */
+export type PaymentDeclineCode = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'authentication_failed';
+
 export interface Refusal {
   outcome: 'declined';
   processor: string;
-  /** A payment's decline (`card_declined`, `insufficient_funds`), or a refund's (`refund_declined`). */
-  code: 'card_declined' | 'insufficient_funds' | 'refund_declined';
+  /** A payment's decline (`card_declined`, `insufficient_funds`, `expired_card`, …), or a refund's (`refund_declined`). */
+  code: PaymentDeclineCode | 'refund_declined';
+  /** The acquirer's own decline code (Stripe's `decline_code`, Adyen's `refusalReasonCode`), kept beside the service's. */
+  processorCode?: string;
 }
 
 export interface Failure {
@@ -29,8 +34,40 @@ export interface Failure {
 
 export type ProcessorResult = Approval | Refusal | Failure;
 
+/** Which connector a processor is. */
+export type ProcessorKind = 'sandbox' | 'stripe' | 'adyen';
+
+/**
+ * What a connector can do. The services refuse an operation its processor cannot do before anything moves (409
+ * `processor_unsupported`, `requireCapability`); without `multipleCaptures` a partial capture captures once and releases
+ * the rest of the hold.
+ */
+export interface ProcessorCapabilities {
+  /** Several partial captures against one hold. */
+  multipleCaptures: boolean;
+  /** A new hold on a method already authorized once. */
+  reauthorize: boolean;
+  /** Giving back the rest of a hold once the merchant is done capturing (closeAuth). */
+  closeAuth: boolean;
+  refunds: boolean;
+  /** PayPal, Apple Pay, Google Pay. */
+  wallets: boolean;
+  installments: boolean;
+  threeDSecure: boolean;
+}
+
+/** What a payment carries besides its method and amount: the merchant reference and the installments chosen. */
+export interface PaymentDetails {
+  /** The transaction's number: the processor's merchant reference (Stripe `metadata.transactionNumber`, Adyen `reference`). */
+  transactionNumber: string;
+  /** How many installments the consumer chose; 1 when none. */
+  installments: number;
+}
+
 /** A refund's answer: the money goes back to the method (approved), or the processor declines or fails it. */
-export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal & { code: 'refund_declined' }) | Failure;
+export type RefundResult =
+  /** `reference`: the refund's id at the processor (a Stripe `re_…`), where it has one. */
+  { outcome: 'approved'; processor: string; reference?: string } | (Refusal & { code: 'refund_declined' }) | Failure;
 
 /**
  * The processor port: every call the service makes to an acquirer. The sandbox processor implements it (outcomes
@@ -38,7 +75,9 @@ export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal
  * which refuses to start on the sandbox one (how to write and test one: docs/design/processor-requests.md, "Writing a
  * connector"). Amounts are integer cents in the given currency.
  *
- * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`) or a failure. A thrown
+ * - `kind` names the connector and `capabilities` says what it can do: the services check them before asking.
+ * - Results, not exceptions: an approval, a decline (`card_declined`, `insufficient_funds`, `expired_card`,
+ *   `incorrect_cvc`, `authentication_failed`, with the acquirer's own `processorCode`) or a failure. A thrown
  *   error means no answer: the services tell the caller (502 `processor_failure`) and, where the call can be made
  *   again, leave it in flight for the worker; declines and failures become 402/502.
  * - `reference` stands for the payment method at the processor. It is stored on tokens (never card data) and
@@ -61,8 +100,10 @@ export type RefundResult = { outcome: 'approved'; processor: string } | (Refusal
  *   unanswered refund is asked again with the same key until it is answered; it is never reversed.
  */
 export interface PaymentProcessor {
-  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
-  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
+  readonly kind: ProcessorKind;
+  readonly capabilities: ProcessorCapabilities;
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult>;
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   capture(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;

@@ -1,6 +1,6 @@
 import { randomBytes } from '../random-bytes';
 import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
-import type { PaymentMethodInput, PaymentProcessor, ProcessorResult, RefundResult } from './processor';
+import type { PaymentDetails, PaymentMethodInput, PaymentProcessor, ProcessorCapabilities, ProcessorResult, RefundResult } from './processor';
 import { newConfirmationNumber } from '../ids';
 
 const KEPT_ANSWERS = 100_000;
@@ -18,6 +18,17 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  * a token behave like the method it stands for.
  */
 export class SandboxProcessor implements PaymentProcessor {
+  readonly kind = 'sandbox' as const;
+  /** The sandbox does everything a connector may, so every flow can be tried on it. */
+  readonly capabilities: ProcessorCapabilities = {
+    multipleCaptures: true,
+    reauthorize: true,
+    closeAuth: true,
+    refunds: true,
+    wallets: true,
+    installments: true,
+    threeDSecure: true,
+  };
   /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */
   readonly #answered = new Map<string, Kept>();
   #held: Promise<void> | null = null;
@@ -44,11 +55,11 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
-  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
     return this.#answer(requestKey, () => this.#decide(method));
   }
 
-  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
     return this.#answer(requestKey, () => this.#decide(method));
   }
 

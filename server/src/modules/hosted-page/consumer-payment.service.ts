@@ -46,7 +46,11 @@ export async function payLink(
  * in flight). The method, a card, lives only in the request's memory. Reversed, the link is payable again.
  */
 export const linkPaymentOperation: PaymentOperation<PaymentMethodInput> = {
-  call: (processor, request, method) => processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey),
+  call: (processor, request, method) =>
+    processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey, {
+      transactionNumber: paymentTransactionNumber(request),
+      installments: 1,
+    }),
   record: (tx, request, result, method, recording) => recordDecision(tx, request, method, result, recording),
   undo: endReversedConsumerPayment,
 };
@@ -71,6 +75,13 @@ function paymentOperation(request: ProcessorRequestRow): 'sale' | 'authorize' {
   const { operation } = request;
   if (operation !== 'sale' && operation !== 'authorize') throw new Error(`link payment request ${request.id} has the operation ${operation}`);
   return operation;
+}
+
+/** The number of the transaction the link payment `request` pays (its guarded write kept it), the processor's merchant reference. */
+function paymentTransactionNumber(request: ProcessorRequestRow): string {
+  const { transactionNumber } = request.details as { transactionNumber?: unknown };
+  if (typeof transactionNumber !== 'string') throw new Error(`link payment request ${request.id} names no transaction number`);
+  return transactionNumber;
 }
 
 /** When the link payment `request` was marked in flight (its mark, as the guarded write that started it set it). */

@@ -67,6 +67,7 @@ const consumerPaymentMarkWrite = guardedWrite('consumer_payment_mark', { linkId:
       .returning({
         id: transactions.id,
         since: transactions.consumerPaymentSince,
+        transactionNumber: transactions.transactionNumber,
         merchantId: transactions.merchantId,
         methodType: transactions.methodType,
         amountCents: transactions.amountCents,
@@ -75,8 +76,9 @@ const consumerPaymentMarkWrite = guardedWrite('consumer_payment_mark', { linkId:
   );
   return {
     cte,
-    // The mark is the database's wall-clock time: the payment request keeps it, to end this payment and no other.
-    details: sql`jsonb_build_object('consumerPaymentSince', ${cte.since})`,
+    // The mark is the database's wall-clock time: the payment request keeps it, to end this payment and no other. The
+    // transaction number is the processor's merchant reference.
+    details: sql`jsonb_build_object('consumerPaymentSince', ${cte.since}, 'transactionNumber', ${cte.transactionNumber})`,
     // What the processor is asked for is the link's, as the write found it.
     columns: {
       merchantId: sql`${cte.merchantId}`,

@@ -57,7 +57,7 @@ export async function createSession(
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
   // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further.
   const paymentMethods = await offeredPaymentMethods(tx, client.merchantId);
-  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
+  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: 1 };
 }
 
 /**
@@ -92,7 +92,7 @@ export async function submitSdkPayment(
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents };
+  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents, transactionNumber: newTransactionNumber() };
   const asked = { transactionId: null, merchantId: session.merchantId, processorReference: null, amountCents: approvedCents, currency };
   return payAfterCommit(tx, deps, context, widgetPaymentOperation, payment, asked);
 }
@@ -105,6 +105,8 @@ interface WidgetPayment {
   /** The amount asked (none for a tokenization). */
   amount: number | undefined;
   approvedCents: number;
+  /** The number the transaction will have, chosen before the call: the processor's merchant reference. */
+  transactionNumber: string;
 }
 
 /**
@@ -113,7 +115,11 @@ interface WidgetPayment {
  */
 export const widgetPaymentOperation: PaymentOperation<WidgetPayment> = {
   kind: 'authorize',
-  call: (processor, request, payment) => processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey),
+  call: (processor, request, payment) =>
+    processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey, {
+      transactionNumber: payment.transactionNumber,
+      installments: 1,
+    }),
   record: async (tx, _request, result, payment, recording) => {
     const transaction = await recordSdkPayment(tx, payment, result, recording);
     return result.outcome === 'approved' ? { body: toBrowserTransaction(transaction) } : processorError(result);
@@ -125,7 +131,7 @@ async function recordSdkPayment(tx: Tx, payment: WidgetPayment, result: Processo
   const confirmationNumber = newConfirmationNumber();
   const approved = result.outcome === 'approved';
   const row = await insertTransaction(tx, {
-    transactionNumber: newTransactionNumber(),
+    transactionNumber: payment.transactionNumber,
     merchantId: session.merchantId,
     branchId: session.branchId,
     methodType: session.methodType,

@@ -1,0 +1,298 @@
+import Stripe from 'stripe';
+import type { Currency } from '@svc/protocol';
+import type { Approval, PaymentDetails, PaymentMethodInput, PaymentProcessor, ProcessorCapabilities, ProcessorResult, RefundResult } from '../processor';
+import { cardBrand } from '../sandbox-processor';
+import { stripeDecline } from './stripe-declines';
+
+/** One Stripe account: its secret key; the API base comes from the operator's environment (STRIPE_API_BASE). */
+export interface StripeAccount {
+  secretKey: string;
+  apiBase: string;
+}
+
+/**
+ * What the Stripe connector can do: one capture per PaymentIntent (a partial capture releases the rest, so no
+ * closeAuth), no re-authorization (a new hold needs the card again), refunds; cards only, no installments, and 3-D
+ * Secure is not driven yet (a card that asks for it is declined `authentication_failed`).
+ */
+export const STRIPE_CAPABILITIES: ProcessorCapabilities = {
+  multipleCaptures: false,
+  reauthorize: false,
+  closeAuth: false,
+  refunds: true,
+  wallets: false,
+  installments: false,
+  threeDSecure: false,
+};
+
+const PROCESSOR = 'stripe';
+/** Answers kept per request key, as Stripe keeps an Idempotency-Key's answer (a day): a repeated key answers the same. */
+const KEPT_ANSWERS = 10_000;
+/** PaymentIntent statuses whose hold a cancel gives back. */
+const CANCELLABLE = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture', 'processing']);
+
+/**
+ * The Stripe connector, on the official `stripe` package: a PaymentIntent per sale or authorization (manual capture),
+ * confirmed at once with the card (a PaymentMethod attached to a Customer of its own, so a token can be charged again),
+ * captured with `amount_to_capture`, cancelled to release, refunded by its id. Every call sends the request key as
+ * Stripe's `Idempotency-Key` (a sub-call its own suffix) and the transaction number as `metadata.transactionNumber`;
+ * the reference is the PaymentIntent's `pi_…` (a verification's, the PaymentMethod's `pm_…`).
+ *
+ * Operations on a held method look at the PaymentIntent first, so one made again after an unanswered call answers as
+ * the first did even where the Idempotency-Key has expired (or is not kept, as by a test double): a captured intent is
+ * not captured twice, a refund carrying the key in its metadata is not made twice.
+ */
+export class StripeProcessor implements PaymentProcessor {
+  readonly kind = 'stripe' as const;
+  readonly capabilities = STRIPE_CAPABILITIES;
+  readonly #stripe: Stripe;
+  readonly #answered = new Map<string, ProcessorResult | RefundResult>();
+  readonly #reversed = new Set<string>();
+  /** When Stripe last answered a call (any answer, a decline too): readiness shows it. */
+  lastAnswerAt: Date | null = null;
+
+  constructor(account: StripeAccount, options: { timeoutMs?: number } = {}) {
+    const base = new URL(account.apiBase);
+    this.#stripe = new Stripe(account.secretKey, {
+      host: base.hostname,
+      port: base.port || (base.protocol === 'https:' ? 443 : 80),
+      protocol: base.protocol === 'http:' ? 'http' : 'https',
+      // The service retries by itself (the worker, with the same key); a call not answered in time counts as unanswered.
+      maxNetworkRetries: 0,
+      timeout: options.timeoutMs ?? 30_000,
+      telemetry: false,
+    });
+  }
+
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+    return this.#keep(requestKey, () => this.#pay(method, amountCents, currency, requestKey, details, 'automatic'));
+  }
+
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+    return this.#keep(requestKey, () => this.#pay(method, amountCents, currency, requestKey, details, 'manual'));
+  }
+
+  async reauthorize(): Promise<ProcessorResult> {
+    return { outcome: 'failed', processor: PROCESSOR, reason: 'the Stripe connector cannot re-authorize (capability reauthorize)' };
+  }
+
+  capture(reference: string, amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#keep(requestKey, async () => {
+      const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
+      if (intent.status === 'requires_capture') {
+        const captured = await this.#call(() =>
+          this.#stripe.paymentIntents.capture(reference, { amount_to_capture: amountCents }, { idempotencyKey: requestKey }),
+        );
+        return this.#approval(captured, null);
+      }
+      // Captured already (by this call made before, its answer lost): the same answer. Stripe captures once.
+      if (intent.status === 'succeeded') return this.#approval(intent, null);
+      return { outcome: 'failed', processor: PROCESSOR, reason: `the PaymentIntent is ${intent.status}, not capturable` };
+    });
+  }
+
+  chargeToken(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult> {
+    return this.#keep(requestKey, async () => {
+      const method = await this.#savedMethod(reference);
+      if (!method) return { outcome: 'failed', processor: PROCESSOR, reason: 'the token names no saved payment method at Stripe' };
+      return this.#confirmIntent(
+        { ...method, amount: amountCents, currency: currency.toLowerCase(), capture_method: 'automatic', off_session: true, metadata: { requestKey } },
+        requestKey,
+      );
+    });
+  }
+
+  refund(reference: string, amountCents: number, requestKey: string): Promise<RefundResult> {
+    return this.#keep(requestKey, async (): Promise<RefundResult> => {
+      const made = await this.#call(() => this.#stripe.refunds.list({ payment_intent: reference, limit: 100 }));
+      const earlier = made.data.find((refund) => refund.metadata?.requestKey === requestKey);
+      try {
+        const refund =
+          earlier ??
+          (await this.#call(() =>
+            this.#stripe.refunds.create({ payment_intent: reference, amount: amountCents, metadata: { requestKey } }, { idempotencyKey: requestKey }),
+          ));
+        if (refund.status === 'failed' || refund.status === 'canceled') {
+          return { outcome: 'declined', processor: PROCESSOR, code: 'refund_declined', processorCode: refund.failure_reason ?? refund.status };
+        }
+        return { outcome: 'approved', processor: PROCESSOR, reference: refund.id };
+      } catch (error) {
+        // A card error or a refund Stripe will not make (an intent refunded already, a failed payment).
+        if (isStripeRefusal(error) || error instanceof Stripe.errors.StripeInvalidRequestError) {
+          return { outcome: 'declined', processor: PROCESSOR, code: 'refund_declined', processorCode: error.code ?? 'refused' };
+        }
+        throw error;
+      }
+    });
+  }
+
+  async release(reference: string, _amountCents: number, requestKey: string): Promise<void> {
+    if (!reference.startsWith('pi_')) return; // a verification holds nothing
+    const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
+    // Captured (Stripe gave the rest back then) or cancelled already: nothing is held.
+    if (!CANCELLABLE.has(intent.status)) return;
+    await this.#call(() => this.#stripe.paymentIntents.cancel(reference, {}, { idempotencyKey: requestKey }));
+  }
+
+  async reverse(requestKey: string): Promise<void> {
+    this.#reversed.add(requestKey);
+    const kept = this.#answered.get(requestKey);
+    const reference = kept?.outcome === 'approved' && 'reference' in kept ? kept.reference : await this.#intentMadeWith(requestKey);
+    if (!reference?.startsWith('pi_')) return;
+    const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
+    if (CANCELLABLE.has(intent.status)) {
+      await this.#call(() => this.#stripe.paymentIntents.cancel(reference, {}, { idempotencyKey: `${requestKey}-reverse` }));
+    } else if (intent.status === 'succeeded') {
+      const made = await this.#call(() => this.#stripe.refunds.list({ payment_intent: reference, limit: 100 }));
+      if (made.data.some((refund) => refund.metadata?.requestKey === `${requestKey}-reverse`)) return;
+      await this.#call(() =>
+        this.#stripe.refunds.create(
+          { payment_intent: reference, metadata: { requestKey: `${requestKey}-reverse` } },
+          { idempotencyKey: `${requestKey}-reverse` },
+        ),
+      );
+    }
+  }
+
+  /** A card payment: the method saved on a Customer of its own (a token may charge it again), then the intent confirmed. */
+  async #pay(
+    method: PaymentMethodInput,
+    amountCents: number,
+    currency: Currency,
+    requestKey: string,
+    details: PaymentDetails,
+    capture: 'automatic' | 'manual',
+  ): Promise<ProcessorResult> {
+    if (method.method !== 'card') return { outcome: 'failed', processor: PROCESSOR, reason: 'the Stripe connector takes cards only (capability wallets)' };
+    const { card } = method;
+    const metadata = { transactionNumber: details.transactionNumber, requestKey };
+    try {
+      const paymentMethod = await this.#call(() =>
+        this.#stripe.paymentMethods.create(
+          { type: 'card', card: { number: card.number.replace(/[\s-]/g, ''), exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc } },
+          { idempotencyKey: `${requestKey}-pm` },
+        ),
+      );
+      const customer = await this.#call(() => this.#stripe.customers.create({ metadata }, { idempotencyKey: `${requestKey}-customer` }));
+      await this.#call(() => this.#stripe.paymentMethods.attach(paymentMethod.id, { customer: customer.id }, { idempotencyKey: `${requestKey}-attach` }));
+      // 0 cents only verifies the method (the attach did): the token stands for the saved method.
+      if (amountCents === 0) return this.#verified(paymentMethod);
+      return await this.#confirmIntent(
+        { customer: customer.id, payment_method: paymentMethod.id, amount: amountCents, currency: currency.toLowerCase(), capture_method: capture, metadata },
+        requestKey,
+        paymentMethod,
+      );
+    } catch (error) {
+      if (isStripeRefusal(error)) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
+      throw error;
+    }
+  }
+
+  async #confirmIntent(
+    params: Stripe.PaymentIntentCreateParams & { amount: number; currency: string },
+    requestKey: string,
+    paymentMethod: Stripe.PaymentMethod | null = null,
+  ): Promise<ProcessorResult> {
+    try {
+      const intent = await this.#call(() => this.#stripe.paymentIntents.create({ ...params, confirm: true }, { idempotencyKey: requestKey }));
+      if (intent.status === 'requires_capture' || intent.status === 'succeeded') return this.#approval(intent, paymentMethod);
+      if (intent.status === 'requires_action') {
+        // 3-D Secure asked for, which this connector does not drive yet: the hold is given up, the payment declined.
+        await this.#call(() => this.#stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${requestKey}-unauthenticated` }));
+        return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'authentication_required' };
+      }
+      const error = intent.last_payment_error;
+      if (error) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
+      return { outcome: 'failed', processor: PROCESSOR, reason: `the PaymentIntent is ${intent.status}` };
+    } catch (error) {
+      if (isStripeRefusal(error)) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
+      throw error;
+    }
+  }
+
+  #approval(intent: Stripe.PaymentIntent, paymentMethod: Stripe.PaymentMethod | null): Approval {
+    const card = paymentMethod?.card;
+    return {
+      outcome: 'approved',
+      processor: PROCESSOR,
+      reference: intent.id,
+      authNumber: intent.id.slice(-6).toUpperCase(),
+      supportsCloseAuth: false,
+      paymentMethodName: card ? brandName(card.brand) : '',
+      lastFourDigits: card?.last4 ?? null,
+    };
+  }
+
+  #verified(paymentMethod: Stripe.PaymentMethod): Approval {
+    const card = paymentMethod.card;
+    return {
+      outcome: 'approved',
+      processor: PROCESSOR,
+      reference: paymentMethod.id,
+      authNumber: paymentMethod.id.slice(-6).toUpperCase(),
+      supportsCloseAuth: false,
+      paymentMethodName: card ? brandName(card.brand) : '',
+      lastFourDigits: card?.last4 ?? null,
+    };
+  }
+
+  /** The saved method a token stands for: its PaymentIntent's, or the verified PaymentMethod itself. */
+  async #savedMethod(reference: string): Promise<{ customer: string; payment_method: string } | null> {
+    if (reference.startsWith('pi_')) {
+      const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
+      const customer = idOf(intent.customer);
+      const paymentMethod = idOf(intent.payment_method);
+      return customer && paymentMethod ? { customer, payment_method: paymentMethod } : null;
+    }
+    if (reference.startsWith('pm_')) {
+      const paymentMethod = await this.#call(() => this.#stripe.paymentMethods.retrieve(reference));
+      const customer = idOf(paymentMethod.customer);
+      return customer ? { customer, payment_method: paymentMethod.id } : null;
+    }
+    return null;
+  }
+
+  /** The PaymentIntent a payment made with `requestKey` created, if any (its metadata names the key). */
+  async #intentMadeWith(requestKey: string): Promise<string | null> {
+    const recent = await this.#call(() => this.#stripe.paymentIntents.list({ limit: 100 }));
+    return recent.data.find((intent) => intent.metadata?.requestKey === requestKey)?.id ?? null;
+  }
+
+  /** A keyed call: made once per key while its answer is kept; a key reversed is refused, as Stripe would. */
+  async #keep<T extends ProcessorResult | RefundResult>(requestKey: string, call: () => Promise<T>): Promise<T> {
+    if (this.#reversed.has(requestKey)) return { outcome: 'failed', processor: PROCESSOR, reason: 'this request was reversed' } as T;
+    const earlier = this.#answered.get(requestKey);
+    if (earlier) return earlier as T;
+    const answer = await call();
+    this.#answered.set(requestKey, answer);
+    if (this.#answered.size > KEPT_ANSWERS) this.#answered.delete(this.#answered.keys().next().value!);
+    return answer;
+  }
+
+  /** A Stripe call; any answer, a refusal too, counts as Stripe reachable. */
+  async #call<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const answer = await call();
+      this.lastAnswerAt = new Date();
+      return answer;
+    } catch (error) {
+      if (isStripeRefusal(error) || error instanceof Stripe.errors.StripeInvalidRequestError) this.lastAnswerAt = new Date();
+      throw error;
+    }
+  }
+}
+
+/** Stripe refused (a card error, or any 402): an answer, not a failure to reach it. */
+function isStripeRefusal(error: unknown): error is Stripe.errors.StripeError {
+  return error instanceof Stripe.errors.StripeCardError || (error instanceof Stripe.errors.StripeError && error.statusCode === 402);
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+function brandName(brand: string): string {
+  const names: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
+  return names[brand] ?? cardBrand('');
+}
