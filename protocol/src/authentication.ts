@@ -25,6 +25,12 @@ export const RequiresActionSchema = z.object({
     type: z.literal('three_d_secure'),
     url: z.url().describe("The bank's page, an absolute URL on the service's origin"),
   }),
+  transactionNumber: z
+    .string()
+    .optional()
+    .describe(
+      "The transaction waiting for the bank (15): a widget follows it on the session's websocket (`?session=`) until it leaves 15",
+    ),
 });
 export type RequiresAction = z.infer<typeof RequiresActionSchema>;
 

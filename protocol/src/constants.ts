@@ -103,9 +103,6 @@ export const APPEARANCE_CSS_PROPERTY = /^(?:--)?[a-z][a-z-]*$/;
 export const APPEARANCE_CSS_VALUE = /^[A-Za-z0-9 #%.,()\-+*_/'"]*$/;
 
 /** Codes the SDKs' `error` callback (and Express's onError) report; each message says what to do. */
-/** The most payments a card payment may be split into (`maxInstallments`, `installments`). */
-export const MAX_INSTALLMENTS = 36;
-
 export const SDK_ERROR_CODES = [
   'config_invalid',
   'not_configured',

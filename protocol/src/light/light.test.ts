@@ -408,7 +408,10 @@ describe('light mirrors agree with the protocol', () => {
       protocol.RequiresActionSchema,
       fc.oneof(
         fc.constant({ status: 'requires_action', action: { type: 'three_d_secure', url: 'https://pay.example/authentication/auth_1' } }),
-        objectOf({ status: maybe(fc.constantFrom('requires_action', 'succeeded')), action: maybe(action) }, ['status', 'action']),
+        objectOf(
+          { status: maybe(fc.constantFrom('requires_action', 'succeeded')), action: maybe(action), transactionNumber: maybe(fc.string({ maxLength: 8 })) },
+          ['status', 'action'],
+        ),
       ),
     );
     check(

@@ -3,7 +3,7 @@
  * bundle using only these (Express) leaves the rest out. Checked against the zod originals in light.test.ts.
  */
 import { PAYMENT_METHODS } from '../constants';
-import { array, isoDatetime, literal, number, object, oneOf, string, url } from './schema';
+import { array, isoDatetime, literal, number, object, oneOf, optional, string, url } from './schema';
 
 export { SdkErrorWire } from './sdk-error';
 
@@ -19,4 +19,5 @@ export const SdkSessionWire = object({
 export const RequiresActionWire = object({
   status: literal('requires_action'),
   action: object({ type: literal('three_d_secure'), url }),
+  transactionNumber: optional(string()),
 });

@@ -8,7 +8,7 @@
  * `payment_cancelled`, unless the bank had already answered.
  */
 import type { BrowserTransaction, RequiresAction, SdkError } from '@svc/protocol';
-import { BrowserTransactionWire } from '@svc/protocol/light';
+import { BrowserTransactionWire, cancelAuthenticationPath, fillPath } from '@svc/protocol/light';
 import { postJson, type ApiResult } from '../shared/post-json';
 import { paymentError } from '../shared/sdk-errors';
 import type { FrameSession } from './card-payment';
@@ -76,7 +76,7 @@ export async function awaitAuthentication(
 }
 
 export function cancelAuthentication(session: FrameSession, authenticationId: string): Promise<ApiResult<BrowserTransaction>> {
-  return postJson(`${session.apiBase}/authentication/${encodeURIComponent(authenticationId)}/cancel`, {}, {
+  return postJson(`${session.apiBase}${fillPath(cancelAuthenticationPath, { authenticationId })}`, {}, {
     token: session.sessionToken,
     what: 'Cancelling the 3-D Secure authentication',
     validator: BrowserTransactionWire,

@@ -7,6 +7,10 @@ import type { BillingAddress, BrowserTransaction, SdkError } from '@svc/protocol
 import { awaitAuthentication, type Authenticate } from './card-authentication';
 import type { CardForm } from './card-form';
 import { isRequiresAction, payWithCard, type FrameSession } from './card-payment';
+import type { ApiResult } from '../shared/post-json';
+
+const CANNOT_AUTHENTICATE =
+  "The shopper's bank asked for 3-D Secure, which the payment service's answer did not let the widget show. Please report this to the payment service.";
 
 export type CardSubmitOutcome = { ok: true; transaction: BrowserTransaction } | { ok: false; error: SdkError };
 
@@ -46,17 +50,16 @@ export async function submitCardForm(
   form.setBusy(true);
   log('submit');
   const answer = await payWithCard(session, { card, ...payment });
-  let outcome;
-  if (answer.ok && isRequiresAction(answer.value)) {
-    log('authentication asked');
-    if (!authenticate || !answer.value.transactionNumber) {
-      outcome = { ok: false as const, error: { code: 'internal_error' as const, message: 'The bank asked for 3-D Secure, which this page cannot show.' }, paths: [] };
-    } else {
-      const { transactionNumber } = answer.value;
-      outcome = await awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
-    }
+  let outcome: ApiResult<BrowserTransaction>;
+  if (!answer.ok || !isRequiresAction(answer.value)) {
+    outcome = answer as ApiResult<BrowserTransaction>;
+  } else if (!authenticate || !answer.value.transactionNumber) {
+    log('authentication asked, but it cannot be shown');
+    outcome = { ok: false, error: { code: 'internal_error', message: CANNOT_AUTHENTICATE }, paths: [] };
   } else {
-    outcome = answer as typeof answer & { ok: false } | { ok: true; value: BrowserTransaction };
+    log('authentication asked');
+    const { transactionNumber } = answer.value;
+    outcome = await awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
   }
   if (outcome.ok) {
     onAccepted(outcome.value);
