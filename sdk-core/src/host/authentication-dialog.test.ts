@@ -64,7 +64,7 @@ describe('AuthenticationDialog', () => {
     expect(frame.src).to.equal(BANK_PAGE);
     const cancel = element.querySelector('button')!;
     expect(cancel.textContent).to.equal(EN_WIDGET['auth.cancel']);
-    expect(document.activeElement).to.equal(cancel);
+    expect(document.activeElement === cancel, 'focus on Cancel').to.equal(true);
     dialog.close();
   });
 
@@ -81,7 +81,7 @@ describe('AuthenticationDialog', () => {
       await waitFor(inside, `focus inside after ${press} (now ${deepActive()?.outerHTML.slice(0, 60)})`);
     }
     payButton.focus(); // focus taken out by a script comes back
-    expect(deepActive()).to.equal(dialog.element.querySelector('button'));
+    expect(deepActive() === dialog.element.querySelector('button'), 'focus on Cancel').to.equal(true);
     dialog.close();
   });
 
@@ -94,10 +94,10 @@ describe('AuthenticationDialog', () => {
     expect(cancels).to.equal(1);
     dialog.close();
     expect(dialog.element.isConnected).to.equal(false);
-    expect(document.activeElement).to.equal(payButton);
+    expect(document.activeElement === payButton, 'focus on the pay button').to.equal(true);
     // No listener left behind: nothing it added answers any more.
     payButton.focus();
-    expect(document.activeElement).to.equal(payButton);
+    expect(document.activeElement === payButton, 'focus on the pay button').to.equal(true);
     await sendKeys({ press: 'Escape' });
     expect(cancels).to.equal(1);
   });
@@ -105,13 +105,13 @@ describe('AuthenticationDialog', () => {
   it('works in a shadow root (Elements), with its styles adopted there', async () => {
     const shadow = host.attachShadow({ mode: 'open' });
     const dialog = open(shadow);
-    expect(shadow.contains(dialog.element)).to.equal(true);
+    expect(shadow.contains(dialog.element), 'in the shadow root').to.equal(true);
     expect(shadow.adoptedStyleSheets.length).to.be.greaterThan(0);
-    expect(deepActive()).to.equal(dialog.element.querySelector('button'));
+    expect(deepActive() === dialog.element.querySelector('button'), 'focus on Cancel').to.equal(true);
     await sendKeys({ press: 'Escape' });
     await waitFor(() => cancels === 1, 'Escape said');
     dialog.close();
-    expect(document.activeElement).to.equal(payButton);
+    expect(document.activeElement === payButton, 'focus on the pay button').to.equal(true);
   });
 
   it('speaks another language while open', async () => {
