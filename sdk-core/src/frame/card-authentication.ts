@@ -1,5 +1,5 @@
 /**
- * A card payment the shopper's bank wants to authenticate (3-D Secure; docs/integrating.md#3-d-secure-in-the-widgets): the
+ * A card payment the shopper's bank wants to authenticate (3-D Secure; docs/integrating.md#3-d-secure-and-installments-in-the-widgets): the
  * payment answered 202 `requires_action` and its transaction is 15 AwaitingAuthentication. The widget shows the bank's
  * page (`prompt`: Elements' dialog in the merchant page, through the card frame's host; the iframe SDK's widget page its
  * own) while this follows the transaction on the session's websocket: once it leaves 15 the payment's outcome is the

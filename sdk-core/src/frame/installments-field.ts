@@ -1,5 +1,5 @@
 /**
- * The number of payments beside the card fields (docs/integrating.md#installments-in-the-widgets): a labelled `<select>`
+ * The number of payments beside the card fields (docs/integrating.md#3-d-secure-and-installments-in-the-widgets): a labelled `<select>`
  * of 1 to the session's `maxInstallments`, added to the card form only when that is above 1, in the widget's language
  * (the numbers written as that language writes them). The card frame and the iframe SDK's widget page send its value
  * as the payment's `installments`.

@@ -1,7 +1,7 @@
 /**
  * Follows the SDK session's transaction on the service's websocket (`/ws?session=<token>` on this page's origin, the
  * service's: the card frame and the iframe SDK's widget page) until it leaves 15 AwaitingAuthentication: how a widget
- * learns that the shopper's bank answered (docs/integrating.md#3-d-secure-in-the-widgets). It subscribes with
+ * learns that the shopper's bank answered (docs/integrating.md#3-d-secure-and-installments-in-the-widgets). It subscribes with
  * `afterSequence: 0`, so an answer given before the socket opened is replayed, and reconnects after a drop (1 s, doubling,
  * at most 30 s) until stopped. Runs only on the service's origin: the token never reaches the merchant page.
  */

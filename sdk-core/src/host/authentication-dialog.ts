@@ -1,5 +1,5 @@
 /**
- * The 3-D Secure dialog over a widget (docs/integrating.md#3-d-secure-in-the-widgets): the bank's page, a page of the
+ * The 3-D Secure dialog over a widget (docs/integrating.md#3-d-secure-and-installments-in-the-widgets): the bank's page, a page of the
  * service's origin, in an iframe inside a modal `<dialog>` named from the catalogue, with a Cancel button. Elements opens
  * it in its shadow root in the merchant page, the iframe SDK's widget page in its own document. It moves focus in (to
  * Cancel), keeps it inside (the edges send it round: the bank's page is another document, whose Tab presses the dialog

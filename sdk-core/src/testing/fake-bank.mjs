@@ -1,4 +1,4 @@
-// The browser tests' stand-in for the service's 3-D Secure (docs/integrating.md#3-d-secure-in-the-widgets), run by the
+// The browser tests' stand-in for the service's 3-D Secure (docs/integrating.md#3-d-secure-and-installments-in-the-widgets), run by the
 // test runner's server (web-test-runner.base.mjs): a card payment with a challenge card answers 202 requires_action
 // with a page of the answering origin, `/authentication/<id>`, the simulated bank page with "Complete authentication"
 // and "Fail authentication"; `POST /authentication/<id>/cancel` (session token) fails it; and `/ws?session=<token>`

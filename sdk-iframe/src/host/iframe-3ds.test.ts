@@ -1,5 +1,5 @@
 /**
- * 3-D Secure and installments in the iframe SDK (docs/integrating.md#3-d-secure-in-the-widgets), with its widget page on
+ * 3-D Secure and installments in the iframe SDK (docs/integrating.md#3-d-secure-and-installments-in-the-widgets), with its widget page on
  * this page's origin and the test server's fake bank (sdk-core/src/testing/fake-bank.mjs): the widget page shows the
  * bank's page in its own modal dialog (the iframe grows to hold it), `pay`'s outcome follows the transaction once it
  * leaves 15, Escape ends it as `payment_cancelled` with the cancel call made by the widget page; every text of the dialog

@@ -1,5 +1,5 @@
 /**
- * 3-D Secure and installments in Elements (docs/integrating.md#3-d-secure-in-the-widgets), against the test server's fake
+ * 3-D Secure and installments in Elements (docs/integrating.md#3-d-secure-and-installments-in-the-widgets), against the test server's fake
  * bank (sdk-core/src/testing/fake-bank.mjs): a challenge card's payment answers 202 requires_action, the widget shows the
  * bank's page in a modal dialog over itself, and the `pay` result follows the transaction once it leaves 15 (from the
  * card frame's websocket), or is `payment_cancelled` after Escape or Cancel (the card frame cancels the authentication
