@@ -22,4 +22,6 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   deliveryId: z.uuid('is not a delivery id'),
   credentialId: z.uuid('is not a credential id (the credentialId of GET /credentials, not the key)'),
   stickerCode: StickerCodeParam,
+  // A 3-D Secure authentication: the bank page's only credential (its URL).
+  authenticationId: z.string().regex(/^auth_[A-Za-z0-9]{32}$/, 'is not an authentication id'),
 };

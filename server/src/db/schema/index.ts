@@ -14,3 +14,4 @@ export * from './card-attempts';
 export * from './service-settings';
 export * from './audit-log';
 export * from './refunds';
+export * from './authentications';

@@ -6,6 +6,6 @@ export { isRefundable, refundableCentsOf, settledCentsOf } from './refundable';
 export type { StoredProduct } from './transaction-object';
 export { findTransactionRowForPrincipal, insertTransaction, loadTransactionView, withPayment, withToken } from './transactions.queries';
 export type { TransactionRow, TransactionView } from './transactions.queries';
-export { paymentPageUrl } from './transaction-object';
+export { paymentPageUrl, toTransactionObject } from './transaction-object';
 export { cancelTransaction } from './transactions.service';
 export { recordSmsOutcome } from './sms-outcome';

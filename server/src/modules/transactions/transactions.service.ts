@@ -55,6 +55,8 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     phone: body.phone ?? null,
     email: body.email ?? null,
     language: body.language ?? null,
+    // A processor without installments offers none: the link's page then shows no number of payments.
+    maxInstallments: deps.processor.capabilities.installments ? (body.maxInstallments ?? 1) : 1,
     smsState: 'Not requested',
     callbackUrl: callback.url,
     callbackMethod: callback.method,
