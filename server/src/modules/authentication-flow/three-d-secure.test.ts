@@ -153,13 +153,16 @@ describe('3-D Secure in a widget session', () => {
       body: { method: 'card', card: { number, expMonth: 12, expYear: 2099, cvc: '123' }, amount: 1050, currency: 'USD', ...extra },
     });
 
-  it('a challenge waits in status 15 and, completed, awaits the commit; the bank page may be framed by the session origin only', async () => {
+  it('a challenge waits in status 15 and, completed, awaits the commit; the bank page may be framed by the session origin and the widget page only', async () => {
     const s = await session();
     const res = await pay(s, CHALLENGE);
     expect(res.status).toBe(202);
     const action = (await res.json()) as RequiresAction;
+    // The widget follows the transaction it names on the session's websocket.
+    expect(action.transactionNumber).toMatch(/^\S+$/);
     const page = await t.app.request(authenticationPath(action));
-    expect(page.headers.get('content-security-policy')).toContain('frame-ancestors https://shop.example.com');
+    // The merchant page (Elements' dialog) and the service's own widget page (the iframe SDK's dialog), nothing else.
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors https://shop.example.com 'self';");
     const done = await answer(action, 'complete');
     expect(done.body).toEqual({ outcome: 'authenticated', returnUrl: null });
   });

@@ -12,9 +12,16 @@ export function authenticationUrl(baseUrl: string, id: string): string {
   return `${baseUrl}${fillPath(getAuthenticationPagePath, { authenticationId: id })}`;
 }
 
-/** The 202 answer of a payment that waits for the consumer's bank. */
-export function requiresActionAnswer(baseUrl: string, id: string): RequiresAction {
-  return { status: 'requires_action', action: { type: 'three_d_secure', url: authenticationUrl(baseUrl, id) } };
+/**
+ * The 202 answer of a payment that waits for the consumer's bank; a widget's names its transaction, which the widget
+ * follows on the session's websocket until it leaves 15.
+ */
+export function requiresActionAnswer(baseUrl: string, id: string, transactionNumber?: string): RequiresAction {
+  return {
+    status: 'requires_action',
+    action: { type: 'three_d_secure', url: authenticationUrl(baseUrl, id) },
+    ...(transactionNumber === undefined ? {} : { transactionNumber }),
+  };
 }
 
 /** A payment the processor answered `requires_action` starts waiting for the consumer's bank. */

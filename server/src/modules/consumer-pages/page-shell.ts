@@ -76,7 +76,8 @@ export function consumerPageHeaders(publicBaseUrl: string, frameAncestor: string
       "style-src 'self'",
       "img-src 'self'",
       `connect-src 'self' ${ws}`,
-      frameAncestor === null ? "frame-ancestors 'none'" : frameAncestorsDirective(frameAncestor),
+      // The merchant page, and this service's own pages: the iframe SDK's widget page frames the bank's page in its dialog.
+      frameAncestor === null ? "frame-ancestors 'none'" : `${frameAncestorsDirective(frameAncestor)} 'self'`,
       "base-uri 'none'",
       "form-action 'none'",
     ].join('; '),

@@ -178,7 +178,7 @@ async function awaitBank(tx: Tx, request: ProcessorRequestRow, payment: WidgetPa
     now,
   });
   await recordChange(tx, row.id, { at: now, baseUrl: env.PUBLIC_BASE_URL, type: 'transaction.created' });
-  return { status: 202, body: requiresActionAnswer(env.PUBLIC_BASE_URL, authentication.id) };
+  return { status: 202, body: requiresActionAnswer(env.PUBLIC_BASE_URL, authentication.id, payment.transactionNumber) };
 }
 
 /**
