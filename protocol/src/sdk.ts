@@ -73,6 +73,13 @@ export const SdkConfigSchema = z.strictObject({
     .max(35)
     .optional()
     .describe(`auto (default: the browser's languages) or one of ${LANGUAGES.join(', ')}; another value falls back to en with a warning`),
+  maxInstallments: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INSTALLMENTS)
+    .optional()
+    .describe('the most payments the shopper may split a card payment into (default 1: none); offered only where the processor has installments'),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
 

@@ -115,6 +115,8 @@ class Widget implements WidgetHandle {
   #mode: 'sandbox' | 'production';
   #methodType: SdkMethodType;
   #debug: boolean;
+  /** `config({ maxInstallments })`: asked of the session (a change starts a new one). */
+  #maxInstallments: number | undefined;
   #sessionKey = '';
   readonly #view: WidgetView;
   readonly #form: CardForm;
@@ -141,7 +143,7 @@ class Widget implements WidgetHandle {
   ) {
     const doc = win.document;
     this.#doc = doc;
-    ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
+    ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug, maxInstallments: this.#maxInstallments } = config);
     this.#widget = new WidgetController(
       {
         requestUpdate: () => this.#render(),
@@ -170,7 +172,8 @@ class Widget implements WidgetHandle {
 
   /** The client ID is the page's (another one loads another page); a change of mode or methodType starts a new session. */
   configure(config: WidgetConfig): void {
-    const { mode, methodType, debug, locale } = config;
+    const { mode, methodType, debug, locale, maxInstallments } = config;
+    this.#maxInstallments = maxInstallments;
     void this.#locale.request(locale, this.config.apiBase);
     this.#mode = mode;
     this.#methodType = methodType;
@@ -256,10 +259,18 @@ class Widget implements WidgetHandle {
 
   /** A new session when mode or methodType change. */
   #startSession(): void {
-    const key = `${this.#mode}|${this.#methodType}`;
+    const maxInstallments = this.#maxInstallments;
+    const key = `${this.#mode}|${this.#methodType}|${maxInstallments ?? 1}`;
     if (key === this.#sessionKey) return;
     this.#sessionKey = key;
     const { apiBase, clientId } = this.config;
-    this.#widget.startSession({ apiBase, clientId, mode: this.#mode, methodType: this.#methodType, embeddingOrigin: this.embeddingOrigin });
+    this.#widget.startSession({
+      apiBase,
+      clientId,
+      mode: this.#mode,
+      methodType: this.#methodType,
+      embeddingOrigin: this.embeddingOrigin,
+      ...(maxInstallments === undefined ? {} : { maxInstallments }),
+    });
   }
 }

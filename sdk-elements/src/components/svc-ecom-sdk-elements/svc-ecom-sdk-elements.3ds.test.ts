@@ -169,6 +169,19 @@ describe('<svc-ecom-sdk-elements> installments', () => {
     expect(calls.find((call) => call.url.endsWith('/payments'))!.body).to.deep.include({ installments: 3 });
   });
 
+  it('asks the session for max-installments, which the service caps', async () => {
+    const element = document.createElement('svc-ecom-sdk-elements');
+    element.setAttribute('max-installments', '4');
+    element.clientId = 'ck_test';
+    element.mode = 'sandbox';
+    element.apiBase = location.origin;
+    document.body.append(element);
+    await ready(element);
+    expect(calls.find((call) => call.url.endsWith('/sdk/sessions'))!.body).to.deep.include({ maxInstallments: 4 });
+    const field = await waitFor(() => select(element), 'the number of payments');
+    expect(field.options).to.have.length(4);
+  });
+
   it('is not offered when the session allows one payment, and none is sent', async () => {
     const element = mount();
     await ready(element);

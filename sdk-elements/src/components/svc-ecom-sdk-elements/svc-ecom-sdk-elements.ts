@@ -87,6 +87,7 @@ export class SvcEcomSdkElements extends LitElement {
     appearance: { attribute: false },
     paymentMethods: { attribute: false },
     locale: {},
+    maxInstallments: { type: Number, attribute: 'max-installments' },
   };
 
   /** Used when `api-base` is not set: the origin the SDK script was loaded from (set by the script). */
@@ -113,6 +114,11 @@ export class SvcEcomSdkElements extends LitElement {
    * `he`, `ar`, `ru`, `fr`, `de`, `es`; another value is `en` with one warning. May change at any time: what was typed stays.
    */
   declare locale: string;
+  /**
+   * The most payments the shopper may split a card payment into (attribute `max-installments`; default 1: none). Above 1
+   * the card form offers the number of payments, where the merchant's processor has installments.
+   */
+  declare maxInstallments: number | undefined;
 
   #configError: SdkError | null = null;
   #startedKey = '';
@@ -277,7 +283,8 @@ export class SvcEcomSdkElements extends LitElement {
     }
     void this.#locale.request(this.locale, this.#apiBase());
     const settings = this.#settings();
-    const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
+    const maxInstallments = Number.isSafeInteger(this.maxInstallments) && this.maxInstallments! > 1 ? this.maxInstallments : undefined;
+    const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType, maxInstallments].join('|');
     if (key === this.#startedKey || !this.isConnected) return;
     this.#startedKey = key;
     this.#configError = this.#checkConfig(settings);
@@ -295,6 +302,7 @@ export class SvcEcomSdkElements extends LitElement {
       clientId: settings.clientId,
       methodType: settings.methodType as SdkMethodType,
       mode: settings.mode as 'sandbox' | 'production',
+      ...(maxInstallments === undefined ? {} : { maxInstallments }),
     });
   }
 
