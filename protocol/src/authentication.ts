@@ -28,9 +28,7 @@ export const RequiresActionSchema = z.object({
   transactionNumber: z
     .string()
     .optional()
-    .describe(
-      "The transaction waiting for the bank (15): a widget follows it on the session's websocket (`?session=`) until it leaves 15",
-    ),
+    .describe("The transaction waiting for the bank (15): a widget follows it on the session's websocket (`?session=`) until it leaves 15"),
 });
 export type RequiresAction = z.infer<typeof RequiresActionSchema>;
 

@@ -2,7 +2,15 @@
  * Mirrors of the card frame's postMessage schemas (`../sdk.ts`: host page <-> card frame), apart from the options in
  * ./sdk.ts because they carry the whole transaction. Checked against the zod originals in light.test.ts.
  */
-import { APPEARANCE_CSS_PROPERTY, APPEARANCE_CSS_VALUE, APPEARANCE_SELECTORS, CARD_FIELDS, LANGUAGES, MAX_INSTALLMENTS, POST_MESSAGE_SOURCES } from '../constants';
+import {
+  APPEARANCE_CSS_PROPERTY,
+  APPEARANCE_CSS_VALUE,
+  APPEARANCE_SELECTORS,
+  CARD_FIELDS,
+  LANGUAGES,
+  MAX_INSTALLMENTS,
+  POST_MESSAGE_SOURCES,
+} from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, string, tuple, union, url, type Validator } from './schema';
 import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';

@@ -458,10 +458,12 @@ describe('light mirrors agree with the protocol', () => {
           },
           ['source', 'instanceId', 'type', 'sessionId', 'sessionToken', 'apiBase', 'debug'],
         ),
-        objectOf(
-          { source: fc.constant(host), instanceId, type: fc.constant('cancelAuthentication'), requestId: maybe(textAround(64)) },
-          ['source', 'instanceId', 'type', 'requestId'],
-        ),
+        objectOf({ source: fc.constant(host), instanceId, type: fc.constant('cancelAuthentication'), requestId: maybe(textAround(64)) }, [
+          'source',
+          'instanceId',
+          'type',
+          'requestId',
+        ]),
         objectOf(
           {
             source: fc.constantFrom(host, frame),

@@ -26,7 +26,10 @@ export type Authenticate = (url: string) => AuthenticationPrompt;
 /** Statuses of a payment that went through: awaiting the merchant's commit, or approved, authorized (and captured). */
 const ACCEPTED: ReadonlySet<number> = new Set([0, 5, 6, 7, 10]);
 
-const CANCELLED: SdkError = { code: 'payment_cancelled', message: 'The shopper closed the bank\u2019s 3-D Secure page: the payment was cancelled and nothing was charged.' };
+const CANCELLED: SdkError = {
+  code: 'payment_cancelled',
+  message: 'The shopper closed the bank\u2019s 3-D Secure page: the payment was cancelled and nothing was charged.',
+};
 
 export function authenticationIdOf(url: string): string {
   return new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
@@ -36,7 +39,8 @@ export function authenticationIdOf(url: string): string {
 export function outcomeOf(transaction: BrowserTransaction): ApiResult<BrowserTransaction> {
   if (ACCEPTED.has(transaction.status)) return { ok: true, value: transaction };
   const fail = (error: SdkError): ApiResult<BrowserTransaction> => ({ ok: false, error, paths: [] });
-  if (transaction.status === 12) return fail({ code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' });
+  if (transaction.status === 12)
+    return fail({ code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' });
   switch (transaction.lastDeclineCode) {
     case 'authentication_failed':
       return fail({
@@ -76,10 +80,14 @@ export async function awaitAuthentication(
 }
 
 export function cancelAuthentication(session: FrameSession, authenticationId: string): Promise<ApiResult<BrowserTransaction>> {
-  return postJson(`${session.apiBase}${fillPath(cancelAuthenticationPath, { authenticationId })}`, {}, {
-    token: session.sessionToken,
-    what: 'Cancelling the 3-D Secure authentication',
-    validator: BrowserTransactionWire,
-    onProblem: paymentError,
-  });
+  return postJson(
+    `${session.apiBase}${fillPath(cancelAuthenticationPath, { authenticationId })}`,
+    {},
+    {
+      token: session.sessionToken,
+      what: 'Cancelling the 3-D Secure authentication',
+      validator: BrowserTransactionWire,
+      onProblem: paymentError,
+    },
+  );
 }

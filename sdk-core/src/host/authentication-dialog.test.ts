@@ -129,9 +129,9 @@ describe('AuthenticationDialog', () => {
     expect(isServicePage(BANK_PAGE, location.origin)).to.equal(true);
     expect(isServicePage('https://bank.example/auth', location.origin)).to.equal(false);
     expect(isServicePage('javascript:alert(1)', location.origin)).to.equal(false);
-    expect(() => new AuthenticationDialog({ parent: host, url: 'https://evil.example/', serviceOrigin: location.origin, texts, onCancel: () => undefined })).to.throw(
-      TypeError,
-    );
+    expect(
+      () => new AuthenticationDialog({ parent: host, url: 'https://evil.example/', serviceOrigin: location.origin, texts, onCancel: () => undefined }),
+    ).to.throw(TypeError);
     expect(host.childElementCount).to.equal(0);
   });
 });

@@ -7,7 +7,7 @@
 import { makeTransaction } from './api-fixtures.js';
 
 /** The challenge cards, and how the payment ends once the shopper completes the challenge. */
-export const CHALLENGE_CARDS = { '4000000000003220': 'approved', '4000008400001629': 'card_declined' };
+export const CHALLENGE_CARDS = { 4000000000003220: 'approved', 4000008400001629: 'card_declined' };
 
 /** authentication id → { token, transaction, onComplete } */
 const authentications = new Map();
@@ -30,7 +30,11 @@ export function startChallenge(body, authorization, origin) {
   authentications.set(id, { token: authorization?.replace(/^Bearer /, '') ?? '', transaction, onComplete: CHALLENGE_CARDS[body.card.number] });
   return {
     status: 202,
-    body: { status: 'requires_action', action: { type: 'three_d_secure', url: `${origin}/authentication/${id}` }, transactionNumber: transaction.TransactionNumber },
+    body: {
+      status: 'requires_action',
+      action: { type: 'three_d_secure', url: `${origin}/authentication/${id}` },
+      transactionNumber: transaction.TransactionNumber,
+    },
   };
 }
 

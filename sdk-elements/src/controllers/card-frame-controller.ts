@@ -272,7 +272,10 @@ export class CardFrameController implements ReactiveController {
       const pending = this.#pending.get(requestId);
       this.#pending.delete(requestId);
       pending?.closeAuthentication?.();
-      pending?.resolve({ ok: false, error: { code: 'frame_unavailable', message: 'The secure card frame did not answer. Check the connection and pay again.' } });
+      pending?.resolve({
+        ok: false,
+        error: { code: 'frame_unavailable', message: 'The secure card frame did not answer. Check the connection and pay again.' },
+      });
     }, ms);
   }
 }

@@ -67,7 +67,7 @@ describe('iframe SDK with 3-D Secure', () => {
     return { paid };
   }
   const bankButton = (doc: Document, name: string) =>
-    [...(doc.querySelector('dialog iframe') as HTMLIFrameElement | null)?.contentDocument?.querySelectorAll('button') ?? []].find(
+    [...((doc.querySelector('dialog iframe') as HTMLIFrameElement | null)?.contentDocument?.querySelectorAll('button') ?? [])].find(
       (button) => button.textContent === name,
     ) ?? null;
 
