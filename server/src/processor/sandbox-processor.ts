@@ -145,7 +145,12 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     if (threeDs) {
       const kind = threeDs === 'challenge' ? 'challenge' : 'declined';
-      return { outcome: 'requires_action', processor: 'alpha', reference: `sbx_alpha_${AWAITING_BANK}${kind}_${randomBytes(12).toString('hex')}`, actionUrl: null };
+      return {
+        outcome: 'requires_action',
+        processor: 'alpha',
+        reference: `sbx_alpha_${AWAITING_BANK}${kind}_${randomBytes(12).toString('hex')}`,
+        actionUrl: null,
+      };
     }
     const known = SANDBOX_TEST_CARDS.find((c) => c.number === number);
     const outcome: SandboxCardOutcome = known?.outcome ?? 'approved';

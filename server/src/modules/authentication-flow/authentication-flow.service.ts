@@ -38,9 +38,16 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
     const processor = await processorOf(deps, claimed.merchantId);
     result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
-    deps.logger.warn({ err: error, code: 'processor_unanswered', authenticationId: id }, 'the processor did not answer the completed authentication; reversing the payment');
+    deps.logger.warn(
+      { err: error, code: 'processor_unanswered', authenticationId: id },
+      'the processor did not answer the completed authentication; reversing the payment',
+    );
     await reverseQuietly(deps, claimed);
-    result = { outcome: 'failed', processor: (await processorOf(deps, claimed.merchantId)).kind, reason: 'the processor did not answer the completed authentication' };
+    result = {
+      outcome: 'failed',
+      processor: (await processorOf(deps, claimed.merchantId)).kind,
+      reason: 'the processor did not answer the completed authentication',
+    };
   }
   return endWith(deps, claimed, ['completing'], result);
 }
@@ -86,8 +93,11 @@ async function endWith(
     const row = await endAuthenticationRow(tx, authentication.id, from, result.outcome === 'approved' ? 'authenticated' : 'failed', now);
     if (!row) return null;
     const decided: Outcome | null =
-      row.sdkSessionId === null ? await decideAfterAuthentication(tx, row, result, now, deps.env) : await decideSessionAfterAuthentication(tx, row, result, now, deps.env);
-    if (decided === null) deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
+      row.sdkSessionId === null
+        ? await decideAfterAuthentication(tx, row, result, now, deps.env)
+        : await decideSessionAfterAuthentication(tx, row, result, now, deps.env);
+    if (decided === null)
+      deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
     await settleAuthenticationAttempt(tx, row.id, result.outcome === 'declined');
     return row;
   });
@@ -100,7 +110,10 @@ async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: Auth
     await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
     // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
-    deps.logger.warn({ err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id }, 'reversal of an unauthenticated payment not answered');
+    deps.logger.warn(
+      { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
+      'reversal of an unauthenticated payment not answered',
+    );
   }
 }
 

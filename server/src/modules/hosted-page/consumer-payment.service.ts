@@ -151,7 +151,15 @@ async function recordDecision(tx: Tx, request: ProcessorRequestRow, payment: Lin
     return awaitBank(tx, request, { transactionId, startedAt, methodType, installments: payment.installments }, answer, recording);
   }
   const decision = { transactionId, startedAt, methodType, amountCents, paymentType: payment.method.method, installments: payment.installments };
-  return recordLinkDecision(tx, decision, withoutAuthentication(answer), recording.now, recording.env.PUBLIC_BASE_URL, recording.env.AUTHORIZATION_HOLD_S, recording.done);
+  return recordLinkDecision(
+    tx,
+    decision,
+    withoutAuthentication(answer),
+    recording.now,
+    recording.env.PUBLIC_BASE_URL,
+    recording.env.AUTHORIZATION_HOLD_S,
+    recording.done,
+  );
 }
 
 /**
