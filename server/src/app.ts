@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { endpointRouter, type EndpointRoute } from './http/endpoint-router';
 import { docsRouter } from './modules/docs/docs.routes';
+import { stripeWebhooksRouter } from './modules/stripe-webhooks';
 import { databaseAnswers, healthRoutes, migrationsApplied, probeRoutes } from './modules/health';
 import { ReadinessChecks } from './readiness';
 import { httpMetrics, metrics } from './metrics';
@@ -80,6 +81,8 @@ export function createApp(input: AppDepsInput): Express {
   app.use(endpointRouter(deps, probeRoutes(deps)));
   app.use(databaseGate(deps.databaseHealth));
   app.use(endpointRouter(deps, healthRoutes(deps)));
+  // Processors' webhooks are verified over their raw bodies, so they come before the JSON parser.
+  app.use(stripeWebhooksRouter(deps));
   app.use(jsonBody);
   app.use(endpointRouter(deps, apiRoutes(deps)));
   app.use(consumerAssetsRouter(deps));

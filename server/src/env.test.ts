@@ -93,4 +93,24 @@ describe('loadEnv', () => {
     expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT /);
     expect(problemsOf({ CALLBACK_ALLOW_PRIVATE_NETWORKS: 'maybe' })[0]).toBe('CALLBACK_ALLOW_PRIVATE_NETWORKS must be true or false');
   });
+
+  it('refuses PROCESSOR=stripe without its key, naming the variable (and the webhook secret in production)', () => {
+    expect(problemsOf({ PROCESSOR: 'stripe' })).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY is required with PROCESSOR=stripe/)]);
+    const production = { SVC_MODE: 'production', DATABASE_URL: 'postgres://svc@db/svc', PUBLIC_BASE_URL: 'https://pay.example.com', PROCESSOR: 'stripe' };
+    expect(problemsOf(production)).toEqual([
+      expect.stringMatching(/^STRIPE_SECRET_KEY is required/),
+      expect.stringMatching(/^STRIPE_WEBHOOK_SECRET is required/),
+    ]);
+    expect(problemsOf({ PROCESSOR: 'adyen', ADYEN_API_KEY: 'AQE1234567890' }).map((p) => p.split(' ')[0])).toEqual([
+      'ADYEN_MERCHANT_ACCOUNT',
+      'ADYEN_HMAC_KEY',
+    ]);
+  });
+
+  it('takes PROCESSOR_SECRETS_KEY only as 32 bytes in base64', () => {
+    expect(problemsOf({ PROCESSOR_SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toEqual([
+      expect.stringMatching(/^PROCESSOR_SECRETS_KEY must be 32 bytes/),
+    ]);
+    expect(loadEnv({ PROCESSOR_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }).PROCESSOR_SECRETS_KEY).toBeDefined();
+  });
 });

@@ -23,6 +23,7 @@ import { ReadinessChecks } from './readiness';
 import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
+import { connectorReadiness } from './processor/connector-readiness';
 import { createMessageSender, type MessageSender } from './messages/message-sender';
 import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
 import { providerSenders } from './messages/provider-outbox';
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
     .add('listener', () => notifications.status());
   // Reported, not required: without its replica an instance still takes payments.
   if (storage.replica) readiness.add('replica', replicaReplays(storage.replica.sql), { required: false });
+  // Reported, not required: when the default account's acquirer last answered.
+  readiness.add(`processor_${processor.kind}`, connectorReadiness(processor), { required: false });
   const heartbeats = {
     callbacks: readiness.heartbeat('callback_dispatcher', staleAfterMs),
     expiry: readiness.heartbeat('expiry_sweeps', staleAfterMs),

@@ -14,6 +14,8 @@ export interface Approval {
   lastFourDigits: string | null;
   /** The 3-D Secure that took place before the approval (frictionless, or a challenge completed); absent when none did. */
   threeDSecure?: ThreeDSecure;
+  /** The processor's id of this payment (a Stripe PaymentIntent `pi_…`, an Adyen `pspReference`): the confirmation's `serviceReferenceId`. */
+  paymentId?: string;
 }
 
 /** The service's decline codes for a payment; each connector maps its acquirer's own codes onto them. */

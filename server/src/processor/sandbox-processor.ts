@@ -4,6 +4,17 @@ import type { PaymentDetails, PaymentMethodInput, PaymentProcessor, PaymentResul
 import { newConfirmationNumber } from '../ids';
 
 const KEPT_ANSWERS = 100_000;
+
+/** The sandbox does everything a connector may, so every flow can be tried on it. */
+export const SANDBOX_CAPABILITIES: ProcessorCapabilities = {
+  multipleCaptures: true,
+  reauthorize: true,
+  closeAuth: true,
+  refunds: true,
+  wallets: true,
+  installments: true,
+  threeDSecure: true,
+};
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
 
@@ -22,16 +33,7 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  */
 export class SandboxProcessor implements PaymentProcessor {
   readonly kind = 'sandbox' as const;
-  /** The sandbox does everything a connector may, so every flow can be tried on it. */
-  readonly capabilities: ProcessorCapabilities = {
-    multipleCaptures: true,
-    reauthorize: true,
-    closeAuth: true,
-    refunds: true,
-    wallets: true,
-    installments: true,
-    threeDSecure: true,
-  };
+  readonly capabilities: ProcessorCapabilities = SANDBOX_CAPABILITIES;
   /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */
   readonly #answered = new Map<string, Kept>();
   #held: Promise<void> | null = null;
@@ -143,7 +145,12 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     if (threeDs) {
       const kind = threeDs === 'challenge' ? 'challenge' : 'declined';
-      return { outcome: 'requires_action', processor: 'alpha', reference: `sbx_alpha_${AWAITING_BANK}${kind}_${randomBytes(12).toString('hex')}`, actionUrl: null };
+      return {
+        outcome: 'requires_action',
+        processor: 'alpha',
+        reference: `sbx_alpha_${AWAITING_BANK}${kind}_${randomBytes(12).toString('hex')}`,
+        actionUrl: null,
+      };
     }
     const known = SANDBOX_TEST_CARDS.find((c) => c.number === number);
     const outcome: SandboxCardOutcome = known?.outcome ?? 'approved';

@@ -33,5 +33,9 @@ export const authentications = pgTable(
     createdAt: at('created_at').notNull(),
     endedAt: at('ended_at'),
   },
-  (t) => [index('authentications_open_idx').on(t.expiresAt).where(sql`${t.state} in ('pending', 'completing')`)],
+  (t) => [
+    index('authentications_open_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.state} in ('pending', 'completing')`),
+  ],
 );

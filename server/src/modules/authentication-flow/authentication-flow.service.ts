@@ -4,6 +4,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import type { Outcome } from '../../mutations/stored-answer';
 import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpiredAuthentications, type AuthenticationRow } from '../authentication';
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
@@ -12,6 +13,7 @@ import { decideSessionAfterAuthentication } from '../sdk-sessions';
 export interface AuthenticationFlowDeps {
   db: Database;
   processor: PaymentProcessor;
+  processors?: ProcessorRegistry | undefined;
   clock: Clock;
   logger: Logger;
   env: Pick<Env, 'PUBLIC_BASE_URL' | 'AUTHORIZATION_HOLD_S' | 'COMMIT_WINDOW_S' | 'PROCESSOR_TIMEOUT_MS'>;
@@ -33,11 +35,19 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
   if (!claimed) return { ended: false, authentication: await findAuthentication(deps.db, id) };
   let result: ProcessorResult;
   try {
-    result = await withinTimeout(deps.processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    const processor = await processorOf(deps, claimed.merchantId);
+    result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
-    deps.logger.warn({ err: error, code: 'processor_unanswered', authenticationId: id }, 'the processor did not answer the completed authentication; reversing the payment');
+    deps.logger.warn(
+      { err: error, code: 'processor_unanswered', authenticationId: id },
+      'the processor did not answer the completed authentication; reversing the payment',
+    );
     await reverseQuietly(deps, claimed);
-    result = { outcome: 'failed', processor: deps.processor.kind, reason: 'the processor did not answer the completed authentication' };
+    result = {
+      outcome: 'failed',
+      processor: (await processorOf(deps, claimed.merchantId)).kind,
+      reason: 'the processor did not answer the completed authentication',
+    };
   }
   return endWith(deps, claimed, ['completing'], result);
 }
@@ -55,7 +65,8 @@ export async function failAuthentication(
 ): Promise<AuthenticationEnd> {
   const authentication = await findAuthentication(deps.db, id);
   if (!authentication || !from.includes(authentication.state)) return { ended: false, authentication };
-  const ended = await endWith(deps, authentication, from, { outcome: 'declined', processor: deps.processor.kind, code: 'authentication_failed' });
+  const { kind } = await processorOf(deps, authentication.merchantId);
+  const ended = await endWith(deps, authentication, from, { outcome: 'declined', processor: kind, code: 'authentication_failed' });
   if (ended.ended) await reverseQuietly(deps, authentication);
   return ended;
 }
@@ -82,8 +93,11 @@ async function endWith(
     const row = await endAuthenticationRow(tx, authentication.id, from, result.outcome === 'approved' ? 'authenticated' : 'failed', now);
     if (!row) return null;
     const decided: Outcome | null =
-      row.sdkSessionId === null ? await decideAfterAuthentication(tx, row, result, now, deps.env) : await decideSessionAfterAuthentication(tx, row, result, now, deps.env);
-    if (decided === null) deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
+      row.sdkSessionId === null
+        ? await decideAfterAuthentication(tx, row, result, now, deps.env)
+        : await decideSessionAfterAuthentication(tx, row, result, now, deps.env);
+    if (decided === null)
+      deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
     await settleAuthenticationAttempt(tx, row.id, result.outcome === 'declined');
     return row;
   });
@@ -92,10 +106,14 @@ async function endWith(
 
 async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
   try {
-    await withinTimeout(deps.processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    const processor = await processorOf(deps, authentication.merchantId);
+    await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
     // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
-    deps.logger.warn({ err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id }, 'reversal of an unauthenticated payment not answered');
+    deps.logger.warn(
+      { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
+      'reversal of an unauthenticated payment not answered',
+    );
   }
 }
 

@@ -118,6 +118,32 @@ describe('3-D Secure on a payment link', () => {
   });
 });
 
+describe('the sandbox processor', () => {
+  const card = (number: string) => ({ method: 'card' as const, card: { number, expMonth: 12, expYear: 2099, cvc: '123' } });
+  const details = { transactionNumber: 'T1', installments: 1 };
+
+  it('asks for the bank on the challenge cards, and completing one answers the same decision to every completion', async () => {
+    const processor = new SandboxProcessor();
+    const asked = await processor.sale(card(CHALLENGE), 100, 'USD', 'prq_a', details);
+    expect(asked).toMatchObject({ outcome: 'requires_action', processor: 'alpha', actionUrl: null });
+    if (asked.outcome !== 'requires_action') throw new Error('no action');
+    const first = await processor.completeAuthentication(asked.reference, 'prq_a');
+    expect(first).toMatchObject({ outcome: 'approved', threeDSecure: { flow: 'challenge' } });
+    expect(await processor.completeAuthentication(asked.reference, 'prq_a')).toEqual(first);
+    const declined = await processor.authorize(card(CHALLENGE_DECLINED), 100, 'USD', 'prq_b', details);
+    if (declined.outcome !== 'requires_action') throw new Error('no action');
+    expect(await processor.completeAuthentication(declined.reference, 'prq_b')).toMatchObject({ outcome: 'declined', code: 'card_declined' });
+  });
+
+  it('a reversed payment is never completed', async () => {
+    const processor = new SandboxProcessor();
+    const asked = await processor.sale(card(CHALLENGE), 100, 'USD', 'prq_c', details);
+    if (asked.outcome !== 'requires_action') throw new Error('no action');
+    await processor.reverse('prq_c');
+    expect((await processor.completeAuthentication(asked.reference, 'prq_c')).outcome).toBe('failed');
+  });
+});
+
 describe('installments', () => {
   it('are passed on and confirmed, and above maxInstallments refused naming installments', async () => {
     const created = (await t.client.init({ amount: 300, currency: 'ILS', maxInstallments: 6 })).body;
@@ -127,6 +153,9 @@ describe('installments', () => {
     expect(tooMany.status).toBe(400);
     expect(codeOf(tooMany.body)).toBe('validation_failed');
     expect(JSON.stringify(tooMany.body)).toContain('installments');
+    const page = await (await t.app.request(created.transactionPage.qrURL.replace(t.app.env.PUBLIC_BASE_URL, ''))).text();
+    expect(page).toContain('<label for="installments">Number of payments</label>');
+    expect(page).toContain('<option value="6">6</option>');
     const paid = await consumerPays(t.app, created, withInstallments(3));
     expect(paid.status).toBe(200);
     expect((await transactionOf(created.TransactionNumber)).confirmation?.installments).toBe(3);

@@ -131,25 +131,43 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
  * capture is in flight (void, closeAuth and the expiry wait for it); one that did (a row from before that rule) keeps
  * its status.
  */
-export async function settleCapture(db: Queryable, transactionId: string, amountCents: number, now: Date): Promise<TransactionView | null> {
-  const [view] = await settleStatement(db, { transactionId, amountCents, now });
+export async function settleCapture(
+  db: Queryable,
+  transactionId: string,
+  amountCents: number,
+  now: Date,
+  { closesHold = false }: { closesHold?: boolean } = {},
+): Promise<TransactionView | null> {
+  const [view] = await settleStatement(db, { transactionId, amountCents, now, closesHold });
   return view ?? null;
 }
 
-/** settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`). */
+/**
+ * settleCapture's write, built once; it answers the transaction's view in its own statement (`writeReturningView`).
+ * `closesHold`: the processor captures once (no `multipleCaptures`), and gave back the rest of the hold with this
+ * capture, so a partial capture also ends the hold as closed (9), what it held besides captures in flight released.
+ */
 const settleStatement = writeReturningView(
-  { transactionId: columnParam(transactions.id), amountCents: columnParam(transactions.capturedCents), now: columnParam(transactions.updatedAt) },
+  {
+    transactionId: columnParam(transactions.id),
+    amountCents: columnParam(transactions.capturedCents),
+    now: columnParam(transactions.updatedAt),
+    closesHold: param.boolean,
+  },
   (db, slots) => {
     const amount = slots.amountCents;
     const active = sql`${transactions.authStatus} = 'active'`;
     const usesItUp = sql`${active} and ${transactions.capturedCents} + ${transactions.releasedCents} + ${amount} = ${transactions.authorizedCents}`;
+    const closes = sql`${active} and ${slots.closesHold}`;
+    const rest = sql`${transactions.authorizedCents} - ${transactions.capturedCents} - ${transactions.releasedCents} - ${transactions.capturePendingCents}`;
     return db
       .update(transactions)
       .set({
         capturedCents: sql`${transactions.capturedCents} + ${amount}`,
         capturePendingCents: sql`${transactions.capturePendingCents} - ${amount}`,
-        status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
-        authStatus: sql`case when ${usesItUp} then 'captured' else ${transactions.authStatus} end`,
+        releasedCents: sql`case when ${closes} and not (${usesItUp}) then ${transactions.releasedCents} + ${rest} else ${transactions.releasedCents} end`,
+        status: sql`case when ${usesItUp} then ${sql.raw(String(Status.Captured))} when ${closes} then ${sql.raw(String(Status.AuthorizationClosed))} when ${active} then ${sql.raw(String(Status.PartiallyCaptured))} else ${transactions.status} end`,
+        authStatus: sql`case when ${usesItUp} then 'captured' when ${closes} then 'closed' else ${transactions.authStatus} end`,
         sequence: nextSequence(),
         updatedAt: slots.now,
       })

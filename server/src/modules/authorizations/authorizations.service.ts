@@ -4,7 +4,8 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import { newConfirmationNumber, newPaymentId } from '../../ids';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import type { ServiceDeps } from '../../service-deps';
 import { newPaymentRow, paymentRider, toPayment } from '../payments';
 import { askProcessor, finishReleases, queueRelease, type HeldMethodOperation } from '../processor-requests';
@@ -63,10 +64,12 @@ export async function pay(
 export const captureOperation: HeldMethodOperation & { kind: 'capture' } = {
   kind: 'capture',
   call: (processor, request) => processor.capture(request.processorReference, request.amountCents, request.currency as Currency, request.requestKey),
-  record: async (tx, request, answer, { now, env, releases, done }) => {
+  record: async (tx, request, answer, { now, env, releases, done, processor }) => {
     if (answer.outcome === 'released') throw new Error(`capture ${request.id} was answered as a release`);
     if (answer.outcome === 'approved') {
-      const settled = await settleCapture(tx, request.transactionId, request.amountCents, now);
+      // A processor that captures once gave the rest of the hold back with this capture: the hold ends with it.
+      const closesHold = !processor.capabilities.multipleCaptures;
+      const settled = await settleCapture(tx, request.transactionId, request.amountCents, now, { closesHold });
       if (!settled) throw new Error(`capture ${request.id} has no reservation to settle`);
       const payment = newPaymentRow({
         paymentId: newPaymentId(),
@@ -142,6 +145,7 @@ export async function reauthorize(
   // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
   // put its amount back on top of the new hold. So none is asked for until the capture is recorded.
   const held = found.transaction;
+  requireCapability(await processorOf(deps, held.merchantId), 'reauthorize');
   const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
   const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
   if (reauthorization) return reauthorization.answer;
@@ -216,6 +220,7 @@ export async function closeAuthorization(
   const now = deps.clock.now();
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
+  requireCapability(await processorOf(deps, found.merchantId), 'closeAuth');
   // Locked first, so the amount the processor is told to release is what the hold held when it was closed.
   const row = await lockTransaction(tx, found.id);
   const closed = await closeHold(tx, row.id, now);

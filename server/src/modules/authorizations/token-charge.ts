@@ -64,13 +64,15 @@ async function recordTokenCharge(tx: Tx, charge: TokenCharge, result: ProcessorR
     linkId: newLinkId(),
     paymentType: token.paymentMethod,
     processor: token.processor,
-    // The saved method the sale was charged on: a refund gives the money back to it.
-    processorReference: token.processorReference,
+    // The payment the processor made on the saved method (the sandbox: the method itself; Stripe: its own
+    // PaymentIntent): a refund gives the money back through it.
+    processorReference: result.reference,
     confirmation: confirmationFor({
       paymentType: token.paymentMethod,
       processor: token.processor,
       lastFourDigits: token.lastFourDigits,
       authNumber: result.authNumber,
+      serviceReferenceId: result.paymentId,
       confirmationNumber,
       at: now,
     }),

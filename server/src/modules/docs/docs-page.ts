@@ -11,6 +11,7 @@ import {
   type OpenApiParameter,
 } from '@svc/protocol';
 import { anchorId, escapeHtml, htmlPage, inlineMarkdown, methodBadge, paragraphs } from './html';
+import { processorCapabilitySection } from './processor-tables';
 import { fieldRows, refName, type FieldContext, type FieldRow } from './schema-fields';
 
 /** Components with a section of their own on the page; fields of these type link there instead of repeating them. */
@@ -55,6 +56,7 @@ export function renderApiReference(document: OpenApiDocument): string {
     '<ul>',
     ...guide.map((s) => `<li><a href="#${anchorId(s.id)}">${escapeHtml(s.title)}</a></li>`),
     '<li><a href="#statuses">Transaction statuses</a></li>',
+    '<li><a href="#processors">Processors and what they can do</a></li>',
     ...STANDALONE_SCHEMAS.filter((s) => context.standalone.has(s.name)).map((s) => `<li><a href="#schema-${s.name}">${escapeHtml(s.title)}</a></li>`),
     ...document.tags.map((tag) => {
       const items = operations
@@ -78,6 +80,7 @@ export function renderApiReference(document: OpenApiDocument): string {
       ].join('\n'),
     ),
     renderStatuses(),
+    processorCapabilitySection(),
     ...STANDALONE_SCHEMAS.filter((s) => context.standalone.has(s.name)).map((s) => {
       const schema = document.components.schemas[s.name] ?? {};
       return [

@@ -162,3 +162,21 @@ describe('GET /docs/errors', () => {
     }
   });
 });
+
+describe('the processors in the docs', () => {
+  it('/docs has the capability table per connector', async () => {
+    const html = await (await sandbox.get('/docs')).text();
+    const section = html.slice(html.indexOf('<h2 id="processors">'));
+    const table = section.slice(0, section.indexOf('</table>'));
+    expect(table).toMatch(/<th scope="col">Stripe<\/th>/);
+    // Stripe captures once: several partial captures read "no" in its column, "yes" in the sandbox's.
+    expect(table).toMatch(/several partial captures <code>multipleCaptures<\/code><\/th><td>yes<\/td><td>no<\/td>/);
+  });
+
+  it("/docs/errors maps each connector's decline codes to the service's", async () => {
+    const html = await (await sandbox.get('/docs/errors')).text();
+    const section = html.slice(html.indexOf('id="processor-declines"'));
+    expect(section).toMatch(/<td>Stripe<\/td><td><code>insufficient_funds<\/code><\/td><td><a href="#insufficient_funds">/);
+    expect(section).toMatch(/<td>Stripe<\/td><td><code>incorrect_cvc<\/code><\/td><td><a href="#incorrect_cvc">/);
+  });
+});

@@ -1,6 +1,7 @@
 import { API_ERROR_CODES, API_ERRORS, openApiOperations, PROBLEM_CONTENT_TYPE, type OpenApiDocument } from '@svc/protocol';
 import { operationAnchor } from './docs-page';
 import { anchorId, escapeHtml, htmlPage, inlineMarkdown, methodBadge } from './html';
+import { processorDeclineSection } from './processor-tables';
 
 /**
  * The error reference (`GET /docs/errors`): one row per code, with `id="<code>"`, so a problem's
@@ -44,6 +45,7 @@ export function renderErrorReference(document: OpenApiDocument): string {
     '<thead><tr><th scope="col">code</th><th scope="col">HTTP status</th><th scope="col">Meaning</th>' +
       '<th scope="col">Cause</th><th scope="col">What to do</th><th scope="col">Answered by</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody></table></div>`,
+    processorDeclineSection(),
   ].join('\n');
 
   return htmlPage({ title: `Error reference · ${document.info.title}`, header, main });

@@ -9,6 +9,7 @@ import type { ActionRequired, PaymentMethodInput, PaymentResult, ProcessorResult
 import { processorError, requireCapability } from '../../processor/processor-errors';
 import { withoutAuthentication } from '../../processor/payment-result';
 import { requiresActionAnswer, startAuthentication, type AuthenticationRow } from '../authentication';
+import { processorOf } from '../../processor/processor-registry';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { loadTransactionView, recordChange, withPayment, withToken, type TransactionView } from '../transactions';
@@ -45,6 +46,11 @@ export async function payLink(
   const now = deps.clock.now();
   const method: PaymentMethodInput =
     input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : { method: input.method as WalletMethod };
+  if (method.method !== 'card') {
+    // A wallet the merchant's processor cannot take is refused before the link is marked in flight.
+    const link = await findLinkForConsumer(tx, linkId);
+    if (link) requireCapability(await processorOf(deps, link.row.merchantId), 'wallets');
+  }
   const installments = 'installments' in input && input.installments !== undefined ? input.installments : 1;
   if (installments > 1) await checkInstallments(tx, deps, linkId, installments);
   // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
@@ -59,9 +65,10 @@ export async function payLink(
  * and the link's `maxInstallments` allow as many (400 naming `installments`).
  */
 async function checkInstallments(tx: Tx, deps: ServiceDeps, linkId: string, installments: number): Promise<void> {
-  requireCapability(deps.processor, 'installments');
   const link = await findLinkForConsumer(tx, linkId);
-  if (link && installments > link.row.maxInstallments) {
+  if (!link) return; // the payment's own refusal says so
+  requireCapability(await processorOf(deps, link.row.merchantId), 'installments');
+  if (installments > link.row.maxInstallments) {
     throw new ValidationError([{ path: 'installments', message: `must be at most ${link.row.maxInstallments} (the payment's maxInstallments)` }]);
   }
 }
@@ -144,7 +151,15 @@ async function recordDecision(tx: Tx, request: ProcessorRequestRow, payment: Lin
     return awaitBank(tx, request, { transactionId, startedAt, methodType, installments: payment.installments }, answer, recording);
   }
   const decision = { transactionId, startedAt, methodType, amountCents, paymentType: payment.method.method, installments: payment.installments };
-  return recordLinkDecision(tx, decision, withoutAuthentication(answer), recording.now, recording.env.PUBLIC_BASE_URL, recording.env.AUTHORIZATION_HOLD_S, recording.done);
+  return recordLinkDecision(
+    tx,
+    decision,
+    withoutAuthentication(answer),
+    recording.now,
+    recording.env.PUBLIC_BASE_URL,
+    recording.env.AUTHORIZATION_HOLD_S,
+    recording.done,
+  );
 }
 
 /**

@@ -199,11 +199,22 @@ function consumerOutcomeWrite(db: Queryable, slots: ParamSlots<typeof OUTCOME_PA
  * it on that mark (`applyConsumerOutcome`).
  */
 export const awaitAuthentication = writeReturningView(
-  { transactionId: columnParam(transactions.id), processor: columnParam(transactions.processor), startedAt: param.timestamp, now: columnParam(transactions.updatedAt) },
+  {
+    transactionId: columnParam(transactions.id),
+    processor: columnParam(transactions.processor),
+    startedAt: param.timestamp,
+    now: columnParam(transactions.updatedAt),
+  },
   (db, slots) =>
     db
       .update(transactions)
-      .set({ status: sql`${Status.AwaitingAuthentication}`, processor: slots.processor, paymentType: sql`'card'`, sequence: nextSequence(), updatedAt: slots.now })
+      .set({
+        status: sql`${Status.AwaitingAuthentication}`,
+        processor: slots.processor,
+        paymentType: sql`'card'`,
+        sequence: nextSequence(),
+        updatedAt: slots.now,
+      })
       .where(
         and(
           eq(transactions.id, slots.transactionId),

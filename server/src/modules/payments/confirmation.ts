@@ -23,6 +23,8 @@ export function confirmationFor(input: {
   paymentMethodName?: string;
   installments?: number;
   threeDSecure?: ThreeDSecure | null;
+  /** The processor's id of the payment, where it gives one; else the confirmation number stands for it. */
+  serviceReferenceId?: string | undefined;
 }) {
   return {
     paymentType: input.paymentType,
@@ -39,13 +41,24 @@ export function confirmationFor(input: {
     acquirer: input.processor,
     voucher: null,
     lastFourDigits: input.lastFourDigits,
-    serviceReferenceId: input.confirmationNumber,
+    serviceReferenceId: input.serviceReferenceId ?? input.confirmationNumber,
     threeDSecure: input.threeDSecure ?? null,
   };
 }
 
 /** The confirmation of a processor's approval of a method the consumer presented (a link payment, a widget payment). */
 export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date, installments = 1) {
-  const { processor, lastFourDigits, authNumber, paymentMethodName, threeDSecure } = approval;
-  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName, installments, threeDSecure });
+  const { processor, lastFourDigits, authNumber, paymentMethodName, paymentId, threeDSecure } = approval;
+  return confirmationFor({
+    paymentType,
+    processor,
+    lastFourDigits,
+    authNumber,
+    confirmationNumber,
+    at,
+    paymentMethodName,
+    serviceReferenceId: paymentId,
+    installments,
+    threeDSecure,
+  });
 }

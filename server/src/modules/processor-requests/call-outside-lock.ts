@@ -6,12 +6,15 @@ import type { Logger } from '../../logger';
 import type { WithDecision } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
 import type { ActionRequired, PaymentProcessor, PaymentResult } from '../../processor/processor';
+import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, Recording, UndoPayment } from './operation';
 import type { ProcessorRequestRow } from './processor-requests.queries';
 
 export interface ProcessorCallDeps {
   db: Database;
+  /** The default account's processor; a merchant's own is found through `processors` (processorOf). */
   processor: PaymentProcessor;
+  processors?: ProcessorRegistry;
   clock: Clock;
   logger: Logger;
   env: Env;
@@ -62,7 +65,7 @@ export function isDatabaseGone(error: unknown): boolean {
  * PROCESSOR_TIMEOUT_MS: no answer by then is no answer (ProcessorUnanswered), as is a call that throws.
  */
 export async function callOutsideLock(deps: ProcessorCallDeps, request: ProcessorRequestRow, how: RequestFinish): Promise<ProcessorAnswer> {
-  const call = callOf(deps.processor, request, how);
+  const call = callOf(await processorOf(deps, request.merchantId), request, how);
   let timer: NodeJS.Timeout | undefined;
   const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
   const deadline = new Promise<never>((_, reject) => {

@@ -23,6 +23,8 @@ export type HeldMethodRequest = ProcessorRequestRow & { transactionId: string; p
 export interface Recording {
   now: Date;
   env: Env;
+  /** The processor the request was made at: its kind and what it can do (a single-capture processor's capture ends the hold). */
+  processor: Pick<PaymentProcessor, 'kind' | 'capabilities'>;
   /** Releases the recording queued (a hold given back): called at the processor once the recording commits. */
   releases: ProcessorRequestRow[];
   /** The request's move to done, which the recording's event statement may make (recordChange's `finishing`). */

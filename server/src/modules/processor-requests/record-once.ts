@@ -3,6 +3,7 @@ import { isConnectionLost, isDatabaseUnavailable } from '../../db/database-outag
 import { fillInFlightAnswer, forgetInFlightKey } from '../../mutations/idempotency-keys.queries';
 import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
 import type { PaymentResult } from '../../processor/processor';
+import { processorOf } from '../../processor/processor-registry';
 import { callOutsideLock, heldMethodRequest, type ProcessorAnswer, type ProcessorCallDeps, type RequestFinish } from './call-outside-lock';
 import { PendingDone, type Recording } from './operation';
 import { AlreadyRecordedError, findProcessorRequest, isPayment, markDone, type ProcessorRequestRow } from './processor-requests.queries';
@@ -78,7 +79,8 @@ function recordAnswer(
     const requestId = originalRequestId(request);
     // A call on a method held answers the same to every attempt, so any attempt may record it; a payment only the one that called.
     const mark = { id: request.id, outcome: answer.outcome, now, attempt: isPayment(request.operation) ? request.attempts : null };
-    const recording: Recording = { now, env: deps.env, releases, done: new PendingDone(mark, requestId) };
+    const processor = await processorOf(deps, request.merchantId);
+    const recording: Recording = { now, env: deps.env, processor, releases, done: new PendingDone(mark, requestId) };
     const key = idempotencyKeyOf(request);
     let outcome: Outcome | null = null;
     if (answer.outcome === 'reversed') {

@@ -4,7 +4,8 @@ import { ApiError, NotFoundError } from '../../errors';
 import type { Principal } from '../../auth/principal';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Success } from '../../mutations/stored-answer';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import { metrics } from '../../metrics';
 import { askProcessor, type HeldMethodOperation } from '../processor-requests';
 import type { ServiceDeps } from '../../service-deps';
@@ -38,6 +39,7 @@ export async function refundTransaction(
   input: RefundInput,
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
+  requireCapability(await processorOf(deps, principal.merchantId), 'refunds');
   const now = deps.clock.now();
   // The amount is handed to the reservation alone: the request, and then the refund, take it from the row it wrote.
   const reserve = (amountCents: number) =>

@@ -221,6 +221,7 @@ export class StripeProcessor implements PaymentProcessor {
       outcome: 'approved',
       processor: PROCESSOR,
       reference: intent.id,
+      paymentId: intent.id,
       authNumber: intent.id.slice(-6).toUpperCase(),
       supportsCloseAuth: false,
       paymentMethodName: card ? brandName(card.brand) : '',

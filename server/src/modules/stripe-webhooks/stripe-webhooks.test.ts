@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import Stripe from 'stripe';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../logger';
+import { useTestApp } from '../../test/harness';
+import { codeOf } from '../../test/merchant-client';
+import { STRIPE_WEBHOOKS_PATH } from '.';
+
+const SECRET = 'whsec_test_signing_secret_of_the_account';
+const lines: Record<string, unknown>[] = [];
+const destination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  },
+});
+const t = useTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET }, logger: createLogger({ level: 'info', destination }) });
+
+const event = (id: string) =>
+  JSON.stringify({ id, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_123', object: 'payment_intent' } } });
+const post = (body: string, signature?: string) =>
+  t.app.request(STRIPE_WEBHOOKS_PATH, {
+    headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
+    rawBody: body,
+  });
+const received = (id: string) => lines.filter((line) => line.code === 'stripe_webhook' && line.eventId === id);
+
+describe('POST /processors/stripe/webhooks', () => {
+  it('takes an event signed with the account secret, once however often Stripe sends it', async () => {
+    const body = event('evt_once');
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
+    for (const _ of [1, 2]) {
+      const res = await post(body, signature);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true });
+    }
+    expect(received('evt_once')).toHaveLength(1);
+  });
+
+  it('answers 401 to a bad, foreign or missing signature, and takes nothing', async () => {
+    const body = event('evt_forged');
+    const foreign = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_someone_else' });
+    const tampered = Stripe.webhooks.generateTestHeaderString({ payload: event('evt_other'), secret: SECRET });
+    for (const signature of [foreign, tampered, 't=1,v1=00', undefined]) {
+      const res = await post(body, signature);
+      expect(res.status).toBe(401);
+      expect(codeOf(await res.json())).toBe('unauthorized');
+    }
+    expect(received('evt_forged')).toHaveLength(0);
+    expect(JSON.stringify(lines)).not.toContain('pi_123');
+  });
+
+  it('refuses a replay of an old signed event (outside the tolerance)', async () => {
+    const body = event('evt_old');
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect((await post(body, signature)).status).toBe(401);
+    expect(received('evt_old')).toHaveLength(0);
+  });
+});
