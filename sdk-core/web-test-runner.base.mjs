@@ -10,6 +10,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { answerPayment, answerSession } from './src/testing/api-fixtures.js';
+import { CHALLENGE_CARDS, fakeBank, fakeBankSocket, fakeBankState, startChallenge } from './src/testing/fake-bank.mjs';
 
 const require = createRequire(import.meta.url);
 const mswWorker = join(dirname(require.resolve('msw/package.json')), 'lib', 'mockServiceWorker.js');
@@ -48,7 +49,8 @@ async function serveLocales(ctx, next) {
 
 let sessions = 0;
 /**
- * Middleware: the /sdk API for requests msw cannot see, those of a frame on the other origin (its fetches are not
+ * Middleware: the /sdk API for requests msw cannot see (and a challenge card's, which msw passes through here: the
+ * bank's page, its answer and the websocket are the test server's, fake-bank.mjs), those of a frame on the other origin (its fetches are not
  * controlled by the test page's service worker), answered from testing/api-fixtures.js. CORS as the server does it:
  * the page's Origin is echoed.
  */
@@ -68,9 +70,15 @@ export async function fakeSdkApi(ctx, next) {
   if (ctx.method !== 'POST') return next();
   const body = await readJson(ctx.req);
   sessions += 1;
-  const answer = ctx.path === '/sdk/sessions' ? answerSession(body, `xo${sessions}`) : answerPayment(body, ctx.get('authorization') || null);
+  const authorization = ctx.get('authorization') || null;
+  const answer =
+    ctx.path === '/sdk/sessions'
+      ? answerSession(body, `xo${sessions}`)
+      : body.method === 'card' && CHALLENGE_CARDS[body.card?.number] && authorization?.startsWith('Bearer tok_')
+        ? startChallenge(body, authorization, ctx.origin)
+        : answerPayment(body, authorization);
   ctx.status = answer.status;
-  ctx.type = answer.status === 200 ? 'application/json' : 'application/problem+json';
+  ctx.type = answer.status < 300 ? 'application/json' : 'application/problem+json';
   ctx.body = JSON.stringify(answer.body);
 }
 
@@ -90,8 +98,8 @@ export function browserTestConfig({ packageDir, files, middleware = [] }) {
     concurrency: 1,
     testsFinishTimeout: 120_000,
     testFramework: { config: { timeout: 10_000 } },
-    plugins: [esbuildPlugin({ ts: true, json: true, target: 'es2022', tsconfig: join(packageDir, 'tsconfig.json') })],
-    middleware: [serveMswWorker, serveLocales, ...middleware],
+    plugins: [esbuildPlugin({ ts: true, json: true, target: 'es2022', tsconfig: join(packageDir, 'tsconfig.json') }), fakeBankSocket()],
+    middleware: [serveMswWorker, serveLocales, fakeBank, fakeBankState, ...middleware],
     browsers: [
       playwrightLauncher({
         product: 'chromium',

@@ -37,8 +37,10 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
     },
   ],
   publish: { sdk: 'elements', elements: ['src/components/**/*.ts'] },
+  // 3-D Secure (the bank's dialog in sdk.js; the wait for the bank and the number of payments in the card frame) added
+  // about 1.5 KB and 0.7 KB gzip.
   budgets: [
-    { label: 'dist/sdk.js', files: ['sdk.js'], bytes: 25 * 1024 },
-    { label: 'dist/card-frame.js + .html', files: ['card-frame.js', 'card-frame.html'], bytes: 20 * 1024 },
+    { label: 'dist/sdk.js', files: ['sdk.js'], bytes: 27 * 1024 },
+    { label: 'dist/card-frame.js + .html', files: ['card-frame.js', 'card-frame.html'], bytes: 21 * 1024 },
   ],
 });

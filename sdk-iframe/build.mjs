@@ -25,6 +25,7 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
   publish: { sdk: 'iframe' },
   budgets: [
     { label: 'dist/sdk.js (loader)', files: ['sdk.js'], bytes: 5 * 1024 },
-    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 25 * 1024 },
+    // 3-D Secure (the bank's dialog, the wait for the bank) and the number of payments added about 3 KB gzip.
+    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 29 * 1024 },
   ],
 });

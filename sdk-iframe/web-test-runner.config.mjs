@@ -23,7 +23,7 @@ async function serveBuiltFiles(ctx, next) {
   const refusal = REFUSED[clientId];
   ctx.set(
     'content-security-policy',
-    `frame-ancestors ${origin}; default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'`,
+    `frame-ancestors ${origin}; default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-src 'self'`,
   );
   if (refusal) {
     ctx.status = 403;

@@ -15,6 +15,7 @@ const ENTRIES = {
   'pay.js': 'src/modules/hosted-page/assets/pay-page.ts',
   'sticker.js': 'src/modules/stickers/assets/sticker-page.ts',
   'terminal.js': 'src/modules/sandbox/assets/terminal-page.ts',
+  'bank.js': 'src/modules/sandbox/assets/bank-page.ts',
   'pages.css': 'src/modules/consumer-pages/assets/pages.css',
 };
 

@@ -259,6 +259,8 @@ async function loadTransactions() {
         cell(`${t.statusName} (${t.status})`),
         cell(t.confirmationNumber ?? '—'),
         cell(t.lastFourDigits ? `ending in ${t.lastFourDigits}` : '—'),
+        cell(t.installments === null ? '—' : String(t.installments)),
+        cell(t.threeDSecure ?? (t.lastDeclineCode ? `last decline: ${t.lastDeclineCode}` : '—')),
       );
       return row;
     }),

@@ -143,6 +143,8 @@ function fakeService(paymentDetails: { type: 'authorization' | 'token'; token: s
         createdAt: now,
         updatedAt: now,
       })),
+      lastDeclineCode: null,
+      lastDeclineProcessorCode: null,
       sequence: ++sequence,
       updatedAt: now,
       createdAt: now,

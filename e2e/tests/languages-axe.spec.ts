@@ -83,4 +83,22 @@ for (const [language, t] of Object.entries(CATALOGUES)) {
       }
     });
   });
+
+  test(`the simulated bank page of 3-D Secure in ${language} is axe-clean`, async ({ page, api }, testInfo) => {
+    const created = await api.init({ amount: 12.5, currency: 'EUR' });
+    const paid = await page.request.post(created.transactionPage.qrURL, {
+      data: { method: 'card', card: { number: '4000000000003220', expMonth: 12, expYear: 2034, cvc: '123' } },
+    });
+    expect(paid.status()).toBe(202);
+    const bank = new URL(((await paid.json()) as { action: { url: string } }).action.url);
+    bank.searchParams.set('lang', language);
+    await page.goto(bank.href);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.locator('html')).toHaveAttribute('dir', dir);
+    await expect(page.getByRole('button', { name: t['page.authentication.complete'], exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: t['page.authentication.fail'], exact: true })).toBeVisible();
+
+    await expectAxeClean(page);
+    await attachScreenshot(page, testInfo, `bank-page-${language}.png`);
+  });
 }

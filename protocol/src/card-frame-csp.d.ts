@@ -2,6 +2,8 @@
 export declare function isPlainOrigin(value: unknown): value is string;
 /** The card frame's Content-Security-Policy, with `frame-ancestors <frameAncestor>` first unless null; throws unless it is a plain origin. */
 export declare function cardFrameCsp(frameAncestor: string | null): string;
+/** The iframe SDK's widget page's policy: the card frame's, with `frame-src 'self'` (the bank's 3-D Secure page in its dialog). */
+export declare function widgetPageCsp(frameAncestor: string | null): string;
 /** `frame-ancestors <origin>`; throws unless `origin` is a plain origin. */
 export declare function frameAncestorsDirective(origin: string): string;
 /** The policy of the refusal page the frame URL answers for an origin the client ID does not allow. */

@@ -41,5 +41,15 @@ export function frameAncestorsDirective(origin) {
   return `frame-ancestors ${origin}`;
 }
 
+/**
+ * The iframe SDK's widget page's Content-Security-Policy: the card frame's, and it may frame the service's own pages
+ * (the bank's 3-D Secure page, in its dialog).
+ * @param {string | null} frameAncestor
+ * @returns {string}
+ */
+export function widgetPageCsp(frameAncestor) {
+  return `${cardFrameCsp(frameAncestor)}; frame-src 'self'`;
+}
+
 /** What the frame URL answers when the origin is not allowed for the client ID: framed anywhere, it only says so. */
 export const CARD_FRAME_REFUSED_CSP = "default-src 'none'; frame-ancestors *";

@@ -39,7 +39,17 @@ export const TRANSACTION_STATUSES = [
   { status: 12, statusName: 'Failed', meaning: 'the processor failed (not a decline)' },
   { status: 13, statusName: 'PartiallyRefunded', meaning: 'some of the settled money was refunded' },
   { status: 14, statusName: 'Refunded', meaning: 'all of the settled money was refunded' },
+  {
+    status: 15,
+    statusName: 'AwaitingAuthentication',
+    meaning: "the consumer's bank asked for 3-D Secure authentication; the payment goes on when the consumer completes it",
+  },
 ] as const;
+
+/** How a 3-D Secure authentication went (the confirmation's `threeDSecure.flow`): without the consumer, or with the bank's challenge. */
+export const THREE_DS_FLOWS = ['frictionless', 'challenge'] as const;
+/** The largest number of payments (`maxInstallments`, `installments`) a card payment may be split into. */
+export const MAX_INSTALLMENTS = 36;
 
 /**
  * The statuses a refund moves a transaction from, and to (docs/integrating.md#refunds): settled money only. A sale or
@@ -106,6 +116,8 @@ export const SDK_ERROR_CODES = [
   'fields_incomplete',
   'card_declined',
   'insufficient_funds',
+  // The shopper's bank did not confirm the payment (3-D Secure failed or was not completed in time).
+  'authentication_failed',
   'processor_failure',
   // An amount or currency that is not valid (pay()'s options, or Express's `amount` prop): the one amount code of every SDK.
   'invalid_amount',

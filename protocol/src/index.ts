@@ -4,6 +4,7 @@ export * from './money';
 export * from './status';
 export * from './error-codes';
 export * from './problem';
+export * from './authentication';
 export * from './transaction';
 export * from './transaction-list';
 export * from './merchant-settings';

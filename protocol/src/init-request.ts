@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CallbackUrlSchema } from './callback-url';
 import { CurrencySchema } from './currency';
 import { ApiKeyFieldSchema } from './lifecycle-requests';
-import { LANGUAGES, MAX_AMOUNT_CENTS } from './constants';
+import { LANGUAGES, MAX_AMOUNT_CENTS, MAX_INSTALLMENTS } from './constants';
 import { majorToCents } from './money';
 
 const MAX_TIMEOUT_S = 90 * 24 * 3600;
@@ -86,6 +86,13 @@ export const InitTransactionRequestSchema = z
       .enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` })
       .optional()
       .describe("The consumer's language for the link's page and its SMS and e-mail texts (else the browser's)"),
+    maxInstallments: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_INSTALLMENTS)
+      .optional()
+      .describe('The most payments a card payment may be split into (1 when left out: no installments)'),
   })
   .superRefine((body, ctx) => {
     checkAmount(ctx, body.amount, ['amount'], body.isCent === true, false);

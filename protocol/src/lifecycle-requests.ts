@@ -110,7 +110,17 @@ export const WalletMethodSchema = z.enum(WALLET_METHODS);
 export type WalletMethod = z.infer<typeof WalletMethodSchema>;
 
 /** `POST /pay/:linkId`: the consumer pays on the hosted page. */
-export const CardPaymentSchema = z.strictObject({ method: z.literal('card'), card: CardInputSchema, billingAddress: BillingAddressSchema.optional() });
+export const CardPaymentSchema = z.strictObject({
+  method: z.literal('card'),
+  card: CardInputSchema,
+  billingAddress: BillingAddressSchema.optional(),
+  installments: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The number of payments the consumer chose (1 when left out); at most the transaction's maxInstallments"),
+});
 export const WalletPaymentSchema = z.strictObject({ method: WalletMethodSchema, billingAddress: BillingAddressSchema.optional() });
 export const ConsumerPayRequestSchema = z.discriminatedUnion('method', [CardPaymentSchema, WalletPaymentSchema]);
 export type ConsumerPayRequest = z.input<typeof ConsumerPayRequestSchema>;
@@ -131,6 +141,7 @@ export const PaymentLinkStateSchema = z.object({
   lastFourDigits: z.string().nullable(),
   confirmationNumber: z.string().nullable().describe('The confirmation number of the approved payment, null before one'),
   refundedCents: z.number().int().describe('What was refunded to the consumer (status 13 or 14)'),
+  maxInstallments: z.number().int().min(1).describe("The most payments the page offers (1: none); 1 when the merchant's processor has no installments"),
 });
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 

@@ -23,6 +23,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   deliveryId: "The `deliveryId` of an entry of the transaction's callback log.",
   deviceId: 'The device ID (`dev_…`).',
   credentialId: 'The `credentialId` of an entry of `GET /credentials` (not the key itself).',
+  authenticationId: "The last segment of a 202 `requires_action` answer's `action.url` (the authentication's id).",
   stickerCode: "The public code of a device's sticker: the last segment of its `stickerUrl` (not a credential).",
 };
 
@@ -154,6 +155,16 @@ function operationFor(endpoint: EndpointDescription, components: ComponentSchema
           ? { [endpoint.response.contentType]: { schema: { type: 'string' } } }
           : { 'application/json': { schema: schemaRef(components.responseName(endpoint)) } },
       },
+      ...Object.fromEntries(
+        (endpoint.otherResponses ?? []).map((answer) => [
+          String(answer.status),
+          {
+            description: answer.description,
+            headers: successHeaders,
+            content: { 'application/json': { schema: schemaRef(components.otherResponseName(answer.schema)) } },
+          },
+        ]),
+      ),
       ...pageResponses(endpoint),
       ...errorResponses(endpoint.errors),
     },

@@ -6,13 +6,14 @@ import { TRANSACTION_STATUSES } from './constants';
 import { Status, statusName } from './status';
 
 describe('status table', () => {
-  it('has the fifteen statuses of docs/integrating.md#statuses, numbered 0 to 14', () => {
-    expect(TRANSACTION_STATUSES.map((s) => s.status)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+  it('has the sixteen statuses of docs/integrating.md#statuses, numbered 0 to 15', () => {
+    expect(TRANSACTION_STATUSES.map((s) => s.status)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     expect(Status.Approved).toBe(0);
     expect(Status.AwaitingCommit).toBe(10);
     expect(statusName(9)).toBe('AuthorizationClosed');
     expect(Status.PartiallyRefunded).toBe(13);
     expect(statusName(14)).toBe('Refunded');
+    expect(Status.AwaitingAuthentication).toBe(15);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  MAX_INSTALLMENTS,
   APPEARANCE_CSS_PROPERTY,
   APPEARANCE_CSS_VALUE,
   APPEARANCE_SELECTORS,
@@ -72,6 +73,13 @@ export const SdkConfigSchema = z.strictObject({
     .max(35)
     .optional()
     .describe(`auto (default: the browser's languages) or one of ${LANGUAGES.join(', ')}; another value falls back to en with a warning`),
+  maxInstallments: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INSTALLMENTS)
+    .optional()
+    .describe('the most payments the shopper may split a card payment into (default 1: none); offered only where the processor has installments'),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
 
@@ -105,6 +113,13 @@ export const CreateSdkSessionRequestSchema = z.strictObject({
     .describe(
       "Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header",
     ),
+  maxInstallments: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INSTALLMENTS)
+    .optional()
+    .describe('The most payments the card widgets offer (1 when left out: no installments)'),
 });
 export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
 
@@ -113,6 +128,7 @@ export const SdkSessionSchema = z.object({
   sessionToken: z.string().describe("Authorises the session's payment calls (Authorization: Bearer) and its websocket (?session=)"),
   paymentMethods: z.array(PaymentMethodNameSchema),
   expiresAt: z.iso.datetime(),
+  maxInstallments: z.number().int().min(1).describe("The most payments the card widgets offer (1: none); 1 when the merchant's processor has no installments"),
 });
 export type SdkSession = z.infer<typeof SdkSessionSchema>;
 
@@ -195,6 +211,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
     sessionToken: z.string(),
     apiBase: z.url(),
     debug: z.boolean(),
+    /** The session's `maxInstallments`: above 1 the frame offers the number of payments beside the card fields. */
+    maxInstallments: z.number().int().min(1).max(MAX_INSTALLMENTS).optional(),
   }),
   z.strictObject({
     source: z.literal(HOST),
@@ -211,6 +229,8 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('appearance'), appearance: AppearanceSchema }),
   /** The widget's language (sent after `ready` and on every change; the fields keep what was typed). */
   z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('locale'), locale: z.enum(LANGUAGES) }),
+  /** The shopper ended the bank's 3-D Secure dialog of payment `requestId` (Cancel, Escape): the frame cancels it. */
+  z.strictObject({ source: z.literal(HOST), instanceId, type: z.literal('cancelAuthentication'), requestId: z.string().max(64) }),
 ]);
 export type HostToFrameMessage = z.infer<typeof HostToFrameMessageSchema>;
 
@@ -250,6 +270,11 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
     ),
     refusals: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
+  /**
+   * Payment `requestId` waits for the shopper's bank (3-D Secure): the host shows `url`, a page of the service's origin,
+   * in its dialog until the frame's `result`, or until the shopper ends it (`cancelAuthentication`).
+   */
+  z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('authentication'), requestId: z.string(), url: z.url() }),
   // One `result` type, told apart by `ok` (a discriminated union may not repeat a discriminator value).
   z.discriminatedUnion('ok', [
     z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, METHOD_TYPES, REFUND_REASONS, REFUND_STATES, SMS_STATES } from './constants';
+import { ThreeDSecureSchema } from './authentication';
 import { TransactionStatusCodeSchema, TransactionStatusNameSchema } from './status';
 
 export const MethodTypeSchema = z.enum(METHOD_TYPES);
@@ -37,6 +38,7 @@ export const ConfirmationSchema = z.object({
   voucher: z.string().nullable(),
   lastFourDigits: z.string().nullable(),
   serviceReferenceId: z.string().nullable(),
+  threeDSecure: ThreeDSecureSchema.nullable().describe('The 3-D Secure authentication of the payment; null when none took place'),
 });
 export type Confirmation = z.infer<typeof ConfirmationSchema>;
 
@@ -131,6 +133,11 @@ export const TransactionSchema = z.object({
   refundedCents: z.number().int().describe('What succeeded refunds gave back'),
   refundableCents: z.number().int().describe('What a refund may still take: settled, less refunded and refunds in flight; 0 where no refund applies'),
   refunds: z.array(RefundSchema).describe('Oldest first'),
+  lastDeclineCode: z
+    .string()
+    .nullable()
+    .describe("The code of the consumer's most recent declined attempt (card_declined, insufficient_funds, authentication_failed, ...); null when none"),
+  lastDeclineProcessorCode: z.string().nullable().describe("The processor's own code of that decline, where there is one"),
   sequence: z.number().int().min(1).describe('Starts at 1 and grows by 1 with every update; callbacks and websocket messages carry it'),
   updatedAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),

@@ -17,6 +17,7 @@ function configure(element: SvcEcomSdkElements, config: WidgetConfig): void {
   element.appearance = config.appearance;
   element.paymentMethods = config.paymentMethods;
   element.locale = config.locale;
+  element.maxInstallments = config.maxInstallments;
 }
 
 /** The element's events → the SDK's widget events; returns the function that removes the listeners. */

@@ -30,6 +30,8 @@ import { merchantSettingsRoutes } from './modules/merchant-settings/merchant-set
 import { receiptsRoutes } from './modules/receipts/receipts.routes';
 import { paymentPageRoutes } from './modules/hosted-page/payment-page.routes';
 import { consumerAssetsRouter } from './modules/consumer-pages/consumer-assets.routes';
+import { authenticationPageRedirect, authenticationRoutes } from './modules/authentication-flow';
+import { bankPageRoutes } from './modules/sandbox/bank-page.routes';
 import { stickersRoutes } from './modules/stickers/stickers.routes';
 import { SandboxMessageOutbox } from './modules/sandbox/sandbox-outbox';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes';
@@ -115,6 +117,9 @@ export function apiRoutes(deps: AppDeps): EndpointRoute[] {
     ...processorAccountsRoutes(deps),
     ...auditRoutes(deps),
     ...merchantSettingsRoutes(deps),
+    ...authenticationRoutes(deps),
+    // The bank's page of a 3-D Secure payment: the sandbox's simulated bank, else the processor's own page.
+    ...(deps.env.SVC_MODE === 'sandbox' ? bankPageRoutes(deps) : [authenticationPageRedirect(deps)]),
     ...(deps.env.SVC_MODE === 'sandbox' ? [...(deps.testClock ? sandboxRoutes(deps, deps.testClock) : []), ...terminalRoutes(deps)] : []),
   ];
 }

@@ -40,6 +40,10 @@ function listed(t: Transaction) {
     statusName: t.statusName,
     confirmationNumber: t.confirmation?.confirmationNumber ?? null,
     lastFourDigits: t.confirmation?.lastFourDigits ?? null,
+    installments: t.confirmation?.installments ?? null,
+    // How the bank authenticated the card holder (3-D Secure): `challenge`, `frictionless`, or null when it did not.
+    threeDSecure: t.confirmation?.threeDSecure?.flow ?? null,
+    lastDeclineCode: t.lastDeclineCode ?? null,
   };
 }
 

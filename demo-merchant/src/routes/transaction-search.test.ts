@@ -63,6 +63,9 @@ describe('the back office transaction search', () => {
       statusName: 'Authorized',
       confirmationNumber: '0000000002',
       lastFourDigits: '4242',
+      installments: null,
+      threeDSecure: null,
+      lastDeclineCode: null,
     });
     expect(page.statuses).toContainEqual({ status: 5, statusName: 'Authorized' });
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);

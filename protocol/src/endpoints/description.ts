@@ -35,6 +35,11 @@ export interface EndpointDescription {
   query?: z.ZodType;
   /** `contentType` for the pages and images the service serves (their body is not JSON); JSON otherwise. */
   response: { status: number; description: string; schema: z.ZodType; contentType?: 'text/html' | 'image/svg+xml' };
+  /**
+   * Other successful answers of the endpoint, each with its own body: a consumer's card payment answers 202
+   * `requires_action` when the bank asks for 3-D Secure.
+   */
+  otherResponses?: readonly { status: number; description: string; schema: z.ZodType }[];
   /** The answers of a page besides its success and its problems: a redirect, or the page a person reads for a bad link. */
   pageAnswers?: readonly PageAnswer[];
   /**

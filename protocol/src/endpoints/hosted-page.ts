@@ -1,5 +1,6 @@
 import * as paths from '../endpoint-paths';
 import { HtmlPageSchema, SvgImageSchema } from '../channels';
+import { RequiresActionSchema } from '../authentication';
 import { ConsumerPayRequestSchema, PaymentLinkStateSchema } from '../lifecycle-requests';
 import type { EndpointDescription } from './description';
 
@@ -25,10 +26,13 @@ export const HOSTED_PAGE_ENDPOINTS = {
     summary: 'Pay a transaction as the consumer',
     description:
       'Pays with a card or a wallet. A sale becomes Approved (0); an authorization becomes Authorized (5) with a token. ' +
-      'A decline leaves the transaction Declined (2); a processor failure Failed (12).',
+      'A decline leaves the transaction Declined (2); a processor failure Failed (12). A card whose bank asks for 3-D Secure answers 202 ' +
+      '`requires_action`: the transaction is AwaitingAuthentication (15) and the consumer opens `action.url`. `installments` above the ' +
+      "transaction's `maxInstallments` is refused.",
     auth: ['none'],
     request: ConsumerPayRequestSchema,
     response: { status: 200, description: 'The page state after payment', schema: PaymentLinkStateSchema },
+    otherResponses: [{ status: 202, description: "The consumer's bank asks for 3-D Secure: open `action.url`", schema: RequiresActionSchema }],
     errors: [
       'not_found',
       'invalid_card',

@@ -1,4 +1,5 @@
 import { AUDIT_ENDPOINTS } from './audit';
+import { AUTHENTICATION_ENDPOINTS } from './authentication';
 import { AUTHORIZATION_ENDPOINTS } from './authorizations';
 import { CALLBACK_ENDPOINTS } from './callbacks';
 import { COMMIT_ENDPOINTS } from './commits';
@@ -63,6 +64,7 @@ export const ENDPOINT = composeEndpointTable(
   EVENT_ENDPOINTS,
   MERCHANT_SETTINGS_ENDPOINTS,
   SDK_SESSION_ENDPOINTS,
+  AUTHENTICATION_ENDPOINTS,
   SANDBOX_ENDPOINTS,
   CREDENTIAL_ENDPOINTS,
   PAYMENT_METHOD_ENDPOINTS,

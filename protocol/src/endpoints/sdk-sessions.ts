@@ -1,4 +1,5 @@
 import * as paths from '../endpoint-paths';
+import { RequiresActionSchema } from '../authentication';
 import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from '../sdk';
 import { BrowserTransactionSchema } from '../transaction';
 import type { EndpointDescription } from './description';
@@ -26,7 +27,9 @@ export const SDK_SESSION_ENDPOINTS = {
     summary: "Submit the consumer's payment method",
     description:
       'Called by the secure card frame (cards) or the Express component (wallets) with `Authorization: Bearer <sessionToken>`. ' +
-      "The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend's commit.",
+      "The method is authorised for `amount` and the transaction waits in status 10 for the merchant backend's commit. A card " +
+      'whose bank asks for 3-D Secure answers 202 `requires_action`: the transaction is AwaitingAuthentication (15) until the consumer ' +
+      "answers `action.url` (the widget's dialog). `installments` above the session's `maxInstallments` is refused.",
     auth: ['session'],
     request: SdkPaymentRequestSchema,
     response: {
@@ -35,6 +38,7 @@ export const SDK_SESSION_ENDPOINTS = {
         "The transaction, status 10, with paymentCommit, as a browser sees it: no commitLink, token or POS data (the merchant's backend reads those)",
       schema: BrowserTransactionSchema,
     },
+    otherResponses: [{ status: 202, description: "The consumer's bank asks for 3-D Secure: open `action.url`", schema: RequiresActionSchema }],
     errors: [
       'invalid_card',
       'card_declined',

@@ -28,6 +28,7 @@ export const PaymentLinkStateWire = object({
   lastFourDigits: nullable(string()),
   confirmationNumber: nullable(string()),
   refundedCents: int,
+  maxInstallments: number({ int: true, min: 1 }),
 });
 
 export const StickerNextWire = union('type', [object({ type: literal('waiting') }), object({ type: literal('payment'), url: string() })]);

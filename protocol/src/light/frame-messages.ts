@@ -2,7 +2,15 @@
  * Mirrors of the card frame's postMessage schemas (`../sdk.ts`: host page <-> card frame), apart from the options in
  * ./sdk.ts because they carry the whole transaction. Checked against the zod originals in light.test.ts.
  */
-import { APPEARANCE_CSS_PROPERTY, APPEARANCE_CSS_VALUE, APPEARANCE_SELECTORS, CARD_FIELDS, LANGUAGES, POST_MESSAGE_SOURCES } from '../constants';
+import {
+  APPEARANCE_CSS_PROPERTY,
+  APPEARANCE_CSS_VALUE,
+  APPEARANCE_SELECTORS,
+  CARD_FIELDS,
+  LANGUAGES,
+  MAX_INSTALLMENTS,
+  POST_MESSAGE_SOURCES,
+} from '../constants';
 import { array, boolean, literal, nullable, number, object, oneOf, optional, string, tuple, union, url, type Validator } from './schema';
 import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
@@ -14,7 +22,19 @@ const frame = literal(POST_MESSAGE_SOURCES.frame);
 const strict = { strict: true };
 
 export const HostToFrameMessageWire = union('type', [
-  object({ source: host, instanceId, type: literal('init'), sessionId: string(), sessionToken: string(), apiBase: url, debug: boolean }, strict),
+  object(
+    {
+      source: host,
+      instanceId,
+      type: literal('init'),
+      sessionId: string(),
+      sessionToken: string(),
+      apiBase: url,
+      debug: boolean,
+      maxInstallments: optional(number({ int: true, min: 1, max: MAX_INSTALLMENTS })),
+    },
+    strict,
+  ),
   object(
     {
       source: host,
@@ -31,6 +51,7 @@ export const HostToFrameMessageWire = union('type', [
   object({ source: host, instanceId, type: literal('focus') }, strict),
   object({ source: host, instanceId, type: literal('appearance'), appearance: AppearanceWire }, strict),
   object({ source: host, instanceId, type: literal('locale'), locale: oneOf(LANGUAGES) }, strict),
+  object({ source: host, instanceId, type: literal('cancelAuthentication'), requestId: string({ max: 64 }) }, strict),
 ]);
 
 const nonNegative = number({ min: 0 });
@@ -69,6 +90,7 @@ export const FrameToHostMessageWire = union('type', [
     },
     strict,
   ),
+  object({ source: frame, instanceId, type: literal('authentication'), requestId: string(), url }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: BrowserTransactionWire }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
 ]);

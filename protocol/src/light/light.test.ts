@@ -14,7 +14,7 @@ import * as light from './index';
 import { readProblem } from './problem';
 import { parseWith, type Validator } from './schema';
 import { ExpressPayDataWire, ExpressPaymentAnswerWire } from './express';
-import { SdkErrorWire, SdkSessionWire } from './session';
+import { RequiresActionWire, SdkErrorWire, SdkSessionWire } from './session';
 import { AppearanceWire, BillingAddressWire, SdkConfigWire, SdkPayOptionsWire, SdkUpdateWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { BrowserTransactionWire, TransactionWire } from './transaction';
@@ -31,6 +31,7 @@ interface WireTypes {
   SdkPayOptions: protocol.SdkPayOptions;
   SdkSession: protocol.SdkSession;
   SdkError: protocol.SdkError;
+  RequiresAction: protocol.RequiresAction;
   Transaction: protocol.Transaction;
   BrowserTransaction: protocol.BrowserTransaction;
   HostToFrameMessage: protocol.HostToFrameMessage;
@@ -49,6 +50,7 @@ const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   SdkPayOptions: SdkPayOptionsWire,
   SdkSession: SdkSessionWire,
   SdkError: SdkErrorWire,
+  RequiresAction: RequiresActionWire,
   Transaction: TransactionWire,
   BrowserTransaction: BrowserTransactionWire,
   HostToFrameMessage: HostToFrameMessageWire,
@@ -101,6 +103,8 @@ function makeTransaction(overrides: Partial<protocol.Transaction> = {}): protoco
     refundedCents: 0,
     refundableCents: 0,
     refunds: [],
+    lastDeclineCode: null,
+    lastDeclineProcessorCode: null,
     ...overrides,
   };
 }
@@ -261,6 +265,30 @@ const goodTransaction = fc.constantFrom(
     },
   }),
   makeTransaction({
+    status: 0,
+    statusName: 'Approved',
+    lastDeclineCode: 'authentication_failed',
+    lastDeclineProcessorCode: 'R',
+    confirmation: {
+      paymentType: 'card',
+      confirmationNumber: 'c1',
+      fullConfirmationCode: null,
+      dateApproval: '2024-01-01T00:00:00Z',
+      installments: 3,
+      paymentMethodName: 'Visa',
+      approvedBy: null,
+      providerId: null,
+      requestID: null,
+      authNumber: null,
+      referenceNumber: null,
+      acquirer: null,
+      voucher: null,
+      lastFourDigits: '3220',
+      serviceReferenceId: null,
+      threeDSecure: { authenticated: true, flow: 'challenge', version: '2.2.0', eci: '05', liabilityShift: true },
+    },
+  }),
+  makeTransaction({
     payments: [{ paymentId: 'p1', amountCents: 1, status: 'succeeded', date: '2024-01-01T00:00:00Z', confirmationNumber: null }],
     products: [{ name: 'x', quantity: 1, amount: 1, vat: null, discount: null, posIdentifier: null }],
   }),
@@ -361,12 +389,32 @@ describe('light mirrors agree with the protocol', () => {
       'SdkSession',
       SdkSessionWire,
       protocol.SdkSessionSchema,
-      objectOf({ sessionId: maybe(fc.string()), sessionToken: maybe(fc.string()), paymentMethods: maybe(methods), expiresAt: isoDate }, [
-        'sessionId',
-        'sessionToken',
-        'paymentMethods',
-        'expiresAt',
-      ]),
+      objectOf(
+        {
+          sessionId: maybe(fc.string()),
+          sessionToken: maybe(fc.string()),
+          paymentMethods: maybe(methods),
+          expiresAt: isoDate,
+          maxInstallments: maybe(fc.oneof(fc.integer({ min: -1, max: 40 }), fc.constant(1.5))),
+        },
+        ['sessionId', 'sessionToken', 'paymentMethods', 'expiresAt', 'maxInstallments'],
+      ),
+    );
+    const action = objectOf(
+      { type: maybe(fc.constantFrom('three_d_secure', 'redirect')), url: maybe(fc.constantFrom('http://localhost/authentication/a1', 'not a url')) },
+      ['type', 'url'],
+    );
+    check(
+      'RequiresAction',
+      RequiresActionWire,
+      protocol.RequiresActionSchema,
+      fc.oneof(
+        fc.constant({ status: 'requires_action', action: { type: 'three_d_secure', url: 'https://pay.example/authentication/auth_1' } }),
+        objectOf(
+          { status: maybe(fc.constantFrom('requires_action', 'succeeded')), action: maybe(action), transactionNumber: maybe(fc.string({ maxLength: 8 })) },
+          ['status', 'action'],
+        ),
+      ),
     );
     check(
       'SdkError',
@@ -408,9 +456,16 @@ describe('light mirrors agree with the protocol', () => {
             sessionToken: maybe(fc.string()),
             apiBase,
             debug: maybe(fc.boolean()),
+            maxInstallments: fc.constantFrom(1, 12, 36, 0, 37, 2.5, '3'),
           },
           ['source', 'instanceId', 'type', 'sessionId', 'sessionToken', 'apiBase', 'debug'],
         ),
+        objectOf({ source: fc.constant(host), instanceId, type: fc.constant('cancelAuthentication'), requestId: maybe(textAround(64)) }, [
+          'source',
+          'instanceId',
+          'type',
+          'requestId',
+        ]),
         objectOf(
           {
             source: fc.constantFrom(host, frame),
@@ -480,6 +535,16 @@ describe('light mirrors agree with the protocol', () => {
       fc.oneof(
         objectOf({ source: maybe(fc.constant(frame)), instanceId, type: fc.constant('ready') }, ['source', 'instanceId', 'type']),
         objectOf(
+          {
+            source: fc.constant(frame),
+            instanceId,
+            type: fc.constant('authentication'),
+            requestId: maybe(fc.string()),
+            url: fc.oneof(fc.webUrl(), fc.constantFrom('not a url', '/authentication/auth_1', '')),
+          },
+          ['source', 'instanceId', 'type', 'requestId', 'url'],
+        ),
+        objectOf(
           { source: fc.constant(frame), instanceId, type: fc.constant('size'), height: maybe(fc.double()), width: maybe(fc.integer({ min: -2, max: 900 })) },
           ['source', 'instanceId', 'type', 'height', 'width'],
         ),
@@ -537,6 +602,7 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
     lastFourDigits: null,
     confirmationNumber: null,
     refundedCents: 0,
+    maxInstallments: 1,
   };
   /** A valid state with a field or two replaced by near misses or junk. */
   const state = fc

@@ -11,6 +11,7 @@ import {
   CREDENTIAL_PREFIXES,
   CURRENCIES,
   MAX_AMOUNT_CENTS,
+  MAX_INSTALLMENTS,
   PAYMENT_METHODS,
   SDK_METHOD_TYPES,
   SDK_MODES,
@@ -75,6 +76,7 @@ export const SdkConfigWire = object(
     appearance: optional(AppearanceWire),
     paymentMethods: optional(array(oneOf(PAYMENT_METHODS))),
     locale: optional(string({ max: 35 })),
+    maxInstallments: optional(number({ int: true, min: 1, max: MAX_INSTALLMENTS })),
   },
   { strict: true },
 );

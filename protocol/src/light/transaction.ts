@@ -1,5 +1,5 @@
 /** Mirrors of protocol `TransactionSchema` and `BrowserTransactionSchema` (docs/integrating.md#the-transaction-object, `../transaction.ts`); checked against them in light.test.ts. */
-import { CURRENCIES, METHOD_TYPES, REFUND_REASONS, REFUND_STATES, SMS_STATES } from '../constants';
+import { CURRENCIES, METHOD_TYPES, REFUND_REASONS, REFUND_STATES, SMS_STATES, THREE_DS_FLOWS } from '../constants';
 import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, record, string, union } from './schema';
 
@@ -19,6 +19,15 @@ export const ProductWire = object({
   posIdentifier: nullable(str),
 });
 
+/** Mirror of protocol `ThreeDSecureSchema`. */
+export const ThreeDSecureWire = object({
+  authenticated: boolean,
+  flow: oneOf(THREE_DS_FLOWS),
+  version: str,
+  eci: nullable(str),
+  liabilityShift: boolean,
+});
+
 const confirmation = object({
   paymentType: nullable(str),
   confirmationNumber: nullable(str),
@@ -35,6 +44,7 @@ const confirmation = object({
   voucher: nullable(str),
   lastFourDigits: nullable(str),
   serviceReferenceId: nullable(str),
+  threeDSecure: nullable(ThreeDSecureWire),
 });
 
 const authorization = object({
@@ -106,6 +116,8 @@ const transaction = {
   refundedCents: int,
   refundableCents: int,
   refunds: array(object(refund)),
+  lastDeclineCode: nullable(str),
+  lastDeclineProcessorCode: nullable(str),
   sequence: number({ int: true, min: 1 }),
   updatedAt: isoDatetime,
   createdAt: isoDatetime,

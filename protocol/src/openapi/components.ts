@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequiresActionSchema, ThreeDSecureSchema } from '../authentication';
 import type { EndpointDescription } from '../endpoints/description';
 import { InitTransactionRequestSchema, ProductInputSchema } from '../init-request';
 import {
@@ -76,6 +77,8 @@ const OUTPUT_COMPONENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
   [SaveReceiptResponseSchema, 'SaveReceiptResponse'],
   [ReceiptSchema, 'Receipt'],
   [LivenessSchema, 'Liveness'],
+  [RequiresActionSchema, 'RequiresAction'],
+  [ThreeDSecureSchema, 'ThreeDSecure'],
   [ReadinessCheckSchema, 'ReadinessCheck'],
   [ReadinessSchema, 'Readiness'],
 ];
@@ -105,6 +108,8 @@ export interface ComponentSchemas {
   schemas: Record<string, JsonSchema>;
   requestName(endpoint: EndpointDescription): string | undefined;
   responseName(endpoint: EndpointDescription): string;
+  /** The component name of one of the endpoint's `otherResponses` schemas. */
+  otherResponseName(schema: z.ZodType): string;
 }
 
 /** Converts every schema the endpoints use into `components.schemas`, named, with `$ref`s between them. */
@@ -117,6 +122,7 @@ export function buildComponentSchemas(endpoints: readonly EndpointDescription[])
     const base = endpoint.operationId.charAt(0).toUpperCase() + endpoint.operationId.slice(1);
     if (endpoint.request) requestNames.set(endpoint, input.nameFor(endpoint.request, `${base}Request`));
     if (!endpoint.response.contentType) responseNames.set(endpoint, output.nameFor(endpoint.response.schema, `${base}Response`));
+    for (const other of endpoint.otherResponses ?? []) output.nameFor(other.schema, `${base}Response${other.status}`);
   }
   const schemas: Record<string, JsonSchema> = {};
   for (const [io, named] of [
@@ -136,6 +142,7 @@ export function buildComponentSchemas(endpoints: readonly EndpointDescription[])
       if (!name) throw new Error(`no response schema for ${endpoint.operationId}`);
       return name;
     },
+    otherResponseName: (schema) => output.nameFor(schema, 'unnamed'),
   };
 }
 

@@ -9,16 +9,21 @@ import type { FrameToHostMessage, HostToFrameMessage } from '@svc/protocol';
 import type { CheckedAppearance } from '../shared/appearance-css';
 import { frameEnd, type PostMessageChannel } from '../shared/channel';
 import { EN_CARD_FRAME } from '../shared/i18n/en';
+import { Texts } from '../shared/i18n/texts';
 import { LocaleState } from '../shared/i18n/locale-state';
+import type { AuthenticationPrompt } from './card-authentication';
 import { mountCardForm, type CardForm, type CardValidation } from './card-form';
 import type { CardFrameTextKey } from './card-form-markup';
 import type { FrameSession } from './card-payment';
 import { submitCardForm } from './card-submit';
 import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
+import { InstallmentsField } from './installments-field';
 import { observeSize } from './observe-size';
 import { applyCardFormStyles } from './styles';
 
 type SubmitMessage = Extract<HostToFrameMessage, { type: 'submit' }>;
+
+const EN_TEXTS = new Texts(EN_CARD_FRAME);
 
 /** Starts the card frame in `win`; null (its inputs disabled) when the page was not opened by the Elements SDK. */
 export function startCardFrame(win: Window): CardFrame | null {
@@ -42,6 +47,9 @@ export class CardFrame {
   readonly #link: PostMessageChannel<HostToFrameMessage, FrameToHostMessage>;
   readonly #form: CardForm;
   readonly #locale: LocaleState<CardFrameTextKey>;
+  readonly #installments: InstallmentsField;
+  /** The shopper's cancel of the bank's page now on show (3-D Secure), by the payment's request id. */
+  readonly #cancels = new Map<string, () => void>();
 
   constructor(
     private readonly win: Window,
@@ -55,6 +63,7 @@ export class CardFrame {
     link.open();
     link.send({ type: 'ready' });
     this.#form = mountCardForm(doc, { onChange: (validation) => this.#validated(validation) });
+    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, EN_TEXTS);
     observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
     // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
     // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.
@@ -66,6 +75,7 @@ export class CardFrame {
       const heading = doc.querySelector('h1');
       if (heading) heading.textContent = texts.t('card.form');
       this.#form.setTexts(texts);
+      this.#installments.setTexts(texts);
     });
     const language = languageFrom(win.location.search);
     if (language && language !== 'en') void this.#locale.use(language, win.location.origin);
@@ -98,7 +108,8 @@ export class CardFrame {
           apiBase: message.apiBase.replace(/\/+$/, ''),
           debug: message.debug,
         };
-        this.#log('init', { sessionId: message.sessionId });
+        this.#installments.setMax(message.maxInstallments ?? 1);
+        this.#log('init', { sessionId: message.sessionId, maxInstallments: message.maxInstallments ?? 1 });
         return;
       }
       case 'appearance': {
@@ -117,6 +128,8 @@ export class CardFrame {
         return this.#locale.use(message.locale, origin);
       case 'submit':
         return this.#submit(message);
+      case 'cancelAuthentication':
+        return this.#cancels.get(message.requestId)?.();
     }
   }
 
@@ -132,19 +145,36 @@ export class CardFrame {
       });
     }
     this.#paying = true;
+    this.#installments.setBusy(true);
+    const installments = this.#installments.value();
     const outcome = await submitCardForm(
       this.#form,
       session,
-      { amount, currency, billingAddress },
+      { amount, currency, billingAddress, ...(installments === undefined ? {} : { installments }) },
       (...details) => this.#log(...details),
       (transaction) => {
         this.#log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
         this.#link.send({ type: 'result', requestId, ok: true, transaction });
       },
+      (url) => this.#authenticate(requestId, url),
     );
     this.#paying = false;
+    this.#installments.setBusy(false);
     if (outcome.ok) return;
     this.#log('result error', outcome.error.code);
     this.#link.send({ type: 'result', requestId, ok: false, error: outcome.error });
+  }
+
+  /**
+   * The bank's page for payment `requestId` (3-D Secure): the host shows it in its dialog; the shopper ending the dialog
+   * comes back as `cancelAuthentication`. The host closes its dialog on this payment's `result`.
+   */
+  #authenticate(requestId: string, url: string): AuthenticationPrompt {
+    let cancel: () => void = () => undefined;
+    const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+    this.#cancels.set(requestId, cancel);
+    this.#log('authentication shown');
+    this.#link.send({ type: 'authentication', requestId, url });
+    return { cancelled, close: () => void this.#cancels.delete(requestId) };
   }
 }

@@ -4,8 +4,13 @@
  * once it is accepted (the card is not kept), and the service's field errors shown at their fields when refused.
  */
 import type { BillingAddress, BrowserTransaction, SdkError } from '@svc/protocol';
+import { awaitAuthentication, type Authenticate } from './card-authentication';
 import type { CardForm } from './card-form';
-import { payWithCard, type FrameSession } from './card-payment';
+import { isRequiresAction, payWithCard, type FrameSession } from './card-payment';
+import type { ApiResult } from '../shared/post-json';
+
+const CANNOT_AUTHENTICATE =
+  "The shopper's bank asked for 3-D Secure, which the payment service's answer did not let the widget show. Please report this to the payment service.";
 
 export type CardSubmitOutcome = { ok: true; transaction: BrowserTransaction } | { ok: false; error: SdkError };
 
@@ -13,12 +18,15 @@ export interface CardSubmitPayment {
   amount?: number | undefined;
   currency?: string | undefined;
   billingAddress?: BillingAddress | undefined;
+  /** The number of payments chosen beside the card fields (sent only where they are offered). */
+  installments?: number | undefined;
 }
 
 /**
  * `log` gets field names and codes only, never card data nor the billing address. `onAccepted` hears of an accepted
  * payment before the form is emptied: the card frame posts its result there, so the page learns of the payment before
- * the emptied form's validation.
+ * the emptied form's validation. `authenticate` shows the bank's page when the payment asks for 3-D Secure
+ * (card-authentication.ts); the fields stay read-only until the bank or the shopper has answered.
  */
 export async function submitCardForm(
   form: CardForm,
@@ -26,6 +34,7 @@ export async function submitCardForm(
   payment: CardSubmitPayment,
   log: (...details: unknown[]) => void = () => undefined,
   onAccepted: (transaction: BrowserTransaction) => void = () => undefined,
+  authenticate?: Authenticate,
 ): Promise<CardSubmitOutcome> {
   form.showAllErrors();
   const card = form.cardInput();
@@ -40,7 +49,18 @@ export async function submitCardForm(
   }
   form.setBusy(true);
   log('submit');
-  const outcome = await payWithCard(session, { card, ...payment });
+  const answer = await payWithCard(session, { card, ...payment });
+  let outcome: ApiResult<BrowserTransaction>;
+  if (!answer.ok || !isRequiresAction(answer.value)) {
+    outcome = answer as ApiResult<BrowserTransaction>;
+  } else if (!authenticate || !answer.value.transactionNumber) {
+    log('authentication asked, but it cannot be shown');
+    outcome = { ok: false, error: { code: 'internal_error', message: CANNOT_AUTHENTICATE }, paths: [] };
+  } else {
+    log('authentication asked');
+    const { transactionNumber } = answer.value;
+    outcome = await awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
+  }
   if (outcome.ok) {
     onAccepted(outcome.value);
     form.clear();

@@ -6,6 +6,9 @@ export { mountCardForm, CardForm, type CardInput, type CardValidation, type Moun
 export { CARD_FORM_HTML, renderCardForm } from './card-form-markup';
 export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type FrameSession } from './card-payment';
 export { CardFrame, startCardFrame } from './card-frame-app';
+export { awaitAuthentication, cancelAuthentication, outcomeOf, type Authenticate, type AuthenticationPrompt } from './card-authentication';
+export { InstallmentsField } from './installments-field';
+export { followTransaction, type TransactionFollow } from './transaction-follow';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';
 export { composite, contrastRatio, luminance, readColour, type Rgba } from './colour-contrast';

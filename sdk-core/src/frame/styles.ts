@@ -23,9 +23,9 @@ body{font-family:var(--svc-font-family);font-size:var(--svc-font-size);line-heig
 .row>.field{grid-row:span 3;grid-template-rows:subgrid}
 .field label{font-size:.875em;font-weight:500;align-self:end}
 .control{position:relative}
-.field input{box-sizing:border-box;width:100%;font:inherit;padding:calc(${UNIT} * 5) calc(${UNIT} * 6);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius);background:var(--svc-color-input);color:inherit}
+.field input,.field select{box-sizing:border-box;width:100%;font:inherit;padding:calc(${UNIT} * 5) calc(${UNIT} * 6);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius);background:var(--svc-color-input);color:inherit}
 #number{padding-inline-end:4em}
-.field input:focus{outline:2px solid var(--svc-color-accent);outline-offset:1px;border-color:var(--svc-color-accent)}
+.field input:focus,.field select:focus{outline:2px solid var(--svc-color-accent);outline-offset:1px;border-color:var(--svc-color-accent)}
 .field input[aria-invalid=true]{border-color:var(--svc-color-error)}
 .field input[readonly]{background:var(--svc-color-readonly)}
 .brand{position:absolute;inset-inline-end:calc(${UNIT} * 5);top:50%;transform:translateY(-50%);display:flex;align-items:center;font-size:13px;color:var(--svc-color-muted);pointer-events:none}

@@ -20,6 +20,8 @@ export interface WidgetConfig {
   paymentMethods?: PaymentMethodName[] | undefined;
   /** `auto` or a language, as the page passed it (the widget resolves it: an unsupported one is `en`, with a warning). */
   locale: string;
+  /** The most payments the session is asked for (`config({ maxInstallments })`); undefined: none. */
+  maxInstallments?: number | undefined;
 }
 
 /** A card field's validation error: the field and a generic message, never card data. */

@@ -5,7 +5,13 @@ import { http, HttpResponse, resetApiMock, startApiMock, worker } from '../testi
 import { makeTransaction } from '../testing/api-fixtures.js';
 import { payWithWallet } from './api-client';
 
-const session: SdkSession = { sessionId: 'ses_1', sessionToken: 'tok_1', paymentMethods: ['paypal'], expiresAt: '2030-01-01T00:00:00.000Z' };
+const session: SdkSession = {
+  sessionId: 'ses_1',
+  sessionToken: 'tok_1',
+  paymentMethods: ['paypal'],
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  maxInstallments: 1,
+};
 const pay = () => payWithWallet(location.origin, session, { method: 'paypal', amount: 1050, currency: 'USD' }, new AbortController().signal);
 const answer = (body: unknown) =>
   worker.use(http.post('*/sdk/sessions/:sessionId/payments', () => HttpResponse.json(body as Record<string, unknown>), { once: true }));

@@ -16,11 +16,13 @@ export interface EngineConfig {
   appearance: Appearance | undefined;
   paymentMethods: PaymentMethodName[] | undefined;
   locale: string;
+  /** The most payments offered (the session's request); undefined: none asked for. */
+  maxInstallments: number | undefined;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
-const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods';
+const OPTION_NAMES = 'mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods, maxInstallments';
 
 /** `config(options)`: the config with its defaults, or what is wrong with the options. */
 export function checkConfig(options: unknown): Checked<EngineConfig> {
@@ -36,8 +38,9 @@ export function checkConfig(options: unknown): Checked<EngineConfig> {
     locale = 'auto',
     appearance,
     paymentMethods,
+    maxInstallments,
   } = parsed.value;
-  return { ok: true, value: { mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods } };
+  return { ok: true, value: { mode, clientId, methodType, debug, visualizer, payButtonId, locale, appearance, paymentMethods, maxInstallments } };
 }
 
 /** `update(options)`: the checked update, or what is wrong with it. */

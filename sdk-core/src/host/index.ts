@@ -2,6 +2,7 @@
  * `@svc/sdk-core/host`: code that runs in the merchant's page (and the SDK's engine, which the iframe SDK runs in its
  * widget page, sdk-engine.ts). It never sees card data and never imports frame code.
  */
+export { AuthenticationDialog, isServicePage, type AuthenticationDialogOptions, type AuthenticationTextKey } from './authentication-dialog';
 export type { CardFieldError, WidgetAdapter, WidgetConfig, WidgetEvents, WidgetHandle } from './adapter';
 export { createServiceFrontEndSDK, type ServiceFrontEndSDK, type ServiceFrontEndSDKOptions } from './service-front-end-sdk';
 export { SdkEngine, localEngine, type SdkEngineOptions } from './sdk-engine';

@@ -151,9 +151,19 @@ export class SdkEngine {
     this.#warn('appearance-refused', refusalsWarning(refusals));
   }
 
-  #widgetConfig({ clientId, mode, methodType, debug, locale, appearance, paymentMethods }: EngineConfig): WidgetConfig {
+  #widgetConfig({ clientId, mode, methodType, debug, locale, appearance, paymentMethods, maxInstallments }: EngineConfig): WidgetConfig {
     const { apiBase } = this.options;
-    return { apiBase, clientId, mode, methodType, debug, locale, ...(appearance && { appearance }), ...(paymentMethods && { paymentMethods }) };
+    return {
+      apiBase,
+      clientId,
+      mode,
+      methodType,
+      debug,
+      locale,
+      ...(appearance && { appearance }),
+      ...(paymentMethods && { paymentMethods }),
+      ...(maxInstallments && { maxInstallments }),
+    };
   }
 
   /** The events of the widget mounted now; once it is removed, whatever it still reports is ignored. */

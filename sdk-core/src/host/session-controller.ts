@@ -18,6 +18,8 @@ export interface SessionParams {
   mode: 'sandbox' | 'production';
   /** Only the iframe SDK's widget page, which starts its session from the service's origin: the page framing it. */
   embeddingOrigin?: string;
+  /** The most payments the card form offers (`config({ maxInstallments })`), capped by the service to what the processor has. */
+  maxInstallments?: number;
 }
 
 export type SessionState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; session: SdkSession } | { status: 'error'; error: SdkError };

@@ -51,6 +51,7 @@ const SHOPPER_ERRORS: Partial<Record<SdkErrorCode, WidgetTextKey>> = {
   network_error: 'error.network_error',
   session_expired: 'error.session_expired',
   payment_cancelled: 'error.payment_cancelled',
+  authentication_failed: 'error.authentication_failed',
   fields_incomplete: 'error.fields_incomplete',
 };
 

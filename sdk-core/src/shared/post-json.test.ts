@@ -28,7 +28,13 @@ describe('postJson', () => {
         '*/sdk/sessions',
         ({ request }) => {
           seen = request.headers;
-          return HttpResponse.json({ sessionId: 'ses_1', sessionToken: 'tok', paymentMethods: ['card'], expiresAt: '2030-01-01T00:00:00.000Z' });
+          return HttpResponse.json({
+            sessionId: 'ses_1',
+            sessionToken: 'tok',
+            paymentMethods: ['card'],
+            expiresAt: '2030-01-01T00:00:00.000Z',
+            maxInstallments: 1,
+          });
         },
         { once: true },
       ),

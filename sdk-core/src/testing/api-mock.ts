@@ -1,7 +1,8 @@
 /** The /sdk API in the browser through msw's service worker; the card frame's own fetches go through it too. */
-import { http, HttpResponse } from 'msw';
+import { http, HttpResponse, passthrough } from 'msw';
 import { setupWorker } from 'msw/browser';
 import { answerPayment, answerSession } from './api-fixtures.js';
+import { CHALLENGE_CARDS } from './fake-bank.mjs';
 
 export interface RecordedCall {
   url: string;
@@ -39,7 +40,14 @@ export const handlers = [
   }),
   http.post('*/sdk/sessions/:sessionId/payments', async ({ request }) => {
     const call = await record(request);
+    // A challenge card goes on to the test server, which holds the bank's side (fake-bank.mjs).
+    const card = (call.body['card'] as { number?: string } | undefined)?.number;
+    if (card && card in CHALLENGE_CARDS) return passthrough();
     return reply(answerPayment(call.body, call.authorization));
+  }),
+  http.post('*/authentication/:authenticationId/cancel', async ({ request }) => {
+    calls.push({ url: request.url, authorization: request.headers.get('authorization'), origin: request.headers.get('origin'), body: {} });
+    return passthrough();
   }),
 ];
 

@@ -112,7 +112,13 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
           http.post(
             '*/sdk/sessions',
             () =>
-              HttpResponse.json({ sessionId: 'ses_old', sessionToken: 'tok_expired', paymentMethods: ['card', 'paypal'], expiresAt: new Date().toISOString() }),
+              HttpResponse.json({
+                sessionId: 'ses_old',
+                sessionToken: 'tok_expired',
+                paymentMethods: ['card', 'paypal'],
+                expiresAt: new Date().toISOString(),
+                maxInstallments: 1,
+              }),
             { once: true },
           ),
         );
@@ -190,6 +196,7 @@ export function describeWidgetBehaviour(name: string, driver: WidgetDriver): voi
                 sessionToken: 'tok_none',
                 paymentMethods: [],
                 expiresAt: new Date(Date.now() + 60_000).toISOString(),
+                maxInstallments: 1,
               }),
             { once: true },
           ),

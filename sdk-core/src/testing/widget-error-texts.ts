@@ -117,7 +117,13 @@ export function describeErrorTexts(harness: WidgetHarness): void {
         http.post(
           '*/sdk/sessions',
           () =>
-            HttpResponse.json({ sessionId: 'ses_none', sessionToken: 'tok_none', paymentMethods: [], expiresAt: new Date(Date.now() + 60_000).toISOString() }),
+            HttpResponse.json({
+              sessionId: 'ses_none',
+              sessionToken: 'tok_none',
+              paymentMethods: [],
+              expiresAt: new Date(Date.now() + 60_000).toISOString(),
+              maxInstallments: 1,
+            }),
           { once: true },
         ),
       );

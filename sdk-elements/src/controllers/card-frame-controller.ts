@@ -23,6 +23,12 @@ export interface CardFrameCallbacks {
   onUnavailable: (error: SdkError) => void;
   /** What the frame accepted of the appearance last sent (and refused), after every appearance it was sent. */
   onLook: (look: CheckedAppearance) => void;
+  /**
+   * The payment waits for the shopper's bank (3-D Secure): show `url` (a page of the service's origin) until the
+   * returned function is called (the payment's result came, or the element left the page); `cancel` when the shopper
+   * ends it.
+   */
+  onAuthentication: (url: string, cancel: () => void) => () => void;
   log: (event: string, detail?: unknown) => void;
 }
 
@@ -38,6 +44,18 @@ export type CardOutcome = { ok: true; transaction: Transaction } | { ok: false; 
 export const READY_TIMEOUT_MS = 5_000;
 /** Longer than the frame's own 30 s request limit, so the frame normally answers first. */
 const RESULT_TIMEOUT_MS = 45_000;
+/**
+ * While the bank's page is on show: longer than the service's 10 minutes, after which it declines the payment
+ * `authentication_failed` and the frame answers with that.
+ */
+const AUTHENTICATION_TIMEOUT_MS = 11 * 60_000;
+
+interface Pending {
+  resolve: (outcome: CardOutcome) => void;
+  timer: ReturnType<typeof setTimeout>;
+  /** Takes the bank's page away (3-D Secure), while it is on show. */
+  closeAuthentication?: () => void;
+}
 
 export class CardFrameController implements ReactiveController {
   readonly instanceId = randomInstanceId();
@@ -54,7 +72,7 @@ export class CardFrameController implements ReactiveController {
   #appearance: Appearance | undefined;
   #language: Language = 'en';
   #readyTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #pending = new Map<string, { resolve: (outcome: CardOutcome) => void; timer: ReturnType<typeof setTimeout> }>();
+  readonly #pending = new Map<string, Pending>();
   #requestCount = 0;
   readonly #readyWaiters = new Set<() => void>();
 
@@ -154,10 +172,7 @@ export class CardFrameController implements ReactiveController {
     this.#requestCount += 1;
     const requestId = `${this.instanceId.slice(0, 8)}-${this.#requestCount}`;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(requestId);
-        resolve({ ok: false, error: { code: 'frame_unavailable', message: 'The secure card frame did not answer. Check the connection and pay again.' } });
-      }, RESULT_TIMEOUT_MS);
+      const timer = this.#answerTimer(requestId, RESULT_TIMEOUT_MS);
       this.#pending.set(requestId, { resolve, timer });
       const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
       this.#channel!.send({ type: 'submit', requestId, ...body });
@@ -188,6 +203,7 @@ export class CardFrameController implements ReactiveController {
     clearTimeout(this.#readyTimer);
     for (const [requestId, pending] of this.#pending) {
       clearTimeout(pending.timer);
+      pending.closeAuthentication?.();
       pending.resolve({ ok: false, error: { code: 'frame_unavailable', message: 'The widget was removed from the page during the payment.' } });
       this.#pending.delete(requestId);
     }
@@ -195,9 +211,9 @@ export class CardFrameController implements ReactiveController {
 
   #sendInit(): void {
     if (!this.frameReady || !this.#session || !this.#channel) return;
-    const { sessionId, sessionToken } = this.#session;
-    this.#channel.send({ type: 'init', sessionId, sessionToken, apiBase: this.#apiBase, debug: this.#debug });
-    this.callbacks.log('frame init sent', { sessionId });
+    const { sessionId, sessionToken, maxInstallments } = this.#session;
+    this.#channel.send({ type: 'init', sessionId, sessionToken, apiBase: this.#apiBase, debug: this.#debug, maxInstallments });
+    this.callbacks.log('frame init sent', { sessionId, maxInstallments });
   }
 
   #onMessage(message: FrameToHostMessage): void {
@@ -227,13 +243,39 @@ export class CardFrameController implements ReactiveController {
         this.validation = { isValid: message.isValid, brand: message.brand, errors: message.errors };
         this.callbacks.onValidation(this.validation);
         return;
+      case 'authentication': {
+        const pending = this.#pending.get(message.requestId);
+        if (!pending || pending.closeAuthentication || new URL(message.url).origin !== new URL(this.#apiBase).origin) return;
+        clearTimeout(pending.timer);
+        pending.timer = this.#answerTimer(message.requestId, AUTHENTICATION_TIMEOUT_MS);
+        this.callbacks.log('authentication asked');
+        pending.closeAuthentication = this.callbacks.onAuthentication(message.url, () => {
+          this.callbacks.log('authentication cancelled');
+          this.#channel?.send({ type: 'cancelAuthentication', requestId: message.requestId });
+        });
+        return;
+      }
       case 'result': {
         const pending = this.#pending.get(message.requestId);
         if (!pending) return;
         this.#pending.delete(message.requestId);
         clearTimeout(pending.timer);
+        pending.closeAuthentication?.();
         pending.resolve(message.ok ? { ok: true, transaction: message.transaction } : { ok: false, error: message.error });
       }
     }
+  }
+
+  /** Ends payment `requestId` as unanswered after `ms` (its bank's page, if on show, goes with it). */
+  #answerTimer(requestId: string, ms: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => {
+      const pending = this.#pending.get(requestId);
+      this.#pending.delete(requestId);
+      pending?.closeAuthentication?.();
+      pending?.resolve({
+        ok: false,
+        error: { code: 'frame_unavailable', message: 'The secure card frame did not answer. Check the connection and pay again.' },
+      });
+    }, ms);
   }
 }

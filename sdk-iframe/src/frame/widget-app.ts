@@ -13,12 +13,24 @@ import {
   checkAppearance,
   instanceIdFrom,
   mountCardForm,
+  InstallmentsField,
   observeSize,
   parentOriginFrom,
   submitCardForm,
+  type AuthenticationPrompt,
   type CardForm,
+  type CardSubmitPayment,
+  type FrameSession,
 } from '@svc/sdk-core/frame';
-import { SdkEngine, WidgetController, type WidgetAdapter, type WidgetConfig, type WidgetEvents, type WidgetHandle } from '@svc/sdk-core/host';
+import {
+  AuthenticationDialog,
+  SdkEngine,
+  WidgetController,
+  type WidgetAdapter,
+  type WidgetConfig,
+  type WidgetEvents,
+  type WidgetHandle,
+} from '@svc/sdk-core/host';
 import { EN_CARD, EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { SdkErrorException, sessionError } from '@svc/sdk-core/shared';
 import { widgetEnd } from './widget-channel';
@@ -119,14 +131,22 @@ class Widget implements WidgetHandle {
   #mode: 'sandbox' | 'production';
   #methodType: SdkMethodType;
   #debug: boolean;
+  /** `config({ maxInstallments })`: asked of the session (a change starts a new one). */
+  #maxInstallments: number | undefined;
   #sessionKey = '';
   readonly #view: WidgetView;
   readonly #form: CardForm;
+  readonly #installments: InstallmentsField;
   readonly #widget: WidgetController;
+  readonly #doc: Document;
+  /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
+  #authentication: AuthenticationDialog | null = null;
   /** The page's texts in the widget's language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState({ ...EN_WIDGET, ...EN_CARD }, () => {
     this.#view.setTexts(this.#locale.texts);
     this.#form.setTexts(this.#locale.texts);
+    this.#installments.setTexts(this.#locale.texts);
+    this.#authentication?.setTexts(this.#locale.texts);
     this.#render();
   });
 
@@ -138,14 +158,15 @@ class Widget implements WidgetHandle {
     private readonly applyAppearance: (appearance: unknown) => unknown,
   ) {
     const doc = win.document;
-    ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug } = config);
+    this.#doc = doc;
+    ({ mode: this.#mode, methodType: this.#methodType, debug: this.#debug, maxInstallments: this.#maxInstallments } = config);
     this.#widget = new WidgetController(
       {
         requestUpdate: () => this.#render(),
         events,
         shopperText: (key) => this.#locale.texts.t(key),
-        payByCard: ({ sessionId, sessionToken }, payment) =>
-          submitCardForm(this.#form, { sessionId, sessionToken, apiBase: config.apiBase, debug: this.#debug }, payment),
+        sessionReady: (session) => this.#installments.setMax(session.maxInstallments),
+        payByCard: ({ sessionId, sessionToken }, payment) => this.#payByCard({ sessionId, sessionToken, apiBase: config.apiBase, debug: this.#debug }, payment),
       },
       { name: 'svc-iframe-widget', debug: () => this.#debug },
     );
@@ -156,6 +177,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
+    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
@@ -166,7 +188,8 @@ class Widget implements WidgetHandle {
 
   /** The client ID is the page's (another one loads another page); a change of mode or methodType starts a new session. */
   configure(config: WidgetConfig): void {
-    const { mode, methodType, debug, locale } = config;
+    const { mode, methodType, debug, locale, maxInstallments } = config;
+    this.#maxInstallments = maxInstallments;
     void this.#locale.request(locale, this.config.apiBase);
     this.#mode = mode;
     this.#methodType = methodType;
@@ -186,9 +209,56 @@ class Widget implements WidgetHandle {
     return this.#widget.pay(options);
   }
 
-  /** The page goes with the widget; a session load or a wallet payment still running is dropped. */
+  /** The page goes with the widget; a session load or a wallet payment still running is dropped, the bank's page closed. */
   destroy(): void {
     this.#widget.disconnect();
+    this.#authentication?.close();
+  }
+
+  async #payByCard(session: FrameSession, payment: CardSubmitPayment) {
+    const installments = this.#installments.value();
+    this.#installments.setBusy(true);
+    try {
+      return await submitCardForm(
+        this.#form,
+        session,
+        { ...payment, ...(installments === undefined ? {} : { installments }) },
+        (...details) => this.#widget.log('card payment', details),
+        undefined,
+        (url) => this.#authenticate(url),
+      );
+    } finally {
+      this.#installments.setBusy(false);
+    }
+  }
+
+  /**
+   * The bank's page (3-D Secure) in a dialog over the widget; the page grows to hold it (the loader sizes the iframe to
+   * the page) and shrinks back when it closes.
+   */
+  #authenticate(url: string): AuthenticationPrompt {
+    let cancel: () => void = () => undefined;
+    const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+    this.#authentication?.close();
+    this.#doc.body.classList.add('authenticating');
+    const dialog = new AuthenticationDialog({
+      parent: this.#doc.body,
+      url,
+      serviceOrigin: new URL(this.config.apiBase).origin,
+      texts: this.#locale.texts,
+      onCancel: () => cancel(),
+    });
+    this.#authentication = dialog;
+    this.#widget.log('authentication shown');
+    return {
+      cancelled,
+      close: () => {
+        dialog.close();
+        if (this.#authentication !== dialog) return;
+        this.#authentication = null;
+        this.#doc.body.classList.remove('authenticating');
+      },
+    };
   }
 
   #render(): void {
@@ -205,10 +275,18 @@ class Widget implements WidgetHandle {
 
   /** A new session when mode or methodType change. */
   #startSession(): void {
-    const key = `${this.#mode}|${this.#methodType}`;
+    const maxInstallments = this.#maxInstallments;
+    const key = `${this.#mode}|${this.#methodType}|${maxInstallments ?? 1}`;
     if (key === this.#sessionKey) return;
     this.#sessionKey = key;
     const { apiBase, clientId } = this.config;
-    this.#widget.startSession({ apiBase, clientId, mode: this.#mode, methodType: this.#methodType, embeddingOrigin: this.embeddingOrigin });
+    this.#widget.startSession({
+      apiBase,
+      clientId,
+      mode: this.#mode,
+      methodType: this.#methodType,
+      embeddingOrigin: this.embeddingOrigin,
+      ...(maxInstallments === undefined ? {} : { maxInstallments }),
+    });
   }
 }

@@ -30,6 +30,7 @@ main{display:grid;gap:calc(${UNIT} * 6);padding:2px;background:var(--svc-color-b
 .spinner{width:20px;height:20px;border:3px solid var(--svc-color-border);border-top-color:var(--svc-color-accent);border-radius:50%;animation:spin 1s linear infinite}
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.spinner{animation:none}}
+body.authenticating{min-height:38rem}
 `;
 
 /** Where the appearance's selectors land in the widget page, on top of the card form's. */

@@ -24,4 +24,6 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   stickerCode: StickerCodeParam,
   endpointId: z.uuid('is not a webhook endpoint id'),
   eventId: z.uuid('is not an event id'),
+  // A 3-D Secure authentication: the bank page's only credential (its URL).
+  authenticationId: z.string().regex(/^auth_[A-Za-z0-9]{32}$/, 'is not an authentication id'),
 };

@@ -1,4 +1,4 @@
-import type { CardInput, Currency, WalletMethod } from '@svc/protocol';
+import type { CardInput, Currency, ThreeDSecure, WalletMethod } from '@svc/protocol';
 
 /** A payment method as the consumer presented it. Card data lives only in memory, for the processor call. */
 export type PaymentMethodInput = { method: 'card'; card: CardInput } | { method: WalletMethod };
@@ -12,6 +12,8 @@ export interface Approval {
   supportsCloseAuth: boolean;
   paymentMethodName: string;
   lastFourDigits: string | null;
+  /** The 3-D Secure that took place before the approval (frictionless, or a challenge completed); absent when none did. */
+  threeDSecure?: ThreeDSecure;
   /** The processor's id of this payment (a Stripe PaymentIntent `pi_…`, an Adyen `pspReference`): the confirmation's `serviceReferenceId`. */
   paymentId?: string;
 }
@@ -35,6 +37,23 @@ export interface Failure {
 }
 
 export type ProcessorResult = Approval | Refusal | Failure;
+
+/**
+ * The consumer's bank asks for 3-D Secure before it decides (docs/integrating.md#3-d-secure): `sale` and `authorize` of a
+ * card the consumer presents (a link's page, a widget's session) may answer this. The payment waits at the processor
+ * under `reference`; `actionUrl` is the bank's page the consumer must open, or null when the service shows its own (the
+ * sandbox's simulated bank). `completeAuthentication` then gives the decision; a payment never completed is reversed by
+ * its request key.
+ */
+export interface ActionRequired {
+  outcome: 'requires_action';
+  processor: string;
+  reference: string;
+  actionUrl: string | null;
+}
+
+/** What a payment the consumer presents a method for answers: a decision, or the bank's step first. */
+export type PaymentResult = ProcessorResult | ActionRequired;
 
 /** Which connector a processor is. */
 export type ProcessorKind = 'sandbox' | 'stripe' | 'adyen';
@@ -118,8 +137,14 @@ export type RefundResult =
 export interface PaymentProcessor {
   readonly kind: ProcessorKind;
   readonly capabilities: ProcessorCapabilities;
-  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult>;
-  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult>;
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
+  /**
+   * The decision on a payment that answered `requires_action`, once the consumer has answered the bank: the same
+   * payment (`reference`, and the `requestKey` of the sale or authorization that asked), never a second charge; a
+   * repeated call answers as the first. An authentication the bank refused is a decline `authentication_failed`.
+   */
+  completeAuthentication(reference: string, requestKey: string): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** Takes the amount from the hold; an asynchronous acquirer answers `Pending` until its webhook tells the outcome. */

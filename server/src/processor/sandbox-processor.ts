@@ -1,6 +1,6 @@
 import { randomBytes } from '../random-bytes';
-import { SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome } from '@svc/protocol';
-import type { PaymentDetails, PaymentMethodInput, PaymentProcessor, ProcessorCapabilities, ProcessorResult, RefundResult } from './processor';
+import { SANDBOX_3DS_CARDS, SANDBOX_TEST_CARDS, type Currency, type SandboxCardOutcome, type ThreeDSecure } from '@svc/protocol';
+import type { PaymentDetails, PaymentMethodInput, PaymentProcessor, PaymentResult, ProcessorCapabilities, ProcessorResult, RefundResult } from './processor';
 import { newConfirmationNumber } from '../ids';
 
 const KEPT_ANSWERS = 100_000;
@@ -18,9 +18,12 @@ export const SANDBOX_CAPABILITIES: ProcessorCapabilities = {
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
 
-type Kept = ProcessorResult | RefundResult | 'released';
+type Kept = PaymentResult | RefundResult | 'released';
 /** Marks the reference of a test card whose refunds the sandbox declines (`sbx_<processor>_norefund_…`). */
 const REFUNDS_DECLINED = 'norefund_';
+/** Marks the reference of a payment waiting for the simulated bank (`sbx_alpha_3ds_<challenge|declined>_…`). */
+const AWAITING_BANK = '3ds_';
+const THREE_DS_VERSION = '2.2.0';
 const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Google Pay' } as const;
 
 /**
@@ -57,12 +60,29 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
-  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
+  sale(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<PaymentResult> {
     return this.#answer(requestKey, () => this.#decide(method));
   }
 
-  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<ProcessorResult> {
+  authorize(method: PaymentMethodInput, _amountCents: number, _currency: Currency, requestKey: string, _details?: PaymentDetails): Promise<PaymentResult> {
     return this.#answer(requestKey, () => this.#decide(method));
+  }
+
+  /**
+   * The simulated bank's challenge was completed: the card of `reference` decides (4000 0000 0000 3220 approves,
+   * 4000 0084 0000 1629 declines `card_declined`). Keyed by the payment's own request key plus a suffix, so a second
+   * completion answers as the first and a reversed payment stays reversed. The service's simulated bank page ends a
+   * failed challenge itself (`authentication_failed`) and reverses the payment by its key.
+   */
+  completeAuthentication(reference: string, requestKey: string): Promise<ProcessorResult> {
+    if (this.#answered.get(requestKey) === REVERSED) return Promise.resolve(REVERSED);
+    return this.#answer(`${requestKey}:3ds`, (): ProcessorResult => {
+      const behaviour = new RegExp(`^sbx_alpha_${AWAITING_BANK}(challenge|declined)_`).exec(reference)?.[1];
+      if (!behaviour) return { outcome: 'failed', processor: 'unknown', reason: 'no authentication waits under this reference' };
+      if (behaviour === 'declined') return { outcome: 'declined', processor: 'alpha', code: 'card_declined', processorCode: 'do_not_honor' };
+      const approval = this.#approve('alpha', true, 'Visa', '3220');
+      return approval.outcome === 'approved' ? { ...approval, threeDSecure: authenticated('challenge') } : approval;
+    });
   }
 
   reauthorize(reference: string, _amountCents: number, _currency: Currency, requestKey: string): Promise<ProcessorResult> {
@@ -97,7 +117,7 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   /** A keyed call: decided at once (once per key), answered when held answers are let through. */
-  async #answer<T extends ProcessorResult | RefundResult>(requestKey: string, decide: () => T): Promise<T> {
+  async #answer<T extends PaymentResult | RefundResult>(requestKey: string, decide: () => T): Promise<T> {
     const answer = this.#once(requestKey, decide);
     await this.#held;
     return answer as T;
@@ -113,11 +133,25 @@ export class SandboxProcessor implements PaymentProcessor {
     return answer;
   }
 
-  #decide(method: PaymentMethodInput): ProcessorResult {
+  #decide(method: PaymentMethodInput): PaymentResult {
     if (method.method !== 'card') {
       return this.#approve('alpha', true, WALLET_NAMES[method.method], null);
     }
     const number = method.card.number.replace(/[\s-]/g, '');
+    const threeDs = SANDBOX_3DS_CARDS.find((c) => c.number === number)?.threeDSecure;
+    if (threeDs === 'frictionless') {
+      const approval = this.#approve('alpha', true, cardBrand(number), number.slice(-4));
+      return approval.outcome === 'approved' ? { ...approval, threeDSecure: authenticated('frictionless') } : approval;
+    }
+    if (threeDs) {
+      const kind = threeDs === 'challenge' ? 'challenge' : 'declined';
+      return {
+        outcome: 'requires_action',
+        processor: 'alpha',
+        reference: `sbx_alpha_${AWAITING_BANK}${kind}_${randomBytes(12).toString('hex')}`,
+        actionUrl: null,
+      };
+    }
     const known = SANDBOX_TEST_CARDS.find((c) => c.number === number);
     const outcome: SandboxCardOutcome = known?.outcome ?? 'approved';
     const processor = known?.processor ?? 'alpha';
@@ -151,6 +185,11 @@ export class SandboxProcessor implements PaymentProcessor {
       lastFourDigits: null,
     };
   }
+}
+
+/** What the simulated bank reports of an authentication it made. */
+function authenticated(flow: ThreeDSecure['flow']): ThreeDSecure {
+  return { authenticated: true, flow, version: THREE_DS_VERSION, eci: '05', liabilityShift: true };
 }
 
 export function cardBrand(number: string): string {

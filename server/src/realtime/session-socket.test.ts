@@ -7,7 +7,7 @@ const SHOP = 'https://shop.example.com';
 const t = useRealtimeApp({ merchantName: 'Socket Shop', origins: [SHOP] });
 
 describe('an SDK session socket (?session=)', () => {
-  it('follows the payment its session made, from the session origin only, without secrets', async () => {
+  it('follows the payment its session made, from the session origin or the service itself only, without secrets', async () => {
     const session = (await (
       await t.app.request('/sdk/sessions', { headers: { origin: SHOP }, body: { clientId: t.merchant.clientId, methodType: 'authorize', mode: 'sandbox' } })
     ).json()) as SdkSession;
@@ -20,6 +20,8 @@ describe('an SDK session socket (?session=)', () => {
     const transaction = (await paid.json()) as Transaction;
     expect(await upgradeStatus(t.app, { query: { session: session.sessionToken }, origin: 'https://evil.example.com' })).toBe(403);
     expect(await upgradeStatus(t.app, { query: { session: 'sess_unknown' }, origin: SHOP })).toBe(401);
+    // The card frame and the iframe SDK's widget page, on the service's own origin, follow it too (3-D Secure).
+    expect(await upgradeStatus(t.app, { query: { session: session.sessionToken }, origin: new URL(t.app.env.PUBLIC_BASE_URL).origin })).toBe(101);
 
     const socket = await t.socket({ query: { session: session.sessionToken }, origin: SHOP });
     socket.send({ type: 'subscribe', transactionNumber: transaction.TransactionNumber });

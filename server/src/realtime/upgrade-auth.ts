@@ -34,7 +34,7 @@ const CREDENTIAL_PARAMS = ['deviceId', 'link', 'session'] as const;
 /**
  * Who is opening the socket, from exactly one credential: `Authorization: Bearer` (merchant and branch keys),
  * `?deviceId=` (terminals), `?link=` (the hosted payment page, from the service's own origin) or `?session=`
- * (SDK sessions, from the client ID's allowed origins). Browsers always send `Origin`, so a browser credential
+ * (SDK sessions, from the client ID's allowed origins or the service's own card frame and widget page). Browsers always send `Origin`, so a browser credential
  * without one, or from another site, is refused (403): a page elsewhere cannot ride a consumer's link. Unknown
  * credentials spend the address's rate limit budget, as on the HTTP endpoints; known ones their own.
  */
@@ -83,7 +83,9 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, deps: 
       if (origin === undefined) return forbiddenOrigin();
       const grant = await deps.resolveSessionToken(db, presented.value);
       if (!grant) return unknown();
-      if (!grant.allowedOrigins.includes(origin)) return forbiddenOrigin();
+      // The merchant page the session is for, or this service's own pages that hold the token: the card frame and the
+      // iframe SDK's widget page, which follow a payment waiting for the shopper's bank (3-D Secure).
+      if (origin !== ownOrigin && !grant.allowedOrigins.includes(origin)) return forbiddenOrigin();
       audience = {
         kind: 'single_transaction',
         via: 'session',

@@ -25,6 +25,8 @@ export const EN_CARD = {
   'card.expiry.far': 'The expiry date is too far in the future.',
   'card.cvc.missing': 'Enter the security code.',
   'card.cvc.length': 'The security code must be {digits} digits.',
+  // The number of payments beside the card fields, when the merchant offers installments (a QA name).
+  'card.installments.label': 'Number of payments',
 } as const;
 
 /** What Elements' card frame is called: its iframe's title (`widget.frame`), and its page's (EN_CARD_FRAME). */
@@ -54,6 +56,12 @@ export const EN_WIDGET = {
   'error.network_error': 'The payment service could not be reached. Check your connection and try again.',
   'error.session_expired': 'Your payment session expired. Please pay again.',
   'error.payment_cancelled': 'The payment was cancelled. Nothing was charged.',
+  'error.authentication_failed': 'Your bank did not confirm the payment and nothing was charged. Try again or use another card.',
+  // The 3-D Secure dialog over the widget (QA names: the dialog, its frame and its Cancel button).
+  'auth.dialog': 'Confirm the payment with your bank',
+  'auth.intro': 'Your bank asks you to confirm this payment. Follow the steps on its page.',
+  'auth.frame': "Your bank's confirmation page",
+  'auth.cancel': 'Cancel',
   'error.fields_incomplete': 'Fill in your card details to pay.',
   'error.unavailable': 'Payment is not available right now. Please try again later.',
   'error.unexpected': 'Something went wrong and nothing was charged. Please try again.',
@@ -116,6 +124,17 @@ export const EN_PAGES = {
   'page.expired.text': 'This payment has expired and anything reserved on your card was released.',
   'page.elsewhere': 'Payment not available here',
   'page.elsewhere.text': "This payment is made in the merchant's own checkout, not on this page.",
+  'page.authenticating': 'Waiting for your bank',
+  'page.authenticating.text': "Your bank asked you to confirm this payment. Nothing is charged until you finish on your bank's page.",
+  'page.authentication.title': 'Confirm the payment with your bank',
+  'page.authentication.text': "Test bank: this page stands in for your bank's 3-D Secure check. Nothing real is charged.",
+  'page.authentication.complete': 'Complete authentication',
+  'page.authentication.fail': 'Fail authentication',
+  'page.authentication.finished': 'Authentication finished',
+  'page.authentication.finished.text': 'You can go back to the payment.',
+  'page.authentication.back': 'Back to the payment',
+  'page.authentication.notFound': 'Authentication not found',
+  'page.installments': 'Number of payments',
   'page.amount': 'Amount',
   'page.merchant': 'Merchant',
   'page.paidTo': 'Paid to',

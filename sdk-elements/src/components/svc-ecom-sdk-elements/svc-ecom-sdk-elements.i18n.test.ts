@@ -24,8 +24,8 @@ async function speaking(element: SvcEcomSdkElements, language: Language): Promis
   await waitFor(() => frameDoc(element).documentElement.lang === language || language === 'en', `the card frame speaks ${language}`);
 }
 
-function mountIn(locale: string): SvcEcomSdkElements {
-  const element = mount();
+function mountIn(locale: string, clientId?: string): SvcEcomSdkElements {
+  const element = mount(clientId ? { clientId } : {});
   element.locale = locale;
   return element;
 }
@@ -49,7 +49,8 @@ describe('<svc-ecom-sdk-elements> in every language', () => {
   for (const language of LANGUAGES) {
     it(`${language}: every accessible name and text comes from the ${language} catalogue`, async () => {
       const texts = await catalogue(language);
-      const element = mountIn(language);
+      // A session with installments: the number of payments shows beside the card fields.
+      const element = mountIn(language, 'ck_installments');
       await speaking(element, language);
       expect(part(element, 'legend')!.textContent).to.equal(texts['widget.methods']);
       expect(radios(element).map((radio) => radio.nextElementSibling!.textContent)).to.deep.equal(
@@ -63,6 +64,8 @@ describe('<svc-ecom-sdk-elements> in every language', () => {
         texts['card.expiry.label'],
         texts['card.cvc.label'],
       ]);
+      await waitFor(() => doc.getElementById('installments'), 'the number of payments');
+      expect(labelOf('installments')).to.equal(texts['card.installments.label']);
       expect(doc.getElementById('card-form')!.getAttribute('aria-label')).to.equal(texts['card.form']);
       expect((doc.getElementById('expiry') as HTMLInputElement).placeholder).to.equal(texts['card.expiry.placeholder']);
       // An error is the field's accessible description, in the language.

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { alertKey, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import { alertKey, AuthenticationDialog, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
 import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { appearanceCss, issueWarning, refusalsWarning, type AppearanceSelector, type CheckedAppearance } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
@@ -87,6 +87,7 @@ export class SvcEcomSdkElements extends LitElement {
     appearance: { attribute: false },
     paymentMethods: { attribute: false },
     locale: {},
+    maxInstallments: { type: Number, attribute: 'max-installments' },
   };
 
   /** Used when `api-base` is not set: the origin the SDK script was loaded from (set by the script). */
@@ -113,6 +114,11 @@ export class SvcEcomSdkElements extends LitElement {
    * `he`, `ar`, `ru`, `fr`, `de`, `es`; another value is `en` with one warning. May change at any time: what was typed stays.
    */
   declare locale: string;
+  /**
+   * The most payments the shopper may split a card payment into (attribute `max-installments`; default 1: none). Above 1
+   * the card form offers the number of payments, where the merchant's processor has installments.
+   */
+  declare maxInstallments: number | undefined;
 
   #configError: SdkError | null = null;
   #startedKey = '';
@@ -126,6 +132,7 @@ export class SvcEcomSdkElements extends LitElement {
   /** The widget's texts in its language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState(EN_WIDGET, () => {
     this.#frame.setLocale(this.#locale.texts.language);
+    this.#authentication?.setTexts(this.#locale.texts);
     this.requestUpdate();
   });
 
@@ -166,8 +173,11 @@ export class SvcEcomSdkElements extends LitElement {
     onResize: () => this.#log('frame resized', { height: this.#frame.height }),
     onUnavailable: (error) => this.#widget.report(error),
     onLook: (look) => this.#applyLook(look),
+    onAuthentication: (url, cancel) => this.#showAuthentication(url, cancel),
     log: (event, detail) => this.#log(event, detail),
   });
+  /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
+  #authentication: AuthenticationDialog | null = null;
 
   constructor() {
     super();
@@ -236,6 +246,23 @@ export class SvcEcomSdkElements extends LitElement {
     this.#frame.reset();
   }
 
+  /** The bank's page in a dialog over the widget until the returned function is called (the card frame decides when). */
+  #showAuthentication(url: string, cancel: () => void): () => void {
+    this.#authentication?.close();
+    const dialog = new AuthenticationDialog({
+      parent: this.renderRoot,
+      url,
+      serviceOrigin: new URL(this.#apiBase()).origin,
+      texts: this.#locale.texts,
+      onCancel: cancel,
+    });
+    this.#authentication = dialog;
+    return () => {
+      dialog.close();
+      if (this.#authentication === dialog) this.#authentication = null;
+    };
+  }
+
   /** Loads the session again after a failure (the "Try again" button does this). */
   retry(): void {
     this.#widget.renewSession();
@@ -256,7 +283,8 @@ export class SvcEcomSdkElements extends LitElement {
     }
     void this.#locale.request(this.locale, this.#apiBase());
     const settings = this.#settings();
-    const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType].join('|');
+    const maxInstallments = Number.isSafeInteger(this.maxInstallments) && this.maxInstallments! > 1 ? this.maxInstallments : undefined;
+    const key = [settings.apiBase, settings.clientId, settings.mode, settings.methodType, maxInstallments].join('|');
     if (key === this.#startedKey || !this.isConnected) return;
     this.#startedKey = key;
     this.#configError = this.#checkConfig(settings);
@@ -274,6 +302,7 @@ export class SvcEcomSdkElements extends LitElement {
       clientId: settings.clientId,
       methodType: settings.methodType as SdkMethodType,
       mode: settings.mode as 'sandbox' | 'production',
+      ...(maxInstallments === undefined ? {} : { maxInstallments }),
     });
   }
 

@@ -21,6 +21,8 @@ export const cardAttempts = pgTable(
       .notNull()
       .default('pending'),
     attemptedAt: at('attempted_at').notNull(),
+    /** The 3-D Secure authentication the attempt waits on (a 202 answer): it stays pending until the authentication ends. */
+    authenticationId: text('authentication_id'),
   },
   (t) => [
     index('card_attempts_subject_idx').on(t.subject, t.attemptedAt),

@@ -17,3 +17,4 @@ export * from './refunds';
 export * from './webhook-endpoints';
 export * from './processor-notifications';
 export * from './processor-accounts';
+export * from './authentications';

@@ -53,7 +53,7 @@ export const processorRequests = pgTable(
     state: text('state', { enum: ['in_flight', 'done', 'needs_review'] })
       .notNull()
       .default('in_flight'),
-    outcome: text('outcome', { enum: ['approved', 'declined', 'failed', 'released', 'reversed'] }),
+    outcome: text('outcome', { enum: ['approved', 'declined', 'failed', 'released', 'reversed', 'requires_action'] }),
     /** The answer the outcome gave the merchant, so whoever records it (the request or the worker) can give it. */
     responseStatus: smallint('response_status'),
     responseBody: text('response_body'),

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { apiCredentials, branches, bytea, merchantIdColumn } from './merchants';
 
 /** A widget's session: started from a merchant page with a client ID, used by the card frame and Express. */
@@ -16,6 +16,8 @@ export const sdkSessions = pgTable(
     mode: text('mode', { enum: ['sandbox', 'production'] }).notNull(),
     /** The merchant page's origin the session was started from. */
     origin: text('origin').notNull(),
+    /** The most payments the card widgets offer (1: none), already capped by the processor's capability. */
+    maxInstallments: smallint('max_installments').notNull().default(1),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -97,6 +97,11 @@ export const transactions = pgTable(
      */
     refundedCents: money('refunded_cents').notNull().default(0),
     refundsInFlightCents: money('refunds_in_flight_cents').notNull().default(0),
+    /** init's `maxInstallments`: the most payments the consumer may split a card payment into (1: none). */
+    maxInstallments: smallint('max_installments').notNull().default(1),
+    /** The code of the consumer's most recent declined attempt (`authentication_failed`, …), and the processor's own beside it. */
+    lastDeclineCode: text('last_decline_code'),
+    lastDeclineProcessorCode: text('last_decline_processor_code'),
     sequence: integer('sequence').notNull().default(1),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),

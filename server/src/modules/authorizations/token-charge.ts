@@ -1,3 +1,4 @@
+import { withoutAuthentication } from '../../processor/payment-result';
 import { Status, type Currency, type PayResponse } from '@svc/protocol';
 import type { Principal } from '../../auth/principal';
 import type { Tx } from '../../db/client';
@@ -45,7 +46,7 @@ interface TokenCharge {
 export const tokenChargeOperation: PaymentOperation<TokenCharge> = {
   kind: 'charge_token',
   call: (processor, request, charge) => processor.chargeToken(charge.token.processorReference, charge.amountCents, charge.currency, request.requestKey),
-  record: (tx, _request, result, charge, recording) => recordTokenCharge(tx, charge, result, recording),
+  record: (tx, _request, result, charge, recording) => recordTokenCharge(tx, charge, withoutAuthentication(result), recording),
 };
 
 async function recordTokenCharge(tx: Tx, charge: TokenCharge, result: ProcessorResult, { now, env }: Recording): Promise<Outcome> {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { columnParam, param, reusableStatement } from '../../db/reusable-query';
 import { cardAttempts, cardAttemptWindows } from '../../db/schema';
@@ -121,4 +121,15 @@ export async function markAttemptDeclined(db: Queryable, id: string): Promise<vo
 /** The attempt was not a decline (approved, failed, refused before the processor, a replay): it does not count. */
 export async function deleteAttempt(db: Queryable, id: string): Promise<void> {
   await deleteOne(db, { id });
+}
+
+/** The attempt waits on a 3-D Secure authentication: it stays pending (counting as a decline) under its id until that ends. */
+export async function holdAttemptFor(db: Queryable, id: string, authenticationId: string): Promise<void> {
+  await db.update(cardAttempts).set({ authenticationId }).where(eq(cardAttempts.id, id));
+}
+
+/** The authentication ended: its attempt is kept as declined (failed, cancelled, timed out, declined) or deleted. */
+export async function settleAttemptOf(db: Queryable, authenticationId: string, declined: boolean): Promise<void> {
+  if (declined) await db.update(cardAttempts).set({ state: 'declined' }).where(eq(cardAttempts.authenticationId, authenticationId));
+  else await db.delete(cardAttempts).where(eq(cardAttempts.authenticationId, authenticationId));
 }

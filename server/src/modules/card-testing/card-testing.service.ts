@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { WithDecision } from '../../mutations/mutation';
-import { deleteAttempt, lockAttemptsOf, markAttemptDeclined, insertAttemptUnlessFull } from './card-testing.queries';
+import { deleteAttempt, holdAttemptFor, lockAttemptsOf, markAttemptDeclined, insertAttemptUnlessFull, settleAttemptOf } from './card-testing.queries';
 
 /** Declined attempts a payment link, or an SDK session, takes in SUBJECT_WINDOW_S. */
 export const DECLINES_PER_SUBJECT = 5;
@@ -55,8 +55,12 @@ export async function limitDeclines<T extends AttemptAnswer>(
   const id = await reserveAttempt(deps, attempt);
   let settledWithDecision = false;
   const settling: WithDecision = {
-    // A recorded decision is the processor's, never a replay.
-    write: (tx, answer) => settleIn(tx, id, isDecline({ status: answer.status, replayed: false })),
+    // A recorded decision is the processor's, never a replay. A 202 waits on the consumer's bank: the attempt stays
+    // pending under its authentication, and is settled when that ends (settleAuthenticationAttempt).
+    write: (tx, answer) => {
+      const waitsOn = answer.status === 202 ? authenticationIdOf(answer.body) : null;
+      return waitsOn ? holdAttemptFor(tx, id, waitsOn) : settleIn(tx, id, isDecline({ status: answer.status, replayed: false }));
+    },
     committed: () => {
       settledWithDecision = true;
     },
@@ -68,6 +72,25 @@ export async function limitDeclines<T extends AttemptAnswer>(
     return result;
   } finally {
     if (!settledWithDecision) await settle(deps, id, declined);
+  }
+}
+
+/**
+ * A 3-D Secure authentication ended, in the transaction that records its end: the attempt that waited on it is kept as
+ * a decline (failed, cancelled, timed out, or declined once completed) or deleted (approved).
+ */
+export async function settleAuthenticationAttempt(db: Queryable, authenticationId: string, declined: boolean): Promise<void> {
+  await settleAttemptOf(db, authenticationId, declined);
+}
+
+/** The authentication id a 202 `requires_action` answer's URL ends with. */
+function authenticationIdOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { status?: unknown; action?: { url?: unknown } };
+    if (parsed.status !== 'requires_action' || typeof parsed.action?.url !== 'string') return null;
+    return /\/authentication\/([A-Za-z0-9_]+)$/.exec(parsed.action.url)?.[1] ?? null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,2 +1,2 @@
 /** The card-testing module's public surface: what other modules and the wiring may use. */
-export { isFreshDecline, limitDeclines, type AttemptAnswer, type CardAttempt, type CardTestingDeps } from './card-testing.service';
+export { isFreshDecline, limitDeclines, settleAuthenticationAttempt, type AttemptAnswer, type CardAttempt, type CardTestingDeps } from './card-testing.service';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { LANGUAGES } from '@svc/protocol';
+import { frameAncestorsDirective, LANGUAGES } from '@svc/protocol';
 import { directionOf, type Language } from '@svc/sdk-core/i18n';
 import { escapeHtml } from '../../html-escape';
 import { LANGUAGE_NAMES, translator } from '../../i18n';
@@ -12,6 +12,7 @@ export const PAGE_ASSETS = {
   payScript: 'pay.js',
   stickerScript: 'sticker.js',
   terminalScript: 'terminal.js',
+  bankScript: 'bank.js',
 } as const;
 export type PageAsset = (typeof PAGE_ASSETS)[keyof typeof PAGE_ASSETS];
 export const PAGE_ASSETS_PATH = '/pay-assets';
@@ -66,16 +67,17 @@ function languageSwitch(current: Language): string {
  * websocket included), never framed, never cached (the state changes), never indexed, no referrer (the link id is
  * the only credential, and it is in the URL).
  */
-export function consumerPageHeaders(publicBaseUrl: string): Record<string, string> {
+export function consumerPageHeaders(publicBaseUrl: string, frameAncestor: string | null = null): Record<string, string> {
   const ws = publicBaseUrl.replace(/^http/, 'ws');
-  return {
+  const headers: Record<string, string> = {
     'Content-Security-Policy': [
       "default-src 'none'",
       "script-src 'self'",
       "style-src 'self'",
       "img-src 'self'",
       `connect-src 'self' ${ws}`,
-      "frame-ancestors 'none'",
+      // The merchant page, and this service's own pages: the iframe SDK's widget page frames the bank's page in its dialog.
+      frameAncestor === null ? "frame-ancestors 'none'" : `${frameAncestorsDirective(frameAncestor)} 'self'`,
       "base-uri 'none'",
       "form-action 'none'",
     ].join('; '),
@@ -85,17 +87,21 @@ export function consumerPageHeaders(publicBaseUrl: string): Record<string, strin
     'X-Robots-Tag': 'noindex',
     'X-Frame-Options': 'DENY',
   };
+  // A page a widget shows in its dialog (the bank's page of a session's payment) may be framed by that merchant page alone.
+  if (frameAncestor !== null) delete headers['X-Frame-Options'];
+  return headers;
 }
 
-export function sendPage(res: Response, publicBaseUrl: string, status: number, html: string): void {
-  res.set(consumerPageHeaders(publicBaseUrl));
+/** Sends a consumer page; `frameAncestor`, the one merchant origin allowed to frame it (none when null). */
+export function sendPage(res: Response, publicBaseUrl: string, status: number, html: string, frameAncestor: string | null = null): void {
+  res.set(consumerPageHeaders(publicBaseUrl, frameAncestor));
   res.status(status).type('html').send(html);
 }
 
 /** The 404 page of an unknown link or sticker: HTML, as the consumer opened it in a browser. */
-export function notFoundPage(what: 'payment link' | 'sticker', language: Language = 'en'): string {
+export function notFoundPage(what: 'payment link' | 'sticker' | 'authentication', language: Language = 'en'): string {
   const t = translator(language);
-  const heading = t(what === 'payment link' ? 'page.linkNotFound' : 'page.stickerNotFound');
+  const heading = t(what === 'payment link' ? 'page.linkNotFound' : what === 'sticker' ? 'page.stickerNotFound' : 'page.authentication.notFound');
   return renderPage({
     title: heading,
     language,

@@ -25,7 +25,7 @@ export function startExpiryWorker(deps: SweepDeps & { clock: Clock; logger: Logg
       await deps.clock.refresh?.();
       const now = deps.clock.now();
       const swept = await sweepDue(deps, now);
-      if (swept.timedOut + swept.expiredHolds + swept.expiredCommits > 0) deps.logger.info(swept, 'expired transactions');
+      if (swept.timedOut + swept.expiredHolds + swept.expiredCommits + swept.expiredAuthentications > 0) deps.logger.info(swept, 'expired transactions');
       const forgotten = await forgetExpiredKeys(deps.db, now);
       if (forgotten > 0) deps.logger.debug({ forgotten }, 'expired idempotency keys deleted');
       outage.recovered();

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client';
 import { finishReleases, queueRelease, type ProcessorCallDeps, type ProcessorRequestRow } from '../processor-requests';
 import { recordChange } from '../transactions';
+import { expireAuthentications } from '../authentication-flow';
 import {
   type DueRow,
   SWEEP_BATCH,
@@ -25,11 +26,17 @@ export interface SweepDeps extends ProcessorCallDeps {
  * are claimed with SKIP LOCKED, so several instances sweep side by side; each change appends its event and queues
  * its release (processor_requests) in the same transaction, and the releases are called once it commits.
  */
-export async function sweepDue(deps: SweepDeps, now: Date): Promise<{ timedOut: number; expiredHolds: number; expiredCommits: number }> {
+export async function sweepDue(
+  deps: SweepDeps,
+  now: Date,
+): Promise<{ timedOut: number; expiredHolds: number; expiredCommits: number; expiredAuthentications: number }> {
+  // An authentication left unanswered (3-D Secure, AUTHENTICATION_TIMEOUT_S) first: its decline makes a link payable
+  // again, so a link past its own time-out is then timed out in the same sweep.
+  const expiredAuthentications = await expireAuthentications(deps, now);
   const timedOut = await sweepInBatches(deps, now, timeOutPending);
   const expiredHolds = await sweepInBatches(deps, now, expireDueHolds);
   const expiredCommits = await sweepInBatches(deps, now, expireCommitWindows);
-  return { timedOut, expiredHolds, expiredCommits };
+  return { timedOut, expiredHolds, expiredCommits, expiredAuthentications };
 }
 
 /** What a sweep changed, and what each change leaves to release at the processor. */

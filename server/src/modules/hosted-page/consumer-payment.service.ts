@@ -1,17 +1,27 @@
-import type { ConsumerPayRequest, Currency, TransactionStatusCode } from '@svc/protocol';
+import { Status, type ConsumerPayRequest, type Currency, type TransactionStatusCode, type WalletMethod } from '@svc/protocol';
 import type { Tx } from '../../db/client';
 import type { Rider } from '../../db/rider';
-import { ApiError, NotFoundError } from '../../errors';
+import type { Env } from '../../env';
+import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
+import type { ActionRequired, PaymentMethodInput, PaymentResult, ProcessorResult } from '../../processor/processor';
 import { processorError, requireCapability } from '../../processor/processor-errors';
+import { withoutAuthentication } from '../../processor/payment-result';
+import { requiresActionAnswer, startAuthentication, type AuthenticationRow } from '../authentication';
 import { processorOf } from '../../processor/processor-registry';
 import { assertCardUsable, confirmationOfApproval, newPaymentRow, newPaymentTokenRow, paymentRider, tokenRider } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
-import { recordChange, withPayment, withToken } from '../transactions';
-import { payAfterCommit, type PaymentOperation, type ProcessorRequestRow, type Recording } from '../processor-requests';
-import { applyConsumerOutcome, endConsumerPayment, findLinkForConsumer, startConsumerPayment, type ConsumerOutcome } from './hosted-page.queries';
+import { loadTransactionView, recordChange, withPayment, withToken, type TransactionView } from '../transactions';
+import { payAfterCommit, type PaymentOperation, type PendingDone, type ProcessorRequestRow, type Recording } from '../processor-requests';
+import {
+  applyConsumerOutcome,
+  awaitAuthentication,
+  endConsumerPayment,
+  findLinkForConsumer,
+  startConsumerPayment,
+  type ConsumerOutcome,
+} from './hosted-page.queries';
 import { LINK_PAYABLE_METHOD_TYPES, LINK_PAYABLE_STATUSES } from './link-payable';
 import { toLinkState } from './link-state';
 import { newConfirmationNumber, newPaymentId, newToken } from '../../ids';
@@ -31,19 +41,46 @@ export async function payLink(
   linkId: string,
   input: ConsumerPayRequest & { method: string },
   context: MutationContext,
+  { threeDSecure = true }: { threeDSecure?: boolean } = {},
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   const method: PaymentMethodInput =
-    input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : (input as PaymentMethodInput);
+    input.method === 'card' && 'card' in input ? { method: 'card', card: assertCardUsable(input.card, now) } : { method: input.method as WalletMethod };
   if (method.method !== 'card') {
     // A wallet the merchant's processor cannot take is refused before the link is marked in flight.
     const link = await findLinkForConsumer(tx, linkId);
     if (link) requireCapability(await processorOf(deps, link.row.merchantId), 'wallets');
   }
+  const installments = 'installments' in input && input.installments !== undefined ? input.installments : 1;
+  if (installments > 1) await checkInstallments(tx, deps, linkId, installments);
   // The mark, the checks (the guarded write's) and the processor request in one statement; the refusal explained after.
-  const paid = await payAfterCommit(tx, deps, context, linkPaymentOperation, method, {}, startConsumerPayment(linkId, now));
+  const payment: LinkPayment = { method, installments, threeDSecure };
+  const paid = await payAfterCommit(tx, deps, context, linkPaymentOperation, payment, {}, startConsumerPayment(linkId, now));
   if (!paid) throw await refusal(tx, linkId, now);
   return paid;
+}
+
+/**
+ * Installments above 1: the merchant's processor must offer them (409 `processor_unsupported`, before anything moves),
+ * and the link's `maxInstallments` allow as many (400 naming `installments`).
+ */
+async function checkInstallments(tx: Tx, deps: ServiceDeps, linkId: string, installments: number): Promise<void> {
+  const link = await findLinkForConsumer(tx, linkId);
+  if (!link) return; // the payment's own refusal says so
+  requireCapability(await processorOf(deps, link.row.merchantId), 'installments');
+  if (installments > link.row.maxInstallments) {
+    throw new ValidationError([{ path: 'installments', message: `must be at most ${link.row.maxInstallments} (the payment's maxInstallments)` }]);
+  }
+}
+
+/**
+ * A link payment as its request holds it in memory: the method (a card lives only here), the installments chosen, and
+ * whether a consumer is there to answer the bank (the hosted page; not a terminal tap).
+ */
+export interface LinkPayment {
+  method: PaymentMethodInput;
+  installments: number;
+  threeDSecure: boolean;
 }
 
 /**
@@ -51,13 +88,13 @@ export async function payLink(
  * guarded write, `startConsumerPayment`, gives the request its kind, merchant, amount and currency and marks the link
  * in flight). The method, a card, lives only in the request's memory. Reversed, the link is payable again.
  */
-export const linkPaymentOperation: PaymentOperation<PaymentMethodInput> = {
-  call: (processor, request, method) =>
-    processor[paymentOperation(request)](method, request.amountCents, request.currency as Currency, request.requestKey, {
+export const linkPaymentOperation: PaymentOperation<LinkPayment> = {
+  call: (processor, request, payment) =>
+    processor[paymentOperation(request)](payment.method, request.amountCents, request.currency as Currency, request.requestKey, {
       transactionNumber: paymentTransactionNumber(request),
-      installments: 1,
+      installments: payment.installments,
     }),
-  record: (tx, request, result, method, recording) => recordDecision(tx, request, method, result, recording),
+  record: (tx, request, result, payment, recording) => recordDecision(tx, request, payment, result, recording),
   undo: endReversedConsumerPayment,
 };
 
@@ -105,22 +142,109 @@ async function endReversedConsumerPayment(tx: Tx, request: ProcessorRequestRow):
   if (request.transactionId !== null && startedAt) await endConsumerPayment(tx, request.transactionId, startedAt);
 }
 
-async function recordDecision(
-  tx: Tx,
-  request: ProcessorRequestRow,
-  method: PaymentMethodInput,
-  result: ProcessorResult,
-  { now, env, done }: Recording,
-): Promise<Outcome> {
+async function recordDecision(tx: Tx, request: ProcessorRequestRow, payment: LinkPayment, answer: PaymentResult, recording: Recording): Promise<Outcome> {
   const { amountCents, transactionId } = request;
   const methodType = paymentOperation(request);
   const startedAt = paymentStartedAt(request);
   if (transactionId === null || startedAt === null) throw new Error(`link payment request ${request.id} names no transaction or mark`);
-  const paymentType = method.method;
+  if (answer.outcome === 'requires_action' && payment.threeDSecure && payment.method.method === 'card') {
+    return awaitBank(tx, request, { transactionId, startedAt, methodType, installments: payment.installments }, answer, recording);
+  }
+  const decision = { transactionId, startedAt, methodType, amountCents, paymentType: payment.method.method, installments: payment.installments };
+  return recordLinkDecision(
+    tx,
+    decision,
+    withoutAuthentication(answer),
+    recording.now,
+    recording.env.PUBLIC_BASE_URL,
+    recording.env.AUTHORIZATION_HOLD_S,
+    recording.done,
+  );
+}
+
+/**
+ * The processor asked for 3-D Secure: the link waits for the consumer's bank (AwaitingAuthentication), the request is
+ * done with the 202 answer that sends the consumer to the bank page, and the authentication's end decides the payment
+ * (`decideAfterAuthentication`), on the same processor request key.
+ */
+async function awaitBank(
+  tx: Tx,
+  request: ProcessorRequestRow,
+  wait: { transactionId: string; startedAt: Date; methodType: 'sale' | 'authorize'; installments: number },
+  action: ActionRequired,
+  { now, env, done }: Recording,
+): Promise<Outcome> {
+  const [view] = await awaitAuthentication(tx, { transactionId: wait.transactionId, processor: action.processor, startedAt: wait.startedAt, now });
+  if (!view) throw new Error(`consumer payment of transaction ${wait.transactionId} started at ${wait.startedAt.toISOString()} is no longer the one in flight`);
+  const authentication = await startAuthentication(tx, {
+    transactionId: wait.transactionId,
+    merchantId: view.row.merchantId,
+    sdkSessionId: null,
+    action,
+    requestKey: request.requestKey,
+    operation: wait.methodType,
+    installments: wait.installments,
+    now,
+  });
+  const recorded = await recordChange(tx, view, {
+    at: now,
+    baseUrl: env.PUBLIC_BASE_URL,
+    finishing: { request: done, outcome: () => ({ status: 202, body: requiresActionAnswer(env.PUBLIC_BASE_URL, authentication.id) }) },
+  });
+  return recorded.outcome;
+}
+
+/** What a link payment's decision needs besides the processor's result. */
+interface LinkDecision {
+  transactionId: string;
+  /** The link's in-flight mark of this payment: the decision is recorded only on it. */
+  startedAt: Date;
+  methodType: 'sale' | 'authorize';
+  amountCents: number;
+  paymentType: string;
+  installments: number;
+}
+
+/**
+ * A link payment whose consumer answered the bank is decided (docs/integrating.md#3-d-secure): the processor's decision
+ * on the same payment, recorded as any other on the link's mark, with its event and callback. A failed, cancelled or
+ * timed-out authentication comes here as a decline `authentication_failed`. Null when the link no longer waits on it.
+ */
+export async function decideAfterAuthentication(
+  tx: Tx,
+  authentication: AuthenticationRow,
+  result: ProcessorResult,
+  now: Date,
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'AUTHORIZATION_HOLD_S'>,
+): Promise<Outcome | null> {
+  const view = await loadTransactionView(tx, authentication.transactionId);
+  const { row } = view;
+  if (row.status !== Status.AwaitingAuthentication || row.consumerPaymentSince === null || row.amountCents === null) return null;
+  const decision = {
+    transactionId: row.id,
+    startedAt: row.consumerPaymentSince,
+    methodType: authentication.operation,
+    amountCents: row.amountCents,
+    paymentType: 'card',
+    installments: authentication.installments,
+  };
+  return recordLinkDecision(tx, decision, result, now, env.PUBLIC_BASE_URL, env.AUTHORIZATION_HOLD_S, null);
+}
+
+async function recordLinkDecision(
+  tx: Tx,
+  decision: LinkDecision,
+  result: ProcessorResult,
+  now: Date,
+  baseUrl: string,
+  holdS: number,
+  done: PendingDone | null,
+): Promise<Outcome> {
+  const { amountCents, transactionId, methodType, startedAt, paymentType } = decision;
   const confirmationNumber = newConfirmationNumber();
   let outcome: ConsumerOutcome;
   if (result.outcome === 'approved') {
-    const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now);
+    const confirmation = confirmationOfApproval(result, paymentType, confirmationNumber, now, decision.installments);
     outcome =
       methodType === 'sale'
         ? { kind: 'sold', paymentType, processor: result.processor, confirmation, processorReference: result.reference }
@@ -130,11 +254,13 @@ async function recordDecision(
             processor: result.processor,
             confirmation,
             authorizedCents: amountCents,
-            holdExpiresAt: new Date(now.getTime() + env.AUTHORIZATION_HOLD_S * 1000),
+            holdExpiresAt: new Date(now.getTime() + holdS * 1000),
             supportsCloseAuth: result.supportsCloseAuth,
           };
+  } else if (result.outcome === 'declined') {
+    outcome = { kind: 'declined', paymentType, processor: result.processor, code: result.code, processorCode: result.processorCode ?? null };
   } else {
-    outcome = { kind: result.outcome === 'declined' ? 'declined' : 'failed', paymentType, processor: result.processor };
+    outcome = { kind: 'failed', paymentType, processor: result.processor };
   }
   const updated = await applyConsumerOutcome(tx, transactionId, outcome, startedAt, now);
   // Only a payment in flight past CONSUMER_PAYMENT_STALE_S, taken over by another, gets here: its decision cannot be
@@ -174,18 +300,15 @@ async function recordDecision(
     changed = withToken(changed, token);
     riders.push(tokenRider(token));
   }
+  const answerOf = ({ view }: { view: TransactionView }): Outcome =>
+    result.outcome !== 'approved'
+      ? processorError(result, 'final')
+      : { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) };
+  if (!done) {
+    const recorded = await recordChange(tx, changed, { at: now, baseUrl, riders });
+    return answerOf({ view: recorded.view });
+  }
   // The request moves to done in the event's statement, with the answer.
-  const recorded = await recordChange(tx, changed, {
-    at: now,
-    baseUrl: env.PUBLIC_BASE_URL,
-    riders,
-    finishing: {
-      request: done,
-      outcome: ({ view }) =>
-        result.outcome !== 'approved'
-          ? processorError(result, 'final')
-          : { body: toLinkState({ row: view.row, businessName: view.merchant.name, lastFourDigits: view.token?.lastFourDigits ?? null }, now) },
-    },
-  });
+  const recorded = await recordChange(tx, changed, { at: now, baseUrl, riders, finishing: { request: done, outcome: answerOf } });
   return recorded.outcome;
 }

@@ -34,7 +34,7 @@ export type ConsumerOutcome =
       holdExpiresAt: Date;
       supportsCloseAuth: boolean;
     }
-  | { kind: 'declined'; paymentType: string; processor: string }
+  | { kind: 'declined'; paymentType: string; processor: string; code: string; processorCode: string | null }
   | { kind: 'failed'; paymentType: string; processor: string };
 
 const STATUS_OF = { sold: Status.Approved, authorized: Status.Authorized, declined: Status.Declined, failed: Status.Failed } as const;
@@ -117,6 +117,8 @@ export async function applyConsumerOutcome(
     confirmation: 'confirmation' in outcome ? outcome.confirmation : null,
     // A sale keeps the method it was paid with: a refund gives the money back to it.
     processorReference: outcome.kind === 'sold' ? outcome.processorReference : null,
+    lastDeclineCode: outcome.kind === 'declined' ? outcome.code : null,
+    lastDeclineProcessorCode: outcome.kind === 'declined' ? outcome.processorCode : null,
     startedAt,
     now,
   };
@@ -140,6 +142,8 @@ const OUTCOME_PARAMS = {
   processor: columnParam(transactions.processor),
   confirmation: columnParam(transactions.confirmation),
   processorReference: columnParam(transactions.processorReference),
+  lastDeclineCode: columnParam(transactions.lastDeclineCode),
+  lastDeclineProcessorCode: columnParam(transactions.lastDeclineProcessorCode),
   startedAt: param.timestamp,
   now: columnParam(transactions.updatedAt),
 };
@@ -170,6 +174,9 @@ function consumerOutcomeWrite(db: Queryable, slots: ParamSlots<typeof OUTCOME_PA
       processor: slots.processor,
       confirmation: slots.confirmation,
       processorReference: sql`coalesce(${slots.processorReference}, ${transactions.processorReference})`,
+      // The most recent decline stays until another one replaces it (an approval after it does not erase why the last attempt failed).
+      lastDeclineCode: sql`coalesce(${slots.lastDeclineCode}, ${transactions.lastDeclineCode})`,
+      lastDeclineProcessorCode: sql`case when ${slots.lastDeclineCode} is null then ${transactions.lastDeclineProcessorCode} else ${slots.lastDeclineProcessorCode} end`,
       ...hold,
       consumerPaymentSince: sql`null`,
       sequence: nextSequence(),
@@ -178,9 +185,42 @@ function consumerOutcomeWrite(db: Queryable, slots: ParamSlots<typeof OUTCOME_PA
     .where(
       and(
         eq(transactions.id, slots.transactionId),
-        inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+        // A payment that waited for the consumer's bank (AwaitingAuthentication) is decided the same way, on its same mark.
+        inArray(transactions.status, [...LINK_PAYABLE_STATUSES, Status.AwaitingAuthentication]),
         sql`${transactions.consumerPaymentSince} = ${slots.startedAt}`,
       ),
     )
     .returning();
 }
+
+/**
+ * The processor asked for 3-D Secure: the link's payment waits for the consumer's bank (AwaitingAuthentication), its
+ * in-flight mark kept, so nothing else pays, cancels or times the link out meanwhile; the authentication's end decides
+ * it on that mark (`applyConsumerOutcome`).
+ */
+export const awaitAuthentication = writeReturningView(
+  {
+    transactionId: columnParam(transactions.id),
+    processor: columnParam(transactions.processor),
+    startedAt: param.timestamp,
+    now: columnParam(transactions.updatedAt),
+  },
+  (db, slots) =>
+    db
+      .update(transactions)
+      .set({
+        status: sql`${Status.AwaitingAuthentication}`,
+        processor: slots.processor,
+        paymentType: sql`'card'`,
+        sequence: nextSequence(),
+        updatedAt: slots.now,
+      })
+      .where(
+        and(
+          eq(transactions.id, slots.transactionId),
+          inArray(transactions.status, [...LINK_PAYABLE_STATUSES]),
+          sql`${transactions.consumerPaymentSince} = ${slots.startedAt}`,
+        ),
+      )
+      .returning(),
+);

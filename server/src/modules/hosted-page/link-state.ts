@@ -22,5 +22,6 @@ export function toLinkState(link: { row: TransactionRow; businessName: string; l
     lastFourDigits: link.lastFourDigits ?? (row.confirmation as { lastFourDigits?: string | null } | null)?.lastFourDigits ?? null,
     confirmationNumber: (row.confirmation as { confirmationNumber?: string | null } | null)?.confirmationNumber ?? null,
     refundedCents: row.refundedCents,
+    maxInstallments: row.maxInstallments,
   };
 }

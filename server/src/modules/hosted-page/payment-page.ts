@@ -57,7 +57,7 @@ export function renderPaymentPage({ linkId, state, sequence, now, language = 'en
     sections.push(outcomeHtml(state, view, t, language));
   }
   if (state.products.length > 0) sections.push(productTable(state, t, language));
-  if (canPay) sections.push(paymentForm(payLabel, view === 'declined', t));
+  if (canPay) sections.push(paymentForm(payLabel, view === 'declined', t, state.maxInstallments));
   return renderPage({
     title: view === 'pay' ? `${payLabel} · ${state.businessName}` : outcomeTitle(state, view, t),
     language,
@@ -108,8 +108,15 @@ function productTable(state: PaymentLinkState, t: Translate, language: Language)
 
 const METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;
 
+/** The number of payments beside the card fields (`Number of payments` in `en`, a name QA relies on), when the payment may be split. */
+function installmentsField(t: Translate, maxInstallments: number): string {
+  if (maxInstallments <= 1) return '';
+  const options = Array.from({ length: maxInstallments }, (_, i) => `<option value="${i + 1}"${i === 0 ? ' selected' : ''}>${i + 1}</option>`);
+  return `\n<div class="field">\n<label for="installments">${escapeHtml(t('page.installments'))}</label>\n<select id="installments" name="installments">${options.join('')}</select>\n</div>`;
+}
+
 /** The method choice (radio buttons `Card`, `PayPal`, `Apple Pay`, `Google Pay` in `en`), the card form and the pay button. */
-function paymentForm(payLabel: string, retry: boolean, t: Translate): string {
+function paymentForm(payLabel: string, retry: boolean, t: Translate, maxInstallments: number): string {
   const radio = (value: (typeof METHODS)[number]) =>
     `<label><input type="radio" name="method" value="${value}"${value === 'card' ? ' checked' : ''}> ${escapeHtml(t(`method.${value}`))}</label>`;
   return [
@@ -117,7 +124,7 @@ function paymentForm(payLabel: string, retry: boolean, t: Translate): string {
     `<fieldset>\n<legend>${escapeHtml(t('widget.methods'))}</legend>\n<div class="methods">`,
     ...METHODS.map(radio),
     '</div>\n</fieldset>',
-    `<div id="card-fields">\n${cardFormHtml(t)}\n</div>`,
+    `<div id="card-fields">\n${cardFormHtml(t)}${installmentsField(t, maxInstallments)}\n</div>`,
     '<p id="pay-error" class="error" role="alert"></p>',
     `<button type="button" id="pay-button" disabled>${escapeHtml(payLabel)}</button>`,
     `<noscript><p>${escapeHtml(t('page.noscript'))}</p></noscript>`,

@@ -1,5 +1,5 @@
 import type { Approval } from '../../processor/processor';
-import type { Payment } from '@svc/protocol';
+import type { Payment, ThreeDSecure } from '@svc/protocol';
 import type { PaymentRow } from './payments.queries';
 
 export function toPayment(row: PaymentRow): Payment {
@@ -21,6 +21,8 @@ export function confirmationFor(input: {
   confirmationNumber: string;
   at: Date;
   paymentMethodName?: string;
+  installments?: number;
+  threeDSecure?: ThreeDSecure | null;
   /** The processor's id of the payment, where it gives one; else the confirmation number stands for it. */
   serviceReferenceId?: string | undefined;
 }) {
@@ -29,7 +31,7 @@ export function confirmationFor(input: {
     confirmationNumber: input.confirmationNumber,
     fullConfirmationCode: `${input.processor.toUpperCase()}-${input.authNumber}-${input.confirmationNumber}`,
     dateApproval: input.at.toISOString(),
-    installments: 1,
+    installments: input.installments ?? 1,
     paymentMethodName: input.paymentMethodName ?? input.paymentType,
     approvedBy: input.processor,
     providerId: input.processor,
@@ -40,11 +42,23 @@ export function confirmationFor(input: {
     voucher: null,
     lastFourDigits: input.lastFourDigits,
     serviceReferenceId: input.serviceReferenceId ?? input.confirmationNumber,
+    threeDSecure: input.threeDSecure ?? null,
   };
 }
 
 /** The confirmation of a processor's approval of a method the consumer presented (a link payment, a widget payment). */
-export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date) {
-  const { processor, lastFourDigits, authNumber, paymentMethodName, paymentId } = approval;
-  return confirmationFor({ paymentType, processor, lastFourDigits, authNumber, confirmationNumber, at, paymentMethodName, serviceReferenceId: paymentId });
+export function confirmationOfApproval(approval: Approval, paymentType: string, confirmationNumber: string, at: Date, installments = 1) {
+  const { processor, lastFourDigits, authNumber, paymentMethodName, paymentId, threeDSecure } = approval;
+  return confirmationFor({
+    paymentType,
+    processor,
+    lastFourDigits,
+    authNumber,
+    confirmationNumber,
+    at,
+    paymentMethodName,
+    serviceReferenceId: paymentId,
+    installments,
+    threeDSecure,
+  });
 }

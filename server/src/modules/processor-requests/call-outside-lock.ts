@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import type { WithDecision } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import type { ActionRequired, PaymentProcessor, PaymentResult } from '../../processor/processor';
 import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, Recording, UndoPayment } from './operation';
 import type { ProcessorRequestRow } from './processor-requests.queries';
@@ -21,7 +21,7 @@ export interface ProcessorCallDeps {
 }
 
 /** What the processor said to one request: also, that a payment was reversed. */
-export type ProcessorAnswer = HeldMethodAnswer | { outcome: 'reversed' };
+export type ProcessorAnswer = HeldMethodAnswer | ActionRequired | { outcome: 'reversed' };
 
 /**
  * How a payment's request is finished: by the request that made it, its call and the recording of its decision
@@ -29,8 +29,8 @@ export type ProcessorAnswer = HeldMethodAnswer | { outcome: 'reversed' };
  */
 export interface PaymentFinish {
   payment: true;
-  call?: () => Promise<ProcessorResult>;
-  record?: (tx: Tx, result: ProcessorResult, recording: Recording) => Promise<Outcome>;
+  call?: () => Promise<PaymentResult>;
+  record?: (tx: Tx, result: PaymentResult, recording: Recording) => Promise<Outcome>;
   undo?: UndoPayment;
   /** The asker's writes made with the decision `record` records (MutationContext's `withDecision`); not with a reversal. */
   withDecision?: WithDecision;

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client';
 import type { Rider } from '../../db/rider';
 import type { Env } from '../../env';
 import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
-import type { PaymentProcessor, Pending, ProcessorResult, RefundResult } from '../../processor/processor';
+import type { PaymentProcessor, PaymentResult, Pending, ProcessorResult, RefundResult } from '../../processor/processor';
 import { doneRider, type DoneMark, type HeldMethodKind, type PaymentKind, type ProcessorRequestRow } from './processor-requests.queries';
 
 /**
@@ -64,9 +64,12 @@ export interface HeldMethodOperation {
 export interface PaymentOperation<Input> {
   /** The request's kind; a link payment's comes from its guarded write (sale or authorize, the link's method). */
   kind?: PaymentKind;
-  call(processor: PaymentProcessor, request: ProcessorRequestRow, input: Input): Promise<ProcessorResult>;
-  /** Records the processor's decision in the transaction that moves the request to done; the outcome is the request's answer. */
-  record(tx: Tx, request: ProcessorRequestRow, result: ProcessorResult, input: Input, recording: Recording): Promise<Outcome>;
+  call(processor: PaymentProcessor, request: ProcessorRequestRow, input: Input): Promise<PaymentResult>;
+  /**
+   * Records the processor's decision (or its `requires_action`: the payment waits for the consumer's bank) in the
+   * transaction that moves the request to done; the outcome is the request's answer.
+   */
+  record(tx: Tx, request: ProcessorRequestRow, result: PaymentResult, input: Input, recording: Recording): Promise<Outcome>;
   undo?: UndoPayment;
 }
 

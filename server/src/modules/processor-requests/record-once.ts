@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client';
 import { isConnectionLost, isDatabaseUnavailable } from '../../db/database-outage';
 import { fillInFlightAnswer, forgetInFlightKey } from '../../mutations/idempotency-keys.queries';
 import { storedAnswerOf, type Outcome, type StoredAnswer } from '../../mutations/stored-answer';
-import type { ProcessorResult } from '../../processor/processor';
+import type { PaymentResult } from '../../processor/processor';
 import { processorOf } from '../../processor/processor-registry';
 import { callOutsideLock, heldMethodRequest, type ProcessorAnswer, type ProcessorCallDeps, type RequestFinish } from './call-outside-lock';
 import type { Pending } from '../../processor/processor';
@@ -117,8 +117,9 @@ export async function recordAnswerIn(
   } else if ('payment' in how) {
     if (!how.record || answer.outcome === 'released') throw new Error(`payment request ${request.id} got a decision outside the request that made it`);
     // The payment's own call answered it (`how.call`): a payment's result, never a refund's.
-    outcome = await how.record(tx, answer as ProcessorResult, recording);
+    outcome = await how.record(tx, answer as PaymentResult, recording);
   } else {
+    if (answer.outcome === 'requires_action') throw new Error(`processor request ${request.id} on a held method was answered requires_action`);
     outcome = await how.record(tx, heldMethodRequest(request), answer, recording);
   }
   const kept = recording.done.kept;

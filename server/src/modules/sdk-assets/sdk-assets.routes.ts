@@ -1,4 +1,4 @@
-import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, frameAncestorsDirective, isPlainOrigin, type SdkManifest } from '@svc/protocol';
+import { CARD_FRAME_REFUSED_CSP, cardFrameCsp, frameAncestorsDirective, isPlainOrigin, widgetPageCsp, type SdkManifest } from '@svc/protocol';
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../../db/client';
 import { sendTagged } from '../../http/etag';
@@ -116,7 +116,7 @@ async function sendFrame(deps: SdkAssetsRouterDeps, req: Request, res: Response,
     res.status(403).type('html').send(frameRefusalPage(language));
     return;
   }
-  res.setHeader('Content-Security-Policy', cardFrameCsp(origin));
+  res.setHeader('Content-Security-Policy', isWidget ? widgetPageCsp(origin) : cardFrameCsp(origin));
   // The Elements card frame starts in the widget's language (`lang`); the iframe SDK's widget page learns it from its config.
   res.type('html').send(isWidget ? loaded.body : cardFramePage(loaded.body, frameLanguage(query.lang)));
 }

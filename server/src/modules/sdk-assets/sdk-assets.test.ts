@@ -281,6 +281,8 @@ describe('the iframe SDK', () => {
     expect(csp).toMatch(/^frame-ancestors https:\/\/shop\.example\.com;/);
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toMatch(/script-src 'self'/);
+    // It frames only this service's pages: the bank's 3-D Secure page in its dialog.
+    expect(csp).toMatch(/frame-src 'self'(;|$)/);
     expect(csp).not.toMatch(/unsafe-inline|\*/);
     expect(ok.headers.get('cache-control')).toBe('no-store');
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { apiCredentials, sdkSessions, transactions } from '../../db/schema';
 
@@ -40,5 +40,47 @@ export async function findLatestSessionTransaction(db: Queryable, sessionId: str
     .where(eq(transactions.sdkSessionId, sessionId))
     .orderBy(desc(transactions.createdAt))
     .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The decision on a widget payment that waited for the consumer's bank, guarded on it still waiting
+ * (AwaitingAuthentication): the first end of the authentication to commit decides it. Null when none waited.
+ */
+export async function decideAwaitingSessionPayment(
+  db: Queryable,
+  d: {
+    transactionId: string;
+    status: number;
+    processor: string;
+    supportsCloseAuth: boolean;
+    processorReference: string | null;
+    confirmation: object | null;
+    commitId: string | null;
+    commitDeadline: Date | null;
+    lastDeclineCode: string | null;
+    lastDeclineProcessorCode: string | null;
+    now: Date;
+  },
+): Promise<{ id: string } | null> {
+  const approved = d.commitId !== null;
+  const [row] = await db
+    .update(transactions)
+    .set({
+      status: d.status as typeof transactions.$inferInsert.status,
+      processor: d.processor,
+      supportsCloseAuth: d.supportsCloseAuth,
+      processorReference: d.processorReference,
+      confirmation: d.confirmation,
+      commitId: d.commitId,
+      commitDeadline: d.commitDeadline,
+      approvedCents: approved ? transactions.approvedCents : null,
+      lastDeclineCode: sql`coalesce(${d.lastDeclineCode}::text, ${transactions.lastDeclineCode})`,
+      lastDeclineProcessorCode: d.lastDeclineCode === null ? transactions.lastDeclineProcessorCode : d.lastDeclineProcessorCode,
+      sequence: sql`${transactions.sequence} + 1`,
+      updatedAt: d.now,
+    })
+    .where(and(eq(transactions.id, d.transactionId), eq(transactions.status, 15)))
+    .returning({ id: transactions.id });
   return row ?? null;
 }

@@ -28,7 +28,15 @@ export function sdkSessionsRoutes(deps: ServiceDeps & { limiter: RateLimiter }):
         // is sealed under the client ID and the key, so the idempotency store never holds a usable token.
         const space = { merchantId: client.merchantId, caller: { space: `client:${client.id} ${origin ?? '-'}` }, sealWith: body.clientId };
         await mutate(
-          async (tx) => ({ body: await createSession(tx, deps, { clientId: body.clientId, methodType: body.methodType, mode: body.mode, origin }) }),
+          async (tx) => ({
+            body: await createSession(tx, deps, {
+              clientId: body.clientId,
+              methodType: body.methodType,
+              mode: body.mode,
+              origin,
+              maxInstallments: body.maxInstallments,
+            }),
+          }),
           space,
         );
       },

@@ -3,18 +3,21 @@ import { CREDENTIAL_PREFIXES, Status, toBrowserTransaction } from '@svc/protocol
 import type { Tx } from '../../db/client';
 import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
-import type { PaymentMethodInput, ProcessorResult } from '../../processor/processor';
-import { processorError } from '../../processor/processor-errors';
+import type { Env } from '../../env';
+import type { Outcome } from '../../mutations/stored-answer';
+import type { ActionRequired, PaymentMethodInput, ProcessorResult } from '../../processor/processor';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { withoutAuthentication } from '../../processor/payment-result';
+import { requiresActionAnswer, startAuthentication, type AuthenticationRow } from '../authentication';
 import { assertCardUsable, confirmationOfApproval } from '../payments';
 import type { ServiceDeps } from '../../service-deps';
 import { offeredPaymentMethods } from '../payment-methods';
-import { requireCapability } from '../../processor/processor-errors';
 import { processorOf } from '../../processor/processor-registry';
-import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
+import { payAfterCommit, type PaymentOperation, type ProcessorRequestRow, type Recording } from '../processor-requests';
 import { recordChange } from '../transactions';
 import { insertTransaction } from '../transactions';
 import { originAllowed } from './origin-check';
-import { insertSession, type SdkSessionRow } from './sdk-sessions.queries';
+import { decideAwaitingSessionPayment, insertSession, type SdkSessionRow } from './sdk-sessions.queries';
 import { hashCredential } from '../../auth/credential-hash';
 import { findCredentialByHash } from '../../auth/credentials.queries';
 import { newConfirmationNumber, newLinkId, newTransactionNumber, randomAlphanumeric } from '../../ids';
@@ -28,7 +31,7 @@ export const SDK_SESSION_TTL_S = 30 * 60;
 export async function createSession(
   tx: Tx,
   deps: ServiceDeps,
-  input: { clientId: string; methodType: SdkSessionRow['methodType']; mode: SdkSessionRow['mode']; origin: string | undefined },
+  input: { clientId: string; methodType: SdkSessionRow['methodType']; mode: SdkSessionRow['mode']; origin: string | undefined; maxInstallments?: number },
 ): Promise<SdkSession> {
   const client = await findCredentialByHash(tx, hashCredential(input.clientId));
   if (!client || client.kind !== 'client') throw new UnauthorizedError();
@@ -53,6 +56,8 @@ export async function createSession(
     methodType: input.methodType,
     mode: input.mode,
     origin: input.origin,
+    // A processor without installments offers none: the widgets then show no number of payments.
+    maxInstallments: (await processorOf(deps, client.merchantId)).capabilities.installments ? (input.maxInstallments ?? 1) : 1,
     expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
     createdAt: now,
   });
@@ -61,7 +66,7 @@ export async function createSession(
   // processor without wallets narrows it to cards.
   const { capabilities } = await processorOf(deps, client.merchantId);
   const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
-  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString() };
+  return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: row.maxInstallments };
 }
 
 /**
@@ -95,9 +100,16 @@ export async function submitSdkPayment(
     input.method === 'card' && 'card' in input
       ? { method: 'card', card: assertCardUsable(input.card, now) }
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
+  const installments = input.method === 'card' && 'installments' in input && input.installments !== undefined ? input.installments : 1;
+  if (installments > 1) {
+    requireCapability(await processorOf(deps, session.merchantId), 'installments');
+    if (installments > session.maxInstallments) {
+      throw new ValidationError([{ path: 'installments', message: `must be at most ${session.maxInstallments} (the session's maxInstallments)` }]);
+    }
+  }
   const currency = (input.currency ?? 'USD') as Currency;
   const approvedCents = input.amount ?? 0;
-  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents, transactionNumber: newTransactionNumber() };
+  const payment: WidgetPayment = { session, method, currency, amount: input.amount, approvedCents, installments, transactionNumber: newTransactionNumber() };
   const asked = { transactionId: null, merchantId: session.merchantId, processorReference: null, amountCents: approvedCents, currency };
   return payAfterCommit(tx, deps, context, widgetPaymentOperation, payment, asked);
 }
@@ -110,6 +122,7 @@ interface WidgetPayment {
   /** The amount asked (none for a tokenization). */
   amount: number | undefined;
   approvedCents: number;
+  installments: number;
   /** The number the transaction will have, chosen before the call: the processor's merchant reference. */
   transactionNumber: string;
 }
@@ -123,13 +136,85 @@ export const widgetPaymentOperation: PaymentOperation<WidgetPayment> = {
   call: (processor, request, payment) =>
     processor.authorize(payment.method, payment.approvedCents, payment.currency, request.requestKey, {
       transactionNumber: payment.transactionNumber,
-      installments: 1,
+      installments: payment.installments,
     }),
-  record: async (tx, _request, result, payment, recording) => {
+  record: async (tx, request, answer, payment, recording) => {
+    if (answer.outcome === 'requires_action' && payment.method.method === 'card') return awaitBank(tx, request, payment, answer, recording);
+    const result = withoutAuthentication(answer);
     const transaction = await recordSdkPayment(tx, payment, result, recording);
     return result.outcome === 'approved' ? { body: toBrowserTransaction(transaction) } : processorError(result);
   },
 };
+
+/**
+ * The processor asked for 3-D Secure: the transaction is created AwaitingAuthentication, and the widget is answered
+ * 202 with the bank page, which it shows in its dialog; the authentication's end decides the payment
+ * (`decideSessionAfterAuthentication`), on the same processor request key.
+ */
+async function awaitBank(tx: Tx, request: ProcessorRequestRow, payment: WidgetPayment, action: ActionRequired, { now, env }: Recording): Promise<Outcome> {
+  const { session, method, currency, approvedCents } = payment;
+  const row = await insertTransaction(tx, {
+    transactionNumber: payment.transactionNumber,
+    merchantId: session.merchantId,
+    branchId: session.branchId,
+    methodType: session.methodType,
+    status: Status.AwaitingAuthentication,
+    currency,
+    amountCents: payment.amount ?? null,
+    linkId: newLinkId(),
+    paymentType: method.method,
+    processor: action.processor,
+    sdkSessionId: session.id,
+    approvedCents,
+    maxInstallments: session.maxInstallments,
+    sequence: 1,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const authentication = await startAuthentication(tx, {
+    transactionId: row.id,
+    merchantId: session.merchantId,
+    sdkSessionId: session.id,
+    action,
+    requestKey: request.requestKey,
+    operation: 'authorize',
+    installments: payment.installments,
+    now,
+  });
+  await recordChange(tx, row.id, { at: now, baseUrl: env.PUBLIC_BASE_URL, type: 'transaction.created' });
+  return { status: 202, body: requiresActionAnswer(env.PUBLIC_BASE_URL, authentication.id, payment.transactionNumber) };
+}
+
+/**
+ * A widget payment whose consumer answered the bank is decided: approved, it waits for the merchant's commit
+ * (AwaitingCommit) as any other; declined (`authentication_failed` when the bank failed it, it was cancelled or timed
+ * out), it ends Declined. Null when the transaction no longer waits on it.
+ */
+export async function decideSessionAfterAuthentication(
+  tx: Tx,
+  authentication: AuthenticationRow,
+  result: ProcessorResult,
+  now: Date,
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'COMMIT_WINDOW_S'>,
+): Promise<Outcome | null> {
+  const approved = result.outcome === 'approved';
+  const decided = await decideAwaitingSessionPayment(tx, {
+    transactionId: authentication.transactionId,
+    status: approved ? Status.AwaitingCommit : result.outcome === 'declined' ? Status.Declined : Status.Failed,
+    processor: result.processor,
+    supportsCloseAuth: approved && result.supportsCloseAuth,
+    processorReference: approved ? result.reference : null,
+    confirmation: approved ? confirmationOfApproval(result, 'card', newConfirmationNumber(), now, authentication.installments) : null,
+    commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
+    commitDeadline: approved ? new Date(now.getTime() + env.COMMIT_WINDOW_S * 1000) : null,
+    lastDeclineCode: result.outcome === 'declined' ? result.code : null,
+    lastDeclineProcessorCode: result.outcome === 'declined' ? (result.processorCode ?? null) : null,
+    now,
+  });
+  if (!decided) return null;
+  const { transaction } = await recordChange(tx, decided.id, { at: now, baseUrl: env.PUBLIC_BASE_URL });
+  return approved ? { body: toBrowserTransaction(transaction) } : processorError(result);
+}
 
 async function recordSdkPayment(tx: Tx, payment: WidgetPayment, result: ProcessorResult, { now, env }: Recording): Promise<Transaction> {
   const { session, method, currency, approvedCents } = payment;
@@ -148,7 +233,7 @@ async function recordSdkPayment(tx: Tx, payment: WidgetPayment, result: Processo
     processor: result.processor,
     supportsCloseAuth: approved && result.supportsCloseAuth,
     processorReference: approved ? result.reference : null,
-    confirmation: approved ? confirmationOfApproval(result, method.method, confirmationNumber, now) : null,
+    confirmation: approved ? confirmationOfApproval(result, method.method, confirmationNumber, now, payment.installments) : null,
     sdkSessionId: session.id,
     commitId: approved ? `cmt_${randomAlphanumeric(32)}` : null,
     commitDeadline: approved ? new Date(now.getTime() + env.COMMIT_WINDOW_S * 1000) : null,

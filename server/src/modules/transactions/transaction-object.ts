@@ -73,6 +73,8 @@ export function toTransactionObject({ row, merchant, token, payments, refunds }:
     refundedCents: row.refundedCents,
     refundableCents: refundableCentsOf(row),
     refunds: refunds.map(toRefund),
+    lastDeclineCode: row.lastDeclineCode,
+    lastDeclineProcessorCode: row.lastDeclineProcessorCode,
     sequence: row.sequence,
     updatedAt: row.updatedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
@@ -137,6 +139,7 @@ function inSpecOrder(c: Confirmation): Confirmation {
     voucher: c.voucher ?? null,
     lastFourDigits: c.lastFourDigits ?? null,
     serviceReferenceId: c.serviceReferenceId ?? null,
+    threeDSecure: c.threeDSecure ?? null,
   };
 }
 

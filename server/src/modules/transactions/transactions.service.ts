@@ -1,3 +1,4 @@
+import { processorOf } from '../../processor/processor-registry';
 import { Status } from '@svc/protocol';
 import type { ParsedInitTransactionRequest, Transaction } from '@svc/protocol';
 import type { Tx } from '../../db/client';
@@ -55,6 +56,8 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     phone: body.phone ?? null,
     email: body.email ?? null,
     language: body.language ?? null,
+    // A processor without installments offers none: the link's page then shows no number of payments.
+    maxInstallments: (await processorOf(deps, principal.merchantId)).capabilities.installments ? (body.maxInstallments ?? 1) : 1,
     smsState: 'Not requested',
     callbackUrl: callback.url,
     callbackMethod: callback.method,

@@ -140,7 +140,7 @@ describe('PROCESSOR=adyen', () => {
       refunds: true,
       wallets: false,
       installments: true,
-      threeDSecure: true,
+      threeDSecure: false,
     });
   });
 });

@@ -32,8 +32,8 @@ const PROCESSOR = 'adyen';
 
 /**
  * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
- * installments and 3-D Secure (Adyen's own); no re-authorization (Adyen's authorisation adjustment is not implemented)
- * and no wallets.
+ * and installments; no re-authorization (Adyen's authorisation adjustment is not implemented), no wallets, and no
+ * 3-D Secure yet: a payment Adyen asks to authenticate is declined `authentication_failed`.
  */
 export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: true,
@@ -42,7 +42,7 @@ export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   refunds: true,
   wallets: false,
   installments: true,
-  threeDSecure: true,
+  threeDSecure: false,
 };
 const KEPT_KEYS = 100_000;
 /** What a payment made with a key already reversed answers: the connector refuses it, as the sandbox's acquirer does. */
@@ -136,6 +136,11 @@ export class AdyenProcessor implements PaymentProcessor {
    * idempotency key: one this process never sent (nothing to undo, or made before a restart, which an operator settles
    * in Adyen's Customer Area: docs/operating.md#adyen) is only refused from now on.
    */
+  /** Adyen's 3-D Secure action is not handled yet (`capabilities.threeDSecure` is false): no payment waits for it. */
+  async completeAuthentication(_reference: string, _requestKey: string): Promise<ProcessorResult> {
+    return { outcome: 'failed', processor: PROCESSOR, reason: 'no 3-D Secure authentication waits at Adyen' };
+  }
+
   async reverse(requestKey: string): Promise<void> {
     this.#remember(this.#reversed, requestKey);
     const payment = this.#payments.get(requestKey);

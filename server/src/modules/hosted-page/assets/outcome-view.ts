@@ -8,7 +8,7 @@ import { formatAmount, type Language, type TextKey, type TextParams } from '@svc
 import { escapeHtml } from '../../../html-escape';
 
 /** What the consumer's page shows, from the transaction's state (docs/integrating.md#the-hosted-payment-page). */
-export type PageView = 'pay' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
+export type PageView = 'pay' | 'authenticating' | 'declined' | 'approved' | 'refunded' | 'failed' | 'cancelled' | 'timed-out' | 'expired' | 'elsewhere';
 
 type Translate = (key: TextKey, params?: TextParams) => string;
 
@@ -37,6 +37,8 @@ export function viewOf(state: Pick<PaymentLinkState, 'methodType' | 'statusName'
       return 'failed';
     case 'AwaitingCommit':
       return 'elsewhere';
+    case 'AwaitingAuthentication':
+      return 'authenticating';
     case 'PartiallyRefunded':
     case 'Refunded':
       return 'refunded';
@@ -58,6 +60,7 @@ export const OUTCOMES: Record<Exclude<PageView, 'pay'>, Outcome> = {
   'timed-out': { heading: 'page.timedOut', text: 'page.timedOut.text' },
   expired: { heading: 'page.expired', text: 'page.expired.text' },
   elsewhere: { heading: 'page.elsewhere', text: 'page.elsewhere.text' },
+  authenticating: { heading: 'page.authenticating', text: 'page.authenticating.text' },
 };
 
 /** A refund of part of the payment (PartiallyRefunded) says so; the rest of the refunded view is the same. */

@@ -7,7 +7,8 @@
  * the server's own outcome renderer (outcome-view.ts), without fetching the page again.
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, type ProblemInfo } from '@svc/protocol/light';
+import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, RequiresActionWire, type ProblemInfo, type Validator } from '@svc/protocol/light';
+import type { RequiresAction } from '@svc/protocol';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { fill, type Language, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates, paymentError, postJson } from '@svc/sdk-core/shared';
@@ -15,9 +16,13 @@ import { formatDuration } from './duration';
 import { outcomeHtml, outcomeTitle, viewOf } from './outcome-view';
 
 /** Views after which nothing the consumer can do changes the page (a merchant's capture later changes nothing here). */
-const LIVE_VIEWS = new Set(['pay', 'declined']);
+const LIVE_VIEWS = new Set(['pay', 'declined', 'authenticating']);
 
 const page = (): HTMLElement => document.getElementById('page')!;
+
+/** The pay answer: the page's state, or (202) the bank's page the consumer must answer first (3-D Secure). */
+const PayAnswerWire: Validator<PaymentLinkState | RequiresAction> = (input, path) =>
+  (input as { status?: unknown } | null)?.status === 'requires_action' ? RequiresActionWire(input, path) : PaymentLinkStateWire(input, path);
 const linkId = page().dataset['link']!;
 const transactionNumber = page().dataset['transaction']!;
 
@@ -106,7 +111,8 @@ async function pay(): Promise<void> {
     card.showAllErrors();
     const input = card.cardInput();
     if (!input) return;
-    body = { method: 'card', card: input };
+    const installments = Number(document.querySelector<HTMLSelectElement>('#installments')?.value ?? 1);
+    body = { method: 'card', card: input, ...(installments > 1 ? { installments } : {}) };
   }
   paying = true;
   setBusy(true);
@@ -117,14 +123,22 @@ async function pay(): Promise<void> {
     const result = await postJson(fillPath(payPaymentLinkPath, { linkId }), body, {
       headers: { 'idempotency-key': attemptKey() },
       what: 'The payment',
-      validator: PaymentLinkStateWire,
+      validator: PayAnswerWire,
       onProblem: (problem) => {
         refusal.problem = problem;
         return paymentError(problem);
       },
     });
     const { problem } = refusal;
-    if (result.ok && showApproved(result.value)) return;
+    const answer = result.ok ? result.value : null;
+    if (answer && 'action' in answer) {
+      // The bank asks for 3-D Secure: its page takes this one's place, in the page's language, and comes back here when done.
+      const bank = new URL(answer.action.url);
+      bank.searchParams.set('lang', document.documentElement.lang);
+      location.assign(bank.href);
+      return;
+    }
+    if (answer && showApproved(answer)) return;
     if (!result.ok && !problem && result.error.code === 'network_error') {
       say('pay-error', t('page.unreachable'));
       return;

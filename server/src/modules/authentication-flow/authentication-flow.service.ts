@@ -1,0 +1,130 @@
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/client';
+import type { Env } from '../../env';
+import type { Logger } from '../../logger';
+import type { Outcome } from '../../mutations/stored-answer';
+import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
+import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpiredAuthentications, type AuthenticationRow } from '../authentication';
+import { settleAuthenticationAttempt } from '../card-testing';
+import { decideAfterAuthentication } from '../hosted-page';
+import { decideSessionAfterAuthentication } from '../sdk-sessions';
+
+export interface AuthenticationFlowDeps {
+  db: Database;
+  processor: PaymentProcessor;
+  processors?: ProcessorRegistry | undefined;
+  clock: Clock;
+  logger: Logger;
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'AUTHORIZATION_HOLD_S' | 'COMMIT_WINDOW_S' | 'PROCESSOR_TIMEOUT_MS'>;
+}
+
+/** How an authentication ended, as the bank page says it and the cancel's caller reads it. */
+export type AuthenticationEnd = { ended: true; authentication: AuthenticationRow } | { ended: false; authentication: AuthenticationRow | null };
+
+/**
+ * The consumer completed the bank's challenge: the payment goes on at the processor, the same payment under the
+ * request key of the sale or authorization that asked (never a second charge), and its decision is recorded as any
+ * other (approved, declined, awaiting commit...). The three steps of every processor call
+ * (docs/design/processor-requests.md): the authentication is claimed (pending → completing, guarded: a second
+ * completion finds it taken and changes nothing), the processor is called outside any transaction, and the decision
+ * is recorded once, guarded on the claim. Unanswered, the payment is reversed by its key and recorded as failed.
+ */
+export async function completeAuthentication(deps: AuthenticationFlowDeps, id: string): Promise<AuthenticationEnd> {
+  const claimed = await claimForCompletion(deps.db, id, deps.clock.now());
+  if (!claimed) return { ended: false, authentication: await findAuthentication(deps.db, id) };
+  let result: ProcessorResult;
+  try {
+    const processor = await processorOf(deps, claimed.merchantId);
+    result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, code: 'processor_unanswered', authenticationId: id },
+      'the processor did not answer the completed authentication; reversing the payment',
+    );
+    await reverseQuietly(deps, claimed);
+    result = {
+      outcome: 'failed',
+      processor: (await processorOf(deps, claimed.merchantId)).kind,
+      reason: 'the processor did not answer the completed authentication',
+    };
+  }
+  return endWith(deps, claimed, ['completing'], result);
+}
+
+/**
+ * The authentication ends without the consumer's bank saying yes: the bank page's "Fail authentication", the widget's
+ * cancel, or AUTHENTICATION_TIMEOUT_S without an answer. A decline `authentication_failed` (it counts for card
+ * testing; a link may be paid again), recorded once, guarded on the state it was found in; then the payment waiting at
+ * the processor is reversed by its key.
+ */
+export async function failAuthentication(
+  deps: AuthenticationFlowDeps,
+  id: string,
+  from: readonly AuthenticationRow['state'][] = ['pending'],
+): Promise<AuthenticationEnd> {
+  const authentication = await findAuthentication(deps.db, id);
+  if (!authentication || !from.includes(authentication.state)) return { ended: false, authentication };
+  const { kind } = await processorOf(deps, authentication.merchantId);
+  const ended = await endWith(deps, authentication, from, { outcome: 'declined', processor: kind, code: 'authentication_failed' });
+  if (ended.ended) await reverseQuietly(deps, authentication);
+  return ended;
+}
+
+/** Every authentication whose time is up (pending past its expiry, or completing a call nobody recorded) ends as failed. */
+export async function expireAuthentications(deps: AuthenticationFlowDeps, now: Date): Promise<number> {
+  const staleBefore = new Date(now.getTime() - 2 * deps.env.PROCESSOR_TIMEOUT_MS);
+  let ended = 0;
+  for (const authentication of await findExpiredAuthentications(deps.db, now, staleBefore, 100)) {
+    if ((await failAuthentication(deps, authentication.id, ['pending', 'completing'])).ended) ended++;
+  }
+  return ended;
+}
+
+/** Records the decision on the authentication's payment, its end and its card attempt, in one transaction. */
+async function endWith(
+  deps: AuthenticationFlowDeps,
+  authentication: AuthenticationRow,
+  from: readonly AuthenticationRow['state'][],
+  result: ProcessorResult,
+): Promise<AuthenticationEnd> {
+  const now = deps.clock.now();
+  const ended = await deps.db.transaction(async (tx) => {
+    const row = await endAuthenticationRow(tx, authentication.id, from, result.outcome === 'approved' ? 'authenticated' : 'failed', now);
+    if (!row) return null;
+    const decided: Outcome | null =
+      row.sdkSessionId === null
+        ? await decideAfterAuthentication(tx, row, result, now, deps.env)
+        : await decideSessionAfterAuthentication(tx, row, result, now, deps.env);
+    if (decided === null)
+      deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
+    await settleAuthenticationAttempt(tx, row.id, result.outcome === 'declined');
+    return row;
+  });
+  return ended ? { ended: true, authentication: ended } : { ended: false, authentication: await findAuthentication(deps.db, authentication.id) };
+}
+
+async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
+  try {
+    const processor = await processorOf(deps, authentication.merchantId);
+    await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+  } catch (error) {
+    // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
+    deps.logger.warn(
+      { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
+      'reversal of an unauthenticated payment not answered',
+    );
+  }
+}
+
+async function withinTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
