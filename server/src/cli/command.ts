@@ -55,7 +55,8 @@ export interface CreateMerchantCommand {
 
 export type ProcessorRequestsCommand = { command: 'processor-requests list'; json: boolean } | { command: 'processor-requests retry'; id: string };
 
-export type Command = CreateMerchantCommand | MerchantSettingsCommand | ProcessorConnectCommand | ProcessorRequestsCommand | AdminCommand | WebhookEndpointsCommand;
+export type Command =
+  CreateMerchantCommand | MerchantSettingsCommand | ProcessorConnectCommand | ProcessorRequestsCommand | AdminCommand | WebhookEndpointsCommand;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
