@@ -10,6 +10,9 @@ const MAX_TIMEOUT_S = 90 * 24 * 3600;
 const AmountInputSchema = z.union([z.number(), z.string().max(32)]);
 
 /** A product as a merchant sends it, in the same unit as the transaction amount (`isCent`). */
+/** How many payments a card payment may be split into at most (1: no installments). */
+export const MaxInstallmentsSchema = z.number().int().min(1).max(MAX_INSTALLMENTS);
+
 export const ProductInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   quantity: z.number().int().min(1).max(100_000),
@@ -86,13 +89,7 @@ export const InitTransactionRequestSchema = z
       .enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` })
       .optional()
       .describe("The consumer's language for the link's page and its SMS and e-mail texts (else the browser's)"),
-    maxInstallments: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_INSTALLMENTS)
-      .optional()
-      .describe('The most payments a card payment may be split into (1 when left out: no installments)'),
+    maxInstallments: MaxInstallmentsSchema.optional().describe('The most payments a card payment may be split into (1 when left out: no installments)'),
   })
   .superRefine((body, ctx) => {
     checkAmount(ctx, body.amount, ['amount'], body.isCent === true, false);

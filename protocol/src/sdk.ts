@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  MAX_INSTALLMENTS,
   APPEARANCE_CSS_PROPERTY,
   APPEARANCE_CSS_VALUE,
   APPEARANCE_SELECTORS,
@@ -19,7 +18,7 @@ import {
 import { CallbackUrlSchema } from './callback-url';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
-import { checkProductAmounts, ProductInputSchema } from './init-request';
+import { checkProductAmounts, MaxInstallmentsSchema, ProductInputSchema } from './init-request';
 import { BrowserTransactionSchema, ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
 import { TransactionStatusCodeSchema } from './status';
 
@@ -73,13 +72,9 @@ export const SdkConfigSchema = z.strictObject({
     .max(35)
     .optional()
     .describe(`auto (default: the browser's languages) or one of ${LANGUAGES.join(', ')}; another value falls back to en with a warning`),
-  maxInstallments: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_INSTALLMENTS)
-    .optional()
-    .describe('the most payments the shopper may split a card payment into (default 1: none); offered only where the processor has installments'),
+  maxInstallments: MaxInstallmentsSchema.optional().describe(
+    'the most payments the shopper may split a card payment into (default 1: none); offered only where the processor has installments',
+  ),
 });
 export type SdkConfig = z.input<typeof SdkConfigSchema>;
 
@@ -113,13 +108,7 @@ export const CreateSdkSessionRequestSchema = z.strictObject({
     .describe(
       "Sent only by the iframe SDK's widget page, which calls from the service's own origin: the merchant page's origin that frames it, checked against the client ID's allowed origins instead of the Origin header",
     ),
-  maxInstallments: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_INSTALLMENTS)
-    .optional()
-    .describe('The most payments the card widgets offer (1 when left out: no installments)'),
+  maxInstallments: MaxInstallmentsSchema.optional().describe('The most payments the card widgets offer (1 when left out: no installments)'),
 });
 export type CreateSdkSessionRequest = z.input<typeof CreateSdkSessionRequestSchema>;
 
@@ -212,7 +201,7 @@ export const HostToFrameMessageSchema = z.discriminatedUnion('type', [
     apiBase: z.url(),
     debug: z.boolean(),
     /** The session's `maxInstallments`: above 1 the frame offers the number of payments beside the card fields. */
-    maxInstallments: z.number().int().min(1).max(MAX_INSTALLMENTS).optional(),
+    maxInstallments: MaxInstallmentsSchema.optional(),
   }),
   z.strictObject({
     source: z.literal(HOST),
