@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/client';
 import type { PaymentProcessor } from './processor';
 
 /**
@@ -5,10 +6,17 @@ import type { PaymentProcessor } from './processor';
  * (`PUT /merchant/processor`, `svc processor connect`), else the default account (PROCESSOR).
  */
 export interface ProcessorRegistry {
-  forMerchant(merchantId: string): Promise<PaymentProcessor>;
+  /** Reads the merchant's account through `db`: the caller's open transaction when it holds one (never a second connection). */
+  forMerchant(merchantId: string, db?: Queryable): Promise<PaymentProcessor>;
 }
 
 /** The processor of `merchantId`: from the registry when the service has one, else the one processor it was given. */
-export function processorOf(deps: { processor: PaymentProcessor; processors?: ProcessorRegistry | undefined }, merchantId: string): Promise<PaymentProcessor> {
-  return deps.processors ? deps.processors.forMerchant(merchantId) : Promise.resolve(deps.processor);
+export function processorOf(
+  deps: { processor: PaymentProcessor; processors?: ProcessorRegistry | undefined },
+  merchantId: string,
+  db?: Queryable,
+): Promise<PaymentProcessor> {
+  // A caller inside a transaction passes it: asking the pool for another connection while holding one deadlocks once
+  // every connection is held by a transaction waiting the same way.
+  return deps.processors ? deps.processors.forMerchant(merchantId, db) : Promise.resolve(deps.processor);
 }

@@ -163,7 +163,7 @@ export async function reauthorize(
   // A re-authorization releases what the hold still holds: with a capture in flight, a decline of that capture would
   // put its amount back on top of the new hold. So none is asked for until the capture is recorded.
   const held = found.transaction;
-  requireCapability(await processorOf(deps, held.merchantId), 'reauthorize');
+  requireCapability(await processorOf(deps, held.merchantId, tx), 'reauthorize');
   const asked = { merchantId: held.merchantId, processorReference: found.token.processorReference, amountCents: input.amount, currency: held.currency };
   const reauthorization = await askProcessor(tx, deps, context, reauthorizeOperation, asked, reauthorizationIntent(held.id));
   if (reauthorization) return reauthorization.answer;
@@ -238,7 +238,7 @@ export async function closeAuthorization(
   const now = deps.clock.now();
   const found = await findTransactionRowForPrincipal(tx, principal, transactionNumber);
   if (!found) throw new NotFoundError('transaction');
-  requireCapability(await processorOf(deps, found.merchantId), 'closeAuth');
+  requireCapability(await processorOf(deps, found.merchantId, tx), 'closeAuth');
   // Locked first, so the amount the processor is told to release is what the hold held when it was closed.
   const row = await lockTransaction(tx, found.id);
   const closed = await closeHold(tx, row.id, now);

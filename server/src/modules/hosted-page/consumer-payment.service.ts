@@ -49,7 +49,7 @@ export async function payLink(
   if (method.method !== 'card') {
     // A wallet the merchant's processor cannot take is refused before the link is marked in flight.
     const link = await findLinkForConsumer(tx, linkId);
-    if (link) requireCapability(await processorOf(deps, link.row.merchantId), 'wallets');
+    if (link) requireCapability(await processorOf(deps, link.row.merchantId, tx), 'wallets');
   }
   const installments = 'installments' in input && input.installments !== undefined ? input.installments : 1;
   if (installments > 1) await checkInstallments(tx, deps, linkId, installments);
@@ -67,7 +67,7 @@ export async function payLink(
 async function checkInstallments(tx: Tx, deps: ServiceDeps, linkId: string, installments: number): Promise<void> {
   const link = await findLinkForConsumer(tx, linkId);
   if (!link) return; // the payment's own refusal says so
-  requireCapability(await processorOf(deps, link.row.merchantId), 'installments');
+  requireCapability(await processorOf(deps, link.row.merchantId, tx), 'installments');
   if (installments > link.row.maxInstallments) {
     throw new ValidationError([{ path: 'installments', message: `must be at most ${link.row.maxInstallments} (the payment's maxInstallments)` }]);
   }

@@ -18,8 +18,8 @@ export class MerchantProcessors implements ProcessorRegistry {
     private readonly deps: { db: Queryable; env: Env; defaultProcessor: PaymentProcessor; wrap?: (processor: PaymentProcessor) => PaymentProcessor },
   ) {}
 
-  async forMerchant(merchantId: string): Promise<PaymentProcessor> {
-    const account = await findProcessorAccount(this.deps.db, merchantId);
+  async forMerchant(merchantId: string, db: Queryable = this.deps.db): Promise<PaymentProcessor> {
+    const account = await findProcessorAccount(db, merchantId);
     if (!account) return this.deps.defaultProcessor;
     const built = this.#built.get(merchantId);
     if (built && built.updatedAt === account.updatedAt.getTime()) return built.processor;

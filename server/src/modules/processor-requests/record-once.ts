@@ -107,7 +107,7 @@ export async function recordAnswerIn(
   }
   // A call on a method held answers the same to every attempt, so any attempt may record it; a payment only the one that called.
   const mark = { id: request.id, outcome: answer.outcome, now, attempt: isPayment(request.operation) ? request.attempts : null };
-  const processor = await processorOf(deps, request.merchantId);
+  const processor = await processorOf(deps, request.merchantId, tx);
   const recording: Recording = { now, env: deps.env, processor, releases, done: new PendingDone(mark, requestId) };
   const key = idempotencyKeyOf(request);
   let outcome: Outcome | null = null;
@@ -165,7 +165,7 @@ async function recordPending(
   const recording: Recording = {
     now,
     env: deps.env,
-    processor: await processorOf(deps, request.merchantId),
+    processor: await processorOf(deps, request.merchantId, tx),
     releases,
     done: new PendingDone({ id: request.id, outcome: 'approved', now, attempt: null }, originalRequestId(request)),
   };

@@ -48,7 +48,7 @@ export async function refundTransaction(
   input: RefundInput,
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
-  requireCapability(await processorOf(deps, principal.merchantId), 'refunds');
+  requireCapability(await processorOf(deps, principal.merchantId, tx), 'refunds');
   const now = deps.clock.now();
   // The amount is handed to the reservation alone: the request, and then the refund, take it from the row it wrote.
   const reserve = (amountCents: number) =>

@@ -57,14 +57,14 @@ export async function createSession(
     mode: input.mode,
     origin: input.origin,
     // A processor without installments offers none: the widgets then show no number of payments.
-    maxInstallments: (await processorOf(deps, client.merchantId)).capabilities.installments ? (input.maxInstallments ?? 1) : 1,
+    maxInstallments: (await processorOf(deps, client.merchantId, tx)).capabilities.installments ? (input.maxInstallments ?? 1) : 1,
     expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
     createdAt: now,
   });
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
   // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further; a
   // processor without wallets narrows it to cards.
-  const { capabilities } = await processorOf(deps, client.merchantId);
+  const { capabilities } = await processorOf(deps, client.merchantId, tx);
   const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
   return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: row.maxInstallments };
 }
@@ -85,7 +85,7 @@ export async function submitSdkPayment(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
-  if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId), 'wallets');
+  if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId, tx), 'wallets');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);
@@ -102,7 +102,7 @@ export async function submitSdkPayment(
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const installments = input.method === 'card' && 'installments' in input && input.installments !== undefined ? input.installments : 1;
   if (installments > 1) {
-    requireCapability(await processorOf(deps, session.merchantId), 'installments');
+    requireCapability(await processorOf(deps, session.merchantId, tx), 'installments');
     if (installments > session.maxInstallments) {
       throw new ValidationError([{ path: 'installments', message: `must be at most ${session.maxInstallments} (the session's maxInstallments)` }]);
     }

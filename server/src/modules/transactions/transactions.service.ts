@@ -57,7 +57,7 @@ export async function initTransaction(tx: Tx, deps: ServiceDeps, principal: Prin
     email: body.email ?? null,
     language: body.language ?? null,
     // A processor without installments offers none: the link's page then shows no number of payments.
-    maxInstallments: (await processorOf(deps, principal.merchantId)).capabilities.installments ? (body.maxInstallments ?? 1) : 1,
+    maxInstallments: (await processorOf(deps, principal.merchantId, tx)).capabilities.installments ? (body.maxInstallments ?? 1) : 1,
     smsState: 'Not requested',
     callbackUrl: callback.url,
     callbackMethod: callback.method,
