@@ -33,9 +33,12 @@ export type AuthenticationEnd = { ended: true; authentication: AuthenticationRow
 export async function completeAuthentication(deps: AuthenticationFlowDeps, id: string): Promise<AuthenticationEnd> {
   const claimed = await claimForCompletion(deps.db, id, deps.clock.now());
   if (!claimed) return { ended: false, authentication: await findAuthentication(deps.db, id) };
+  // Found before the call: a database error here is the database's, never taken for the processor's silence.
+  const processor = await processorOf(deps, claimed.merchantId);
   let result: ProcessorResult;
   try {
-    const processor = await processorOf(deps, claimed.merchantId);
+    // Only a processor with 3-D Secure answers `requires_action`, and it completes what it asked for.
+    if (!processor.completeAuthentication) throw new Error(`the ${processor.kind} connector has no 3-D Secure, yet a payment waits for it`);
     result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
     deps.logger.warn(
@@ -45,7 +48,7 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
     await reverseQuietly(deps, claimed);
     result = {
       outcome: 'failed',
-      processor: (await processorOf(deps, claimed.merchantId)).kind,
+      processor: processor.kind,
       reason: 'the processor did not answer the completed authentication',
     };
   }

@@ -3,7 +3,6 @@ import { ApiError, DatabaseUnavailableError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import { problemAnswer, type StoredAnswer } from '../../mutations/stored-answer';
 import { isDatabaseGone, ProcessorUnanswered, type PaymentFinish, type ProcessorCallDeps } from './call-outside-lock';
-import { processorOf } from '../../processor/processor-registry';
 import { commitIntent, type Asked, type AskedWithWrite } from './commit-intent';
 import type { HeldMethodOperation, PaymentOperation } from './operation';
 import type { GuardedWrite, ProcessorRequestRow } from './processor-requests.queries';
@@ -95,7 +94,7 @@ export async function payAfterCommit<Input>(
   const { undo } = operation;
   const finish: PaymentFinish = {
     payment: true,
-    call: async () => operation.call(await processorOf(deps, request.merchantId), request, input),
+    call: (processor) => operation.call(processor, request, input),
     record: (tx, result, recording) => operation.record(tx, request, result, input, recording),
     undo,
     withDecision: context.withDecision,

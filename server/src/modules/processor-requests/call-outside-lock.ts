@@ -29,7 +29,8 @@ export type ProcessorAnswer = HeldMethodAnswer | ActionRequired | { outcome: 're
  */
 export interface PaymentFinish {
   payment: true;
-  call?: () => Promise<PaymentResult>;
+  /** The payment's own call, on the merchant's processor (found before the call, so a database error is never taken for the processor's silence). */
+  call?: (processor: PaymentProcessor) => Promise<PaymentResult>;
   record?: (tx: Tx, result: PaymentResult, recording: Recording) => Promise<Outcome>;
   undo?: UndoPayment;
   /** The asker's writes made with the decision `record` records (MutationContext's `withDecision`); not with a reversal. */
@@ -82,7 +83,8 @@ export async function callOutsideLock(deps: ProcessorCallDeps, request: Processo
 
 function callOf(processor: PaymentProcessor, request: ProcessorRequestRow, how: RequestFinish): () => Promise<ProcessorAnswer> {
   if (!('payment' in how)) return () => how.call(processor, heldMethodRequest(request));
-  return how.call ?? (() => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const));
+  const pay = how.call;
+  return pay ? () => pay(processor) : () => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const);
 }
 
 /** A request for a call on a method held, as its declaration takes it: it names its transaction and the method. */
