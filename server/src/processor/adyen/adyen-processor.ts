@@ -32,8 +32,8 @@ const PROCESSOR = 'adyen';
 
 /**
  * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
- * and installments; no re-authorization (Adyen's authorisation adjustment is not implemented), no wallets, and no
- * 3-D Secure yet: a payment Adyen asks to authenticate is declined `authentication_failed`.
+ * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, and no
+ * 3-D Secure: a payment Adyen asks to authenticate is declined `authentication_failed`.
  */
 export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: true,
@@ -59,7 +59,7 @@ const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, rea
  * Captures, cancels (a release) and refunds are asynchronous at Adyen: the API answers `received`, and the outcome
  * arrives later as a webhook (`CAPTURE`, `CANCELLATION`, `REFUND`, or `*_FAILED`). They answer `Pending` with the
  * modification's `pspReference`, which the webhook names: the operation stays in flight until it arrives
- * (adyen-notifications.ts). Re-authorization (Adyen's authorisation adjustment) is not implemented.
+ * (adyen-notifications.ts). It makes no re-authorization (Adyen's authorisation adjustment).
  */
 export class AdyenProcessor implements PaymentProcessor {
   readonly kind = 'adyen' as const;
@@ -90,7 +90,7 @@ export class AdyenProcessor implements PaymentProcessor {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not re-authorize' };
   }
 
-  /** Saved cards (Adyen's stored payment methods) are not implemented: a token charge is refused. */
+  /** This connector stores no cards at Adyen (stored payment methods), so a token charge is refused. */
   async chargeToken(): Promise<ProcessorResult> {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not charge saved cards' };
   }
@@ -136,10 +136,6 @@ export class AdyenProcessor implements PaymentProcessor {
    * idempotency key: one this process never sent (nothing to undo, or made before a restart, which an operator settles
    * in Adyen's Customer Area: docs/operating.md#adyen) is only refused from now on.
    */
-  /** Adyen's 3-D Secure action is not handled yet (`capabilities.threeDSecure` is false): no payment waits for it. */
-  async completeAuthentication(_reference: string, _requestKey: string): Promise<ProcessorResult> {
-    return { outcome: 'failed', processor: PROCESSOR, reason: 'no 3-D Secure authentication waits at Adyen' };
-  }
 
   async reverse(requestKey: string): Promise<void> {
     this.#remember(this.#reversed, requestKey);

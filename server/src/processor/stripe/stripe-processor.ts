@@ -134,11 +134,6 @@ export class StripeProcessor implements PaymentProcessor {
     await this.#call(() => this.#stripe.paymentIntents.cancel(reference, {}, { idempotencyKey: requestKey }));
   }
 
-  /** Stripe's 3-D Secure is not wired yet (`capabilities.threeDSecure` is false): no payment waits for it. */
-  async completeAuthentication(_reference: string, _requestKey: string): Promise<ProcessorResult> {
-    return { outcome: 'failed', processor: 'stripe', reason: 'no 3-D Secure authentication waits at Stripe' };
-  }
-
   async reverse(requestKey: string): Promise<void> {
     this.#reversed.add(requestKey);
     const kept = this.#answered.get(requestKey);
