@@ -52,3 +52,14 @@ export interface EndpointDescription {
   idempotent: boolean;
   sandboxOnly?: boolean;
 }
+
+/** What a card payment the consumer makes may be refused with: the processor's declines, its failure, a capability it lacks. */
+export const CARD_PAYMENT_ERRORS = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'authentication_failed',
+  'processor_failure',
+  'processor_unsupported',
+] as const satisfies readonly ApiErrorCode[];

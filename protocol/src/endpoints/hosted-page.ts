@@ -2,7 +2,7 @@ import * as paths from '../endpoint-paths';
 import { HtmlPageSchema, SvgImageSchema } from '../channels';
 import { RequiresActionSchema } from '../authentication';
 import { ConsumerPayRequestSchema, PaymentLinkStateSchema } from '../lifecycle-requests';
-import type { EndpointDescription } from './description';
+import { CARD_PAYMENT_ERRORS, type EndpointDescription } from './description';
 
 /** The consumer's hosted payment page: its state, its payment, the page and its QR code. */
 export const HOSTED_PAGE_ENDPOINTS = {
@@ -33,20 +33,7 @@ export const HOSTED_PAGE_ENDPOINTS = {
     request: ConsumerPayRequestSchema,
     response: { status: 200, description: 'The page state after payment', schema: PaymentLinkStateSchema },
     otherResponses: [{ status: 202, description: "The consumer's bank asks for 3-D Secure: open `action.url`", schema: RequiresActionSchema }],
-    errors: [
-      'not_found',
-      'invalid_card',
-      'transaction_not_payable',
-      'card_declined',
-      'insufficient_funds',
-      'expired_card',
-      'incorrect_cvc',
-      'authentication_failed',
-      'processor_failure',
-      'processor_unsupported',
-      'rate_limited',
-      'too_many_declines',
-    ],
+    errors: ['not_found', 'invalid_card', 'transaction_not_payable', ...CARD_PAYMENT_ERRORS, 'rate_limited', 'too_many_declines'],
     idempotent: true,
   },
   getPaymentPage: {

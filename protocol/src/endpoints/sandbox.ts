@@ -1,7 +1,7 @@
 import * as paths from '../endpoint-paths';
 import { HtmlPageSchema, TerminalCancelRequestSchema, TerminalCurrentSchema, TerminalTapRequestSchema } from '../channels';
 import { ClockAdvanceRequestSchema, ClockSchema, PaymentLinkStateSchema, SandboxMessagesSchema } from '../lifecycle-requests';
-import type { EndpointDescription } from './description';
+import { CARD_PAYMENT_ERRORS, type EndpointDescription } from './description';
 
 /** The sandbox: the test clock, the messages it "sent" and the terminal simulator (none of them in production). */
 export const SANDBOX_ENDPOINTS = {
@@ -86,17 +86,7 @@ export const SANDBOX_ENDPOINTS = {
     auth: ['device'],
     request: TerminalTapRequestSchema,
     response: { status: 200, description: 'The transaction as the page shows it after the payment', schema: PaymentLinkStateSchema },
-    errors: [
-      'not_found',
-      'transaction_not_payable',
-      'card_declined',
-      'insufficient_funds',
-      'expired_card',
-      'incorrect_cvc',
-      'authentication_failed',
-      'processor_failure',
-      'processor_unsupported',
-    ],
+    errors: ['not_found', 'transaction_not_payable', ...CARD_PAYMENT_ERRORS],
     idempotent: true,
     sandboxOnly: true,
   },

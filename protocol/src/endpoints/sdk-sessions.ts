@@ -2,7 +2,7 @@ import * as paths from '../endpoint-paths';
 import { RequiresActionSchema } from '../authentication';
 import { CreateSdkSessionRequestSchema, SdkPaymentRequestSchema, SdkSessionSchema } from '../sdk';
 import { BrowserTransactionSchema } from '../transaction';
-import type { EndpointDescription } from './description';
+import { CARD_PAYMENT_ERRORS, type EndpointDescription } from './description';
 
 /** The browser SDKs' widget sessions and the payment method they submit. */
 export const SDK_SESSION_ENDPOINTS = {
@@ -39,19 +39,7 @@ export const SDK_SESSION_ENDPOINTS = {
       schema: BrowserTransactionSchema,
     },
     otherResponses: [{ status: 202, description: "The consumer's bank asks for 3-D Secure: open `action.url`", schema: RequiresActionSchema }],
-    errors: [
-      'invalid_card',
-      'card_declined',
-      'insufficient_funds',
-      'expired_card',
-      'incorrect_cvc',
-      'authentication_failed',
-      'processor_failure',
-      'processor_unsupported',
-      'rate_limited',
-      'too_many_declines',
-      'payment_method_not_offered',
-    ],
+    errors: ['invalid_card', ...CARD_PAYMENT_ERRORS, 'rate_limited', 'too_many_declines', 'payment_method_not_offered'],
     idempotent: true,
   },
 } as const satisfies Record<string, EndpointDescription>;

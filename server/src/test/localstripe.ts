@@ -8,18 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { REPO_ROOT } from '../env';
-
-/** The test peers' folder, or null when there is none. */
-export function peersDir(): string | null {
-  const named = process.env.SVC_PEERS_DIR;
-  if (named) return existsSync(named) ? named : null;
-  for (let dir = REPO_ROOT; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared', 'peers');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return null;
-  }
-}
+import { peersDir } from './peers';
 
 /** localstripe's start script, or why it cannot run here (printed once by the tests that skip). */
 function localstripeScript(): { script: string } | { missing: string } {
