@@ -37,7 +37,7 @@ export function stripeWebhooksRouter(deps: { db: Queryable; env: Env; logger: Lo
       logger.warn({ code: 'stripe_webhook_unverified', signed: signature !== undefined }, 'a Stripe webhook did not verify; nothing changed');
       throw new ApiError(
         'unauthorized',
-        "The Stripe-Signature header does not verify with the signing secret of any Stripe account of this service's; nothing changed.",
+        "The Stripe-Signature header does not verify with the webhook signing secret of any Stripe account of the service (STRIPE_WEBHOOK_SECRET, or a merchant's own account's); nothing changed.",
       );
     }
     const { event, signer } = found;
