@@ -12,7 +12,9 @@ export const ConnectProcessorRequestSchema = z.discriminatedUnion('kind', [
       .string()
       .regex(/^whsec_[A-Za-z0-9+/=_]{4,200}$/, 'must be a Stripe webhook signing secret (whsec_…)')
       .optional()
-      .describe("The signing secret of the webhook endpoint registered in the account's dashboard"),
+      .describe(
+        "The signing secret of the webhook endpoint (`/processors/stripe/webhooks`) registered in the account's dashboard; without it the account's webhooks are refused",
+      ),
   }),
   z.strictObject({
     kind: z.literal('adyen'),
@@ -21,7 +23,9 @@ export const ConnectProcessorRequestSchema = z.discriminatedUnion('kind', [
     hmacKey: z
       .string()
       .regex(/^([0-9A-Fa-f]{2}){8,128}$/, 'must be the hex HMAC key Adyen shows for the webhook')
-      .describe("The webhook's HMAC key (hex)"),
+      .describe(
+        'The HMAC key (hex) of the standard webhook (`/processors/adyen/webhooks`) registered on the merchant account; its notifications are verified with it',
+      ),
   }),
 ]);
 export type ConnectProcessorRequest = z.input<typeof ConnectProcessorRequestSchema>;

@@ -65,7 +65,10 @@ const EnvSchema = z
      * LISTEN/NOTIFY on the database, or `nats`, the NATS server at NATS_URL.
      */
     REALTIME_BUS: z.enum(['postgres', 'nats'], { error: 'must be postgres or nats' }).default('postgres'),
-    /** The NATS server(s) of REALTIME_BUS=nats: `nats://nats1:4222`, several separated by commas. */
+    /**
+     * The NATS server(s) of REALTIME_BUS=nats: `nats://nats1:4222`, several separated by commas; each may carry a user
+     * and password (`nats://user:pass@nats1:4222`), which no message or log line prints.
+     */
     NATS_URL: z
       .string()
       .regex(/^(nats|tls):\/\/[^,\s]+(,(nats|tls):\/\/[^,\s]+)*$/, 'must be a nats:// URL (several separated by commas)')

@@ -17,7 +17,9 @@ export async function natsBus({ url, logger, name }: { url: string; logger: Logg
   try {
     connection = await connect({ servers: url.split(','), name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 10_000 });
   } catch (error) {
-    throw new Error(`cannot reach the NATS server at ${url}: ${(error as Error).message}`, { cause: error });
+    // NATS_URL may carry a user and password (nats://user:pass@host): never in a message (the client's own error,
+    // the cause, names no server).
+    throw new Error(withoutUserinfo(`cannot reach the NATS server at ${url}: ${(error as Error).message}`), { cause: error });
   }
   const nc = connection;
   const encoder = new TextEncoder();
@@ -80,4 +82,9 @@ export async function natsBus({ url, logger, name }: { url: string; logger: Logg
       await nc.drain().catch(() => nc.close());
     },
   };
+}
+
+/** `text` with the user and password taken out of every nats:// or tls:// URL in it (`nats://user:pass@host` → `nats://host`). */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/\b(nats|tls):\/\/[^\s,]*@/g, '$1://');
 }

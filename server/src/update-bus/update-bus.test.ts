@@ -3,6 +3,7 @@
  * is published once its change committed and leaves the outbox; what an instance left behind is published by the
  * sweep; a bus that refuses leaves it there; and a subscription that lost its bus reports a gap once it is back.
  */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { useTestApp } from '../test/harness';
@@ -98,6 +99,18 @@ describe('the realtime outbox on the postgres bus', () => {
       await sweep.stop();
       await t.database.sql`delete from event_publications`;
     }
+  });
+});
+
+describe('the nats bus without its server', () => {
+  it('names the servers it cannot reach without the user and password their URLs carry', async () => {
+    const url = 'nats://alice:s3cret@127.0.0.1:1,tls://bob:p@ss/word@127.0.0.1:2';
+    const refused = await natsBus({ url, logger, name: 'nowhere' }).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    expect(refused?.message).toMatch(/^cannot reach the NATS server at nats:\/\/127\.0\.0\.1:1,tls:\/\/127\.0\.0\.1:2: /);
+    expect(inspect(refused, { depth: 10 })).not.toMatch(/alice|s3cret|bob|p@ss|word/);
   });
 });
 

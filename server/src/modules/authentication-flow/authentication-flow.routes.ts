@@ -1,9 +1,9 @@
 import { ENDPOINT, toBrowserTransaction } from '@svc/protocol';
-import type { Request } from 'express';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError, UnauthorizedError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
+import { bearerToken } from '../../http/bearer-token';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { hashCredential } from '../../auth/credential-hash';
 import { findAuthentication } from '../authentication';
@@ -51,9 +51,4 @@ export function authenticationRoutes(deps: ServiceDeps & { limiter: RateLimiter 
       { before: [perAddressLimit(deps.limiter, 'sdk')] },
     ),
   ];
-}
-
-function bearerToken(req: Request): string | null {
-  const match = /^Bearer\s+(\S{1,200})\s*$/i.exec(req.get('authorization') ?? '');
-  return match?.[1] ?? null;
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { processorAccounts } from '../../db/schema';
 
@@ -18,4 +18,23 @@ export async function saveProcessorAccount(db: Queryable, row: ProcessorAccountR
       target: processorAccounts.merchantId,
       set: { kind: sql`excluded.kind`, hint: sql`excluded.hint`, sealedCredentials: sql`excluded.sealed_credentials`, updatedAt: sql`excluded.updated_at` },
     });
+}
+
+/**
+ * At most `limit` stored accounts of `kind` (by merchant id), those whose hint starts with `hintPrefix` when given:
+ * the candidates a processor's webhook is verified with.
+ */
+export async function findProcessorAccountsOfKind(
+  db: Queryable,
+  kind: ProcessorAccountRow['kind'],
+  limit: number,
+  hintPrefix?: string,
+): Promise<ProcessorAccountRow[]> {
+  const escaped = hintPrefix?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return db
+    .select()
+    .from(processorAccounts)
+    .where(and(eq(processorAccounts.kind, kind), escaped === undefined ? undefined : like(processorAccounts.hint, `${escaped}%`)))
+    .orderBy(processorAccounts.merchantId)
+    .limit(limit);
 }

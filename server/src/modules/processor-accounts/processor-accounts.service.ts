@@ -68,5 +68,8 @@ function hintOf(input: ConnectProcessorRequest): string {
     const prefix = /^(sk|rk)_(test|live)_/.exec(input.secretKey)?.[0] ?? '';
     return `${prefix}…${input.secretKey.slice(-4)}`;
   }
-  return `${input.merchantAccount} (key …${input.apiKey.slice(-4)})`;
+  return `${input.merchantAccount}${ADYEN_HINT_AFTER_ACCOUNT}${input.apiKey.slice(-4)})`;
 }
+
+/** What follows the merchant account in an Adyen account's hint: the webhook looks its accounts up by it. */
+export const ADYEN_HINT_AFTER_ACCOUNT = ' (key …';

@@ -4,6 +4,7 @@ import {
   lockAcquirerReference,
   lockRequestByPendingReference,
   markNotificationApplied,
+  merchantOfPendingReference,
   type NewProcessorNotification,
 } from './notifications.queries';
 import type { ProcessorOperations } from './operation';
@@ -29,14 +30,24 @@ export type ToldOutcomeApplied =
  * transaction: kept once (a webhook sent again changes nothing), and, when the request whose call it answers waits
  * under its reference, recorded as that call's answer would have been, by the operation that asked. Under the
  * reference's lock, as the recording of the call's `Pending` answer is: whichever of the two comes second applies it.
- * Releases the recording queued (a capture refused after its hold ended) are called once it has committed.
+ * Releases the recording queued (a capture refused after its hold ended) are called once it has committed. Told by a
+ * merchant's own account (`from.merchantId`), it is `unrelated` to another merchant's request, and is not kept.
  */
-export async function applyToldOutcome(deps: ProcessorCallDeps, operations: ProcessorOperations, told: NewProcessorNotification): Promise<ToldOutcomeApplied> {
+export async function applyToldOutcome(
+  deps: ProcessorCallDeps,
+  operations: ProcessorOperations,
+  told: NewProcessorNotification,
+  from: { merchantId?: string } = {},
+): Promise<ToldOutcomeApplied> {
   const releases: ProcessorRequestRow[] = [];
   const committed: (() => void)[] = [];
   const applied = await deps.db.transaction(async (tx): Promise<ToldOutcomeApplied> => {
     const now = deps.clock.now();
     await lockAcquirerReference(tx, told.processor, told.reference);
+    if (from.merchantId) {
+      const owner = await merchantOfPendingReference(tx, told.reference);
+      if (owner !== null && owner !== from.merchantId) return 'unrelated';
+    }
     const kept = await keepNotification(tx, told);
     if (kept.appliedAt) return 'duplicate';
     const request = await lockRequestByPendingReference(tx, told.reference);

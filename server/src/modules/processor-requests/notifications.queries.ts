@@ -61,6 +61,16 @@ export async function lockRequestByPendingReference(db: Queryable, reference: st
   return row ?? null;
 }
 
+/** The merchant of the request waiting under `reference`, or null when none does (no lock taken). */
+export async function merchantOfPendingReference(db: Queryable, reference: string): Promise<string | null> {
+  const [row] = await db
+    .select({ merchantId: processorRequests.merchantId })
+    .from(processorRequests)
+    .where(eq(processorRequests.pendingReference, reference))
+    .limit(1);
+  return row?.merchantId ?? null;
+}
+
 /**
  * The call's outcome is on its way under `reference`: kept on the request, which stays in flight (guarded: null when
  * it is not, another recorded it first).

@@ -3,6 +3,8 @@ import Stripe from 'stripe';
 import type { Env } from '../../env';
 import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
+import type { Queryable } from '../../db/client';
+import { stripeWebhookAccounts } from '../processor-accounts';
 
 export const STRIPE_WEBHOOKS_PATH = '/processors/stripe/webhooks';
 /** Stripe's events are small; a body above this is not one. */
@@ -11,44 +13,61 @@ const BODY_LIMIT = '256kb';
 const REMEMBERED_EVENTS = 10_000;
 
 /**
- * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): each event is
- * verified with the package's `constructEvent` against the account's signing secret (`Stripe-Signature`, the raw
- * body); one that does not verify is a 401 and changes nothing. The Stripe connector has every outcome in the API's
- * answer (captures, cancels and refunds are synchronous there), so a verified event is acknowledged and logged (its
- * id and type only), once however often Stripe sends it.
+ * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): each
+ * event is verified against the signing secrets of the accounts it may come from (`Stripe-Signature`, the raw body):
+ * the default account's (STRIPE_WEBHOOK_SECRET) and each merchant's own Stripe account's (PUT /merchant/processor, at
+ * most MAX_STRIPE_WEBHOOK_ACCOUNTS), every one tried with one HMAC. One that verifies with none is a 401 and changes
+ * nothing. The Stripe connector has every outcome in the API's answer (captures, cancels and refunds are synchronous
+ * there), so a verified event is acknowledged and logged (its id, its type and whose account), once however often
+ * Stripe sends it.
  */
-export function stripeWebhooksRouter({ env, logger }: { env: Env; logger: Logger }): Router {
+export function stripeWebhooksRouter(deps: { db: Queryable; env: Env; logger: Logger }): Router {
+  const { env, logger } = deps;
   const router = Router();
   const seen = new Set<string>();
-  const secrets = [env.STRIPE_WEBHOOK_SECRET].filter((secret): secret is string => secret !== undefined);
-  router.post(STRIPE_WEBHOOKS_PATH, express.raw({ type: () => true, limit: BODY_LIMIT }), (req, res, next) => {
+  router.post(STRIPE_WEBHOOKS_PATH, express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
     const signature = req.get('stripe-signature');
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const event = signature ? verified(body, signature, secrets) : null;
-    if (!event) {
+    const secrets: Signer[] = [
+      ...(env.STRIPE_WEBHOOK_SECRET ? [{ secret: env.STRIPE_WEBHOOK_SECRET, merchantId: null }] : []),
+      ...(signature ? await stripeWebhookAccounts(deps) : []),
+    ];
+    const found = signature ? verified(body, signature, secrets) : null;
+    if (!found) {
       logger.warn({ code: 'stripe_webhook_unverified', signed: signature !== undefined }, 'a Stripe webhook did not verify; nothing changed');
-      next(new ApiError('unauthorized', "The Stripe-Signature header does not verify with this service's Stripe webhook signing secret; nothing changed."));
-      return;
+      throw new ApiError(
+        'unauthorized',
+        "The Stripe-Signature header does not verify with the webhook signing secret of any Stripe account of the service (STRIPE_WEBHOOK_SECRET, or a merchant's own account's); nothing changed.",
+      );
     }
+    const { event, signer } = found;
     const repeated = seen.has(event.id);
     if (!repeated) {
       seen.add(event.id);
       if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
-      logger.info({ code: 'stripe_webhook', eventId: event.id, type: event.type }, 'Stripe webhook received');
+      logger.info(
+        { code: 'stripe_webhook', eventId: event.id, type: event.type, ...(signer.merchantId ? { merchantId: signer.merchantId } : {}) },
+        'Stripe webhook received',
+      );
     }
     res.json({ received: true });
   });
   return router;
 }
 
-/** The event, if `body` verifies with one of the accounts' secrets. */
-function verified(body: Buffer, signature: string, secrets: string[]): Stripe.Event | null {
-  for (const secret of secrets) {
+/** A secret a Stripe webhook may be signed with: the default account's (merchantId null) or a merchant's own. */
+type Signer = { secret: string; merchantId: string | null };
+
+/** The event and whose secret it verifies with: every secret is tried (one HMAC each, whatever the others gave). */
+function verified(body: Buffer, signature: string, signers: Signer[]): { signer: Signer; event: Stripe.Event } | null {
+  let found: { signer: Signer; event: Stripe.Event } | null = null;
+  for (const signer of signers) {
     try {
-      return Stripe.webhooks.constructEvent(body, signature, secret);
+      const event = Stripe.webhooks.constructEvent(body, signature, signer.secret);
+      found ??= { signer, event };
     } catch {
-      // Not this account's, or not Stripe's: try the next secret.
+      // Not this account's, or not Stripe's: the next secret is tried all the same.
     }
   }
-  return null;
+  return found;
 }

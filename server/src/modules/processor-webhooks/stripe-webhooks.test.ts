@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,11 @@ const destination = new Writable({
     done();
   },
 });
-const t = useTestApp({ env: { STRIPE_WEBHOOK_SECRET: SECRET }, logger: createLogger({ level: 'info', destination }) });
+const OWN_SECRET = 'whsec_test_signing_secret_of_a_merchants_own_account';
+const t = useTestApp({
+  env: { STRIPE_WEBHOOK_SECRET: SECRET, PROCESSOR_SECRETS_KEY: randomBytes(32).toString('base64') },
+  logger: createLogger({ level: 'info', destination }),
+});
 
 const event = (id: string) =>
   JSON.stringify({ id, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_123', object: 'payment_intent' } } });
@@ -55,5 +60,26 @@ describe('POST /processors/stripe/webhooks', () => {
     const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect((await post(body, signature)).status).toBe(401);
     expect(received('evt_old')).toHaveLength(0);
+  });
+
+  it("takes an event signed with a merchant's own Stripe account's secret, and refuses it once that account has another", async () => {
+    const connect = (webhookSecret: string) =>
+      t.app.request('/merchant/processor', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${t.merchant.apiKey}` },
+        body: { kind: 'stripe', secretKey: 'sk_test_merchantOwnStripeKey1234', webhookSecret },
+      });
+    expect((await connect(OWN_SECRET)).status).toBe(200);
+    const body = event('evt_own_account');
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: OWN_SECRET });
+    const res = await post(body, signature);
+    expect(res.status).toBe(200);
+    expect(received('evt_own_account')).toEqual([expect.objectContaining({ merchantId: t.merchant.merchantId })]);
+    expect(JSON.stringify(lines)).not.toContain(OWN_SECRET);
+
+    expect((await connect('whsec_the_accounts_next_secret')).status).toBe(200);
+    const later = event('evt_own_account_old_secret');
+    expect((await post(later, Stripe.webhooks.generateTestHeaderString({ payload: later, secret: OWN_SECRET }))).status).toBe(401);
+    expect(received('evt_own_account_old_secret')).toHaveLength(0);
   });
 });

@@ -1,10 +1,10 @@
 import { ENDPOINT } from '@svc/protocol';
-import type { Request } from 'express';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
 import { ApiError, UnauthorizedError } from '../../errors';
 import type { WithDecision } from '../../mutations/mutation';
 import { perAddressLimit } from '../../http/address-limit';
+import { bearerToken } from '../../http/bearer-token';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { isFreshDecline, limitDeclines } from '../card-testing';
 import { sdkCors } from './sdk-cors';
@@ -85,9 +85,4 @@ function sessionOrigin(origin: string | undefined, embeddingOrigin: string | und
       "embeddingOrigin is sent only by the payment service's own widget page; a merchant page is checked by its Origin header.",
     );
   return embeddingOrigin;
-}
-
-function bearerToken(req: Request): string | null {
-  const match = /^Bearer\s+(\S{1,200})\s*$/i.exec(req.get('authorization') ?? '');
-  return match?.[1] ?? null;
 }

@@ -47,6 +47,8 @@ export async function createSession(
     ]);
   }
   const now = deps.clock.now();
+  // What the merchant's processor offers, read once: installments and wallets.
+  const { capabilities } = await processorOf(deps, client.merchantId, tx);
   const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
   const row = await insertSession(tx, {
     merchantId: client.merchantId,
@@ -57,14 +59,13 @@ export async function createSession(
     mode: input.mode,
     origin: input.origin,
     // A processor without installments offers none: the widgets then show no number of payments.
-    maxInstallments: (await processorOf(deps, client.merchantId, tx)).capabilities.installments ? (input.maxInstallments ?? 1) : 1,
+    maxInstallments: capabilities.installments ? (input.maxInstallments ?? 1) : 1,
     expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
     createdAt: now,
   });
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
   // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further; a
   // processor without wallets narrows it to cards.
-  const { capabilities } = await processorOf(deps, client.merchantId, tx);
   const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
   return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: row.maxInstallments };
 }

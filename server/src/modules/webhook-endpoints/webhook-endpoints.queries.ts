@@ -1,6 +1,7 @@
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
-import { webhookEndpoints } from '../../db/schema';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { Queryable, Tx } from '../../db/client';
+import { merchants, webhookEndpoints } from '../../db/schema';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -8,18 +9,39 @@ export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 const own = (merchantId: string, endpointId: string) =>
   and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.merchantId, merchantId), isNull(webhookEndpoints.deletedAt));
 
-export async function insertWebhookEndpoint(db: Queryable, row: typeof webhookEndpoints.$inferInsert): Promise<WebhookEndpointRow> {
-  const [inserted] = await db.insert(webhookEndpoints).values(row).returning();
-  return inserted!;
+/**
+ * Claims the merchant's endpoints until the transaction ends (its merchant row, `for no key update`): a second
+ * create waits here for the first to commit, and its count then sees the first's endpoint. Payments' inserts, which
+ * take only a key-share lock on the merchant, never wait for it.
+ */
+export async function claimMerchantEndpoints(tx: Tx, merchantId: string): Promise<void> {
+  await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for('no key update');
 }
 
-/** How many endpoints the merchant has (removed ones not counted). */
-export async function countWebhookEndpoints(db: Queryable, merchantId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.merchantId, merchantId), isNull(webhookEndpoints.deletedAt)));
-  return row?.n ?? 0;
+/**
+ * The endpoint, added only while the merchant has fewer than `max` (removed ones not counted): one guarded statement,
+ * `insert … select … where (select count(*) …) < max`. Null when it is refused. Run after `claimMerchantEndpoints`
+ * in the same transaction: a count alone does not see another create that has not committed.
+ */
+export async function insertWebhookEndpointBelow(
+  tx: Tx,
+  row: Omit<typeof webhookEndpoints.$inferInsert, 'id' | 'disabled' | 'deletedAt'>,
+  max: number,
+): Promise<WebhookEndpointRow | null> {
+  const values: Record<string, unknown> = { id: randomUUID(), disabled: false, deletedAt: null, description: null, ...row };
+  const columns = Object.entries(getTableColumns(webhookEndpoints)).map(
+    ([key, column]) => sql`${sql.param(values[key] ?? null, column)}::${sql.raw(column.getSQLType())}`,
+  );
+  const [inserted] = await tx
+    .insert(webhookEndpoints)
+    .select(
+      sql`select ${sql.join(columns, sql`, `)} where (select count(*) from ${webhookEndpoints} where ${and(
+        eq(webhookEndpoints.merchantId, row.merchantId),
+        isNull(webhookEndpoints.deletedAt),
+      )}) < ${max}`,
+    )
+    .returning();
+  return inserted ?? null;
 }
 
 /** The merchant's endpoints, oldest first. */

@@ -6,7 +6,7 @@ import {
   type WebhookEndpoint,
 } from '@svc/protocol';
 import type { z } from 'zod';
-import type { Queryable } from '../../db/client';
+import type { Queryable, Tx } from '../../db/client';
 import type { Env } from '../../env';
 import { ApiError, NotFoundError } from '../../errors';
 import { recordAudit, type AuditActorRef } from '../audit';
@@ -40,7 +40,7 @@ export function toWebhookEndpoint(row: q.WebhookEndpointRow): WebhookEndpoint {
  * once. Its URL passes the checks a callbackURL does (callback-url.ts).
  */
 export async function createWebhookEndpoint(
-  db: Queryable,
+  tx: Tx,
   env: Env,
   merchantId: string,
   input: CreateWebhookEndpoint,
@@ -48,23 +48,21 @@ export async function createWebhookEndpoint(
 ): Promise<CreatedWebhookEndpoint> {
   const now = change.at;
   assertCallbackUrlAllowed(input.url, env, 'url');
-  // Every event goes to every endpoint that enabled it: a bound keeps one change's deliveries few.
-  if ((await q.countWebhookEndpoints(db, merchantId)) >= MAX_WEBHOOK_ENDPOINTS) {
+  // Every event goes to every endpoint that enabled it: a bound keeps one change's deliveries few. Held under
+  // concurrent creates: the merchant's endpoints are claimed, then the insert itself is guarded by the count.
+  await q.claimMerchantEndpoints(tx, merchantId);
+  const secret = generateHmacSecret();
+  const row = await q.insertWebhookEndpointBelow(
+    tx,
+    { merchantId, url: input.url, enabledEvents: input.enabledEvents, description: input.description ?? null, secret, createdAt: now, updatedAt: now },
+    MAX_WEBHOOK_ENDPOINTS,
+  );
+  if (!row) {
     throw new ApiError('validation_failed', `A merchant has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first.`, {
       errors: [{ path: 'url', message: `at most ${MAX_WEBHOOK_ENDPOINTS} endpoints` }],
     });
   }
-  const secret = generateHmacSecret();
-  const row = await q.insertWebhookEndpoint(db, {
-    merchantId,
-    url: input.url,
-    enabledEvents: input.enabledEvents,
-    description: input.description ?? null,
-    secret,
-    createdAt: now,
-    updatedAt: now,
-  });
-  await recordAudit(db, {
+  await recordAudit(tx, {
     merchantId,
     actor: change.actor,
     action: 'webhook_endpoint.created',

@@ -1,5 +1,5 @@
 import type { AuditLogPage, CreatedWebhookEndpoint, EventPage, ServiceEvent, WebhookEndpoint } from '@svc/protocol';
-import { Status } from '@svc/protocol';
+import { MAX_WEBHOOK_ENDPOINTS, Status } from '@svc/protocol';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
@@ -8,6 +8,7 @@ import { startReceiver, type Received } from '../../test/callback-receiver';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { codeOf, merchantClient, paidSale } from '../../test/merchant-client';
 import { provisionTestMerchant } from '../../test/fixtures';
+import { lockWaiters } from '../../test/row-lock';
 import { createCallbackDispatcher } from '../callbacks/dispatcher';
 
 const t = useTestApp({ env: { ...UNTHROTTLED, CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' }, merchantName: 'Two Systems Shop' });
@@ -127,6 +128,38 @@ describe('webhook endpoints', () => {
     const res = await t.client.call('POST', '/webhook-endpoints', { url: 'http://user:pw@shop.example/hooks', enabledEvents: ['*'] });
     expect(res.status).toBe(400);
     expect(codeOf(res.body)).toBe('callback_url_not_allowed');
+  });
+});
+
+describe('the most endpoints a merchant may have', () => {
+  it('holds under concurrent creates: at MAX - 1, exactly one of them is added and the others are refused', async () => {
+    const other = await provisionTestMerchant(t.database.db, 'Many Endpoints Shop');
+    const client = merchantClient(t.app, other);
+    const create = (n: number) => client.call('POST', '/webhook-endpoints', { url: `http://127.0.0.1:9/hooks/${n}`, enabledEvents: ['*'] });
+    for (let n = 1; n < MAX_WEBHOOK_ENDPOINTS; n++) expect((await create(n)).status).toBe(200);
+    // The audit log is held locked while the creates run, so each one's transaction stays open until all of them have
+    // done what they do before their audit entry: without a guard they would each count MAX - 1 and add one.
+    const racing = 4;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockedNow = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.database.sql.begin(async (sql) => {
+      await sql`lock table audit_log in exclusive mode`;
+      locked();
+      await released;
+    });
+    await lockedNow;
+    const answers = Array.from({ length: racing }, (_, i) => create(MAX_WEBHOOK_ENDPOINTS + i));
+    await lockWaiters(t.database.sql, racing);
+    release();
+    await holder;
+    const settled = await Promise.all(answers);
+    expect(settled.filter((res) => res.status === 200)).toHaveLength(1);
+    const refused = settled.filter((res) => res.status !== 200);
+    expect(refused.map((res) => [res.status, codeOf(res.body)])).toEqual(Array.from({ length: racing - 1 }, () => [400, 'validation_failed']));
+    const listed = await client.call<{ data: unknown[] }>('GET', '/webhook-endpoints');
+    expect(listed.body.data).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
   });
 });
 
