@@ -46,7 +46,7 @@ describe('a processor that captures an authorization once', () => {
 
     expect(answers.map((a) => a.status)).toEqual([200, 409]);
     expect(codeOf(answers[1].body)).toBe('processor_unsupported');
-    expect((answers[1].body as { detail: string }).detail).toMatch(/capability `multipleCaptures`/);
+    expect((answers[1].body as unknown as { detail: string }).detail).toMatch(/capability `multipleCaptures`/);
     expect(processor.captures).toBe(1);
     const after = await t.client.get(hold.transactionNumber);
     expect(after.body).toMatchObject({ status: Status.AuthorizationClosed });
