@@ -88,7 +88,8 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
       expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key))).outcome).not.toBe('approved');
       // A reversal may come before its call (the call still on its way): the call is refused when it arrives.
       const late = newKey();
-      await expect(s.processor.reverse(late)).resolves.toBeUndefined();
+      // Nothing made with it: nothing to undo (a connector that looks the payment up says it found none).
+      expect([undefined, 'nothing_found']).toContain((await s.processor.reverse(late))?.outcome);
       expect((await s.processor.sale(card('approved', s), 1_250, s.currency, late, details(late))).outcome).not.toBe('approved');
     });
   });

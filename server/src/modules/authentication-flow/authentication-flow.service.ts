@@ -9,6 +9,7 @@ import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpir
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
 import { decideSessionAfterAuthentication } from '../sdk-sessions';
+import { logNothingFound } from '../processor-requests';
 
 export interface AuthenticationFlowDeps {
   db: Database;
@@ -110,7 +111,8 @@ async function endWith(
 async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
   try {
     const processor = await processorOf(deps, authentication.merchantId);
-    await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    const found = await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    if (found) logNothingFound(deps.logger, found, { authenticationId: authentication.id });
   } catch (error) {
     // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
     deps.logger.warn(
