@@ -69,6 +69,8 @@ export class AdyenProcessor implements PaymentProcessor {
   /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */
   readonly #payments = new Map<string, { reference: string; pspReference: string | null }>();
   readonly #reversed = new Set<string>();
+  /** Keys of payments this process made that hold nothing (declined, or refused as sent): a reversal has nothing to undo. */
+  readonly #undone = new Set<string>();
 
   constructor(
     private readonly account: AdyenAccount,
@@ -132,15 +134,20 @@ export class AdyenProcessor implements PaymentProcessor {
   /**
    * Undoes the payment made with `requestKey`: an approved one by a reversal on its pspReference (a cancel, or a
    * refund once captured); one whose answer never came by a cancel with its own reference (Adyen's technical cancel),
-   * which also refuses it should it arrive later. The key is refused from then on. Adyen finds no payment by an
-   * idempotency key: one this process never sent (nothing to undo, or made before a restart, which an operator settles
-   * in Adyen's Customer Area: docs/operating.md#adyen) is only refused from now on.
+   * which also refuses it should it arrive later; one declined or refused has nothing to undo. The key is refused from
+   * then on. Adyen finds no payment by an idempotency key, so a key this process never sent (a payment made before a
+   * restart, or by another instance) cannot be told from one that never reached Adyen: it throws, the request stays in
+   * flight and ends as `needs_review`, for an operator to settle in Adyen's Customer Area (docs/operating.md#adyen).
    */
-
   async reverse(requestKey: string): Promise<void> {
     this.#remember(this.#reversed, requestKey);
     const payment = this.#payments.get(requestKey);
-    if (!payment) return;
+    if (!payment) {
+      if (this.#undone.has(requestKey)) return;
+      throw new Error(
+        'the Adyen connector cannot reverse a payment this process did not make (Adyen finds none by its idempotency key): check its transaction number in the Customer Area',
+      );
+    }
     const idempotencyKey = `${requestKey}-reversal`;
     if (payment.pspReference) {
       await this.#api.ModificationsApi.refundOrCancelPayment(
@@ -191,13 +198,13 @@ export class AdyenProcessor implements PaymentProcessor {
     } catch (error) {
       const refused = refusedRequest(error);
       if (!refused) throw error;
-      this.#payments.delete(requestKey);
+      this.#holdsNothing(requestKey);
       return refused;
     }
     const result = paymentResult(response, number);
     // A decline holds nothing: its reversal has nothing to undo.
     if (result.outcome === 'approved') this.#payments.set(requestKey, { reference: details.transactionNumber, pspReference: result.reference });
-    else this.#payments.delete(requestKey);
+    else this.#holdsNothing(requestKey);
     return result;
   }
 
@@ -213,6 +220,11 @@ export class AdyenProcessor implements PaymentProcessor {
     }
     if (answer.status !== 'received' || !answer.pspReference) throw new Error(`Adyen answered a modification with status ${answer.status}`);
     return { outcome: 'pending', processor: PROCESSOR, reference: answer.pspReference };
+  }
+
+  #holdsNothing(requestKey: string): void {
+    this.#payments.delete(requestKey);
+    this.#remember(this.#undone, requestKey);
   }
 
   #remember<V>(kept: Map<string, V> | Set<string>, key: string, value?: V): void {
