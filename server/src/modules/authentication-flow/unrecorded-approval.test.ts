@@ -1,0 +1,36 @@
+import { Status, type RequiresAction } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, UNTHROTTLED } from '../../test/harness';
+import { cardNumbered, consumerPays } from '../../test/merchant-client';
+import { RecordingProcessor } from '../../test/recording-processor';
+
+const CHALLENGE = '4000000000003220';
+const processor = new RecordingProcessor();
+const t = useTestApp({ env: UNTHROTTLED, merchantName: 'Unrecorded Shop', processor });
+
+describe('an approval after 3-D Secure that cannot be recorded', () => {
+  it('is reversed at the processor, and the payment ends failed, never charged', async () => {
+    const created = (await t.client.init({ amount: 40, currency: 'EUR' })).body;
+    const paid = await consumerPays(t.app, created, cardNumbered(CHALLENGE));
+    expect(paid.status).toBe(202);
+    const action = paid.body as unknown as RequiresAction;
+    // The recording of the bank's yes fails (as a lost database would make it): the row never reads authenticated.
+    await t.database.sql.unsafe(`
+      create function test_refuse_authenticated() returns trigger language plpgsql as $$
+        begin raise exception 'test: the recording failed'; end $$;
+      create trigger test_refuse_authenticated before update on authentications for each row
+        when (new.state = 'authenticated') execute function test_refuse_authenticated();`);
+    try {
+      const done = await t.app.request(new URL(action.action.url).pathname, { body: { result: 'complete' } });
+      expect(done.status).toBe(200);
+      expect(((await done.json()) as { outcome: string }).outcome).toBe('failed');
+    } finally {
+      await t.database.sql.unsafe('drop trigger test_refuse_authenticated on authentications; drop function test_refuse_authenticated();');
+    }
+    expect(processor.reversed).toHaveLength(1);
+    const after = (await t.client.get(created.TransactionNumber)).body;
+    expect(after.status).not.toBe(Status.Approved);
+    expect(after.status).not.toBe(Status.AwaitingAuthentication);
+    expect(after.payments.filter((p) => p.status === 'succeeded')).toEqual([]);
+  });
+});
