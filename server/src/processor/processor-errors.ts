@@ -25,6 +25,7 @@ export const CAPABILITY_NAMES: Record<keyof ProcessorCapabilities, string> = {
   wallets: 'wallets (PayPal, Apple Pay, Google Pay)',
   installments: 'installments',
   threeDSecure: '3-D Secure',
+  savedCards: 'saved cards (tokenize, and charging a token)',
 };
 
 /**

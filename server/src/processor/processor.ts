@@ -86,6 +86,8 @@ export interface ProcessorCapabilities {
   wallets: boolean;
   installments: boolean;
   threeDSecure: boolean;
+  /** A card saved at the processor (a tokenize payment) and charged again by its token (a token charge). */
+  savedCards: boolean;
 }
 
 /** What a payment carries besides its method and amount: the merchant reference and the installments chosen. */

@@ -14,6 +14,7 @@ export const SANDBOX_CAPABILITIES: ProcessorCapabilities = {
   wallets: true,
   installments: true,
   threeDSecure: true,
+  savedCards: true,
 };
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };

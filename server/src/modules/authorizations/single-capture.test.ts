@@ -15,6 +15,7 @@ class GatedSingleCaptureProcessor extends RecordingProcessor {
     wallets: false,
     installments: false,
     threeDSecure: false,
+    savedCards: true,
   };
   #open!: () => void;
   readonly #gate = new Promise<void>((resolve) => (this.#open = resolve));

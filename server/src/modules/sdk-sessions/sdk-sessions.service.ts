@@ -47,6 +47,10 @@ export async function createSession(
     ]);
   }
   const now = deps.clock.now();
+  const processor = await processorOf(deps, client.merchantId, tx);
+  const { capabilities } = processor;
+  // A widget that saves a card needs a processor that keeps it: refused before the session exists.
+  if (input.methodType === 'tokenize') requireCapability(processor, 'savedCards');
   const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
   const row = await insertSession(tx, {
     merchantId: client.merchantId,
@@ -57,14 +61,13 @@ export async function createSession(
     mode: input.mode,
     origin: input.origin,
     // A processor without installments offers none: the widgets then show no number of payments.
-    maxInstallments: (await processorOf(deps, client.merchantId, tx)).capabilities.installments ? (input.maxInstallments ?? 1) : 1,
+    maxInstallments: capabilities.installments ? (input.maxInstallments ?? 1) : 1,
     expiresAt: new Date(now.getTime() + SDK_SESSION_TTL_S * 1000),
     createdAt: now,
   });
   // What the merchant chose for its widgets (docs/integrating.md#payment-methods). Every method type takes every method
   // (wallets are authorised, captured and tokenized as cards are), so the method type narrows nothing further; a
   // processor without wallets narrows it to cards.
-  const { capabilities } = await processorOf(deps, client.merchantId, tx);
   const paymentMethods = (await offeredPaymentMethods(tx, client.merchantId)).filter((method) => method === 'card' || capabilities.wallets);
   return { sessionId: row.id, sessionToken, paymentMethods, expiresAt: row.expiresAt.toISOString(), maxInstallments: row.maxInstallments };
 }
@@ -86,6 +89,7 @@ export async function submitSdkPayment(
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId, tx), 'wallets');
+  if (session.methodType === 'tokenize') requireCapability(await processorOf(deps, session.merchantId, tx), 'savedCards');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);

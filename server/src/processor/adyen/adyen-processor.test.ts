@@ -156,6 +156,7 @@ describe('PROCESSOR=adyen', () => {
       wallets: false,
       installments: true,
       threeDSecure: false,
+      savedCards: false,
     });
   });
 });

@@ -32,8 +32,9 @@ const PROCESSOR = 'adyen';
 
 /**
  * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
- * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, and no
- * 3-D Secure: a payment Adyen asks to authenticate is declined `authentication_failed`.
+ * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, no
+ * saved cards (it stores no payment methods at Adyen), and no 3-D Secure: a payment Adyen asks to authenticate is
+ * declined `authentication_failed`.
  */
 export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: true,
@@ -43,6 +44,7 @@ export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   wallets: false,
   installments: true,
   threeDSecure: false,
+  savedCards: false,
 };
 const KEPT_KEYS = 100_000;
 /** What a payment made with a key already reversed answers: the connector refuses it, as the sandbox's acquirer does. */
@@ -92,7 +94,7 @@ export class AdyenProcessor implements PaymentProcessor {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not re-authorize' };
   }
 
-  /** This connector stores no cards at Adyen (stored payment methods), so a token charge is refused. */
+  /** Not offered (`capabilities.savedCards` is false: no stored payment methods at Adyen): the services refuse it before asking. */
   async chargeToken(): Promise<ProcessorResult> {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not charge saved cards' };
   }

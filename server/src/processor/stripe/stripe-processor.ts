@@ -32,6 +32,7 @@ export const STRIPE_CAPABILITIES: ProcessorCapabilities = {
   wallets: false,
   installments: false,
   threeDSecure: false,
+  savedCards: true,
 };
 
 const PROCESSOR = 'stripe';
