@@ -9,7 +9,7 @@ import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpir
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
 import { decideSessionAfterAuthentication } from '../sdk-sessions';
-import { logNothingFound } from '../processor-requests';
+import { logNothingFound, withinTimeout } from '../processor-requests';
 
 export interface AuthenticationFlowDeps {
   db: Database;
@@ -142,9 +142,13 @@ async function endWith(
   return { end: { ended: true, authentication: ended.row }, decided: ended.decided };
 }
 
+/**
+ * The payment waiting on `authentication` reversed at the processor by its key. The merchant's processor is found
+ * first, outside the try: a database error there is the database's, thrown, never taken for the processor's silence.
+ */
 async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
+  const processor = await processorOf(deps, authentication.merchantId);
   try {
-    const processor = await processorOf(deps, authentication.merchantId);
     const found = await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
     if (found) logNothingFound(deps.logger, found, { authenticationId: authentication.id });
   } catch (error) {
@@ -153,17 +157,5 @@ async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: Auth
       { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
       'reversal of an unauthenticated payment not answered',
     );
-  }
-}
-
-async function withinTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([call, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

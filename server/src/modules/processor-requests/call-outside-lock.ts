@@ -67,15 +67,25 @@ export function isDatabaseGone(error: unknown): boolean {
  */
 export async function callOutsideLock(deps: ProcessorCallDeps, request: ProcessorRequestRow, how: RequestFinish): Promise<ProcessorAnswer> {
   const call = callOf(deps, await processorOf(deps, request.merchantId), request, how);
+  try {
+    return await withinTimeout(call(), deps.env.PROCESSOR_TIMEOUT_MS);
+  } catch (error) {
+    throw new ProcessorUnanswered(request, error);
+  }
+}
+
+/**
+ * A processor call bounded by PROCESSOR_TIMEOUT_MS (`timeoutMs`): its answer, or a rejection once the time is up
+ * (the call may still finish at the processor: its request key makes that harmless). Every processor call the service
+ * makes outside the runner (the 3-D Secure completion, its reversals) is bounded by it too.
+ */
+export async function withinTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
   });
   try {
-    return await Promise.race([call(), deadline]);
-  } catch (error) {
-    throw new ProcessorUnanswered(request, error);
+    return await Promise.race([call, deadline]);
   } finally {
     clearTimeout(timer);
   }

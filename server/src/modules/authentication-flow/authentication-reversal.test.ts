@@ -2,7 +2,9 @@ import { Status, type RequiresAction } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, UNTHROTTLED } from '../../test/harness';
 import { cardNumbered, consumerPays } from '../../test/merchant-client';
+import type { ProcessorRegistry } from '../../processor/processor-registry';
 import { RecordingProcessor } from '../../test/recording-processor';
+import { failAuthentication } from './authentication-flow.service';
 
 const CHALLENGE = '4000000000003220';
 const processor = new RecordingProcessor();
@@ -32,5 +34,25 @@ describe('an approval after 3-D Secure that cannot be recorded', () => {
     expect(after.status).not.toBe(Status.Approved);
     expect(after.status).not.toBe(Status.AwaitingAuthentication);
     expect(after.payments.filter((p) => p.status === 'succeeded')).toEqual([]);
+  });
+});
+
+describe("the reversal of an authentication's payment", () => {
+  it("a database failure finding the merchant's processor for the reversal is thrown, never taken for the processor's silence", async () => {
+    const created = (await t.client.init({ amount: 41, currency: 'EUR' })).body;
+    const paid = await consumerPays(t.app, created, cardNumbered(CHALLENGE));
+    const authenticationId = new URL((paid.body as unknown as RequiresAction).action.url).pathname.split('/').pop()!;
+    let lookups = 0;
+    const registry: ProcessorRegistry = {
+      // The first lookup (the decline's processor name) answers; the reversal's fails as a lost database would.
+      forMerchant: async () => {
+        if (++lookups > 1) throw new Error('test: connection terminated');
+        return processor;
+      },
+    };
+    const reversals = processor.reversed.length;
+    const deps = { db: t.database.db, processor, processors: registry, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
+    await expect(failAuthentication(deps, authenticationId)).rejects.toThrow(/connection terminated/);
+    expect(processor.reversed.length).toBe(reversals);
   });
 });
