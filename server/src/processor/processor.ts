@@ -150,6 +150,13 @@ export type RefundResult =
 export interface PaymentProcessor {
   readonly kind: ProcessorKind;
   readonly capabilities: ProcessorCapabilities;
+  /**
+   * Whether its calls go over the network to an acquirer; false for one that answers in memory (the sandbox's).
+   * Readiness reports when a remote one's acquirer last answered (`lastAnswerAt`, which such a connector may keep).
+   */
+  readonly remote: boolean;
+  /** When the acquirer last answered a call (any answer, a decline too), for readiness. */
+  readonly lastAnswerAt?: Date | null;
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
   /**

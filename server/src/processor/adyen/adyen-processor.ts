@@ -66,6 +66,7 @@ const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, rea
 export class AdyenProcessor implements PaymentProcessor {
   readonly kind = 'adyen' as const;
   readonly capabilities: ProcessorCapabilities = ADYEN_CAPABILITIES;
+  readonly remote = true;
 
   readonly #api: CheckoutApis;
   /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */

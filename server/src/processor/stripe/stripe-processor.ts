@@ -57,6 +57,7 @@ const CANCELLABLE = new Set(['requires_payment_method', 'requires_confirmation',
 export class StripeProcessor implements PaymentProcessor {
   readonly kind = 'stripe' as const;
   readonly capabilities = STRIPE_CAPABILITIES;
+  readonly remote = true;
   readonly #stripe: Stripe;
   readonly #answered = new Map<string, ProcessorResult | RefundResult>();
   readonly #reversed = new Set<string>();
