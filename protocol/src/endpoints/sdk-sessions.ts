@@ -12,11 +12,13 @@ export const SDK_SESSION_ENDPOINTS = {
     path: paths.createSdkSessionPath,
     tag: 'Consumer',
     summary: 'Start a widget session',
-    description: "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins.",
+    description:
+      "Called by the SDKs from the merchant page with the client ID; the request's Origin must be one of the client ID's allowed origins. " +
+      'A `tokenize` session needs a processor that saves cards (capability `savedCards`): 409 `processor_unsupported` otherwise.',
     auth: ['client'],
     request: CreateSdkSessionRequestSchema,
     response: { status: 200, description: 'The session', schema: SdkSessionSchema },
-    errors: ['rate_limited'],
+    errors: ['rate_limited', 'processor_unsupported'],
     idempotent: true,
   },
   submitSdkPayment: {

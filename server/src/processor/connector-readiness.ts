@@ -6,9 +6,9 @@ import type { PaymentProcessor } from './processor';
  * Reported, never required: an acquirer that has not been called yet (or is down) leaves the instance ready, and its
  * calls are answered or retried as usual.
  */
-export function connectorReadiness(processor: PaymentProcessor & { lastAnswerAt?: Date | null }, now: () => Date = () => new Date()): () => ReadinessCheck {
+export function connectorReadiness(processor: PaymentProcessor, now: () => Date = () => new Date()): () => ReadinessCheck {
   return () => {
-    if (processor.kind === 'sandbox') return { ok: true, detail: 'sandbox: answers in memory' };
+    if (!processor.remote) return { ok: true, detail: `${processor.kind}: answers in memory` };
     const last = processor.lastAnswerAt ?? null;
     if (!last) return { ok: true, detail: `${processor.kind}: no call answered since this instance started` };
     return { ok: true, detail: `${processor.kind}: last call answered ${((now().getTime() - last.getTime()) / 1000).toFixed(1)} s ago` };

@@ -88,7 +88,9 @@ export function portGuarantees(name: string, subject: () => PortSubject | Promis
       expect((await s.processor.sale(card('approved', s), 1_250, s.currency, key, details(key))).outcome).not.toBe('approved');
       // A reversal may come before its call (the call still on its way): the call is refused when it arrives.
       const late = newKey();
-      await expect(s.processor.reverse(late)).resolves.toBeUndefined();
+      // Nothing made with it yet: nothing to undo (a connector that looks the payment up says it found none), or, for a
+      // connector that cannot look a payment up by its key, a throw (the worker tries again, then an operator settles it).
+      await s.processor.reverse(late).catch(() => undefined);
       expect((await s.processor.sale(card('approved', s), 1_250, s.currency, late, details(late))).outcome).not.toBe('approved');
     });
   });

@@ -25,6 +25,7 @@ export const CAPABILITY_NAMES: Record<keyof ProcessorCapabilities, string> = {
   wallets: 'wallets (PayPal, Apple Pay, Google Pay)',
   installments: 'installments',
   threeDSecure: '3-D Secure',
+  savedCards: 'saved cards (tokenize, and charging a token)',
 };
 
 /**
@@ -32,10 +33,14 @@ export const CAPABILITY_NAMES: Record<keyof ProcessorCapabilities, string> = {
  * naming the processor and the capability.
  */
 export function requireCapability(processor: Pick<PaymentProcessor, 'kind' | 'capabilities'>, capability: keyof ProcessorCapabilities): void {
-  if (processor.capabilities[capability]) return;
-  throw new ApiError(
+  if (!processor.capabilities[capability]) throw capabilityRefusal(processor, capability);
+}
+
+/** The 409 `processor_unsupported` of a capability the processor lacks; `why` says what it met, when more than the operation. */
+export function capabilityRefusal(processor: Pick<PaymentProcessor, 'kind'>, capability: keyof ProcessorCapabilities, why = ''): ApiError {
+  return new ApiError(
     'processor_unsupported',
-    `The merchant's ${processor.kind} processor does not support ${CAPABILITY_NAMES[capability]} (capability \`${capability}\`); nothing was changed.`,
+    `The merchant's ${processor.kind} processor does not support ${CAPABILITY_NAMES[capability]} (capability \`${capability}\`)${why}; nothing was changed.`,
   );
 }
 

@@ -55,6 +55,17 @@ export interface ActionRequired {
 /** What a payment the consumer presents a method for answers: a decision, or the bank's step first. */
 export type PaymentResult = ProcessorResult | ActionRequired;
 
+/**
+ * What a reversal answers when the acquirer shows nothing made with its key: the call never reached it (nothing to
+ * undo), or the connector could not find what it made (`searched` says where it looked). The service logs it
+ * (`processor_reversal_nothing_found`) for the operator to check at the acquirer.
+ */
+export interface NothingFound {
+  outcome: 'nothing_found';
+  processor: string;
+  searched: string;
+}
+
 /** Which connector a processor is. */
 export type ProcessorKind = 'sandbox' | 'stripe' | 'adyen';
 
@@ -75,6 +86,8 @@ export interface ProcessorCapabilities {
   wallets: boolean;
   installments: boolean;
   threeDSecure: boolean;
+  /** A card saved at the processor (a tokenize payment) and charged again by its token (a token charge). */
+  savedCards: boolean;
 }
 
 /** What a payment carries besides its method and amount: the merchant reference and the installments chosen. */
@@ -137,6 +150,13 @@ export type RefundResult =
 export interface PaymentProcessor {
   readonly kind: ProcessorKind;
   readonly capabilities: ProcessorCapabilities;
+  /**
+   * Whether its calls go over the network to an acquirer; false for one that answers in memory (the sandbox's).
+   * Readiness reports when a remote one's acquirer last answered (`lastAnswerAt`, which such a connector may keep).
+   */
+  readonly remote: boolean;
+  /** When the acquirer last answered a call (any answer, a decline too), for readiness. */
+  readonly lastAnswerAt?: Date | null;
   sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
   authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult>;
   /**
@@ -159,7 +179,9 @@ export interface PaymentProcessor {
   /**
    * Undoes whatever the `sale`, `authorize` or `chargeToken` call made with `requestKey` did: a charge is reversed, a
    * hold given back. Resolves too when that call never reached the acquirer or was declined (nothing to undo), and
-   * when the call is still on its way (the acquirer refuses it when it arrives). Throws only when not answered.
+   * when the call is still on its way (the acquirer refuses it when it arrives); a connector that looks the payment up
+   * by its key answers `NothingFound` when it finds none. Throws only when not answered, or when it cannot tell (an
+   * acquirer whose reversal needs what this process no longer knows).
    */
-  reverse(requestKey: string): Promise<void>;
+  reverse(requestKey: string): Promise<void | NothingFound>;
 }

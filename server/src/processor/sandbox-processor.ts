@@ -14,6 +14,7 @@ export const SANDBOX_CAPABILITIES: ProcessorCapabilities = {
   wallets: true,
   installments: true,
   threeDSecure: true,
+  savedCards: true,
 };
 /** What a call made after its key was reversed answers: the acquirer refuses it. */
 const REVERSED: ProcessorResult = { outcome: 'failed', processor: 'sandbox', reason: 'this request was reversed' };
@@ -32,6 +33,8 @@ const WALLET_NAMES = { paypal: 'PayPal', applepay: 'Apple Pay', googlepay: 'Goog
  * a token behave like the method it stands for.
  */
 export class SandboxProcessor implements PaymentProcessor {
+  /** Answered in memory: there is no acquirer to reach. */
+  readonly remote: boolean = false;
   readonly kind = 'sandbox' as const;
   readonly capabilities: ProcessorCapabilities = SANDBOX_CAPABILITIES;
   /** What each keyed call answered, as an acquirer keeps it: a repeated key gets the same answer, no second move. */

@@ -3,12 +3,13 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { PaymentProcessor, ProcessorResult } from '../../processor/processor';
+import type { Approval, PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpiredAuthentications, type AuthenticationRow } from '../authentication';
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
 import { decideSessionAfterAuthentication } from '../sdk-sessions';
+import { logNothingFound, withinTimeout } from '../processor-requests';
 
 export interface AuthenticationFlowDeps {
   db: Database;
@@ -52,7 +53,34 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
       reason: 'the processor did not answer the completed authentication',
     };
   }
-  return endWith(deps, claimed, ['completing'], result);
+  if (result.outcome !== 'approved') return (await endWith(deps, claimed, ['completing'], result)).end;
+  return recordApproval(deps, claimed, result);
+}
+
+/**
+ * The processor approved the payment after the bank's yes: it is recorded, or reversed at the processor, never left
+ * charged unrecorded (as a payment's approval is, docs/design/processor-requests.md). Its recording fails (the
+ * database): the authentication is ended as failed instead, guarded on `completing` as the approval's would have been,
+ * so once that commits the approval can never be recorded, and the payment is reversed. If that fails too, the row
+ * stays `completing` and the expiry ends and reverses it. Recorded on a transaction that no longer waited for it
+ * (ended meanwhile): reversed too.
+ */
+async function recordApproval(deps: AuthenticationFlowDeps, claimed: AuthenticationRow, approval: Approval): Promise<AuthenticationEnd> {
+  let recorded: Ending;
+  try {
+    recorded = await endWith(deps, claimed, ['completing'], approval);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, code: 'authentication_approval_unrecorded', authenticationId: claimed.id },
+      "the processor's approval after 3-D Secure could not be recorded; ending the authentication as failed and reversing the payment",
+    );
+    const failed: ProcessorResult = { outcome: 'failed', processor: approval.processor, reason: 'the approval could not be recorded' };
+    const ended = await endWith(deps, claimed, ['completing'], failed);
+    if (ended.end.ended) await reverseQuietly(deps, claimed);
+    return ended.end;
+  }
+  if (recorded.end.ended && !recorded.decided) await reverseQuietly(deps, claimed);
+  return recorded.end;
 }
 
 /**
@@ -69,9 +97,9 @@ export async function failAuthentication(
   const authentication = await findAuthentication(deps.db, id);
   if (!authentication || !from.includes(authentication.state)) return { ended: false, authentication };
   const { kind } = await processorOf(deps, authentication.merchantId);
-  const ended = await endWith(deps, authentication, from, { outcome: 'declined', processor: kind, code: 'authentication_failed' });
-  if (ended.ended) await reverseQuietly(deps, authentication);
-  return ended;
+  const { end } = await endWith(deps, authentication, from, { outcome: 'declined', processor: kind, code: 'authentication_failed' });
+  if (end.ended) await reverseQuietly(deps, authentication);
+  return end;
 }
 
 /** Every authentication whose time is up (pending past its expiry, or completing a call nobody recorded) ends as failed. */
@@ -84,13 +112,19 @@ export async function expireAuthentications(deps: AuthenticationFlowDeps, now: D
   return ended;
 }
 
+/** How `endWith` ended an authentication, and whether its transaction still waited and took the decision. */
+interface Ending {
+  end: AuthenticationEnd;
+  decided: boolean;
+}
+
 /** Records the decision on the authentication's payment, its end and its card attempt, in one transaction. */
 async function endWith(
   deps: AuthenticationFlowDeps,
   authentication: AuthenticationRow,
   from: readonly AuthenticationRow['state'][],
   result: ProcessorResult,
-): Promise<AuthenticationEnd> {
+): Promise<Ending> {
   const now = deps.clock.now();
   const ended = await deps.db.transaction(async (tx) => {
     const row = await endAuthenticationRow(tx, authentication.id, from, result.outcome === 'approved' ? 'authenticated' : 'failed', now);
@@ -102,32 +136,26 @@ async function endWith(
     if (decided === null)
       deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
     await settleAuthenticationAttempt(tx, row.id, result.outcome === 'declined');
-    return row;
+    return { row, decided: decided !== null };
   });
-  return ended ? { ended: true, authentication: ended } : { ended: false, authentication: await findAuthentication(deps.db, authentication.id) };
+  if (!ended) return { end: { ended: false, authentication: await findAuthentication(deps.db, authentication.id) }, decided: false };
+  return { end: { ended: true, authentication: ended.row }, decided: ended.decided };
 }
 
+/**
+ * The payment waiting on `authentication` reversed at the processor by its key. The merchant's processor is found
+ * first, outside the try: a database error there is the database's, thrown, never taken for the processor's silence.
+ */
 async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
+  const processor = await processorOf(deps, authentication.merchantId);
   try {
-    const processor = await processorOf(deps, authentication.merchantId);
-    await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    const found = await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    if (found) logNothingFound(deps.logger, found, { authenticationId: authentication.id });
   } catch (error) {
     // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
     deps.logger.warn(
       { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
       'reversal of an unauthenticated payment not answered',
     );
-  }
-}
-
-async function withinTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([call, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -74,22 +74,33 @@ export async function readTransaction(db: Queryable, transactionId: string): Pro
  * Reserve a capture against the authorization a token names if it fits, as one guarded statement with the token's
  * lookup: the token must be an authorization the caller may use (`tokenInScope`, as `findTokenForPrincipal` scopes it), the
  * currency, when given, the hold's, the hold active and unexpired and `amount` at most what it still holds, captures
- * in flight included. Concurrent captures serialise on the row and each re-checks the guard, so together they never
- * take more than the hold. Nothing the merchant sees moves yet: the reservation becomes a capture when the processor
- * approves it (`settleCapture`) or goes back when it refuses (`dropCapture`). The processor request goes in with it
- * and takes its merchant, currency and method from the rows the write found. Any refusal (no such token, a tokenized
- * method, another currency, a hold that cannot take it) writes nothing; the caller then looks the token up to say why.
+ * in flight included, and, when the processor captures an authorization once, no capture made or in flight before it.
+ * Concurrent captures serialise on the row and each re-checks the guard, so together they never take more than the
+ * hold, nor two of a single-capture processor's. Nothing the merchant sees moves yet: the reservation becomes a capture
+ * when the processor approves it (`settleCapture`) or goes back when it refuses (`dropCapture`). The processor request
+ * goes in with it and takes its merchant, currency and method from the rows the write found. Any refusal (no such
+ * token, a tokenized method, another currency, a hold that cannot take it, a second capture) writes nothing; the caller
+ * then looks the token up to say why.
  */
-export function reserveCaptureByToken(principal: Principal, token: string, amountCents: number, currency: string | null, now: Date): GuardedWrite {
+export function reserveCaptureByToken(
+  principal: Principal,
+  token: string,
+  capture: { amountCents: number; currency: string | null; singleCapture: boolean },
+  now: Date,
+): GuardedWrite {
   const reserve = principal.kind === 'branch_key' ? reserveForBranch : reserveForMerchant;
-  return reserve({ token, merchantId: principal.merchantId, branchId: principal.branchId, amountCents, currency, now });
+  return reserve({ token, merchantId: principal.merchantId, branchId: principal.branchId, ...capture, now });
 }
 
-/** A capture reservation's parameters: the token in the caller's scope, the amount, the currency (null: the hold's), when. */
+/**
+ * A capture reservation's parameters: the token in the caller's scope, the amount, the currency (null: the hold's),
+ * whether the processor captures an authorization once (no `multipleCaptures`), when.
+ */
 const RESERVATION_PARAMS = {
   ...TOKEN_PARAMS,
   amountCents: columnParam(transactions.capturePendingCents),
   currency: param.nullable(param.text),
+  singleCapture: param.boolean,
   now: param.timestamp,
 };
 const reserveForMerchant = guardedWrite('capture_reservation_by_token_for_merchant', RESERVATION_PARAMS, (db, slots) =>
@@ -116,6 +127,8 @@ function captureReservationByToken(db: Queryable, slots: ParamSlots<typeof RESER
             eq(transactions.authStatus, 'active'),
             sql`${transactions.holdExpiresAt} > ${slots.now}`,
             sql`${available} >= ${amount}`,
+            // A processor that captures once: only the first capture, none other made or at the processor.
+            sql`(not ${slots.singleCapture} or (${transactions.capturePendingCents} = 0 and ${transactions.capturedCents} = 0))`,
           )} then true else false end`,
         ),
       )

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client';
 import { ApiError, NotFoundError } from '../../errors';
 import { newConfirmationNumber, newPaymentId } from '../../ids';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
-import { processorError, requireCapability } from '../../processor/processor-errors';
+import { capabilityRefusal, processorError, requireCapability } from '../../processor/processor-errors';
 import { processorOf } from '../../processor/processor-registry';
 import type { ServiceDeps } from '../../service-deps';
 import { newPaymentRow, paymentRider, toPayment } from '../payments';
@@ -40,8 +40,10 @@ export async function pay(
 ): Promise<AnswerAfterCommit> {
   const input = { ...target, token: target.token ?? (await tokenOfAuthorization(tx, principal, target.transactionNumber!)) };
   const now = deps.clock.now();
+  // A processor that captures an authorization once (no `multipleCaptures`) takes only the first capture.
+  const singleCapture = !(await processorOf(deps, principal.merchantId, tx)).capabilities.multipleCaptures;
   // A capture that can be made is one statement: the token's lookup, the reservation and the processor request.
-  const reservation = reserveCaptureByToken(principal, input.token, input.amount, input.currency ?? null, now);
+  const reservation = reserveCaptureByToken(principal, input.token, { amountCents: input.amount, currency: input.currency ?? null, singleCapture }, now);
   const capture = await askProcessor(tx, deps, context, captureOperation, {}, reservation);
   if (capture) return capture.answer;
 
@@ -53,7 +55,7 @@ export async function pay(
   if (input.currency !== undefined && input.currency !== holder.currency) {
     throw new ApiError('currency_mismatch', `The authorization is in ${holder.currency}; capture in ${holder.currency} (or leave currency out).`);
   }
-  throw await captureRefusal(tx, holder.id, input.amount, now);
+  throw await captureRefusal(tx, deps, holder.id, input.amount, now);
 }
 
 /**
@@ -291,9 +293,15 @@ function holdOf(row: TransactionRow, processorReference: string) {
 }
 
 /** Why a guarded capture did not apply, read after the fact (only to word the refusal). */
-async function captureRefusal(tx: Tx, transactionId: string, amount: number, now: Date): Promise<ApiError> {
+async function captureRefusal(tx: Tx, deps: ServiceDeps, transactionId: string, amount: number, now: Date): Promise<ApiError> {
   const row = await readTransaction(tx, transactionId);
   if (row.authStatus !== 'active' || !row.holdExpiresAt || row.holdExpiresAt <= now) return notActive(row, now, 'capture against');
+  if (row.capturePendingCents > 0 || row.capturedCents > 0) {
+    // A processor that captures once: this authorization's one capture is taken, or at the processor.
+    const processor = await processorOf(deps, row.merchantId, tx);
+    const made = row.capturePendingCents > 0 ? `a capture of ${row.capturePendingCents} cents is at the processor` : 'it was captured';
+    if (!processor.capabilities.multipleCaptures) return capabilityRefusal(processor, 'multipleCaptures', ` and this authorization takes one capture: ${made}`);
+  }
   const left = row.authorizedCents - row.capturedCents - row.releasedCents - row.capturePendingCents;
   const inFlight = row.capturePendingCents > 0 ? ` (${row.capturePendingCents} more are being captured)` : '';
   return new ApiError('amount_exceeds_available', `Only ${left} cents are still available on this authorization${inFlight}; ${amount} were asked for.`);

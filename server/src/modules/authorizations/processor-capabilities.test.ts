@@ -15,6 +15,7 @@ class SingleCaptureProcessor extends SandboxProcessor {
     wallets: false,
     installments: false,
     threeDSecure: false,
+    savedCards: false,
   };
 }
 

@@ -7,14 +7,15 @@ import { newConfirmationNumber, newLinkId, newPaymentId, newTransactionNumber } 
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Outcome, Success } from '../../mutations/stored-answer';
 import type { ProcessorResult } from '../../processor/processor';
-import { processorError } from '../../processor/processor-errors';
+import { processorError, requireCapability } from '../../processor/processor-errors';
+import { processorOf } from '../../processor/processor-registry';
 import type { ServiceDeps } from '../../service-deps';
 import { confirmationFor, insertPayment, toPayment } from '../payments';
 import { payAfterCommit, type PaymentOperation, type Recording } from '../processor-requests';
 import { insertTransaction, recordChange } from '../transactions';
 
 /** A new sale on a tokenized method: the processor charges it outside any database transaction, and the sale is created with its answer. */
-export function chargeTokenizedMethod(
+export async function chargeTokenizedMethod(
   tx: Tx,
   deps: ServiceDeps,
   principal: Principal,
@@ -26,6 +27,7 @@ export function chargeTokenizedMethod(
   if (currency === undefined) {
     throw new ValidationError([{ path: 'currency', message: 'is required when charging a tokenized payment method' }]);
   }
+  requireCapability(await processorOf(deps, principal.merchantId, tx), 'savedCards');
   const charge = { principal, token, amountCents: input.amount, currency };
   const asked = { transactionId: null, merchantId: principal.merchantId, processorReference: token.processorReference, amountCents: input.amount, currency };
   return payAfterCommit(tx, deps, context, tokenChargeOperation, charge, asked);

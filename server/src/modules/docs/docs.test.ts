@@ -189,6 +189,8 @@ describe('the processors in the docs', () => {
     expect(table).toMatch(/<th scope="col">Stripe<\/th>/);
     // Stripe captures once: several partial captures read "no" in its column, "yes" in the sandbox's.
     expect(table).toMatch(/several partial captures <code>multipleCaptures<\/code><\/th><td>yes<\/td><td>no<\/td>/);
+    // Adyen keeps no saved cards: tokenize and token charges read "no" in its column only.
+    expect(table).toMatch(/<code>savedCards<\/code><\/th><td>yes<\/td><td>yes<\/td><td>no<\/td>/);
   });
 
   it("/docs/errors maps each connector's decline codes to the service's", async () => {

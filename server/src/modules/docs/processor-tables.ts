@@ -20,7 +20,7 @@ export function processorCapabilitySection(): string {
     '<h2 id="processors">Processors and what they can do</h2>',
     "<p>Each merchant's payments go to one processor account. An operation that processor cannot do is refused before anything moves, " +
       '409 <code>processor_unsupported</code> naming the processor and the capability. A processor that captures once (no several partial captures) ' +
-      'captures a partial amount and gives the rest of the hold back: the authorization ends closed (9).</p>',
+      'captures a partial amount and gives the rest of the hold back: the authorization ends closed (9); a second capture asked meanwhile is refused.</p>',
     '<div class="table-wrap"><table><caption>Capabilities per processor</caption>',
     `<thead><tr><th scope="col">Capability</th>${head}</tr></thead>`,
     `<tbody>${rows.join('\n')}</tbody></table></div>`,

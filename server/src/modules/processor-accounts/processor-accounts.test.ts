@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProcessorRegistry } from '../../processor/processor-registry';
+import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
+import { sealCredentials } from '../../processor/processor-secrets';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { localstripeAvailable, startLocalstripe } from '../../test/localstripe';
@@ -8,6 +9,7 @@ import { paidSale } from '../../test/merchant-client';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { merchantClient } from '../../test/merchant-client';
 import { MerchantProcessors } from '.';
+import { saveProcessorAccount } from './processor-accounts.queries';
 
 const available = localstripeAvailable();
 const localstripe = available ? await startLocalstripe() : null;
@@ -18,9 +20,10 @@ const SECRET_KEY = 'sk_test_merchantOwnSecretKey9876';
 let registry: MerchantProcessors | null = null;
 const sandbox = new SandboxProcessor();
 const processors: ProcessorRegistry = {
-  forMerchant: (merchantId) => {
+  // The caller's transaction passed on, as processorOf(deps, merchantId, tx) hands it: never a second connection.
+  forMerchant: (merchantId, db) => {
     registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox });
-    return registry.forMerchant(merchantId);
+    return registry.forMerchant(merchantId, db);
   },
 };
 const t = useTestApp({
@@ -34,6 +37,32 @@ const call = (method: 'GET' | 'PUT', body?: unknown) =>
   t.app.request('/merchant/processor', { method, headers: { authorization: `Bearer ${t.merchant.apiKey}` }, ...(body ? { body } : {}) });
 
 describe("a merchant's own processor account", () => {
+  it("is read through the caller's transaction, which sees the account it connected before committing", async () => {
+    const merchant = await provisionTestMerchant(t.database.db, 'Uncommitted Shop');
+    const sealed = sealCredentials(
+      { secretKey: 'sk_test_uncommitted1234', webhookSecret: 'whsec_uncommitted' },
+      t.app.env.PROCESSOR_SECRETS_KEY!,
+      merchant.merchantId,
+    );
+    const undone = new Error('test: rolled back');
+    let seen: string | null = null;
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await saveProcessorAccount(tx, {
+          merchantId: merchant.merchantId,
+          kind: 'stripe',
+          hint: 'sk_test_…1234',
+          sealedCredentials: sealed,
+          updatedAt: new Date(),
+        });
+        seen = (await processorOf({ processor: sandbox, processors }, merchant.merchantId, tx)).kind;
+        throw undone;
+      }),
+    ).rejects.toBe(undone);
+    expect(seen).toBe('stripe');
+    expect((await processorOf({ processor: sandbox, processors }, merchant.merchantId)).kind).toBe('sandbox');
+  });
+
   it('is the default account until the merchant connects one', async () => {
     const res = await call('GET');
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import type { WithDecision } from '../../mutations/mutation';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { ActionRequired, PaymentProcessor, PaymentResult } from '../../processor/processor';
+import type { ActionRequired, NothingFound, PaymentProcessor, PaymentResult } from '../../processor/processor';
 import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, Recording, UndoPayment } from './operation';
 import type { ProcessorRequestRow } from './processor-requests.queries';
@@ -66,25 +66,51 @@ export function isDatabaseGone(error: unknown): boolean {
  * PROCESSOR_TIMEOUT_MS: no answer by then is no answer (ProcessorUnanswered), as is a call that throws.
  */
 export async function callOutsideLock(deps: ProcessorCallDeps, request: ProcessorRequestRow, how: RequestFinish): Promise<ProcessorAnswer> {
-  const call = callOf(await processorOf(deps, request.merchantId), request, how);
+  const call = callOf(deps, await processorOf(deps, request.merchantId), request, how);
+  try {
+    return await withinTimeout(call(), deps.env.PROCESSOR_TIMEOUT_MS);
+  } catch (error) {
+    throw new ProcessorUnanswered(request, error);
+  }
+}
+
+/**
+ * A processor call bounded by PROCESSOR_TIMEOUT_MS (`timeoutMs`): its answer, or a rejection once the time is up
+ * (the call may still finish at the processor: its request key makes that harmless). Every processor call the service
+ * makes outside the runner (the 3-D Secure completion, its reversals) is bounded by it too.
+ */
+export async function withinTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeoutMs = deps.env.PROCESSOR_TIMEOUT_MS;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within PROCESSOR_TIMEOUT_MS (${timeoutMs} ms)`)), timeoutMs);
   });
   try {
-    return await Promise.race([call(), deadline]);
-  } catch (error) {
-    throw new ProcessorUnanswered(request, error);
+    return await Promise.race([call, deadline]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-function callOf(processor: PaymentProcessor, request: ProcessorRequestRow, how: RequestFinish): () => Promise<ProcessorAnswer> {
+function callOf(deps: ProcessorCallDeps, processor: PaymentProcessor, request: ProcessorRequestRow, how: RequestFinish): () => Promise<ProcessorAnswer> {
   if (!('payment' in how)) return () => how.call(processor, heldMethodRequest(request));
   const pay = how.call;
-  return pay ? () => pay(processor) : () => processor.reverse(request.requestKey).then(() => ({ outcome: 'reversed' }) as const);
+  if (pay) return () => pay(processor);
+  return async () => {
+    const found = await processor.reverse(request.requestKey);
+    if (found) logNothingFound(deps.logger, found, { processorRequestId: request.id });
+    return { outcome: 'reversed' };
+  };
+}
+
+/**
+ * A reversal that found nothing made with its key: nothing to undo if the payment never reached the acquirer, which
+ * is the usual case; else a charge the connector could not find, which the operator refunds at the acquirer.
+ */
+export function logNothingFound(logger: Logger, found: NothingFound, about: Record<string, string>): void {
+  logger.warn(
+    { code: 'processor_reversal_nothing_found', ...about, processor: found.processor, searched: found.searched },
+    "reversal found no payment made with this request key at the processor: it never reached it, or it is beyond what was searched; check the acquirer's dashboard for a payment whose metadata names the key",
+  );
 }
 
 /** A request for a call on a method held, as its declaration takes it: it names its transaction and the method. */

@@ -3,7 +3,7 @@ export { PendingDone } from './operation';
 export type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, PaymentOperation, ProcessorOperations, Recording, UndoPayment } from './operation';
 export { askProcessor, payAfterCommit, type AskedRequest } from './ask-processor';
 export { PROCESSOR_LEASE_MS } from './commit-intent';
-export type { ProcessorCallDeps } from './call-outside-lock';
+export { logNothingFound, withinTimeout, type ProcessorCallDeps } from './call-outside-lock';
 export { finishReleases } from './record-once';
 export { queueRelease, releaseOperation } from './release';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';

@@ -47,8 +47,11 @@ export async function createSession(
     ]);
   }
   const now = deps.clock.now();
-  // What the merchant's processor offers, read once: installments and wallets.
-  const { capabilities } = await processorOf(deps, client.merchantId, tx);
+  // What the merchant's processor offers, read once: installments, wallets and saved cards.
+  const processor = await processorOf(deps, client.merchantId, tx);
+  const { capabilities } = processor;
+  // A widget that saves a card needs a processor that keeps it: refused before the session exists.
+  if (input.methodType === 'tokenize') requireCapability(processor, 'savedCards');
   const sessionToken = `${CREDENTIAL_PREFIXES.session}${randomAlphanumeric(40)}`;
   const row = await insertSession(tx, {
     merchantId: client.merchantId,
@@ -87,6 +90,7 @@ export async function submitSdkPayment(
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
   if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId, tx), 'wallets');
+  if (session.methodType === 'tokenize') requireCapability(await processorOf(deps, session.merchantId, tx), 'savedCards');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);

@@ -117,6 +117,21 @@ describe.skipIf(!published)('the Adyen connector against the published Checkout 
     // Adyen's cancel by the payment's own reference, for a payment whose pspReference never came back.
     expect(double.requests.find((r) => r.path === '/v71/cancels')).toMatchObject({ body: { paymentReference: 'T555', reference: 'prq_rev2' } });
   });
+
+  it('throws when asked to reverse a payment this process did not make, and refuses its key; a declined one has nothing to undo', async () => {
+    const { processor } = subject();
+    const sale = await processor.sale(card('4111111111111111'), 1_000, 'EUR', 'prq_rev3', details);
+    expect(sale.outcome).toBe('approved');
+    // The same account after a restart: Adyen finds no payment by its key, so the reversal cannot be made or ruled out.
+    const restarted = subject().processor;
+    const sent = double.requests.length;
+    await expect(restarted.reverse('prq_rev3')).rejects.toThrow(/cannot reverse a payment this process did not make/);
+    expect(double.requests.length).toBe(sent);
+    expect((await restarted.sale(card('4111111111111111'), 1_000, 'EUR', 'prq_rev3', details)).outcome).toBe('failed');
+
+    expect((await processor.sale(card('4000000000000002'), 1_000, 'EUR', 'prq_rev4', details)).outcome).toBe('declined');
+    await expect(processor.reverse('prq_rev4')).resolves.toBeUndefined();
+  });
 });
 
 describe('PROCESSOR=adyen', () => {
@@ -141,6 +156,7 @@ describe('PROCESSOR=adyen', () => {
       wallets: false,
       installments: true,
       threeDSecure: false,
+      savedCards: false,
     });
   });
 });

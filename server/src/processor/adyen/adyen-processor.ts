@@ -32,8 +32,9 @@ const PROCESSOR = 'adyen';
 
 /**
  * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
- * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, and no
- * 3-D Secure: a payment Adyen asks to authenticate is declined `authentication_failed`.
+ * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, no
+ * saved cards (it stores no payment methods at Adyen), and no 3-D Secure: a payment Adyen asks to authenticate is
+ * declined `authentication_failed`.
  */
 export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: true,
@@ -43,6 +44,7 @@ export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   wallets: false,
   installments: true,
   threeDSecure: false,
+  savedCards: false,
 };
 const KEPT_KEYS = 100_000;
 /** What a payment made with a key already reversed answers: the connector refuses it, as the sandbox's acquirer does. */
@@ -64,11 +66,14 @@ const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, rea
 export class AdyenProcessor implements PaymentProcessor {
   readonly kind = 'adyen' as const;
   readonly capabilities: ProcessorCapabilities = ADYEN_CAPABILITIES;
+  readonly remote = true;
 
   readonly #api: CheckoutApis;
   /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */
   readonly #payments = new Map<string, { reference: string; pspReference: string | null }>();
   readonly #reversed = new Set<string>();
+  /** Keys of payments this process made that hold nothing (declined, or refused as sent): a reversal has nothing to undo. */
+  readonly #undone = new Set<string>();
 
   constructor(
     private readonly account: AdyenAccount,
@@ -90,7 +95,7 @@ export class AdyenProcessor implements PaymentProcessor {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not re-authorize' };
   }
 
-  /** This connector stores no cards at Adyen (stored payment methods), so a token charge is refused. */
+  /** Not offered (`capabilities.savedCards` is false: no stored payment methods at Adyen): the services refuse it before asking. */
   async chargeToken(): Promise<ProcessorResult> {
     return { outcome: 'failed', processor: PROCESSOR, reason: 'the Adyen connector does not charge saved cards' };
   }
@@ -132,15 +137,20 @@ export class AdyenProcessor implements PaymentProcessor {
   /**
    * Undoes the payment made with `requestKey`: an approved one by a reversal on its pspReference (a cancel, or a
    * refund once captured); one whose answer never came by a cancel with its own reference (Adyen's technical cancel),
-   * which also refuses it should it arrive later. The key is refused from then on. Adyen finds no payment by an
-   * idempotency key: one this process never sent (nothing to undo, or made before a restart, which an operator settles
-   * in Adyen's Customer Area: docs/operating.md#adyen) is only refused from now on.
+   * which also refuses it should it arrive later; one declined or refused has nothing to undo. The key is refused from
+   * then on. Adyen finds no payment by an idempotency key, so a key this process never sent (a payment made before a
+   * restart, or by another instance) cannot be told from one that never reached Adyen: it throws, the request stays in
+   * flight and ends as `needs_review`, for an operator to settle in Adyen's Customer Area (docs/operating.md#adyen).
    */
-
   async reverse(requestKey: string): Promise<void> {
     this.#remember(this.#reversed, requestKey);
     const payment = this.#payments.get(requestKey);
-    if (!payment) return;
+    if (!payment) {
+      if (this.#undone.has(requestKey)) return;
+      throw new Error(
+        'the Adyen connector cannot reverse a payment this process did not make (Adyen finds none by its idempotency key): check its transaction number in the Customer Area',
+      );
+    }
     const idempotencyKey = `${requestKey}-reversal`;
     if (payment.pspReference) {
       await this.#api.ModificationsApi.refundOrCancelPayment(
@@ -191,13 +201,13 @@ export class AdyenProcessor implements PaymentProcessor {
     } catch (error) {
       const refused = refusedRequest(error);
       if (!refused) throw error;
-      this.#payments.delete(requestKey);
+      this.#holdsNothing(requestKey);
       return refused;
     }
     const result = paymentResult(response, number);
     // A decline holds nothing: its reversal has nothing to undo.
     if (result.outcome === 'approved') this.#payments.set(requestKey, { reference: details.transactionNumber, pspReference: result.reference });
-    else this.#payments.delete(requestKey);
+    else this.#holdsNothing(requestKey);
     return result;
   }
 
@@ -213,6 +223,11 @@ export class AdyenProcessor implements PaymentProcessor {
     }
     if (answer.status !== 'received' || !answer.pspReference) throw new Error(`Adyen answered a modification with status ${answer.status}`);
     return { outcome: 'pending', processor: PROCESSOR, reference: answer.pspReference };
+  }
+
+  #holdsNothing(requestKey: string): void {
+    this.#payments.delete(requestKey);
+    this.#remember(this.#undone, requestKey);
   }
 
   #remember<V>(kept: Map<string, V> | Set<string>, key: string, value?: V): void {

@@ -111,4 +111,30 @@ describe.skipIf(!available)('the Stripe connector, on localstripe', () => {
     }).then((r) => r.json() as Promise<{ data: { amount: number }[] }>);
     expect(refunds.data.map((r) => r.amount)).toEqual([1_500]);
   });
+
+  it('finds the payment to reverse among more than a page of intents, and says when it finds none', async () => {
+    const others = () =>
+      Promise.all(
+        Array.from({ length: 110 }, () =>
+          fetch(`${localstripe.url}/v1/payment_intents`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer sk_test_connector', 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'amount=100&currency=usd',
+          }),
+        ),
+      );
+    // More than a page of other intents on either side, whichever order the list answers in.
+    await others();
+    const [key, details] = keyed();
+    const sale = await stripe.sale(card('4242424242424242'), 1_700, 'USD', key, details);
+    if (sale.outcome !== 'approved') throw new Error(`no sale: ${sale.outcome}`);
+    await others();
+    const restarted = new StripeProcessor({ secretKey: 'sk_test_connector', apiBase: localstripe.url });
+    await expect(restarted.reverse(key)).resolves.toBeUndefined();
+    const refunds = await fetch(`${localstripe.url}/v1/refunds?payment_intent=${sale.reference}`, {
+      headers: { authorization: 'Bearer sk_test_connector' },
+    }).then((r) => r.json() as Promise<{ data: { amount: number }[] }>);
+    expect(refunds.data.map((r) => r.amount)).toEqual([1_700]);
+    await expect(restarted.reverse(keyed()[0])).resolves.toMatchObject({ outcome: 'nothing_found', processor: 'stripe' });
+  });
 });

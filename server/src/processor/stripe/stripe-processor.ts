@@ -1,6 +1,15 @@
 import Stripe from 'stripe';
 import type { Currency } from '@svc/protocol';
-import type { Approval, PaymentDetails, PaymentMethodInput, PaymentProcessor, ProcessorCapabilities, ProcessorResult, RefundResult } from '../processor';
+import type {
+  Approval,
+  NothingFound,
+  PaymentDetails,
+  PaymentMethodInput,
+  PaymentProcessor,
+  ProcessorCapabilities,
+  ProcessorResult,
+  RefundResult,
+} from '../processor';
 import { cardBrand } from '../sandbox-processor';
 import { stripeDecline } from './stripe-declines';
 
@@ -23,11 +32,14 @@ export const STRIPE_CAPABILITIES: ProcessorCapabilities = {
   wallets: false,
   installments: false,
   threeDSecure: false,
+  savedCards: true,
 };
 
 const PROCESSOR = 'stripe';
 /** Answers kept per request key, as Stripe keeps an Idempotency-Key's answer (a day): a repeated key answers the same. */
 const KEPT_ANSWERS = 10_000;
+/** How many of the newest PaymentIntents a reversal looks through for its key when Stripe's search does not find it. */
+const REVERSAL_SCAN = 2_000;
 /** PaymentIntent statuses whose hold a cancel gives back. */
 const CANCELLABLE = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture', 'processing']);
 
@@ -45,6 +57,7 @@ const CANCELLABLE = new Set(['requires_payment_method', 'requires_confirmation',
 export class StripeProcessor implements PaymentProcessor {
   readonly kind = 'stripe' as const;
   readonly capabilities = STRIPE_CAPABILITIES;
+  readonly remote = true;
   readonly #stripe: Stripe;
   readonly #answered = new Map<string, ProcessorResult | RefundResult>();
   readonly #reversed = new Set<string>();
@@ -134,11 +147,12 @@ export class StripeProcessor implements PaymentProcessor {
     await this.#call(() => this.#stripe.paymentIntents.cancel(reference, {}, { idempotencyKey: requestKey }));
   }
 
-  async reverse(requestKey: string): Promise<void> {
+  async reverse(requestKey: string): Promise<void | NothingFound> {
     this.#reversed.add(requestKey);
     const kept = this.#answered.get(requestKey);
     const reference = kept?.outcome === 'approved' && 'reference' in kept ? kept.reference : await this.#intentMadeWith(requestKey);
-    if (!reference?.startsWith('pi_')) return;
+    if (!reference) return { outcome: 'nothing_found', processor: PROCESSOR, searched: `Stripe's search, then the ${REVERSAL_SCAN} newest PaymentIntents` };
+    if (!reference.startsWith('pi_')) return; // a verification's PaymentMethod: nothing was charged
     const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
     if (CANCELLABLE.has(intent.status)) {
       await this.#call(() => this.#stripe.paymentIntents.cancel(reference, {}, { idempotencyKey: `${requestKey}-reverse` }));
@@ -253,10 +267,34 @@ export class StripeProcessor implements PaymentProcessor {
     return null;
   }
 
-  /** The PaymentIntent a payment made with `requestKey` created, if any (its metadata names the key). */
+  /**
+   * The PaymentIntent a payment made with `requestKey` created, if any (its metadata names the key): Stripe's search
+   * first; then, where search is not offered (some accounts' regions, an emulation such as localstripe) or has not
+   * indexed the intent yet (it can take a minute), the REVERSAL_SCAN newest intents, page by page.
+   */
   async #intentMadeWith(requestKey: string): Promise<string | null> {
-    const recent = await this.#call(() => this.#stripe.paymentIntents.list({ limit: 100 }));
-    return recent.data.find((intent) => intent.metadata?.requestKey === requestKey)?.id ?? null;
+    const found = await this.#searchIntent(requestKey);
+    if (found) return found;
+    return this.#call(async () => {
+      let seen = 0;
+      for await (const intent of this.#stripe.paymentIntents.list({ limit: 100 })) {
+        if (intent.metadata?.requestKey === requestKey) return intent.id;
+        if (++seen >= REVERSAL_SCAN) break;
+      }
+      return null;
+    });
+  }
+
+  /** Stripe's search for the intent whose metadata names `requestKey`; null when none is found or search is not offered. */
+  async #searchIntent(requestKey: string): Promise<string | null> {
+    const query = `metadata['requestKey']:'${requestKey.replace(/['\\]/g, '\\$&')}'`;
+    try {
+      const found = await this.#call(() => this.#stripe.paymentIntents.search({ query, limit: 1 }));
+      return found.data[0]?.id ?? null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;
+      throw error;
+    }
   }
 
   /** A keyed call: made once per key while its answer is kept; a key reversed is refused, as Stripe would. */
