@@ -6,7 +6,7 @@
 // reach, by scripts/standalone-types.mjs.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { format } from 'prettier';
@@ -111,10 +111,18 @@ export async function customElementsManifest(name, globs, outdir = 'dist') {
   const { dir } = SDK_SOURCES[name];
   const packageDir = join(ROOT, dir);
   const cli = join(dirname(createRequire(join(packageDir, 'package.json')).resolve('@custom-elements-manifest/analyzer/package.json')), 'cem.js');
-  execFileSync(process.execPath, [cli, 'analyze', '--litelement', '--globs', ...globs, '--exclude', 'src/**/*.test.ts', '--outdir', outdir], {
-    cwd: packageDir,
-    stdio: 'pipe',
-  });
+  // The analyzer also writes its output path into package.json's `customElements` (it has no switch to turn that
+  // off): a build into a temporary folder (the types test) would leave that folder's path in the package.
+  const packageJson = join(packageDir, 'package.json');
+  const packageText = await readFile(packageJson, 'utf8');
+  try {
+    execFileSync(process.execPath, [cli, 'analyze', '--litelement', '--globs', ...globs, '--exclude', 'src/**/*.test.ts', '--outdir', outdir], {
+      cwd: packageDir,
+      stdio: 'pipe',
+    });
+  } finally {
+    await writeFile(packageJson, packageText);
+  }
   const manifest = JSON.parse(await readFile(join(packageDir, outdir, 'custom-elements.json'), 'utf8'));
   const { tags } = declarationsOf([name]);
   for (const [tag, symbol] of tags) {
