@@ -19,6 +19,9 @@ const PHONE_FLOWS = [
   '**/shop-pages.spec.ts',
 ];
 
+/** The specs of the `stripe` project: the demo shop on the Stripe connector, against localstripe (`fixtures/stripe.ts`). */
+const STRIPE_FLOWS = '**/stripe-*.spec.ts';
+
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './fixtures/global-setup.ts',
@@ -38,7 +41,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'desktop', testIgnore: STRIPE_FLOWS, use: { viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
       testMatch: PHONE_FLOWS,
@@ -50,5 +53,7 @@ export default defineConfig({
         userAgent: devices['Pixel 5'].userAgent,
       },
     },
+    // The service on the Stripe connector: its specs start a stack of their own, with localstripe (skipped without it).
+    { name: 'stripe', testMatch: STRIPE_FLOWS, use: { viewport: { width: 1280, height: 800 } } },
   ],
 });

@@ -224,3 +224,67 @@ export function adyenNotification(
   item.additionalData = { ...additionalData, hmacSignature: new adyen.hmacValidator().calculateHmac(item as never, hmacKey) };
   return example;
 }
+
+/** A modification Adyen took (a capture, refund or cancel answered `received`): what its webhook names. */
+export interface AdyenModification {
+  kind: 'captures' | 'refunds' | 'cancels';
+  pspReference: string;
+  paymentPspReference: string;
+  /** The transaction number the connector sent as the modification's reference ('' without one). */
+  merchantReference: string;
+  amount: { value: number; currency: string };
+}
+
+/** The modifications Adyen took in `double.requests` from index `from` on, each once (a repeated key answers the same). */
+export function modificationsSince(double: AdyenDouble, from = 0): AdyenModification[] {
+  const found = new Map<string, AdyenModification>();
+  for (const request of double.requests.slice(from)) {
+    const kind = /\/(captures|refunds|cancels)$/.exec(request.path)?.[1] as AdyenModification['kind'] | undefined;
+    const answer = request.answer as { pspReference?: string; paymentPspReference?: string; reference?: string; amount?: { value: number; currency: string } };
+    if (!kind || !answer?.pspReference || found.has(answer.pspReference)) continue;
+    found.set(answer.pspReference, {
+      kind,
+      pspReference: answer.pspReference,
+      paymentPspReference: answer.paymentPspReference ?? '',
+      merchantReference: answer.reference ?? '',
+      amount: answer.amount ?? { value: 0, currency: 'USD' },
+    });
+  }
+  return [...found.values()];
+}
+
+/** The event that tells a modification's outcome, as Adyen names it. */
+export function adyenOutcomeEvent(
+  kind: AdyenModification['kind'],
+  success: boolean,
+): 'CAPTURE' | 'CAPTURE_FAILED' | 'REFUND' | 'REFUND_FAILED' | 'CANCELLATION' {
+  if (kind === 'cancels') return 'CANCELLATION';
+  if (kind === 'captures') return success ? 'CAPTURE' : 'CAPTURE_FAILED';
+  return success ? 'REFUND' : 'REFUND_FAILED';
+}
+
+/**
+ * Tells the service a modification's outcome at its webhook (POST /processors/adyen/webhooks), `times` times as Adyen
+ * may, each signed; throws unless every one is answered 200 `[accepted]`.
+ */
+export async function tellAdyen(
+  app: { request(path: string, init: { body: unknown }): Promise<Response> },
+  webhooks: Published,
+  modification: AdyenModification,
+  told: { event: Parameters<typeof adyenNotification>[1]; success: boolean; reason?: string },
+  times = 1,
+): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const notification = adyenNotification(webhooks, told.event, {
+      pspReference: modification.pspReference,
+      originalReference: modification.paymentPspReference,
+      merchantReference: modification.merchantReference,
+      amount: modification.amount,
+      success: told.success ? 'true' : 'false',
+      reason: told.reason ?? (told.success ? '' : 'Refused'),
+    });
+    const answered = await app.request('/processors/adyen/webhooks', { body: notification });
+    const text = await answered.text();
+    if (answered.status !== 200 || text !== '[accepted]') throw new Error(`the Adyen webhook answered ${answered.status} ${text}`);
+  }
+}

@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../env';
+import { peersDir } from '../../../scripts/test-peers.mjs';
 
 /**
  * The folder of real test peers (`shared/peers`: localstripe, Adyen's published API descriptions): `$SVC_PEERS_DIR`, or
- * a `shared/peers` folder beside the repository's root or any folder above it. Null when there is none: a test that
- * needs one skips, saying so.
+ * a `shared/peers` folder beside the repository's root or any folder above it (`scripts/test-peers.mjs`, which the
+ * end-to-end suite uses too). Null when there is none: a test that needs one skips, saying so.
  */
-export function peersDir(): string | null {
-  const fromEnv = process.env.SVC_PEERS_DIR;
-  if (fromEnv) return existsSync(fromEnv) ? fromEnv : null;
-  for (let dir = REPO_ROOT; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared', 'peers');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return null;
-  }
-}
+export { peersDir };
 
 /** One peer's folder (`adyen`, `localstripe`), or null with a printed line saying which tests skip and why. */
 export function peer(name: string, skipping: string): string | null {

@@ -2,7 +2,16 @@ import type { Transaction } from '@svc/protocol';
 import * as fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdyenProcessor } from '../../processor/adyen/adyen-processor';
-import { ADYEN_TEST_ACCOUNT, ADYEN_TEST_HMAC_KEY, adyenDescriptions, adyenNotification, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
+import {
+  ADYEN_TEST_ACCOUNT,
+  ADYEN_TEST_HMAC_KEY,
+  adyenDescriptions,
+  modificationsSince,
+  startAdyenDouble,
+  tellAdyen,
+  type AdyenDouble,
+  type AdyenModification,
+} from '../../test/adyen-double';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold, paidSale } from '../../test/merchant-client';
 
@@ -43,19 +52,21 @@ describe.skipIf(!published)('Adyen outcomes in any order, duplicated, never brea
     plan: Step[],
     transactionNumber: string,
     ask: (cents: number) => Promise<number>,
-    suffix: string,
+    suffix: 'captures' | 'refunds',
     event: { ok: 'CAPTURE' | 'REFUND'; failed: 'CAPTURE_FAILED' | 'REFUND_FAILED' },
     check: (model: { done: number; pending: number }, transaction: Transaction) => void,
     limit: number,
   ) {
     const model = { done: 0, pending: 0 };
-    const waiting: { pspReference: string; paymentPspReference: string; cents: number; told: boolean }[] = [];
+    const waiting: (AdyenModification & { cents: number; told: boolean })[] = [];
     for (const step of plan) {
       if ('ask' in step) {
         if (model.done + model.pending + step.ask > limit) continue;
+        const before = double.requests.length;
         expect(await ask(step.ask)).toBe(202);
-        const answer = [...double.requests].reverse().find((r) => r.path.endsWith(suffix))!.answer as { pspReference: string; paymentPspReference: string };
-        waiting.push({ ...answer, cents: step.ask, told: false });
+        const taken = modificationsSince(double, before).filter((m) => m.kind === suffix);
+        expect(taken).toHaveLength(1);
+        waiting.push({ ...taken[0]!, merchantReference: transactionNumber, amount: { value: step.ask, currency: 'USD' }, cents: step.ask, told: false });
         model.pending += step.ask;
       } else {
         const modification = waiting[step.tell % Math.max(waiting.length, 1)];
@@ -63,18 +74,13 @@ describe.skipIf(!published)('Adyen outcomes in any order, duplicated, never brea
         // A failure is told as CAPTURE_FAILED/REFUND_FAILED or as the event with success false, both Adyen's ways.
         const failure = step.times % 2 === 0 ? { code: event.failed, success: 'true' as const } : { code: event.ok, success: 'false' as const };
         const told = step.success ? { code: event.ok, success: 'true' as const } : failure;
-        for (let i = 0; i < step.times; i++) {
-          const notification = adyenNotification(published!.webhooks, told.code, {
-            pspReference: modification.pspReference,
-            originalReference: modification.paymentPspReference,
-            merchantReference: transactionNumber,
-            amount: { value: modification.cents, currency: 'USD' },
-            success: told.success,
-            reason: step.success ? '' : 'Refused',
-          });
-          const answered = await t.app.request('/processors/adyen/webhooks', { body: notification });
-          expect([answered.status, await answered.text()]).toEqual([200, '[accepted]']);
-        }
+        await tellAdyen(
+          t.app,
+          published!.webhooks,
+          modification,
+          { event: told.code, success: told.success === 'true', reason: step.success ? '' : 'Refused' },
+          step.times,
+        );
         // Only the first outcome told for a modification counts; a later one (another event) changes nothing.
         if (!modification.told) {
           modification.told = true;
@@ -94,7 +100,7 @@ describe.skipIf(!published)('Adyen outcomes in any order, duplicated, never brea
           plan,
           hold.transactionNumber,
           async (cents) => (await t.client.pay({ token: hold.token, amount: cents })).status,
-          '/captures',
+          'captures',
           { ok: 'CAPTURE', failed: 'CAPTURE_FAILED' },
           (model, transaction) => {
             expect(transaction.authorization).toMatchObject({ capturedCents: model.done, availableCents: 8_000 - model.done - model.pending });
@@ -115,7 +121,7 @@ describe.skipIf(!published)('Adyen outcomes in any order, duplicated, never brea
           plan,
           transactionNumber,
           async (cents) => (await t.client.refund(transactionNumber, { amount: cents })).status,
-          '/refunds',
+          'refunds',
           { ok: 'REFUND', failed: 'REFUND_FAILED' },
           (model, transaction) => {
             expect(transaction).toMatchObject({ refundedCents: model.done, refundableCents: 6_000 - model.done - model.pending });
