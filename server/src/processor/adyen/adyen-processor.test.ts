@@ -199,13 +199,26 @@ describe.skipIf(!published)('3-D Secure on the Adyen connector, against the publ
     expect(new Set(details.map((r) => JSON.stringify(r.answer))).size).toBe(1);
   });
 
-  it('a return without a redirect result is no answer; a payment still at the bank is reversed by its own reference', async () => {
+  it('back without the bank’s answer: the payment is cancelled by its own reference and declined authentication_failed', async () => {
     const adyen = processor();
     const { asked } = await sentToTheBank(adyen, 'prq_3ds_back');
-    await expect(adyen.completeAuthentication(asked.reference, 'prq_3ds_back', {})).rejects.toThrow(/redirectResult/);
-    await adyen.reverse('prq_3ds_back');
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_back', {})).toEqual({
+      outcome: 'declined',
+      processor: 'adyen',
+      code: 'authentication_failed',
+      processorCode: 'RedirectShopper',
+    });
     expect(double.requests.at(-1)).toMatchObject({ path: '/v71/cancels', body: { paymentReference: 'T3ds_back', reference: 'prq_3ds_back' } });
-    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_back', { redirectResult: 'x' })).toMatchObject({ outcome: 'failed' });
+    expect(double.requests.filter((r) => r.path === '/v71/payments/details' && r.headers['idempotency-key'] === 'prq_3ds_back-details')).toEqual([]);
+  });
+
+  it('a payment still at the bank is reversed by its own reference, and its completion refused afterwards', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_rev');
+    await adyen.reverse('prq_3ds_rev');
+    expect(double.requests.at(-1)).toMatchObject({ path: '/v71/cancels', body: { paymentReference: 'T3ds_rev', reference: 'prq_3ds_rev' } });
+    const redirectResult = double.bankAnswers(asked.reference, true);
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_rev', { redirectResult })).toMatchObject({ outcome: 'failed' });
   });
 });
 

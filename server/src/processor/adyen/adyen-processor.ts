@@ -105,15 +105,26 @@ export class AdyenProcessor implements PaymentProcessor {
    * The decision on a payment Adyen sent to the bank (`RedirectShopper`), from the `redirectResult` the shopper came
    * back with: `POST /payments/details` (its own Idempotency-Key, `<key>-details`), once per payment; asked again, the
    * first decision is answered. `Authorised` approves (with how the 3-D Secure went), `Refused` declines (refusal
-   * reason 11, "3D Not Authenticated": `authentication_failed`). A return without a `redirectResult` gives Adyen
-   * nothing to decide on: no answer, it throws (the payment is then reversed).
+   * reason 11, "3D Not Authenticated": `authentication_failed`). A return without a `redirectResult` (the shopper
+   * came back without the bank's answer) gives Adyen nothing to decide on: the payment is cancelled by its own
+   * reference, so a late answer charges nothing, and declined `authentication_failed`.
    */
   async completeAuthentication(reference: string, requestKey: string, returned?: AuthenticationReturn): Promise<ProcessorResult> {
     if (this.#reversed.has(requestKey)) return REVERSED;
     const earlier = this.#completed.get(requestKey);
     if (earlier) return earlier;
     const redirectResult = returned?.redirectResult;
-    if (!redirectResult) throw new Error(`the return of Adyen payment ${reference} carried no redirectResult to decide on`);
+    if (!redirectResult) {
+      const paymentReference = this.#payments.get(requestKey)?.reference;
+      if (!paymentReference) throw new Error(`Adyen payment ${reference} came back without a redirectResult, and its reference is not known here`);
+      await this.#api.ModificationsApi.cancelAuthorisedPayment(
+        { merchantAccount: this.account.merchantAccount, paymentReference, reference: requestKey },
+        { idempotencyKey: `${requestKey}-unauthenticated` },
+      );
+      const unauthenticated: ProcessorResult = { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'RedirectShopper' };
+      this.#remember(this.#completed, requestKey, unauthenticated);
+      return unauthenticated;
+    }
     let response: PaymentDetailsResponse;
     try {
       response = await this.#api.PaymentsApi.paymentsDetails({ details: { redirectResult } }, { idempotencyKey: `${requestKey}-details` });
