@@ -32,6 +32,21 @@ export const RequiresActionSchema = z.object({
 });
 export type RequiresAction = z.infer<typeof RequiresActionSchema>;
 
+/** The longest field a bank's return carries that the service reads (an Adyen `redirectResult` runs to a few kilobytes). */
+const RETURN_FIELD_MAX = 16_000;
+
+/**
+ * `GET /authentication-returns/{requestKey}`'s query: what the processor's page adds to the return URL when it sends
+ * the consumer back. Stripe names its PaymentIntent (which the service then reads from Stripe); Adyen gives the
+ * `redirectResult` it decides the payment from. Other parameters are ignored.
+ */
+export const AuthenticationReturnQuerySchema = z.object({
+  redirectResult: z.string().max(RETURN_FIELD_MAX).optional().describe("Adyen's redirect result, sent on to Adyen's /payments/details"),
+  payment_intent: z.string().max(255).optional().describe("Stripe's PaymentIntent (`pi_…`) the consumer authenticated"),
+  payment_intent_client_secret: z.string().max(255).optional().describe("Stripe's client secret of that PaymentIntent (not used: the service asks Stripe)"),
+});
+export type AuthenticationReturnQuery = z.infer<typeof AuthenticationReturnQuerySchema>;
+
 /** `POST /authentication/{authenticationId}`: the sandbox bank page's answer, "Complete authentication" or "Fail authentication". */
 export const AUTHENTICATION_RESULTS = ['complete', 'fail'] as const;
 export const AnswerAuthenticationRequestSchema = z.strictObject({ result: z.enum(AUTHENTICATION_RESULTS) });

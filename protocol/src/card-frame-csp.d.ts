@@ -2,7 +2,7 @@
 export declare function isPlainOrigin(value: unknown): value is string;
 /** The card frame's Content-Security-Policy, with `frame-ancestors <frameAncestor>` first unless null; throws unless it is a plain origin. */
 export declare function cardFrameCsp(frameAncestor: string | null): string;
-/** The iframe SDK's widget page's policy: the card frame's, with `frame-src 'self'` (the bank's 3-D Secure page in its dialog). */
+/** The iframe SDK's widget page's policy: the card frame's, with `frame-src 'self' https:` (the bank's 3-D Secure page in its dialog, and the processor's it leads to). */
 export declare function widgetPageCsp(frameAncestor: string | null): string;
 /** `frame-ancestors <origin>`; throws unless `origin` is a plain origin. */
 export declare function frameAncestorsDirective(origin: string): string;

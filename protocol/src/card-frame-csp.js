@@ -42,13 +42,14 @@ export function frameAncestorsDirective(origin) {
 }
 
 /**
- * The iframe SDK's widget page's Content-Security-Policy: the card frame's, and it may frame the service's own pages
- * (the bank's 3-D Secure page, in its dialog).
+ * The iframe SDK's widget page's Content-Security-Policy: the card frame's, and it may frame the bank's 3-D Secure
+ * page in its dialog: the service's own page, which sends a processor's authentication on to the processor's page and
+ * on from there to the card issuer's (Stripe's, Adyen's, a bank's: origins nobody can list ahead), so any https page.
  * @param {string | null} frameAncestor
  * @returns {string}
  */
 export function widgetPageCsp(frameAncestor) {
-  return `${cardFrameCsp(frameAncestor)}; frame-src 'self'`;
+  return `${cardFrameCsp(frameAncestor)}; frame-src 'self' https:`;
 }
 
 /** What the frame URL answers when the origin is not allowed for the client ID: framed anywhere, it only says so. */

@@ -40,6 +40,7 @@ export const submitSdkPaymentPath = '/sdk/sessions/{sessionId}/payments';
 export const getAuthenticationPagePath = '/authentication/{authenticationId}';
 export const answerAuthenticationPath = '/authentication/{authenticationId}';
 export const cancelAuthenticationPath = '/authentication/{authenticationId}/cancel';
+export const returnFromAuthenticationPath = '/authentication-returns/{requestKey}';
 export const getSandboxClockPath = '/sandbox/clock';
 export const advanceSandboxClockPath = '/sandbox/clock/advance';
 export const listSandboxMessagesPath = '/sandbox/messages';

@@ -1,5 +1,5 @@
 import * as paths from '../endpoint-paths';
-import { AnswerAuthenticationRequestSchema, AuthenticationOutcomeSchema } from '../authentication';
+import { AnswerAuthenticationRequestSchema, AuthenticationOutcomeSchema, AuthenticationReturnQuerySchema } from '../authentication';
 import { HtmlPageSchema } from '../channels';
 import { EmptyRequestSchema } from '../lifecycle-requests';
 import { BrowserTransactionSchema } from '../transaction';
@@ -56,5 +56,27 @@ export const AUTHENTICATION_ENDPOINTS = {
     response: { status: 200, description: 'The transaction as a browser sees it', schema: BrowserTransactionSchema },
     errors: ['not_found', 'rate_limited'],
     idempotent: true,
+  },
+  returnFromAuthentication: {
+    operationId: 'returnFromAuthentication',
+    method: 'get',
+    path: paths.returnFromAuthenticationPath,
+    tag: 'Consumer',
+    summary: "The consumer's return from the bank",
+    description:
+      "Where a processor's own 3-D Secure page (Stripe's, Adyen's) sends the consumer back: the return URL the service gave the " +
+      'processor with the payment, naming it by its processor request key. A payment still waiting for the bank is completed with ' +
+      "what the return carries (the processor's decision), once: a second return, or the processor's webhook that came first, " +
+      "changes nothing. Then the consumer goes back to the link's payment page (303), or, in a widget's dialog, reads that the bank " +
+      'is done while the widget follows the transaction. An unknown payment answers a 404 page.',
+    auth: ['none'],
+    query: AuthenticationReturnQuerySchema,
+    response: { status: 200, description: "The page a widget's dialog shows once the bank is done", schema: HtmlPageSchema, contentType: 'text/html' },
+    pageAnswers: [
+      { status: 303, description: "Back to the link's payment page", redirect: true },
+      { status: 404, description: 'The 404 page of an unknown payment', contentType: 'text/html' },
+    ],
+    errors: ['rate_limited'],
+    idempotent: false,
   },
 } as const satisfies Record<string, EndpointDescription>;

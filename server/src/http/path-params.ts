@@ -26,4 +26,6 @@ export const PATH_PARAMS: Record<string, z.ZodType<string>> = {
   eventId: z.uuid('is not an event id'),
   // A 3-D Secure authentication: the bank page's only credential (its URL).
   authenticationId: z.string().regex(/^auth_[A-Za-z0-9]{32}$/, 'is not an authentication id'),
+  // A processor request key (`prq_…`): the payment a bank's return names.
+  requestKey: z.string().regex(/^prq_[0-9a-f]{32}$/, 'is not a request key'),
 };

@@ -35,7 +35,11 @@ export const CREDENTIAL_FIELDS: { readonly [K in ProcessorKind]: readonly string
  */
 const CONNECTORS: { readonly [K in ProcessorKind]: (credentials: ProcessorCredentials, env: Env) => PaymentProcessor } = {
   sandbox: () => new SandboxProcessor(),
-  stripe: (c, env) => new StripeProcessor({ secretKey: need(c, 'stripe', 'secretKey'), apiBase: env.STRIPE_API_BASE }, { timeoutMs: env.PROCESSOR_TIMEOUT_MS }),
+  stripe: (c, env) =>
+    new StripeProcessor(
+      { secretKey: need(c, 'stripe', 'secretKey'), apiBase: env.STRIPE_API_BASE, serviceBaseUrl: env.PUBLIC_BASE_URL },
+      { timeoutMs: env.PROCESSOR_TIMEOUT_MS },
+    ),
   adyen: (c, env) =>
     new AdyenProcessor({
       apiKey: need(c, 'adyen', 'apiKey'),

@@ -1,4 +1,5 @@
 import type { CardInput, Currency, ThreeDSecure, WalletMethod } from '@svc/protocol';
+import type { AuthenticationReturn } from './authentication-return';
 
 /** A payment method as the consumer presented it. Card data lives only in memory, for the processor call. */
 export type PaymentMethodInput = { method: 'card'; card: CardInput } | { method: WalletMethod };
@@ -163,9 +164,10 @@ export interface PaymentProcessor {
    * The decision on a payment that answered `requires_action`, once the consumer has answered the bank: the same
    * payment (`reference`, and the `requestKey` of the sale or authorization that asked), never a second charge; a
    * repeated call answers as the first. An authentication the bank refused is a decline `authentication_failed`.
-   * Only a connector whose `capabilities.threeDSecure` is true has it (and only it answers `requires_action`).
+   * `returned` is what the bank's return to the service carried (authentication-return.ts), when the completion comes
+   * from it. Only a connector whose `capabilities.threeDSecure` is true has it (and only it answers `requires_action`).
    */
-  completeAuthentication?(reference: string, requestKey: string): Promise<ProcessorResult>;
+  completeAuthentication?(reference: string, requestKey: string, returned?: AuthenticationReturn): Promise<ProcessorResult>;
   /** A new hold on a method already authorized once (re-authorization). */
   reauthorize(reference: string, amountCents: number, currency: Currency, requestKey: string): Promise<ProcessorResult>;
   /** Takes the amount from the hold; an asynchronous acquirer answers `Pending` until its webhook tells the outcome. */

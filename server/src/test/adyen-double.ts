@@ -17,7 +17,10 @@ import { peer } from './peers';
  * - answers are the published examples (`post-payments-card-direct-200`, `…-captures-capture-201`, …) with the
  *   request's own amounts and references and fresh pspReferences;
  * - a repeated Idempotency-Key gets the first answer again, as Adyen keeps it;
- * - declines follow the card number (`DECLINING_CARDS`), as Adyen's test cards and test holder names do.
+ * - declines follow the card number (`DECLINING_CARDS`), as Adyen's test cards and test holder names do;
+ * - a card of `CHALLENGE_CARDS` is sent to the bank (`RedirectShopper`, the published 3-D Secure redirect example);
+ *   the test plays the bank with `bankAnswers`, which gives the `redirectResult` the shopper comes back with, and
+ *   `/payments/details` decides on it (the published redirect example, or a refusal 11, "3D Not Authenticated").
  */
 export interface AdyenDouble {
   server: SetupServer;
@@ -32,12 +35,17 @@ export interface AdyenDouble {
   holdAnswers(pathSuffix: string): { release(): void; arrived: Promise<void> };
   /** Answers the next calls with a network error, as an unreachable Adyen. */
   failNetwork(on: boolean): void;
+  /** The shopper at the bank of the payment `pspReference` (sent there by `RedirectShopper`): the `redirectResult` it returns with. */
+  bankAnswers(pspReference: string, authenticated: boolean): string;
   close(): void;
 }
 
 export const ADYEN_TEST_ACCOUNT = { apiKey: 'AQE_test_api_key', merchantAccount: 'SvcTestMerchantECOM', checkoutUrl: 'https://checkout-test.adyen.com/v71' };
 /** An HMAC key as Adyen's Customer Area shows one: 64 hex characters. */
 export const ADYEN_TEST_HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+
+/** Card numbers the double sends to the bank for 3-D Secure (the one of Adyen's published redirect example). */
+export const CHALLENGE_CARDS = new Set(['4212345678901237']);
 
 /** Card numbers the double refuses, with Adyen's refusalReasonCode and refusalReason. */
 export const DECLINING_CARDS: Record<string, { refusalReasonCode: string; refusalReason: string }> = {
@@ -77,6 +85,9 @@ export function startAdyenDouble(checkout: Published, account = ADYEN_TEST_ACCOU
   const invalid: string[] = [];
   const answered = new Map<string, { status: number; body: unknown }>();
   const holds = new Map<string, { gate: Promise<void>; arrived: () => void }>();
+  /** Payments at the bank, by pspReference, and the redirect results the bank gave back. */
+  const atTheBank = new Map<string, { merchantReference: unknown }>();
+  const redirectResults = new Map<string, { pspReference: string; authenticated: boolean }>();
   let networkDown = false;
 
   /** One endpoint: checked, kept, answered once per Idempotency-Key. */
@@ -143,6 +154,14 @@ export function startAdyenDouble(checkout: Published, account = ADYEN_TEST_ACCOU
   const handlers: HttpHandler[] = [
     endpoint('/payments', 'PaymentRequest', (body) => {
       const method = body.paymentMethod as { number?: string };
+      if (CHALLENGE_CARDS.has(method.number ?? '')) {
+        const answer = example('post-payments-card-3d-secure-redirect-200');
+        answer.pspReference = pspReference();
+        (answer.additionalData as Record<string, string>).merchantReference = String(body.reference);
+        (answer.action as { url: string }).url = `https://checkoutshopper-test.adyen.com/checkoutshopper/threeDS/redirect?payment=${answer.pspReference}`;
+        atTheBank.set(answer.pspReference as string, { merchantReference: body.reference });
+        return { status: 200, body: answer };
+      }
       const declined = DECLINING_CARDS[method.number ?? ''];
       const answer = example('post-payments-card-direct-200');
       answer.pspReference = pspReference();
@@ -152,6 +171,14 @@ export function startAdyenDouble(checkout: Published, account = ADYEN_TEST_ACCOU
         (answer.additionalData as Record<string, string>).refusalReasonRaw = declined.refusalReason.toUpperCase();
         delete (answer.additionalData as Record<string, string>).authCode;
       }
+      return { status: 200, body: answer };
+    }),
+    endpoint('/payments/details', 'PaymentDetailsRequest', (body) => {
+      const decided = redirectResults.get(String((body.details as { redirectResult?: unknown }).redirectResult));
+      if (!decided) return { status: 422, body: example('generic-422') };
+      const answer = example('post-payments-details-00.redirect-200');
+      Object.assign(answer, { pspReference: decided.pspReference, merchantReference: atTheBank.get(decided.pspReference)?.merchantReference });
+      if (!decided.authenticated) Object.assign(answer, { resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11' });
       return { status: 200, body: answer };
     }),
     modification('captures', 'post-payments-paymentPspReference-captures-capture-201'),
@@ -186,6 +213,12 @@ export function startAdyenDouble(checkout: Published, account = ADYEN_TEST_ACCOU
     },
     failNetwork(on) {
       networkDown = on;
+    },
+    bankAnswers(paymentPspReference, authenticated) {
+      if (!atTheBank.has(paymentPspReference)) throw new Error(`no payment ${paymentPspReference} at the bank`);
+      const redirectResult = `${randomBytes(24).toString('base64url')}!`;
+      redirectResults.set(redirectResult, { pspReference: paymentPspReference, authenticated });
+      return redirectResult;
     },
     close: () => server.close(),
   };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { merchantIdColumn } from './merchants';
 import { transactionIdColumn } from './transactions';
 
@@ -37,5 +37,7 @@ export const authentications = pgTable(
     index('authentications_open_idx')
       .on(t.expiresAt)
       .where(sql`${t.state} in ('pending', 'completing')`),
+    // The bank's return and the processor's webhook name the payment by its request key (one authentication each).
+    uniqueIndex('authentications_request_key_idx').on(t.requestKey),
   ],
 );

@@ -3,9 +3,17 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import type { Outcome } from '../../mutations/stored-answer';
+import type { AuthenticationReturn } from '../../processor/authentication-return';
 import type { Approval, PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
-import { claimForCompletion, endAuthenticationRow, findAuthentication, findExpiredAuthentications, type AuthenticationRow } from '../authentication';
+import {
+  claimForCompletion,
+  endAuthenticationRow,
+  findAuthentication,
+  findAuthenticationByRequestKey,
+  findExpiredAuthentications,
+  type AuthenticationRow,
+} from '../authentication';
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
 import { decideSessionAfterAuthentication } from '../sdk-sessions';
@@ -30,8 +38,9 @@ export type AuthenticationEnd = { ended: true; authentication: AuthenticationRow
  * (docs/design/processor-requests.md): the authentication is claimed (pending → completing, guarded: a second
  * completion finds it taken and changes nothing), the processor is called outside any transaction, and the decision
  * is recorded once, guarded on the claim. Unanswered, the payment is reversed by its key and recorded as failed.
+ * `returned`: what the bank's return carried, for a processor that reads its decision from it (Adyen's redirectResult).
  */
-export async function completeAuthentication(deps: AuthenticationFlowDeps, id: string): Promise<AuthenticationEnd> {
+export async function completeAuthentication(deps: AuthenticationFlowDeps, id: string, returned?: AuthenticationReturn): Promise<AuthenticationEnd> {
   const claimed = await claimForCompletion(deps.db, id, deps.clock.now());
   if (!claimed) return { ended: false, authentication: await findAuthentication(deps.db, id) };
   // Found before the call: a database error here is the database's, never taken for the processor's silence.
@@ -40,7 +49,7 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
   try {
     // Only a processor with 3-D Secure answers `requires_action`, and it completes what it asked for.
     if (!processor.completeAuthentication) throw new Error(`the ${processor.kind} connector has no 3-D Secure, yet a payment waits for it`);
-    result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    result = await withinTimeout(processor.completeAuthentication(claimed.processorReference, claimed.requestKey, returned), deps.env.PROCESSOR_TIMEOUT_MS);
   } catch (error) {
     deps.logger.warn(
       { err: error, code: 'processor_unanswered', authenticationId: id },
@@ -81,6 +90,18 @@ async function recordApproval(deps: AuthenticationFlowDeps, claimed: Authenticat
   }
   if (recorded.end.ended && !recorded.decided) await reverseQuietly(deps, claimed);
   return recorded.end;
+}
+
+/**
+ * The processor told that the payment made with `requestKey` has left the bank's step (Stripe's
+ * `payment_intent.succeeded`, `payment_intent.amount_capturable_updated` or `payment_intent.payment_failed`, which may
+ * come before the consumer's return): its authentication is completed as the return would complete it, once. One
+ * that names another payment (`reference`), or none waiting, changes nothing.
+ */
+export async function completeToldAuthentication(deps: AuthenticationFlowDeps, requestKey: string, reference: string): Promise<AuthenticationEnd> {
+  const authentication = await findAuthenticationByRequestKey(deps.db, requestKey);
+  if (!authentication || authentication.processorReference !== reference) return { ended: false, authentication: null };
+  return completeAuthentication(deps, authentication.id);
 }
 
 /**

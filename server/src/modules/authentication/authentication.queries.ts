@@ -14,6 +14,12 @@ export async function findAuthentication(db: Queryable, id: string): Promise<Aut
   return row ?? null;
 }
 
+/** The authentication of the payment made with `requestKey` (the bank's return and a processor's webhook name it so). */
+export async function findAuthenticationByRequestKey(db: Queryable, requestKey: string): Promise<AuthenticationRow | null> {
+  const [row] = await db.select().from(authentications).where(eq(authentications.requestKey, requestKey)).limit(1);
+  return row ?? null;
+}
+
 /**
  * The consumer answered the bank: the authentication moves from pending to completing, guarded, so one completion
  * alone asks the processor (a second click, a second tab, the expiry find it taken). Null when it was not pending or

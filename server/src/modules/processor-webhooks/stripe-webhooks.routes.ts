@@ -5,12 +5,15 @@ import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Queryable } from '../../db/client';
 import { stripeWebhookAccounts } from '../processor-accounts';
+import { completeToldAuthentication, type AuthenticationFlowDeps } from '../authentication-flow';
 
 export const STRIPE_WEBHOOKS_PATH = '/processors/stripe/webhooks';
 /** Stripe's events are small; a body above this is not one. */
 const BODY_LIMIT = '256kb';
 /** How many event ids are remembered, so an event Stripe sends again (it retries until answered 2xx) is taken once. */
 const REMEMBERED_EVENTS = 10_000;
+/** The events of a PaymentIntent that has left 3-D Secure's `requires_action`: paid, authorized, or refused. */
+const AUTHENTICATION_EVENTS = new Set(['payment_intent.succeeded', 'payment_intent.amount_capturable_updated', 'payment_intent.payment_failed']);
 
 /**
  * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): each
@@ -19,9 +22,11 @@ const REMEMBERED_EVENTS = 10_000;
  * most MAX_STRIPE_WEBHOOK_ACCOUNTS), every one tried with one HMAC. One that verifies with none is a 401 and changes
  * nothing. The Stripe connector has every outcome in the API's answer (captures, cancels and refunds are synchronous
  * there), so a verified event is acknowledged and logged (its id, its type and whose account), once however often
- * Stripe sends it.
+ * Stripe sends it. The one exception is 3-D Secure: an event that a PaymentIntent left the bank's step
+ * (`AUTHENTICATION_EVENTS`) completes the authentication waiting on it, should it come before the consumer's return
+ * (docs/integrating.md#3-d-secure).
  */
-export function stripeWebhooksRouter(deps: { db: Queryable; env: Env; logger: Logger }): Router {
+export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Queryable; env: Env; logger: Logger }): Router {
   const { env, logger } = deps;
   const router = Router();
   const seen = new Set<string>();
@@ -43,12 +48,16 @@ export function stripeWebhooksRouter(deps: { db: Queryable; env: Env; logger: Lo
     const { event, signer } = found;
     const repeated = seen.has(event.id);
     if (!repeated) {
-      seen.add(event.id);
-      if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
       logger.info(
         { code: 'stripe_webhook', eventId: event.id, type: event.type, ...(signer.merchantId ? { merchantId: signer.merchantId } : {}) },
         'Stripe webhook received',
       );
+      const intent = AUTHENTICATION_EVENTS.has(event.type) ? (event.data.object as Stripe.PaymentIntent) : null;
+      const requestKey = intent?.metadata?.['requestKey'];
+      // Remembered once taken: a completion that throws answers 500, and Stripe sends the event again.
+      if (intent && requestKey) await completeToldAuthentication(deps, requestKey, intent.id);
+      seen.add(event.id);
+      if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
     }
     res.json({ received: true });
   });

@@ -1,19 +1,19 @@
-import { ENDPOINT, isPlainOrigin } from '@svc/protocol';
+import { ENDPOINT } from '@svc/protocol';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ServiceDeps } from '../../service-deps';
 import { NotFoundError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import { route, type EndpointRoute } from '../../http/endpoint-router';
 import { pageLanguage } from '../../i18n';
-import { findAuthentication, type AuthenticationRow } from '../authentication';
-import { completeAuthentication, failAuthentication } from '../authentication-flow';
+import { findAuthentication } from '../authentication';
+import { completeAuthentication, failAuthentication, frameAncestorOf, returnUrlOf } from '../authentication-flow';
 import { notFoundPage, sendPage } from '../consumer-pages';
-import { findLinkForConsumerById, sessionOriginOf } from './bank-page.queries';
 import { renderBankPage } from './bank-page';
 
 /**
  * The sandbox's simulated bank (docs/integrating.md#3-d-secure), mounted in sandbox mode in place of the redirect to a
- * processor's own page: the page a 202 `requires_action` sends the consumer to, and its two answers. The sandbox
+ * processor's own page (a processor that names one still gets its page): the page a 202 `requires_action` sends the
+ * consumer to, and its two answers. The sandbox
  * processor asks for it (its `requires_action` names no page of its own); the answers end the authentication through
  * the core's flow, which asks the processor to go on with the same payment.
  */
@@ -27,6 +27,12 @@ export function bankPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): En
         const authentication = await findAuthentication(deps.db, params.authenticationId);
         if (!authentication) {
           sendPage(res, deps.env.PUBLIC_BASE_URL, 404, notFoundPage('authentication', language));
+          return;
+        }
+        // A processor with a page of its own (Stripe, Adyen) in sandbox mode: its page, as outside the sandbox.
+        if (authentication.actionUrl !== null && authentication.state === 'pending') {
+          res.setHeader('Cache-Control', 'no-store');
+          res.redirect(303, authentication.actionUrl);
           return;
         }
         const frameAncestor = await frameAncestorOf(deps, authentication);
@@ -54,18 +60,4 @@ export function bankPageRoutes(deps: ServiceDeps & { limiter: RateLimiter }): En
       perAddress,
     ),
   ];
-}
-
-/** Where a top-level bank page goes back to: the link's payment page; none for a widget's dialog. */
-async function returnUrlOf(deps: ServiceDeps, authentication: AuthenticationRow): Promise<string | null> {
-  if (authentication.sdkSessionId !== null) return null;
-  const linkId = await findLinkForConsumerById(deps.db, authentication.transactionId);
-  return linkId ? `${deps.env.PUBLIC_BASE_URL}/pay/${linkId}` : null;
-}
-
-/** A widget's dialog frames the page from the merchant page its session belongs to; a link's page is never framed. */
-async function frameAncestorOf(deps: ServiceDeps, authentication: AuthenticationRow): Promise<string | null> {
-  if (authentication.sdkSessionId === null) return null;
-  const origin = await sessionOriginOf(deps.db, authentication.sdkSessionId);
-  return origin !== null && isPlainOrigin(origin) ? origin : null;
 }

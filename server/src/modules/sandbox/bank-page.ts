@@ -1,6 +1,7 @@
 import type { Language } from '@svc/sdk-core/i18n';
 import { escapeHtml, PAGE_ASSETS, renderPage } from '../consumer-pages';
 import { translator } from '../../i18n';
+import { renderAuthenticationFinished } from '../authentication-flow';
 
 /** What the simulated bank page shows: the two answers, or that the authentication has ended (and where to go back). */
 export type BankPageState = { kind: 'asking'; authenticationId: string } | { kind: 'finished'; returnUrl: string | null };
@@ -12,15 +13,8 @@ export type BankPageState = { kind: 'asking'; authenticationId: string } | { kin
  * texts: every text is here, from the catalogue.
  */
 export function renderBankPage(state: BankPageState, language: Language): string {
+  if (state.kind === 'finished') return renderAuthenticationFinished(state.returnUrl, language);
   const t = translator(language);
-  if (state.kind === 'finished') {
-    const back = state.returnUrl ? `\n<p><a class="button" href="${escapeHtml(state.returnUrl)}">${escapeHtml(t('page.authentication.back'))}</a></p>` : '';
-    return renderPage({
-      title: t('page.authentication.finished'),
-      language,
-      main: `<h1>${escapeHtml(t('page.authentication.finished'))}</h1>\n<p>${escapeHtml(t('page.authentication.finished.text'))}</p>${back}`,
-    });
-  }
   return renderPage({
     title: t('page.authentication.title'),
     language,

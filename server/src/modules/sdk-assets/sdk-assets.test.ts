@@ -281,8 +281,8 @@ describe('the iframe SDK', () => {
     expect(csp).toMatch(/^frame-ancestors https:\/\/shop\.example\.com;/);
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toMatch(/script-src 'self'/);
-    // It frames only this service's pages: the bank's 3-D Secure page in its dialog.
-    expect(csp).toMatch(/frame-src 'self'(;|$)/);
+    // It frames the bank's 3-D Secure page in its dialog: the service's, and the processor's and issuer's it leads to.
+    expect(csp).toMatch(/frame-src 'self' https:(;|$)/);
     expect(csp).not.toMatch(/unsafe-inline|\*/);
     expect(ok.headers.get('cache-control')).toBe('no-store');
   });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ADYEN_TEST_ACCOUNT, adyenDescriptions, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
+import { ADYEN_TEST_ACCOUNT, adyenDescriptions, CHALLENGE_CARDS, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
 import { loadEnv } from '../../env';
 import { portGuarantees } from '../port-guarantees';
 import { processorForMode } from '../processor-for-mode';
@@ -134,6 +134,109 @@ describe.skipIf(!published)('the Adyen connector against the published Checkout 
   });
 });
 
+describe.skipIf(!published)('3-D Secure on the Adyen connector, against the published Checkout API v71', () => {
+  const [challenge] = [...CHALLENGE_CARDS];
+  let double: AdyenDouble;
+  const processor = () => new AdyenProcessor({ ...ADYEN_TEST_ACCOUNT, returnUrl: 'https://pay.example.com/' });
+  const start = () => (double ??= startAdyenDouble(published!.checkout));
+  afterEach(() => expect(double?.invalid ?? []).toEqual([]));
+  afterAll(() => double?.close());
+
+  async function sentToTheBank(adyen: AdyenProcessor, key: string) {
+    start();
+    const sent = double.requests.length;
+    const asked = await adyen.authorize(card(challenge!), 4_000, 'EUR', key, { transactionNumber: `T${key.slice(4)}`, installments: 1 });
+    if (asked.outcome !== 'requires_action') throw new Error(`not sent to the bank: ${JSON.stringify(asked)}`);
+    return { asked, request: double.requests[sent]! };
+  }
+
+  it("answers RedirectShopper with the bank's page, the payment's return URL naming its request key", async () => {
+    const { asked, request } = await sentToTheBank(processor(), 'prq_3ds_redirect');
+    expect(asked).toEqual({
+      outcome: 'requires_action',
+      processor: 'adyen',
+      reference: expect.stringMatching(/^[A-Z0-9]{16}$/),
+      actionUrl: expect.stringMatching(/^https:\/\/checkoutshopper-test\.adyen\.com\//),
+    });
+    expect(request.body).toMatchObject({
+      returnUrl: 'https://pay.example.com/authentication-returns/prq_3ds_redirect',
+      authenticationData: { threeDSRequestData: { nativeThreeDS: 'disabled' } },
+    });
+  });
+
+  it('completed at the bank: /payments/details with the redirect result approves the same payment, with its 3-D Secure', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_done');
+    const redirectResult = double.bankAnswers(asked.reference, true);
+    const sent = double.requests.length;
+    const completed = await adyen.completeAuthentication(asked.reference, 'prq_3ds_done', { redirectResult });
+    expect(completed).toMatchObject({
+      outcome: 'approved',
+      processor: 'adyen',
+      reference: asked.reference,
+      paymentMethodName: 'Visa',
+      lastFourDigits: '1237',
+      threeDSecure: { authenticated: true, flow: 'challenge' },
+    });
+    expect(double.requests.slice(sent).map((r) => [r.path, r.headers['idempotency-key'], r.body])).toEqual([
+      ['/v71/payments/details', 'prq_3ds_done-details', { details: { redirectResult } }],
+    ]);
+    // The payment is then Adyen's to capture and reverse by its pspReference.
+    await adyen.reverse('prq_3ds_done');
+    expect(double.requests.at(-1)!.path).toBe(`/v71/payments/${asked.reference}/reversals`);
+  });
+
+  it('refused at the bank: declined authentication_failed, keeping refusal reason 11', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_refused');
+    const redirectResult = double.bankAnswers(asked.reference, false);
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_refused', { redirectResult })).toEqual({
+      outcome: 'declined',
+      processor: 'adyen',
+      code: 'authentication_failed',
+      processorCode: '11',
+    });
+  });
+
+  it('the details sent twice decide once: the same answer, one /payments/details per key', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_twice');
+    const redirectResult = double.bankAnswers(asked.reference, true);
+    const first = await adyen.completeAuthentication(asked.reference, 'prq_3ds_twice', { redirectResult });
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_twice', { redirectResult })).toEqual(first);
+    // A process that lost the answer (a restart) asks again under the same Idempotency-Key, and Adyen answers the same.
+    const restarted = await processor().completeAuthentication(asked.reference, 'prq_3ds_twice', { redirectResult });
+    expect(restarted).toMatchObject({ outcome: 'approved', reference: asked.reference });
+    const details = double.requests.filter(
+      (r) => r.path === '/v71/payments/details' && r.body.details && r.headers['idempotency-key'] === 'prq_3ds_twice-details',
+    );
+    expect(details).toHaveLength(2);
+    expect(new Set(details.map((r) => JSON.stringify(r.answer))).size).toBe(1);
+  });
+
+  it('back without the bank’s answer: the payment is cancelled by its own reference and declined authentication_failed', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_back');
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_back', {})).toEqual({
+      outcome: 'declined',
+      processor: 'adyen',
+      code: 'authentication_failed',
+      processorCode: 'RedirectShopper',
+    });
+    expect(double.requests.at(-1)).toMatchObject({ path: '/v71/cancels', body: { paymentReference: 'T3ds_back', reference: 'prq_3ds_back' } });
+    expect(double.requests.filter((r) => r.path === '/v71/payments/details' && r.headers['idempotency-key'] === 'prq_3ds_back-details')).toEqual([]);
+  });
+
+  it('a payment still at the bank is reversed by its own reference, and its completion refused afterwards', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_rev');
+    await adyen.reverse('prq_3ds_rev');
+    expect(double.requests.at(-1)).toMatchObject({ path: '/v71/cancels', body: { paymentReference: 'T3ds_rev', reference: 'prq_3ds_rev' } });
+    const redirectResult = double.bankAnswers(asked.reference, true);
+    expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_rev', { redirectResult })).toMatchObject({ outcome: 'failed' });
+  });
+});
+
 describe('PROCESSOR=adyen', () => {
   it('gives the Adyen connector on the default account, with what it can do', () => {
     const adyen = processorForMode(
@@ -155,7 +258,7 @@ describe('PROCESSOR=adyen', () => {
       refunds: true,
       wallets: false,
       installments: true,
-      threeDSecure: false,
+      threeDSecure: true,
       savedCards: false,
     });
   });

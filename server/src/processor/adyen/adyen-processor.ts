@@ -2,21 +2,28 @@ import adyen from '@adyen/api-library';
 import type { Types } from '@adyen/api-library';
 import type { Currency } from '@svc/protocol';
 import type {
+  ActionRequired,
   Approval,
   PaymentDetails,
   PaymentMethodInput,
   PaymentProcessor,
+  PaymentResult,
   Pending,
   ProcessorCapabilities,
   ProcessorResult,
   RefundResult,
 } from '../processor';
+import { authenticationReturnUrl, type AuthenticationReturn } from '../authentication-return';
 import { cardBrand } from '../sandbox-processor';
 import { adyenDeclineCode } from './adyen-declines';
 import { checkoutApis, type CheckoutApis } from './adyen-checkout';
+import { adyenThreeDSecure, bankPageOf, cardFromAdditionalData } from './adyen-authentication';
 
 type PaymentRequest = Types.checkout.PaymentRequest;
 type PaymentResponse = Types.checkout.PaymentResponse;
+type PaymentDetailsResponse = Types.checkout.PaymentDetailsResponse;
+/** The card as the approval names it: its brand and last four digits (never the number). */
+type CardName = { paymentMethodName: string; lastFourDigits: string | null };
 
 /** One Adyen merchant account: its API key, its merchant account code, and the Checkout API base (ADYEN_CHECKOUT_URL). */
 export interface AdyenAccount {
@@ -24,7 +31,10 @@ export interface AdyenAccount {
   merchantAccount: string;
   /** The Checkout API v71 base, `https://…/v71`: Adyen's test or live endpoint, or a test double. */
   checkoutUrl: string;
-  /** Where a shopper sent away to authenticate comes back to (PaymentRequest's required `returnUrl`): the service's public base. */
+  /**
+   * The service's public base URL: each payment's `returnUrl` (PaymentRequest's, required), where a shopper sent to
+   * the bank comes back to, is made from it (authentication-return.ts).
+   */
   returnUrl: string;
 }
 
@@ -32,9 +42,9 @@ const PROCESSOR = 'adyen';
 
 /**
  * What the Adyen connector can do: several partial captures, a cancel of what a hold still holds (closeAuth), refunds,
- * and installments; no re-authorization (this connector does not make Adyen's authorisation adjustments), no wallets, no
- * saved cards (it stores no payment methods at Adyen), and no 3-D Secure: a payment Adyen asks to authenticate is
- * declined `authentication_failed`.
+ * installments, and 3-D Secure (Adyen's redirect: the shopper goes to the bank's page and comes back with the
+ * `redirectResult` that `/payments/details` decides on); no re-authorization (this connector does not make Adyen's
+ * authorisation adjustments), no wallets, no saved cards (it stores no payment methods at Adyen).
  */
 export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: true,
@@ -43,7 +53,7 @@ export const ADYEN_CAPABILITIES: ProcessorCapabilities = {
   refunds: true,
   wallets: false,
   installments: true,
-  threeDSecure: false,
+  threeDSecure: true,
   savedCards: false,
 };
 const KEPT_KEYS = 100_000;
@@ -69,11 +79,16 @@ export class AdyenProcessor implements PaymentProcessor {
   readonly remote = true;
 
   readonly #api: CheckoutApis;
-  /** Each payment's key and what it is at Adyen (its reference until answered, then its pspReference), for `reverse`. */
-  readonly #payments = new Map<string, { reference: string; pspReference: string | null }>();
+  /**
+   * Each payment's key and what it is at Adyen (its reference until authorised, then its pspReference), for `reverse`;
+   * and, while it waits for the bank, the card's name for the approval that may follow.
+   */
+  readonly #payments = new Map<string, { reference: string; pspReference: string | null; card?: CardName }>();
   readonly #reversed = new Set<string>();
   /** Keys of payments this process made that hold nothing (declined, or refused as sent): a reversal has nothing to undo. */
   readonly #undone = new Set<string>();
+  /** The decision `/payments/details` gave each payment that waited for the bank: a completion asked again answers it. */
+  readonly #completed = new Map<string, ProcessorResult>();
 
   constructor(
     private readonly account: AdyenAccount,
@@ -82,12 +97,58 @@ export class AdyenProcessor implements PaymentProcessor {
     this.#api = api ?? checkoutApis(account);
   }
 
-  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult> {
     return this.#pay(method, amountCents, currency, requestKey, details, { captureDelayHours: 0 });
   }
 
-  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult> {
     return this.#pay(method, amountCents, currency, requestKey, details, { additionalData: { manualCapture: 'true' } });
+  }
+
+  /**
+   * The decision on a payment Adyen sent to the bank (`RedirectShopper`), from the `redirectResult` the shopper came
+   * back with: `POST /payments/details` (its own Idempotency-Key, `<key>-details`), once per payment; asked again, the
+   * first decision is answered. `Authorised` approves (with how the 3-D Secure went), `Refused` declines (refusal
+   * reason 11, "3D Not Authenticated": `authentication_failed`). A return without a `redirectResult` (the shopper
+   * came back without the bank's answer) gives Adyen nothing to decide on: the payment is cancelled by its own
+   * reference, so a late answer charges nothing, and declined `authentication_failed`.
+   */
+  async completeAuthentication(reference: string, requestKey: string, returned?: AuthenticationReturn): Promise<ProcessorResult> {
+    if (this.#reversed.has(requestKey)) return REVERSED;
+    const earlier = this.#completed.get(requestKey);
+    if (earlier) return earlier;
+    const redirectResult = returned?.redirectResult;
+    if (!redirectResult) {
+      const paymentReference = this.#payments.get(requestKey)?.reference;
+      if (!paymentReference) throw new Error(`Adyen payment ${reference} came back without a redirectResult, and its reference is not known here`);
+      await this.#api.ModificationsApi.cancelAuthorisedPayment(
+        { merchantAccount: this.account.merchantAccount, paymentReference, reference: requestKey },
+        { idempotencyKey: `${requestKey}-unauthenticated` },
+      );
+      const unauthenticated: ProcessorResult = { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'RedirectShopper' };
+      this.#remember(this.#completed, requestKey, unauthenticated);
+      return unauthenticated;
+    }
+    let response: PaymentDetailsResponse;
+    try {
+      response = await this.#api.PaymentsApi.paymentsDetails({ details: { redirectResult } }, { idempotencyKey: `${requestKey}-details` });
+    } catch (error) {
+      const refused = refusedRequest(error);
+      if (!refused) throw error;
+      response = { resultCode: 'Error' as PaymentDetailsResponse['resultCode'], refusalReason: refused.reason };
+    }
+    const waiting = this.#payments.get(requestKey);
+    const card = waiting?.card ?? cardFromAdditionalData(response.additionalData);
+    const result = paymentResult(response, card);
+    if (result.outcome === 'requires_action') throw new Error('Adyen asked for the bank again after the bank answered');
+    if (result.outcome === 'approved') {
+      const decided: Approval = { ...result, threeDSecure: adyenThreeDSecure(response.additionalData) };
+      this.#remember(this.#payments, requestKey, { reference: waiting?.reference ?? reference, pspReference: decided.reference });
+      this.#remember(this.#completed, requestKey, decided);
+      return decided;
+    }
+    this.#remember(this.#completed, requestKey, result);
+    return result;
   }
 
   /** Not offered (`capabilities.reauthorize` is false): the services refuse it before asking. */
@@ -173,7 +234,7 @@ export class AdyenProcessor implements PaymentProcessor {
     requestKey: string,
     details: PaymentDetails,
     capture: Pick<PaymentRequest, 'captureDelayHours' | 'additionalData'>,
-  ): Promise<ProcessorResult> {
+  ): Promise<PaymentResult> {
     if (this.#reversed.has(requestKey)) return REVERSED;
     if (method.method !== 'card') return { outcome: 'failed', processor: PROCESSOR, reason: `the Adyen connector takes cards only, not ${method.method}` };
     const { card } = method;
@@ -190,7 +251,9 @@ export class AdyenProcessor implements PaymentProcessor {
         cvc: card.cvc,
       } as PaymentRequest['paymentMethod'],
       shopperInteraction: 'Ecommerce' as PaymentRequest['shopperInteraction'],
-      returnUrl: this.account.returnUrl,
+      // The bank's step as a redirect to its page (a service page cannot run Adyen's native 3-D Secure component).
+      authenticationData: { threeDSRequestData: { nativeThreeDS: 'disabled' as Types.checkout.ThreeDSRequestData.NativeThreeDSEnum } },
+      returnUrl: authenticationReturnUrl(this.account.returnUrl, requestKey),
       ...capture,
       ...(details.installments > 1 ? { installments: { value: details.installments } } : {}),
     };
@@ -204,9 +267,11 @@ export class AdyenProcessor implements PaymentProcessor {
       this.#holdsNothing(requestKey);
       return refused;
     }
-    const result = paymentResult(response, number);
-    // A decline holds nothing: its reversal has nothing to undo.
+    const named: CardName = { paymentMethodName: cardBrand(number), lastFourDigits: number.slice(-4) };
+    const result = paymentResult(response, named);
+    // A decline holds nothing: its reversal has nothing to undo. One waiting for the bank is cancelled by its reference.
     if (result.outcome === 'approved') this.#payments.set(requestKey, { reference: details.transactionNumber, pspReference: result.reference });
+    else if (result.outcome === 'requires_action') this.#payments.set(requestKey, { reference: details.transactionNumber, pspReference: null, card: named });
     else this.#holdsNothing(requestKey);
     return result;
   }
@@ -238,13 +303,14 @@ export class AdyenProcessor implements PaymentProcessor {
 }
 
 /**
- * A payment's answer as the port's result. `Authorised` approves; `Refused` declines with the service's code for its
- * `refusalReasonCode` (kept as `processorCode`); `Error` and `Cancelled` are failures Adyen reported. A 3-D Secure action
- * (`RedirectShopper`, `IdentifyShopper`, `ChallengeShopper`) is declined `authentication_failed` until the connector
- * takes the shopper through it. Anything else (`Received`, `Pending`, a partial authorisation the connector never asks
- * for) is no answer the service can record: it throws, and the payment is reversed.
+ * A payment's answer (of `/payments` or `/payments/details`) as the port's result. `Authorised` approves; `Refused`
+ * declines with the service's code for its `refusalReasonCode` (kept as `processorCode`); `Error` and `Cancelled` are
+ * failures Adyen reported. `RedirectShopper` with a page the shopper can be sent to (a GET redirect) asks for the bank;
+ * a 3-D Secure action the service cannot show (a form to post, Adyen's native `IdentifyShopper`/`ChallengeShopper`)
+ * is declined `authentication_failed`. Anything else (`Received`, `Pending`, a partial authorisation the connector never
+ * asks for) is no answer the service can record: it throws, and the payment is reversed.
  */
-function paymentResult(response: PaymentResponse, number: string): ProcessorResult {
+function paymentResult(response: PaymentResponse | PaymentDetailsResponse, card: CardName): PaymentResult {
   const resultCode = String(response.resultCode);
   switch (resultCode) {
     case 'Authorised': {
@@ -255,8 +321,7 @@ function paymentResult(response: PaymentResponse, number: string): ProcessorResu
         reference: response.pspReference,
         authNumber: response.additionalData?.['authCode'] || response.pspReference.slice(-6),
         supportsCloseAuth: true,
-        paymentMethodName: cardBrand(number),
-        lastFourDigits: number.slice(-4),
+        ...card,
       };
       return approval;
     }
@@ -264,7 +329,15 @@ function paymentResult(response: PaymentResponse, number: string): ProcessorResu
       const processorCode = response.refusalReasonCode ?? undefined;
       return { outcome: 'declined', processor: PROCESSOR, code: adyenDeclineCode(processorCode), ...(processorCode ? { processorCode } : {}) };
     }
-    case 'RedirectShopper':
+    case 'RedirectShopper': {
+      const actionUrl = 'action' in response ? bankPageOf(response.action) : null;
+      if (!actionUrl) return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: resultCode };
+      // The payment's own reference where Adyen gives no pspReference before the bank has answered.
+      const reference = response.pspReference || response.merchantReference;
+      if (!reference) throw new Error('Adyen sent the shopper to the bank without naming the payment');
+      const waiting: ActionRequired = { outcome: 'requires_action', processor: PROCESSOR, reference, actionUrl };
+      return waiting;
+    }
     case 'IdentifyShopper':
     case 'ChallengeShopper':
       return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: resultCode };

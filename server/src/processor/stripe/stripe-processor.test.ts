@@ -100,6 +100,40 @@ describe.skipIf(!available)('the Stripe connector, on localstripe', () => {
     }
   });
 
+  it('asks for the bank on a card that needs it, and completing it answers the same decision every time', async () => {
+    const [key, details] = keyed();
+    const asked = await stripe.authorize(card('4000002760003184'), 2_500, 'USD', key, details);
+    // localstripe simulates the bank without a page of its own.
+    expect(asked).toEqual({ outcome: 'requires_action', processor: 'stripe', reference: expect.stringMatching(/^pi_/), actionUrl: null });
+    if (asked.outcome !== 'requires_action') throw new Error('no action');
+    const intent = await fetch(`${localstripe.url}/v1/payment_intents/${asked.reference}`, { headers: { authorization: 'Bearer sk_test_connector' } }).then(
+      (r) => r.json() as Promise<{ client_secret: string }>,
+    );
+    await fetch(`${localstripe.url}/v1/payment_intents/${asked.reference}/_authenticate?success=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_secret: intent.client_secret, key: 'pk_test_connector' }).toString(),
+    });
+    const completed = await stripe.completeAuthentication(asked.reference, key);
+    expect(completed).toMatchObject({ outcome: 'approved', reference: asked.reference, lastFourDigits: '3184', threeDSecure: { flow: 'challenge' } });
+    const restarted = new StripeProcessor({ secretKey: 'sk_test_connector', apiBase: localstripe.url });
+    expect(await restarted.completeAuthentication(asked.reference, key)).toEqual(completed);
+    // Another request's key never completes this intent.
+    expect((await stripe.completeAuthentication(asked.reference, keyed()[0])).outcome).toBe('failed');
+  });
+
+  it('reverses a payment still waiting for the bank by cancelling its intent, and refuses its completion afterwards', async () => {
+    const [key, details] = keyed();
+    const asked = await stripe.sale(card('4000002760003184'), 900, 'USD', key, details);
+    if (asked.outcome !== 'requires_action') throw new Error('no action');
+    await stripe.reverse(key);
+    const intent = await fetch(`${localstripe.url}/v1/payment_intents/${asked.reference}`, { headers: { authorization: 'Bearer sk_test_connector' } }).then(
+      (r) => r.json() as Promise<{ status: string }>,
+    );
+    expect(intent.status).toBe('canceled');
+    expect(await stripe.completeAuthentication(asked.reference, key)).toMatchObject({ outcome: 'failed', reason: 'this request was reversed' });
+  });
+
   it('reverses a payment whose answer was lost, found by the key in its metadata', async () => {
     const [key, details] = keyed();
     const sale = await stripe.sale(card('4242424242424242'), 1_500, 'USD', key, details);

@@ -1,28 +1,38 @@
 import Stripe from 'stripe';
 import type { Currency } from '@svc/protocol';
 import type {
+  ActionRequired,
   Approval,
   NothingFound,
   PaymentDetails,
   PaymentMethodInput,
   PaymentProcessor,
+  PaymentResult,
   ProcessorCapabilities,
   ProcessorResult,
   RefundResult,
 } from '../processor';
+import { authenticationReturnUrl } from '../authentication-return';
 import { cardBrand } from '../sandbox-processor';
+import { bankPageOf, threeDSecureOf } from './stripe-authentication';
 import { stripeDecline } from './stripe-declines';
 
 /** One Stripe account: its secret key; the API base comes from the operator's environment (STRIPE_API_BASE). */
 export interface StripeAccount {
   secretKey: string;
   apiBase: string;
+  /**
+   * The service's public base URL (PUBLIC_BASE_URL), where the consumer's bank sends the consumer back after 3-D
+   * Secure (the `return_url`, authentication-return.ts). Without it the bank's page is only the one Stripe names unasked.
+   */
+  serviceBaseUrl?: string;
 }
 
 /**
  * What the Stripe connector can do: one capture per PaymentIntent (a partial capture releases the rest, so no
- * closeAuth), no re-authorization (a new hold needs the card again), refunds; cards only, no installments, and 3-D
- * Secure is not driven yet (a card that asks for it is declined `authentication_failed`).
+ * closeAuth), no re-authorization (a new hold needs the card again), refunds, 3-D Secure (a PaymentIntent in
+ * `requires_action` sends the consumer to the bank's page, and the return or Stripe's webhook completes it); cards
+ * only, no installments.
  */
 export const STRIPE_CAPABILITIES: ProcessorCapabilities = {
   multipleCaptures: false,
@@ -31,11 +41,13 @@ export const STRIPE_CAPABILITIES: ProcessorCapabilities = {
   refunds: true,
   wallets: false,
   installments: false,
-  threeDSecure: false,
+  threeDSecure: true,
   savedCards: true,
 };
 
 const PROCESSOR = 'stripe';
+/** What a call made with a key already reversed answers: the connector refuses it, as Stripe would. */
+const REVERSED: ProcessorResult = { outcome: 'failed', processor: PROCESSOR, reason: 'this request was reversed' };
 /** Answers kept per request key, as Stripe keeps an Idempotency-Key's answer (a day): a repeated key answers the same. */
 const KEPT_ANSWERS = 10_000;
 /** How many of the newest PaymentIntents a reversal looks through for its key when Stripe's search does not find it. */
@@ -59,12 +71,14 @@ export class StripeProcessor implements PaymentProcessor {
   readonly capabilities = STRIPE_CAPABILITIES;
   readonly remote = true;
   readonly #stripe: Stripe;
-  readonly #answered = new Map<string, ProcessorResult | RefundResult>();
+  readonly #serviceBaseUrl: string | null;
+  readonly #answered = new Map<string, PaymentResult | RefundResult>();
   readonly #reversed = new Set<string>();
   /** When Stripe last answered a call (any answer, a decline too): readiness shows it. */
   lastAnswerAt: Date | null = null;
 
   constructor(account: StripeAccount, options: { timeoutMs?: number } = {}) {
+    this.#serviceBaseUrl = account.serviceBaseUrl ?? null;
     const base = new URL(account.apiBase);
     this.#stripe = new Stripe(account.secretKey, {
       host: base.hostname,
@@ -77,12 +91,48 @@ export class StripeProcessor implements PaymentProcessor {
     });
   }
 
-  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+  sale(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult> {
     return this.#keep(requestKey, () => this.#pay(method, amountCents, currency, requestKey, details, 'automatic'));
   }
 
-  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<ProcessorResult> {
+  authorize(method: PaymentMethodInput, amountCents: number, currency: Currency, requestKey: string, details: PaymentDetails): Promise<PaymentResult> {
     return this.#keep(requestKey, () => this.#pay(method, amountCents, currency, requestKey, details, 'manual'));
+  }
+
+  /**
+   * The decision on a PaymentIntent that was in `requires_action`, once the consumer came back from the bank (or
+   * Stripe's webhook said it moved): Stripe has decided by then, so the intent is read, never confirmed again.
+   * Authorized or paid: an approval with how the 3-D Secure went. Back to `requires_payment_method`: the bank (or the
+   * card) refused, a decline with Stripe's code (`payment_intent_authentication_failure`: `authentication_failed`).
+   * Still `requires_action`: the consumer came back without authenticating, so the intent is cancelled (a late
+   * authentication charges nothing) and the payment declined `authentication_failed`. Anything else is no decision
+   * yet: it throws. Made once per key; a reversed key is refused.
+   */
+  completeAuthentication(reference: string, requestKey: string): Promise<ProcessorResult> {
+    if (this.#reversed.has(requestKey)) return Promise.resolve(REVERSED);
+    return this.#keep(`${requestKey}-authentication`, async (): Promise<ProcessorResult> => {
+      const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference, { expand: ['payment_method', 'latest_charge'] }));
+      if (intent.metadata?.['requestKey'] !== requestKey)
+        return { outcome: 'failed', processor: PROCESSOR, reason: 'the PaymentIntent was not made by this request' };
+      switch (intent.status) {
+        case 'requires_capture':
+        case 'succeeded': {
+          const paymentMethod = typeof intent.payment_method === 'object' ? intent.payment_method : null;
+          return { ...this.#approval(intent, paymentMethod), threeDSecure: threeDSecureOf(intent.latest_charge) };
+        }
+        case 'requires_payment_method': {
+          const error = intent.last_payment_error;
+          return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error?.code, error?.decline_code) };
+        }
+        case 'requires_action':
+          await this.#call(() => this.#stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${requestKey}-unauthenticated` }));
+          return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'requires_action' };
+        case 'canceled':
+          return { outcome: 'failed', processor: PROCESSOR, reason: 'the PaymentIntent was cancelled before the authentication ended' };
+        default:
+          throw new Error(`the PaymentIntent is ${intent.status}: Stripe has not decided yet`);
+      }
+    });
   }
 
   async reauthorize(): Promise<ProcessorResult> {
@@ -108,10 +158,16 @@ export class StripeProcessor implements PaymentProcessor {
     return this.#keep(requestKey, async () => {
       const method = await this.#savedMethod(reference);
       if (!method) return { outcome: 'failed', processor: PROCESSOR, reason: 'the token names no saved payment method at Stripe' };
-      return this.#confirmIntent(
+      const charged = await this.#confirmIntent(
         { ...method, amount: amountCents, currency: currency.toLowerCase(), capture_method: 'automatic', off_session: true, metadata: { requestKey } },
         requestKey,
+        null,
+        false,
       );
+      // Nobody is there to answer a bank: Stripe refuses such a payment off-session; one that still asks is given up.
+      if (charged.outcome !== 'requires_action') return charged;
+      await this.#call(() => this.#stripe.paymentIntents.cancel(charged.reference, {}, { idempotencyKey: `${requestKey}-unauthenticated` }));
+      return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'authentication_required' };
     });
   }
 
@@ -150,7 +206,8 @@ export class StripeProcessor implements PaymentProcessor {
   async reverse(requestKey: string): Promise<void | NothingFound> {
     this.#reversed.add(requestKey);
     const kept = this.#answered.get(requestKey);
-    const reference = kept?.outcome === 'approved' && 'reference' in kept ? kept.reference : await this.#intentMadeWith(requestKey);
+    const reference =
+      (kept?.outcome === 'approved' || kept?.outcome === 'requires_action') && 'reference' in kept ? kept.reference : await this.#intentMadeWith(requestKey);
     if (!reference) return { outcome: 'nothing_found', processor: PROCESSOR, searched: `Stripe's search, then the ${REVERSAL_SCAN} newest PaymentIntents` };
     if (!reference.startsWith('pi_')) return; // a verification's PaymentMethod: nothing was charged
     const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(reference));
@@ -176,7 +233,7 @@ export class StripeProcessor implements PaymentProcessor {
     requestKey: string,
     details: PaymentDetails,
     capture: 'automatic' | 'manual',
-  ): Promise<ProcessorResult> {
+  ): Promise<PaymentResult> {
     if (method.method !== 'card') return { outcome: 'failed', processor: PROCESSOR, reason: 'the Stripe connector takes cards only (capability wallets)' };
     const { card } = method;
     const metadata = { transactionNumber: details.transactionNumber, requestKey };
@@ -195,6 +252,7 @@ export class StripeProcessor implements PaymentProcessor {
         { customer: customer.id, payment_method: paymentMethod.id, amount: amountCents, currency: currency.toLowerCase(), capture_method: capture, metadata },
         requestKey,
         paymentMethod,
+        true,
       );
     } catch (error) {
       if (isStripeRefusal(error)) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
@@ -202,24 +260,49 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
+  /**
+   * The PaymentIntent created and confirmed at once; one that needs the bank answers `requires_action`, with the bank's
+   * page when a consumer is there to open it (`consumerPresent`).
+   */
   async #confirmIntent(
     params: Stripe.PaymentIntentCreateParams & { amount: number; currency: string },
     requestKey: string,
-    paymentMethod: Stripe.PaymentMethod | null = null,
-  ): Promise<ProcessorResult> {
+    paymentMethod: Stripe.PaymentMethod | null,
+    consumerPresent: boolean,
+  ): Promise<ProcessorResult | ActionRequired> {
     try {
       const intent = await this.#call(() => this.#stripe.paymentIntents.create({ ...params, confirm: true }, { idempotencyKey: requestKey }));
       if (intent.status === 'requires_capture' || intent.status === 'succeeded') return this.#approval(intent, paymentMethod);
       if (intent.status === 'requires_action') {
-        // 3-D Secure asked for, which this connector does not drive yet: the hold is given up, the payment declined.
-        await this.#call(() => this.#stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${requestKey}-unauthenticated` }));
-        return { outcome: 'declined', processor: PROCESSOR, code: 'authentication_failed', processorCode: 'authentication_required' };
+        const actionUrl = consumerPresent ? await this.#bankPage(intent, requestKey) : null;
+        return { outcome: 'requires_action', processor: PROCESSOR, reference: intent.id, actionUrl };
       }
       const error = intent.last_payment_error;
       if (error) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
       return { outcome: 'failed', processor: PROCESSOR, reason: `the PaymentIntent is ${intent.status}` };
     } catch (error) {
       if (isStripeRefusal(error)) return { outcome: 'declined', processor: PROCESSOR, ...stripeDecline(error.code, error.decline_code) };
+      throw error;
+    }
+  }
+
+  /**
+   * The bank's page for an intent in `requires_action`, with the service's return URL: Stripe names a redirect only
+   * for a confirmation that carried a `return_url`, so the intent is confirmed again with it (its own key), and
+   * `next_action.redirect_to_url` is the page. An API that takes no `return_url` there (localstripe, which simulates
+   * the bank without a page) refuses it: the page is then the one Stripe named unasked, if any.
+   */
+  async #bankPage(intent: Stripe.PaymentIntent, requestKey: string): Promise<string | null> {
+    const named = bankPageOf(intent);
+    if (!this.#serviceBaseUrl || intent.next_action?.type === 'redirect_to_url') return named;
+    const returnUrl = authenticationReturnUrl(this.#serviceBaseUrl, requestKey);
+    try {
+      const redirected = await this.#call(() =>
+        this.#stripe.paymentIntents.confirm(intent.id, { return_url: returnUrl }, { idempotencyKey: `${requestKey}-redirect` }),
+      );
+      return bankPageOf(redirected) ?? named;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return named;
       throw error;
     }
   }
@@ -298,8 +381,8 @@ export class StripeProcessor implements PaymentProcessor {
   }
 
   /** A keyed call: made once per key while its answer is kept; a key reversed is refused, as Stripe would. */
-  async #keep<T extends ProcessorResult | RefundResult>(requestKey: string, call: () => Promise<T>): Promise<T> {
-    if (this.#reversed.has(requestKey)) return { outcome: 'failed', processor: PROCESSOR, reason: 'this request was reversed' } as T;
+  async #keep<T extends PaymentResult | RefundResult>(requestKey: string, call: () => Promise<T>): Promise<T> {
+    if (this.#reversed.has(requestKey)) return REVERSED as T;
     const earlier = this.#answered.get(requestKey);
     if (earlier) return earlier as T;
     const answer = await call();

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "authentications_request_key_idx" ON "authentications" USING btree ("request_key");
