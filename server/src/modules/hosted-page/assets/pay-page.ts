@@ -168,11 +168,12 @@ function showApproved(state: PaymentLinkState): boolean {
   const main = page();
   if (main.dataset['view'] === 'approved') return true;
   const table = main.querySelector('table');
-  main.innerHTML = outcomeHtml(state, 'approved', t, document.documentElement.lang as Language);
+  // The amount as the server wrote it in this page, when the payment's is the same (it is, unless the merchant changed it).
+  const written = main.dataset['amount'] === `${state.amountCents} ${state.currency}` ? main.dataset['amountLabel'] : undefined;
+  main.innerHTML = outcomeHtml(state, 'approved', t, document.documentElement.lang as Language, written);
   if (table) main.append(table);
   main.dataset['view'] = 'approved';
-  delete main.dataset['secondsLeft'];
-  delete main.dataset['texts'];
+  for (const key of ['secondsLeft', 'texts', 'amount', 'amountLabel']) delete main.dataset[key];
   document.title = outcomeTitle(state, 'approved', t);
   bind();
   main.querySelector<HTMLElement>('h1[tabindex]')?.focus();
