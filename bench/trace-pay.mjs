@@ -1,6 +1,6 @@
 // Where one payment's time goes, surface by surface (a diagnosis tool beside metric 10, not a metric):
 //
-//   node --import tsx bench/trace-pay.mjs [--surface=hosted|elements|iframe|express] [--runs=5] [--trace=<file.json>]
+//   node --import tsx bench/trace-pay.mjs [--surface=hosted|elements|iframe|express] [--runs=5] [--trace=<file.json>] [--untraced]
 //
 // It starts a server as the bench does (the production bundle, a fresh database, a merchant), loads the surface in
 // headless Chromium (metric 10's launch, probe and payment), and for each run records Chromium's performance trace
@@ -8,7 +8,8 @@
 // confirmation. It prints, on a clock starting at the pay click: the requests and websocket frames, and the work of
 // every renderer's main thread (its tasks and what they spent their time on: scripts, style and layout, paint) and
 // its idle gaps, then the median of each phase over the runs. `--trace` keeps the first run's trace, which Chromium's
-// DevTools (Performance, "Load profile") opens.
+// DevTools (Performance, "Load profile") opens; `--untraced` leaves the trace and the profile out (and their cost), to
+// compare the phases of many runs.
 import { writeFileSync } from 'node:fs';
 import { createMerchant } from './merchant.mjs';
 import { createStore, localPostgresAnswers } from './database.mjs';
@@ -25,6 +26,8 @@ const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(nam
 const surface = /** @type {import('./metrics/browser-pages.mjs').Surface} */ (option('surface') ?? 'hosted');
 const runs = Number(option('runs') ?? 5);
 const traceFile = option('trace');
+// Timings only (the network and the phases, with the replay), without the trace and the profile and their overhead.
+const traced = !args.includes('--untraced');
 if (!(surface in SURFACE_SPECS)) throw new Error(`--surface: one of ${Object.keys(SURFACE_SPECS).join(', ')}`);
 
 const CATEGORIES = [
@@ -106,7 +109,8 @@ const shortUrl = (url) => {
   }
 };
 const ms = (µs) => `${(µs / 1000).toFixed(1).padStart(6)} ms`;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The nearest-rank percentile. */
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)] ?? NaN;
 
 /** The self time of each function of a CPU profile between `from` and `to` (µs, the trace's clock). */
 function profileSelfTime(profile, from, to) {
@@ -127,7 +131,16 @@ function profileSelfTime(profile, from, to) {
 /** The DevTools network events of a session (a page's, or an out-of-process frame's), on the trace's clock (µs). */
 function recordNetwork(session, into) {
   const µs = (seconds) => seconds * 1e6;
-  session.on('Network.requestWillBeSent', (e) => into.set(e.requestId, { url: e.request.url, method: e.request.method, sent: µs(e.timestamp) }));
+  session.on('Network.requestWillBeSent', (e) =>
+    into.set(e.requestId, {
+      url: e.request.url,
+      method: e.request.method,
+      sent: µs(e.timestamp),
+      wall: e.wallTime * 1000,
+      body: e.request.postData,
+      requestHeaders: e.request.headers,
+    }),
+  );
   session.on('Network.responseReceived', (e) => {
     const r = into.get(e.requestId);
     if (r)
@@ -188,6 +201,36 @@ try {
   const spec = SURFACE_SPECS[surface];
   console.log(`${spec.name}: ${runs} traced payments (${browser.version()})`);
 
+  // The hosted page's payment sent again from a warm page of the service (as metric 10's replay does), after each
+  // run, to tell the server's time for the page's request from its time for the same request alone.
+  const replayContext = surface === 'hosted' ? await browser.newContext({ locale: 'en-US' }) : null;
+  const replayPage = replayContext ? await replayContext.newPage() : null;
+  const replayNetwork = new Map();
+  if (replayContext && replayPage) {
+    await recordNetwork(await replayContext.newCDPSession(replayPage), replayNetwork);
+    await replayPage.goto(`${server.url}/sdk/manifest.json`);
+  }
+  /** @param {string} body */
+  const replayOnce = async (body) => {
+    if (!replayPage) return null;
+    const path = await newPayPath();
+    replayNetwork.clear();
+    const took = await replayPage.evaluate(
+      async ({ path, body }) => {
+        const started = performance.now();
+        const response = await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': `replay-${Math.random()}` },
+          body,
+          credentials: 'omit',
+        });
+        await response.text();
+        return performance.now() - started;
+      },
+      { path, body },
+    );
+    return { took, server: [...replayNetwork.values()].find((r) => r.method === 'POST')?.server ?? NaN };
+  };
   /** @type {Record<string, number[]>} */
   const phases = {};
   const phase = (name, value) => (phases[name] ??= []).push(value);
@@ -196,7 +239,8 @@ try {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1000, height: 800 } });
     try {
       const events = [];
-      let wake = () => undefined;
+      /** @type {() => void} */
+      let wake = () => {};
       await installProbe(context, spec.targets, (event) => {
         events.push(event);
         wake();
@@ -223,7 +267,7 @@ try {
       for (const frame of page.frames().slice(1)) await recordNetwork(await context.newCDPSession(frame), network).catch(() => undefined);
       // JavaScript's own time, by function: a sampling profile of every frame's renderer over the same window.
       const profiled = [];
-      for (const frame of page.frames()) {
+      for (const frame of traced ? page.frames() : []) {
         const session = await context.newCDPSession(frame === page.mainFrame() ? page : frame).catch(() => null);
         if (!session) continue;
         await session.send('Profiler.enable');
@@ -231,7 +275,7 @@ try {
         await session.send('Profiler.start');
         profiled.push({ session, origin: new URL(frame.url()).host });
       }
-      await browser.startTracing(page, { categories: CATEGORIES });
+      if (traced) await browser.startTracing(page, { categories: CATEGORIES });
       // The trace's clock against the page's: a mark made now, its trace time and its wall time.
       const sync = await page.evaluate(() => {
         performance.mark('trace-pay-sync');
@@ -239,16 +283,23 @@ try {
       });
       await spec.pay(page);
       const done = await until(() => events.find((e) => e.kind === 'paid' || e.kind === 'done'), 'the payment');
+      // The replay runs while the trace still records, so that both requests share its cost.
+      const paymentBody = [...network.values()].find((r) => r.method === 'POST')?.body;
+      const replayed = replayPage && paymentBody ? await replayOnce(paymentBody) : null;
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const buffer = await browser.stopTracing();
+      const buffer = traced ? await browser.stopTracing() : null;
       const profiles = [];
       for (const { session, origin } of profiled) profiles.push({ origin, profile: (await session.send('Profiler.stop')).profile });
-      if (traceFile && run === 0) writeFileSync(traceFile, buffer);
-      const trace = JSON.parse(buffer.toString('utf8'));
+      if (buffer && traceFile && run === 0) writeFileSync(traceFile, buffer);
+      const trace = buffer ? JSON.parse(buffer.toString('utf8')) : [];
+      /** @type {any[]} */
       const all = Array.isArray(trace) ? trace : trace.traceEvents;
+      // The monotonic clock (the trace's, the network events') against the wall clock (the probe's): the sync mark's
+      // trace time, or untraced, a request's two times.
       const mark = all.find((e) => e.name === 'trace-pay-sync');
-      if (!mark) throw new Error('the sync mark is not in the trace');
-      const toTrace = (wall) => mark.ts + (wall - sync) * 1000;
+      const anyRequest = [...network.values()].find((r) => Number.isFinite(r.wall));
+      if (!mark && !anyRequest) throw new Error('nothing to set the clocks by');
+      const toTrace = (wall) => (mark ? mark.ts + (wall - sync) * 1000 : anyRequest.sent + (wall - anyRequest.wall) * 1000);
       const click = events.findLast((e) => e.kind === 'click' && e.t <= done.t);
       const t0 = toTrace(click.t);
       const t1 = toTrace(done.t);
@@ -258,27 +309,42 @@ try {
 
       console.log('  network (from the click; server = response headers after the request was sent):');
       const requests = [...network.values()].filter((r) => r.sent >= t0 - 5000 && r.sent <= t1);
+      const payment = requests.find((r) => r.method === 'POST');
       for (const r of requests)
         console.log(
           `    ${at(r.sent)} → ${r.headers ? at(r.headers) : '     ?   '} → ${r.finished ? at(r.finished) : '     ?   '}  ${r.method} ${shortUrl(r.url)} ${r.status ?? ''} (server ${Number.isFinite(r.server) ? r.server.toFixed(1) : '?'} ms)`,
         );
       for (const ws of [...network.values()].filter((r) => r.method === 'WS'))
         for (const f of ws.frames.filter((f) => f.at >= t0 - 5000 && f.at <= t1 + 100_000)) console.log(`    ${at(f.at)} ws ${f.direction} ${f.data}`);
-      const payment = requests.find((r) => r.method === 'POST');
       if (payment) {
         phase('click → request sent', (payment.sent - t0) / 1000);
         phase('request in flight (sent → finished)', (payment.finished - payment.sent) / 1000);
         phase('server (sent → response headers)', payment.server);
         phase('answer → done', (t1 - payment.finished) / 1000);
+        if (replayed) {
+          console.log(`  the same POST replayed from a warm page: ${replayed.took.toFixed(1)} ms (server ${replayed.server?.toFixed(1) ?? '?'} ms)`);
+          phase('replay (fetch to body)', replayed.took);
+          phase('replay server', replayed.server);
+        }
       }
 
+      // Before the payment's request, and after its answer (the payment's own work on either side of the wait).
+      const windows = payment
+        ? [
+            ['click → request', t0, payment.sent],
+            ['answer → done', payment.finished, t1],
+          ]
+        : [['click → done', t0, t1]];
       for (const { origin, profile } of profiles) {
-        const selfTime = profileSelfTime(profile, t0, t1);
-        const top = [...selfTime]
-          .sort((a, b) => b[1] - a[1])
-          .slice(0, 10)
-          .filter(([, v]) => v >= 300);
-        if (top.length > 0) console.log(`  JavaScript in ${origin} (self time, sampled): ${top.map(([n, v]) => `${n} ${(v / 1000).toFixed(1)}`).join('; ')}`);
+        for (const [what, from, to] of windows) {
+          const top = [...profileSelfTime(profile, from, to)]
+            .filter(([name]) => !name.startsWith('(idle)'))
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 8)
+            .filter(([, v]) => v >= 200);
+          if (top.length > 0)
+            console.log(`  JavaScript in ${origin}, ${what} (self, sampled): ${top.map(([n, v]) => `${n} ${(v / 1000).toFixed(1)}`).join('; ')}`);
+        }
       }
       // Every renderer main thread that worked in the window, and the browser's.
       const names = new Map(all.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
@@ -323,8 +389,9 @@ try {
       await context.close();
     }
   }
-  console.log(`\nmedians over ${runs} runs:`);
-  for (const [name, values] of Object.entries(phases)) console.log(`  ${name.padEnd(44)} ${median(values).toFixed(1).padStart(7)} ms`);
+  console.log(`\nover ${runs} runs:${' '.repeat(33)}p50      p95`);
+  for (const [name, values] of Object.entries(phases))
+    console.log(`  ${name.padEnd(44)} ${percentile(values, 50).toFixed(1).padStart(7)} ${percentile(values, 95).toFixed(1).padStart(8)} ms`);
 } finally {
   await cleanUp();
 }
