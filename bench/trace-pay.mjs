@@ -8,7 +8,7 @@
 // confirmation. It prints, on a clock starting at the pay click: the requests and websocket frames, and the work of
 // every renderer's main thread (its tasks and what they spent their time on: scripts, style and layout, paint) and
 // its idle gaps, then the median of each phase over the runs. `--trace` keeps the first run's trace, which Chromium's
-// DevTools (Performance, "Load profile") opens; `--untraced` leaves the trace and the profile out (and their cost), to
+// DevTools (Performance, "Load profile") opens, and each frame's CPU profile beside it; `--untraced` leaves the trace and the profile out (and their cost), to
 // compare the phases of many runs.
 import { writeFileSync } from 'node:fs';
 import { createMerchant } from './merchant.mjs';
@@ -290,7 +290,12 @@ try {
       const buffer = traced ? await browser.stopTracing() : null;
       const profiles = [];
       for (const { session, origin } of profiled) profiles.push({ origin, profile: (await session.send('Profiler.stop')).profile });
-      if (buffer && traceFile && run === 0) writeFileSync(traceFile, buffer);
+      if (buffer && traceFile && run === 0) {
+        writeFileSync(traceFile, buffer);
+        // Each frame's CPU profile beside it (DevTools opens a .cpuprofile too).
+        for (const { origin, profile } of profiles)
+          writeFileSync(`${traceFile.replace(/\.json$/, '')}.${origin.replace(/[^\w.-]/g, '_')}.cpuprofile`, JSON.stringify(profile));
+      }
       const trace = buffer ? JSON.parse(buffer.toString('utf8')) : [];
       /** @type {any[]} */
       const all = Array.isArray(trace) ? trace : trace.traceEvents;
