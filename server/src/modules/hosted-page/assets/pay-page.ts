@@ -4,7 +4,8 @@
  * once per click with an Idempotency-Key per attempt (sdk-core's `postJson`, as every browser surface posts), and follows the transaction live over the websocket
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state. Once paid, the confirmation is drawn from the payment's answer with
- * the server's own outcome renderer (outcome-view.ts), without fetching the page again.
+ * the server's own outcome renderer (outcome-view.ts), without fetching the page again, and with the amount as the
+ * server wrote it in the page (a page's first Intl formatter would cost tens of milliseconds on the way).
  */
 import type { PaymentLinkState } from '@svc/protocol';
 import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, RequiresActionWire, type ProblemInfo, type Validator } from '@svc/protocol/light';
