@@ -353,7 +353,12 @@ try {
       }
       // Every renderer main thread that worked in the window, and the browser's.
       const names = new Map(all.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-      const processes = new Map(all.filter((e) => e.ph === 'M' && e.name === 'process_labels').map((e) => [e.pid, e.args.labels]));
+      // Each renderer by what it draws: the top page, or a frame of another site (its host).
+      const processes = new Map();
+      for (const e of all.filter((e) => e.name === 'TracingStartedInBrowser' || e.name === 'FrameCommittedInBrowser'))
+        for (const f of e.args?.data?.frames ?? [e.args?.data ?? {}])
+          if (f.processId && f.url && !processes.has(f.processId))
+            processes.set(f.processId, f.isOutermostMainFrame ? 'page' : `frame ${shortUrl(f.url).split('/')[0]}`);
       const threads = new Map();
       for (const e of all) {
         const name = names.get(`${e.pid}:${e.tid}`);
@@ -367,15 +372,17 @@ try {
         if (tops.length === 0) continue;
         const { byKind, byName } = breakdown(tops, t0, t1);
         const busy = Object.values(byKind).reduce((a, b) => a + b, 0);
-        const label = `${names.get(key)} ${processes.get(Number(key.split(':')[0])) ?? `pid ${key.split(':')[0]}`}`;
+        const pid = Number(key.split(':')[0]);
+        const what = names.get(key) === 'CrBrowserMain' ? 'browser' : (processes.get(pid) ?? `renderer ${pid}`);
+        const label = `${what} (${names.get(key)})`;
         console.log(
           `  ${label}: busy ${ms(busy).trim()} of ${ms(t1 - t0).trim()}: ${Object.entries(byKind)
             .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
             .join(', ')}`,
         );
         if (names.get(key) === 'CrRendererMain') {
-          phase(`${label.split(' ')[1] ?? 'renderer'} main thread busy`, busy / 1000);
-          for (const [kind, value] of Object.entries(byKind)) phase(`${label.split(' ')[1] ?? 'renderer'} ${kind}`, value / 1000);
+          phase(`${what}: main thread busy`, busy / 1000);
+          for (const [kind, value] of Object.entries(byKind)) phase(`${what}: ${kind}`, value / 1000);
           const top = Object.entries(byName)
             .sort((a, b) => b[1] - a[1])
             .slice(0, 8)
