@@ -21,7 +21,7 @@ import { SURFACE_SPECS } from './browser-surfaces.mjs';
 const summary = (l) => ({ count: l.count, p50: l.percentile(50), p95: l.percentile(95), max: l.percentile(100) });
 
 /** The service's answers the harness needs, as the merchant's backend gets them (its API key). */
-function merchantApi(serviceUrl, apiKey) {
+export function merchantApi(serviceUrl, apiKey) {
   return async (path, body) => {
     const response = await fetch(new URL(path, serviceUrl), {
       method: 'POST',

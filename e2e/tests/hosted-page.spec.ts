@@ -67,6 +67,27 @@ test('a consumer on a 360 px phone pays the link from the SMS and sees the confi
   await expectAxeClean(page);
 });
 
+test('the confirmation reuses the amount the server wrote: no Intl formatter on the way from the click', async ({ page, api }) => {
+  // A page's first Intl formatter loads the language's data (tens of milliseconds): the approved view drawn from the
+  // payment's answer writes the amount as the page already shows it instead.
+  const created = await api.init({ amount: 1234.5, currency: 'EUR' });
+  await page.goto(created.transactionPage.qrURL);
+  await expect(page.getByText('€1,234.50', { exact: true })).toBeVisible();
+  await page.evaluate(() => {
+    const counted = window as unknown as { formatters: number };
+    counted.formatters = 0;
+    Intl.NumberFormat = new Proxy(Intl.NumberFormat, {
+      construct: (target, args: ConstructorParameters<typeof Intl.NumberFormat>) => (counted.formatters++, new target(...args)),
+      apply: (target, _this, args: ConstructorParameters<typeof Intl.NumberFormat>) => (counted.formatters++, target(...args)),
+    });
+  });
+  await typeCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay 1,234.50 EUR' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+  await expect(page.getByText('€1,234.50', { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { formatters: number }).formatters)).toBe(0);
+});
+
 test('a declined card says so, then another card pays the same link', async ({ page, api }) => {
   const created = await api.init({ amount: 30, currency: 'EUR' });
   await page.goto(created.transactionPage.qrURL);

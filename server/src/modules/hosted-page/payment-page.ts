@@ -69,6 +69,9 @@ export function renderPaymentPage({ linkId, state, sequence, now, language = 'en
       sequence,
       view,
       'seconds-left': canPay ? secondsLeft(state, now) : null,
+      // The amount as written here, and of what: the confirmation pay.js draws reuses it (no Intl formatter on its way).
+      amount: canPay ? `${state.amountCents} ${state.currency}` : null,
+      'amount-label': canPay ? amount : null,
       texts: canPay ? JSON.stringify(Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, t(key)]))) : null,
     },
     main: sections.join('\n'),

@@ -4,7 +4,8 @@
  * once per click with an Idempotency-Key per attempt (sdk-core's `postJson`, as every browser surface posts), and follows the transaction live over the websocket
  * (`?link=`): on any update, and when the countdown runs out, it fetches the page again and swaps its <main>, so
  * one renderer (the server's) draws every state. Once paid, the confirmation is drawn from the payment's answer with
- * the server's own outcome renderer (outcome-view.ts), without fetching the page again.
+ * the server's own outcome renderer (outcome-view.ts), without fetching the page again, and with the amount as the
+ * server wrote it in the page (a page's first Intl formatter would cost tens of milliseconds on the way).
  */
 import type { PaymentLinkState } from '@svc/protocol';
 import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, RequiresActionWire, type ProblemInfo, type Validator } from '@svc/protocol/light';
@@ -168,11 +169,12 @@ function showApproved(state: PaymentLinkState): boolean {
   const main = page();
   if (main.dataset['view'] === 'approved') return true;
   const table = main.querySelector('table');
-  main.innerHTML = outcomeHtml(state, 'approved', t, document.documentElement.lang as Language);
+  // The amount as the server wrote it in this page, when the payment's is the same (it is, unless the merchant changed it).
+  const written = main.dataset['amount'] === `${state.amountCents} ${state.currency}` ? main.dataset['amountLabel'] : undefined;
+  main.innerHTML = outcomeHtml(state, 'approved', t, document.documentElement.lang as Language, written);
   if (table) main.append(table);
   main.dataset['view'] = 'approved';
-  delete main.dataset['secondsLeft'];
-  delete main.dataset['texts'];
+  for (const key of ['secondsLeft', 'texts', 'amount', 'amountLabel']) delete main.dataset[key];
   document.title = outcomeTitle(state, 'approved', t);
   bind();
   main.querySelector<HTMLElement>('h1[tabindex]')?.focus();
