@@ -18,7 +18,7 @@ import { RequiresActionWire, SdkErrorWire, SdkSessionWire } from './session';
 import { AppearanceWire, BillingAddressWire, SdkConfigWire, SdkPayOptionsWire, SdkUpdateWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { BrowserTransactionWire, TransactionWire } from './transaction';
-import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+import { BrowserTransactionUpdatedWire, PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 import { LoaderToWidgetMessageWire } from './loader-messages';
 import { WidgetToLoaderMessageWire } from './widget-messages';
 import { SAMPLE_PARTY } from '../sample-party.test-fixture';
@@ -653,6 +653,20 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
         'eventId',
         'sequence',
       ]),
+    );
+    check(
+      'BrowserTransactionUpdated',
+      BrowserTransactionUpdatedWire,
+      protocol.WsTransactionUpdatedSchema.extend({ transaction: protocol.BrowserTransactionSchema }),
+      objectOf(
+        {
+          type: fc.constantFrom('transaction.updated', 'subscribed'),
+          eventId: maybe(fc.string()),
+          sequence: maybe(fc.integer({ min: -1, max: 10 })),
+          transaction: browserTransaction,
+        },
+        ['type', 'eventId', 'sequence', 'transaction'],
+      ),
     );
   });
 });

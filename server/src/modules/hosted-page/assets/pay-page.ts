@@ -7,7 +7,15 @@
  * the server's own outcome renderer (outcome-view.ts), without fetching the page again.
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, RequiresActionWire, type ProblemInfo, type Validator } from '@svc/protocol/light';
+import {
+  payPaymentLinkPath,
+  fillPath,
+  PaymentLinkStateWire,
+  RequiresActionWire,
+  TransactionUpdatedNoticeWire,
+  type ProblemInfo,
+  type Validator,
+} from '@svc/protocol/light';
 import type { RequiresAction } from '@svc/protocol';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { fill, type Language, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
@@ -36,6 +44,7 @@ let countdown: ReturnType<typeof setInterval> | undefined;
 const live = new LiveUpdates({
   query: () => ({ link: linkId }),
   subscribe: () => ({ type: 'subscribe', transactionNumber, afterSequence: rendered }),
+  notice: TransactionUpdatedNoticeWire,
   onNotice: (notice) => {
     announced = Math.max(announced, notice.sequence);
     followUpdates();
