@@ -11,6 +11,7 @@ import 'axe-core/axe.min.js';
 import type * as Axe from 'axe-core';
 import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { EN } from '@svc/sdk-core/i18n';
 import type { SdkErrorException } from '@svc/sdk-core/shared';
 import { frameOf, mount, ready, typeCard } from '../../../test/element-helpers';
@@ -136,14 +137,21 @@ describe('<svc-ecom-sdk-elements> with 3-D Secure', () => {
   });
 
   it('leaves nothing behind when the element goes during the challenge', async () => {
-    element = mount();
-    const { pending } = await challenged(element);
-    const dialog = dialogOf(element)!;
-    element.remove();
-    expect(dialog.isConnected).to.equal(false);
-    expect((await rejection(pending)).code).to.equal('frame_unavailable');
-    payButton.focus();
-    expect(document.activeElement === payButton, 'no focus trap left on the page').to.equal(true);
+    const listeners = spyOnListeners();
+    try {
+      element = mount();
+      const { pending } = await challenged(element);
+      const dialog = dialogOf(element)!;
+      expect(listeners.live(), "the dialog's focus guard and the card frame channel").to.include('document focusin').and.to.include('window message');
+      element.remove();
+      expect(dialog.isConnected).to.equal(false);
+      expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
+      expect((await rejection(pending)).code).to.equal('frame_unavailable');
+      payButton.focus();
+      expect(document.activeElement === payButton, 'no focus trap left on the page').to.equal(true);
+    } finally {
+      listeners.restore();
+    }
   });
 });
 
