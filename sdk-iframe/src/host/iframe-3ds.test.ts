@@ -13,6 +13,7 @@ import { EN, type Catalogue, type Language } from '@svc/sdk-core/i18n';
 import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { createIframeSdk } from './iframe-sdk';
 import { cardShown, widgetFrame } from './widget-under-test';
 
@@ -110,12 +111,23 @@ describe('iframe SDK with 3-D Secure', () => {
     expect(doc.querySelector('dialog') === null, 'the dialog is gone').to.equal(true);
   });
 
-  it('removed during the challenge: the dialog goes with the widget', async () => {
-    const doc = await start();
-    await challenged(doc);
-    const dialog = doc.querySelector('dialog')!;
-    sdk.destroy();
-    expect(container.querySelector('iframe') === null || !dialog.isConnected, 'nothing left').to.equal(true);
+  it('destroyed during the challenge: the dialog, the bank page and every listener go with the widget', async () => {
+    const listeners = spyOnListeners();
+    try {
+      const doc = await start();
+      await challenged(doc);
+      const dialog = doc.querySelector('dialog')!;
+      const bankPage = dialog.querySelector('iframe')!.contentWindow;
+      expect(dialog.open && bankPage !== null, 'the challenge is on show').to.equal(true);
+      expect(listeners.live(), 'the widget channel').to.include('window message');
+      sdk.destroy();
+      expect(container.querySelector('iframe'), 'the widget is gone').to.equal(null);
+      expect(doc.defaultView, "the widget page's window, and the dialog in it, are gone").to.equal(null);
+      expect(bankPage!.closed, "the bank's page is gone").to.equal(true);
+      expect(listeners.live(), 'no listener left behind in the page').to.deep.equal([]);
+    } finally {
+      listeners.restore();
+    }
   });
 
   it('offers the number of payments when the session allows it, and sends the one chosen', async () => {
