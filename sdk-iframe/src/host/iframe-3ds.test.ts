@@ -131,7 +131,7 @@ describe('iframe SDK with 3-D Secure', () => {
   });
 
   it('offers the number of payments when the session allows it, and sends the one chosen', async () => {
-    const doc = await start({ clientId: 'ck_installments' });
+    const doc = await start({ maxInstallments: 6 });
     const select = await waitFor(() => doc.querySelector<HTMLSelectElement>('#installments'), 'the number of payments');
     expect(select.labels![0]!.textContent).to.equal(EN['card.installments.label']);
     expect(select.options).to.have.length(6);
@@ -144,7 +144,7 @@ describe('iframe SDK with 3-D Secure', () => {
   for (const language of LANGUAGES) {
     it(`${language}: the dialog and the number of payments in the catalogue's words, axe-clean`, async () => {
       const texts = await catalogue(language);
-      const doc = await start({ clientId: 'ck_installments', locale: language });
+      const doc = await start({ maxInstallments: 6, locale: language });
       await waitFor(() => doc.documentElement.lang === language, `the widget speaks ${language}`);
       const select = await waitFor(() => doc.querySelector<HTMLSelectElement>('#installments'), 'the number of payments');
       expect(select.labels![0]!.textContent).to.equal(texts['card.installments.label']);

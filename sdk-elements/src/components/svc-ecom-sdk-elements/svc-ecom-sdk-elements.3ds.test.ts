@@ -165,7 +165,7 @@ describe('<svc-ecom-sdk-elements> installments', () => {
   const select = (element: SvcEcomSdkElements) => frameOf(element).contentDocument!.querySelector<HTMLSelectElement>('#installments');
 
   it('offers 1 to maxInstallments beside the card fields, labelled, and sends the number chosen', async () => {
-    const element = mount({ clientId: 'ck_installments' });
+    const element = mount({ maxInstallments: 6 });
     await ready(element);
     const field = await waitFor(() => select(element), 'the number of payments');
     expect(field.labels![0]!.textContent).to.equal(EN['card.installments.label']);
@@ -177,7 +177,7 @@ describe('<svc-ecom-sdk-elements> installments', () => {
     expect(calls.find((call) => call.url.endsWith('/payments'))!.body).to.deep.include({ installments: 3 });
   });
 
-  it('asks the session for max-installments, which the service caps', async () => {
+  it('asks the session for max-installments and offers what the session answers', async () => {
     const element = document.createElement('svc-ecom-sdk-elements');
     element.setAttribute('max-installments', '4');
     element.clientId = 'ck_test';
@@ -188,6 +188,16 @@ describe('<svc-ecom-sdk-elements> installments', () => {
     expect(calls.find((call) => call.url.endsWith('/sdk/sessions'))!.body).to.deep.include({ maxInstallments: 4 });
     const field = await waitFor(() => select(element), 'the number of payments');
     expect(field.options).to.have.length(4);
+  });
+
+  it("is not offered when the merchant's processor takes no installments, whatever the page asks", async () => {
+    const element = mount({ clientId: 'ck_noinstallments', maxInstallments: 4 });
+    await ready(element);
+    expect(calls.find((call) => call.url.endsWith('/sdk/sessions'))!.body).to.deep.include({ maxInstallments: 4 });
+    await typeCard(element, { number: '4242424242424242' });
+    await element.pay({ amount: 1000, currency: 'USD' });
+    expect(select(element) === null, 'no number of payments').to.equal(true);
+    expect(calls.find((call) => call.url.endsWith('/payments'))!.body).not.to.have.property('installments');
   });
 
   it('is not offered when the session allows one payment, and none is sent', async () => {
