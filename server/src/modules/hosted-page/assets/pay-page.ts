@@ -79,6 +79,9 @@ function setBusy(busy: boolean): void {
     button.setAttribute('aria-busy', String(busy));
   }
   card?.setBusy(busy);
+  // The number of payments is part of the payment under way: not changed while it runs.
+  const installments = document.getElementById('installments') as HTMLSelectElement | null;
+  if (installments) installments.disabled = busy;
 }
 
 /**
