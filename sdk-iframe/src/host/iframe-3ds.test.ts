@@ -11,7 +11,7 @@ import type { SdkError, Transaction } from '@svc/protocol';
 import { LANGUAGES } from '@svc/protocol/light';
 import { EN, type Catalogue, type Language } from '@svc/sdk-core/i18n';
 import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
-import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
 import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { createIframeSdk } from './iframe-sdk';
@@ -87,6 +87,52 @@ describe('iframe SDK with 3-D Secure', () => {
     expect(doc.querySelector('dialog') === null, 'the dialog is gone').to.equal(true);
     expect(doc.body.classList.contains('authenticating')).to.equal(false);
     expect(errors).to.deep.equal([]);
+  });
+
+  it('the page grows for the dialog only once the dialog is there (no empty flash)', async () => {
+    const doc = await start();
+    const tokens = doc.defaultView!.DOMTokenList.prototype;
+    const add = tokens.add;
+    /** Whether the dialog was open each time the page was given its tall `authenticating` class. */
+    const dialogOpen: boolean[] = [];
+    tokens.add = function (this: DOMTokenList, ...names: string[]) {
+      if (names.includes('authenticating')) dialogOpen.push(doc.querySelector('dialog')?.open === true);
+      add.apply(this, names);
+    };
+    try {
+      await challenged(doc);
+    } finally {
+      tokens.add = add;
+    }
+    expect(dialogOpen).to.deep.equal([true]);
+  });
+
+  it('a bank page it may not show: no dialog, the page not left tall, the card fields usable again', async () => {
+    const doc = await start();
+    worker.use(
+      http.post(
+        '*/payments',
+        () =>
+          HttpResponse.json(
+            {
+              status: 'requires_action',
+              action: { type: 'three_d_secure', url: 'https://bank.example/authentication/auth_1' },
+              transactionNumber: 'T-FOREIGN',
+            },
+            { status: 202 },
+          ),
+        { once: true },
+      ),
+    );
+    fillCard(doc, '4242 4242 4242 4242');
+    sdk.pay(() => undefined, { amount: 2000, currency: 'EUR' });
+    await waitFor(() => errors.length === 1, 'the error');
+    expect(errors[0]!.code).to.equal('internal_error');
+    expect(doc.querySelector('dialog'), 'no dialog').to.equal(null);
+    expect(doc.body.classList.contains('authenticating'), 'the page is not kept tall').to.equal(false);
+    const number = doc.getElementById('number') as HTMLInputElement;
+    expect(number.readOnly, 'the card fields can be changed again').to.equal(false);
+    expect(doc.getElementById('card-form')!.getAttribute('aria-busy')).to.equal('false');
   });
 
   it('failed at the bank: error authentication_failed, the callback not called', async () => {
