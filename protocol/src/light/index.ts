@@ -11,6 +11,7 @@ export { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages
 export { RequiresActionWire, SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { BrowserTransactionWire, ProductWire, ThreeDSecureWire, TransactionWire } from './transaction';
+export { AuthenticationOutcomeWire } from './authentication';
 export { BrowserTransactionUpdatedWire, PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { LoaderToWidgetMessageWire } from './loader-messages';
 export { WidgetToLoaderMessageWire } from './widget-messages';
