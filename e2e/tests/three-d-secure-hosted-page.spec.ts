@@ -8,7 +8,8 @@ const CHALLENGE_CARD = '4000000000003220';
 /**
  * A shopper on a phone, in Hebrew, pays a link with a card whose bank asks for 3-D Secure: the hosted page gives its
  * place to the simulated bank page (in Hebrew, right to left, axe-clean), "Complete authentication" brings them back
- * to the link, which shows the payment approved, and the number of payments chosen beside the card fields is kept.
+ * to the link, which shows the payment approved, and the number of payments chosen beside the card fields (which
+ * cannot change while the payment runs) is kept.
  */
 test.describe('3-D Secure on the hosted page', () => {
   test.use({ viewport: { width: 360, height: 780 }, locale: 'he-IL', extraHTTPHeaders: { 'Accept-Language': 'he' } });
@@ -21,8 +22,21 @@ test.describe('3-D Secure on the hosted page', () => {
     await page.getByLabel(he['card.number.label']).fill(CHALLENGE_CARD);
     await page.getByLabel(he['card.expiry.label']).fill('12/34');
     await page.getByLabel(he['card.cvc.label']).fill('123');
-    await page.getByLabel(he['page.installments']).selectOption('3');
+    const installments = page.getByLabel(he['card.installments.label']);
+    await installments.selectOption('3');
+    // The payment is held at the service's door: while it runs, its number of payments cannot change.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === new URL(created.transactionPage.qrURL).pathname,
+      async (route) => {
+        if (route.request().method() === 'POST') await held;
+        await route.fallback();
+      },
+    );
     await page.locator('#pay-button').click();
+    await expect(installments).toBeDisabled();
+    release();
 
     await expect(page.getByRole('heading', { name: he['page.authentication.title'] })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'he');

@@ -168,3 +168,24 @@ export const CREDENTIAL_PREFIXES = {
   /** A merchant's callback signing secret (the Standard Webhooks format). */
   signing_secret: 'whsec_',
 } as const;
+
+/**
+ * Why the server closed the websocket (here, not in websocket.ts, so the browser bundles read them without zod). Reconnect on
+ * 1001 and 1011 (with `afterSequence` to catch up); fix the client on the others.
+ */
+export const WS_CLOSE_CODES = {
+  /** The server is shutting down: reconnect, to another instance if there is one. */
+  GOING_AWAY: 1001,
+  /** A binary frame: only JSON text frames are understood. */
+  UNSUPPORTED_DATA: 1003,
+  /** A message that is not JSON or not one of the client messages; an `error` frame with `malformed_message` precedes it. */
+  POLICY_VIOLATION: 1008,
+  /** A frame larger than WS_MAX_MESSAGE_BYTES. */
+  MESSAGE_TOO_BIG: 1009,
+  /** The server failed; reconnect and resubscribe with `afterSequence`. */
+  INTERNAL_ERROR: 1011,
+  /** The client did not read its messages fast enough; reconnect and resubscribe with `afterSequence`. */
+  SLOW_CONSUMER: 4008,
+  /** The credential the socket was opened with was revoked or deleted: do not reconnect with it. */
+  CREDENTIAL_REVOKED: 4001,
+} as const;

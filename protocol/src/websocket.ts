@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WS_CLOSE_CODES } from './constants';
 import { TransactionSchema } from './transaction';
 
 /**
@@ -17,23 +18,6 @@ export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
 /** Subscriptions (transactions and scopes together) one connection may hold; more answer `too_many_subscriptions`. */
 export const WS_MAX_SUBSCRIPTIONS = 100;
 
-/** Why the server closed the connection. Reconnect on 1001 and 1011 (with `afterSequence` to catch up); fix the client on the others. */
-export const WS_CLOSE_CODES = {
-  /** The server is shutting down: reconnect, to another instance if there is one. */
-  GOING_AWAY: 1001,
-  /** A binary frame: only JSON text frames are understood. */
-  UNSUPPORTED_DATA: 1003,
-  /** A message that is not JSON or not one of the client messages; an `error` frame with `malformed_message` precedes it. */
-  POLICY_VIOLATION: 1008,
-  /** A frame larger than WS_MAX_MESSAGE_BYTES. */
-  MESSAGE_TOO_BIG: 1009,
-  /** The server failed; reconnect and resubscribe with `afterSequence`. */
-  INTERNAL_ERROR: 1011,
-  /** The client did not read its messages fast enough; reconnect and resubscribe with `afterSequence`. */
-  SLOW_CONSUMER: 4008,
-  /** The credential the socket was opened with was revoked or deleted: do not reconnect with it. */
-  CREDENTIAL_REVOKED: 4001,
-} as const;
 export type WsCloseCode = (typeof WS_CLOSE_CODES)[keyof typeof WS_CLOSE_CODES];
 
 /**

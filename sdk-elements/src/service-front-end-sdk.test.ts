@@ -5,6 +5,7 @@ import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { resetWarnings } from '@svc/sdk-core/shared';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { sleep, waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { frameOf, radios, ready, typeCard } from '../test/element-helpers';
 import { createElementsSDK } from './adapter';
 import type { SvcEcomSdkElements } from './components/svc-ecom-sdk-elements/svc-ecom-sdk-elements';
@@ -272,36 +273,6 @@ describe('ServiceFrontEndSDK', () => {
   });
 
   describe('destroy and init again', () => {
-    /** The listeners the SDK has on the document ('click', for payButtonId) and on its element ('svc-…'), live now. */
-    function spyOnListeners(): { live: () => string[]; restore: () => void } {
-      const live = new Map<EventListenerOrEventListenerObject, string>();
-      const { addEventListener: add, removeEventListener: remove } = EventTarget.prototype;
-      const watched = (target: EventTarget, type: string) =>
-        (target === document && type === 'click') || (target instanceof Element && target.localName === 'svc-ecom-sdk-elements' && type.startsWith('svc-'));
-      EventTarget.prototype.addEventListener = function (
-        this: EventTarget,
-        type: string,
-        listener: EventListenerOrEventListenerObject | null,
-        options?: boolean | AddEventListenerOptions,
-      ) {
-        if (listener && watched(this, type)) live.set(listener, type);
-        add.call(this, type, listener, options);
-      };
-      EventTarget.prototype.removeEventListener = function (
-        this: EventTarget,
-        type: string,
-        listener: EventListenerOrEventListenerObject | null,
-        options?: boolean | EventListenerOptions,
-      ) {
-        if (listener && watched(this, type)) live.delete(listener);
-        remove.call(this, type, listener, options);
-      };
-      return {
-        live: () => [...live.values()].sort(),
-        restore: () => Object.assign(EventTarget.prototype, { addEventListener: add, removeEventListener: remove }),
-      };
-    }
-
     it('destroy removes the widget and every listener: a click on payButtonId then pays nothing', async () => {
       const listeners = spyOnListeners();
       try {
@@ -317,7 +288,11 @@ describe('ServiceFrontEndSDK', () => {
         const removed = widget();
         await ready(removed);
         expect(frameOf(removed)).to.exist;
-        expect(listeners.live(), 'mounted: the pay button and the widget events').to.include('click').and.to.include('svc-error').and.to.include('svc-paying');
+        expect(listeners.live(), 'mounted: the pay button, the widget events, the card frame channel')
+          .to.include('document click')
+          .and.to.include('<svc-ecom-sdk-elements> svc-error')
+          .and.to.include('<svc-ecom-sdk-elements> svc-paying')
+          .and.to.include('window message');
         radios(removed)[1]!.click(); // PayPal: no typing needed
 
         button.click(); // the positive control: before destroy, a click pays
@@ -327,7 +302,7 @@ describe('ServiceFrontEndSDK', () => {
 
         sdk.destroy();
         expect(container.children).to.have.length(0);
-        expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
+        expect(listeners.live([removed]), 'no listener left behind').to.deep.equal([]);
         calls.length = 0;
         button.click();
         removed.dispatchEvent(new CustomEvent('svc-paying', { detail: { isPaying: true } }));

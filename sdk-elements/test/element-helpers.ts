@@ -5,13 +5,16 @@ import { waitFor } from '@svc/sdk-core/testing/helpers';
 
 defineElements();
 
-export function mount(options: { clientId?: string; methodType?: string; apiBase?: string; debug?: boolean; parent?: HTMLElement } = {}): SvcEcomSdkElements {
+export function mount(
+  options: { clientId?: string; methodType?: string; apiBase?: string; debug?: boolean; maxInstallments?: number; parent?: HTMLElement } = {},
+): SvcEcomSdkElements {
   const element = document.createElement('svc-ecom-sdk-elements');
   element.clientId = options.clientId ?? 'ck_test';
   element.mode = 'sandbox';
   element.apiBase = options.apiBase ?? location.origin;
   if (options.methodType) element.methodType = options.methodType;
   element.debug = options.debug ?? false;
+  if (options.maxInstallments !== undefined) element.maxInstallments = options.maxInstallments;
   (options.parent ?? document.body).append(element);
   return element;
 }

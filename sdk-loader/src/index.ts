@@ -5,6 +5,7 @@
  * already on the page is reused, and every call for the same file shares one load. A failed load rejects and may be
  * tried again.
  */
+import type { SdkManifest } from '@svc/protocol';
 import { SDK_VERSIONS } from '@svc/protocol/constants';
 import type { ServiceFrontEndSDK, SvcEcomSdkExpressElement } from './sdk-types';
 
@@ -105,7 +106,8 @@ function settled(script: HTMLScriptElement, src: string): Promise<void> {
 /** The file's SRI hash from the service's `/sdk/manifest.json`, refusing a manifest of another version. */
 async function publishedIntegrity(base: string, sdk: SdkName, version: string): Promise<string> {
   const url = `${base}/sdk/manifest.json`;
-  let manifest: { files?: Record<string, { url: string; integrity: string } | undefined> };
+  // Not checked with protocol's schema (zod stays out of this 1 KB script): whatever is missing is refused below.
+  let manifest: Partial<SdkManifest>;
   try {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import type { SdkManifest } from '@svc/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceFrontEndSDK } from './sdk-types';
 
@@ -9,9 +10,10 @@ import type { ServiceFrontEndSDK } from './sdk-types';
 const BASE = 'https://pay.example.com';
 const ELEMENTS = `${BASE}/sdk/elements/1.1.1/sdk.js`;
 const INTEGRITY = 'sha384-elementsHashFromTheManifest';
+/** The service's manifest, as protocol types it (the loader reads the same type). */
 const manifest = {
   files: { elements: { url: ELEMENTS, integrity: INTEGRITY }, express: { url: `${BASE}/sdk/express/1.0.0/sdk.js`, integrity: 'sha384-express' } },
-};
+} satisfies SdkManifest;
 
 let fetches: string[];
 let load: typeof import('./index').loadServiceSDK;

@@ -96,6 +96,17 @@ describe('<ServiceElements> in strict mode', () => {
     expect(latest).toHaveBeenCalledExactlyOnceWith({ transaction: { TransactionNumber: 'T1' } });
   });
 
+  it('passes maxInstallments to the widget, which asks the session for it; none when left out', async () => {
+    const props = { ...BASE, clientId: 'ck_one', mode: 'sandbox' as const };
+    await render(createElement(ServiceElements, { ...props, maxInstallments: 4 }));
+    const widget = only<ElementsStandIn & { maxInstallments?: number }>('svc-ecom-sdk-elements');
+    expect(widget.maxInstallments).toBe(4);
+    await act(async () => root.render(createElement(StrictMode, null, createElement(ServiceElements, { ...props, maxInstallments: 6 }))));
+    expect(widget.maxInstallments).toBe(6);
+    await act(async () => root.render(createElement(StrictMode, null, createElement(ServiceElements, props))));
+    expect(widget.maxInstallments).toBeUndefined();
+  });
+
   it("gives the widget's pay() through a ref, and leaves no listener behind once unmounted", async () => {
     const ref = createRef<ServiceElementsHandle>();
     await render(createElement(ServiceElements, { ...BASE, ref, clientId: 'ck_one', mode: 'sandbox', onError: vi.fn() }));

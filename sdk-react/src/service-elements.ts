@@ -5,9 +5,12 @@ import { useSdkScript, type ScriptSource } from './use-sdk-script';
 
 type Detail<K extends keyof SvcEcomSdkElementsElementEventMap> = SvcEcomSdkElementsElementEventMap[K] extends CustomEvent<infer D> ? D : never;
 
-/** `<ServiceElements>`'s props: where the service is, the widget's options (as `ServiceFrontEndSDK.config` takes them), its events. */
+/**
+ * `<ServiceElements>`'s props: where the service is, the widget's options (as `ServiceFrontEndSDK.config` takes them:
+ * `maxInstallments` is the most payments the shopper may split a card payment into, asked of the session), its events.
+ */
 export interface ServiceElementsProps
-  extends ScriptSource, Pick<SdkConfig, 'clientId' | 'mode' | 'methodType' | 'debug' | 'appearance' | 'paymentMethods' | 'locale'> {
+  extends ScriptSource, Pick<SdkConfig, 'clientId' | 'mode' | 'methodType' | 'debug' | 'appearance' | 'paymentMethods' | 'locale' | 'maxInstallments'> {
   /** The session is loaded and the payment methods are shown. */
   onReady?: (detail: Detail<'svc-ready'>) => void;
   /** A payment method was chosen (also the initial choice). */
@@ -53,7 +56,7 @@ const EVENTS = {
 export const ServiceElements = forwardRef<ServiceElementsHandle, ServiceElementsProps>(function ServiceElements(props, ref) {
   const element = useRef<SvcEcomSdkElementsElement | null>(null);
   const ready = useSdkScript('elements', props, (message) => props.onError?.({ code: 'network_error', message }));
-  const { clientId, mode, methodType, debug, appearance, paymentMethods, locale } = props;
+  const { clientId, mode, methodType, debug, appearance, paymentMethods, locale, maxInstallments } = props;
   useEffect(() => {
     const widget = element.current;
     if (!ready || !widget) return;
@@ -65,8 +68,9 @@ export const ServiceElements = forwardRef<ServiceElementsHandle, ServiceElements
       appearance,
       paymentMethods,
       locale: locale ?? 'auto',
+      maxInstallments,
     });
-  }, [ready, clientId, mode, methodType, debug, appearance, paymentMethods, locale]);
+  }, [ready, clientId, mode, methodType, debug, appearance, paymentMethods, locale, maxInstallments]);
   useElementEvents(element, ready, EVENTS, props);
   useImperativeHandle(
     ref,

@@ -6,7 +6,7 @@
 import { CURRENCIES, METHOD_TYPES } from '../constants';
 import { TRANSACTION_STATUS_CODES, TRANSACTION_STATUS_NAMES } from './constants';
 import { array, boolean, isoDatetime, literal, nullable, number, object, oneOf, string, union } from './schema';
-import { ProductWire } from './transaction';
+import { BrowserTransactionWire, ProductWire } from './transaction';
 
 const int = number({ int: true });
 
@@ -37,3 +37,11 @@ export const TerminalCurrentWire = object({ transaction: nullable(PaymentLinkSta
 
 /** What a page needs of a websocket `transaction.updated` message: that it is one, and its sequence. */
 export const TransactionUpdatedNoticeWire = object({ type: literal('transaction.updated'), eventId: string(), sequence: number({ int: true, min: 1 }) });
+
+/** A `transaction.updated` message on a browser socket (`?session=`, `?link=`): the notice with the transaction's browser view. */
+export const BrowserTransactionUpdatedWire = object({
+  type: literal('transaction.updated'),
+  eventId: string(),
+  sequence: number({ int: true, min: 1 }),
+  transaction: BrowserTransactionWire,
+});

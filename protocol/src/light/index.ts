@@ -11,7 +11,8 @@ export { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages
 export { RequiresActionWire, SdkErrorWire, SdkSessionWire } from './session';
 export { ExpressPayDataWire, ExpressPaymentAnswerWire, PartyInformationWire } from './express';
 export { BrowserTransactionWire, ProductWire, ThreeDSecureWire, TransactionWire } from './transaction';
-export { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+export { AuthenticationOutcomeWire } from './authentication';
+export { BrowserTransactionUpdatedWire, PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 export { LoaderToWidgetMessageWire } from './loader-messages';
 export { WidgetToLoaderMessageWire } from './widget-messages';
 export { readProblem, type ProblemInfo } from './problem';

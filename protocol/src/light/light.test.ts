@@ -18,7 +18,8 @@ import { RequiresActionWire, SdkErrorWire, SdkSessionWire } from './session';
 import { AppearanceWire, BillingAddressWire, SdkConfigWire, SdkPayOptionsWire, SdkUpdateWire } from './sdk';
 import { FrameToHostMessageWire, HostToFrameMessageWire } from './frame-messages';
 import { BrowserTransactionWire, TransactionWire } from './transaction';
-import { PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
+import { AuthenticationOutcomeWire } from './authentication';
+import { BrowserTransactionUpdatedWire, PaymentLinkStateWire, StickerNextWire, TerminalCurrentWire, TransactionUpdatedNoticeWire } from './channels';
 import { LoaderToWidgetMessageWire } from './loader-messages';
 import { WidgetToLoaderMessageWire } from './widget-messages';
 import { SAMPLE_PARTY } from '../sample-party.test-fixture';
@@ -40,6 +41,7 @@ interface WireTypes {
   ExpressPaymentAnswer: protocol.ExpressPaymentAnswer;
   LoaderToWidgetMessage: protocol.LoaderToWidgetMessage;
   WidgetToLoaderMessage: protocol.WidgetToLoaderMessage;
+  AuthenticationOutcome: protocol.AuthenticationOutcome;
 }
 /** Each mirror's output is its protocol type: a mirror that drifts from the type of its schema fails the typecheck. */
 const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
@@ -59,6 +61,7 @@ const _typed: { [K in keyof WireTypes]: Validator<WireTypes[K]> } = {
   ExpressPaymentAnswer: ExpressPaymentAnswerWire,
   LoaderToWidgetMessage: LoaderToWidgetMessageWire,
   WidgetToLoaderMessage: WidgetToLoaderMessageWire,
+  AuthenticationOutcome: AuthenticationOutcomeWire,
 };
 
 const LINKS = { iOSLink: 'svcpay://pay/x', androidLink: 'svcpay://pay/x', qrURL: 'http://localhost/pay/x' };
@@ -636,6 +639,15 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
     );
   });
 
+  it("AuthenticationOutcome (the sandbox bank page's answer)", () => {
+    check(
+      'AuthenticationOutcome',
+      AuthenticationOutcomeWire,
+      protocol.AuthenticationOutcomeSchema,
+      objectOf({ outcome: maybe(fc.constantFrom('authenticated', 'failed', 'cancelled')), returnUrl: maybe(fc.option(fc.webUrl())) }, ['outcome', 'returnUrl']),
+    );
+  });
+
   it('StickerNext and the websocket update notice', () => {
     check(
       'StickerNext',
@@ -653,6 +665,20 @@ describe('light mirrors of the consumer channels agree with the protocol', () =>
         'eventId',
         'sequence',
       ]),
+    );
+    check(
+      'BrowserTransactionUpdated',
+      BrowserTransactionUpdatedWire,
+      protocol.WsTransactionUpdatedSchema.extend({ transaction: protocol.BrowserTransactionSchema }),
+      objectOf(
+        {
+          type: fc.constantFrom('transaction.updated', 'subscribed'),
+          eventId: maybe(fc.string()),
+          sequence: maybe(fc.integer({ min: -1, max: 10 })),
+          transaction: browserTransaction,
+        },
+        ['type', 'eventId', 'sequence', 'transaction'],
+      ),
     );
   });
 });

@@ -1,9 +1,9 @@
 import { CALLBACK_DELIVERY_DEFAULTS } from '../callbacks';
-import { SDK_VERSIONS } from '../constants';
+import { SDK_VERSIONS, WS_CLOSE_CODES } from '../constants';
 import type { EndpointAuth, EndpointDescription } from '../endpoints/description';
 import { SANDBOX_TEST_CARDS } from '../sandbox';
 import { DEFAULT_TOLERANCE_S } from '../signing';
-import { WEBSOCKET_PATH, WS_CLOSE_CODES } from '../websocket';
+import { WEBSOCKET_PATH } from '../websocket';
 
 /**
  * The prose of the API reference, written once: the OpenAPI document's `info.description` renders it as

@@ -9,8 +9,9 @@
  */
 import type { BrowserTransaction, RequiresAction, SdkError } from '@svc/protocol';
 import { BrowserTransactionWire, cancelAuthenticationPath, fillPath } from '@svc/protocol/light';
+import { Status } from '@svc/protocol/status';
 import { postJson, type ApiResult } from '../shared/post-json';
-import { paymentError } from '../shared/sdk-errors';
+import { paymentError, transactionError } from '../shared/sdk-errors';
 import type { FrameSession } from './card-payment';
 import { followTransaction } from './transaction-follow';
 
@@ -24,7 +25,7 @@ export interface AuthenticationPrompt {
 export type Authenticate = (url: string) => AuthenticationPrompt;
 
 /** Statuses of a payment that went through: awaiting the merchant's commit, or approved, authorized (and captured). */
-const ACCEPTED: ReadonlySet<number> = new Set([0, 5, 6, 7, 10]);
+const ACCEPTED: ReadonlySet<number> = new Set([Status.Approved, Status.Authorized, Status.PartiallyCaptured, Status.Captured, Status.AwaitingCommit]);
 
 const CANCELLED: SdkError = {
   code: 'payment_cancelled',
@@ -38,20 +39,7 @@ export function authenticationIdOf(url: string): string {
 /** The payment's outcome from its transaction once the bank answered. */
 export function outcomeOf(transaction: BrowserTransaction): ApiResult<BrowserTransaction> {
   if (ACCEPTED.has(transaction.status)) return { ok: true, value: transaction };
-  const fail = (error: SdkError): ApiResult<BrowserTransaction> => ({ ok: false, error, paths: [] });
-  if (transaction.status === 12)
-    return fail({ code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' });
-  switch (transaction.lastDeclineCode) {
-    case 'authentication_failed':
-      return fail({
-        code: 'authentication_failed',
-        message: "The card holder's bank did not confirm the payment (3-D Secure). Ask the customer to try again or use another card.",
-      });
-    case 'insufficient_funds':
-      return fail({ code: 'insufficient_funds', message: 'The card has insufficient funds. Ask the customer to use another card or payment method.' });
-    default:
-      return fail({ code: 'card_declined', message: 'The card was declined. Ask the customer to use another card or payment method.' });
-  }
+  return { ok: false, error: transactionError(transaction), paths: [] };
 }
 
 /** Waits for the bank's answer or the shopper's cancel; the prompt is closed either way. */

@@ -15,7 +15,7 @@ import type { AuthenticationPrompt } from './card-authentication';
 import { mountCardForm, type CardForm, type CardValidation } from './card-form';
 import type { CardFrameTextKey } from './card-form-markup';
 import type { FrameSession } from './card-payment';
-import { submitCardForm } from './card-submit';
+import { submitCardForm, type CardSubmitOutcome } from './card-submit';
 import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 import { InstallmentsField } from './installments-field';
 import { observeSize } from './observe-size';
@@ -147,19 +147,30 @@ export class CardFrame {
     this.#paying = true;
     this.#installments.setBusy(true);
     const installments = this.#installments.value();
-    const outcome = await submitCardForm(
-      this.#form,
-      session,
-      { amount, currency, billingAddress, ...(installments === undefined ? {} : { installments }) },
-      (...details) => this.#log(...details),
-      (transaction) => {
-        this.#log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
-        this.#link.send({ type: 'result', requestId, ok: true, transaction });
-      },
-      (url) => this.#authenticate(requestId, url),
-    );
-    this.#paying = false;
-    this.#installments.setBusy(false);
+    let outcome: CardSubmitOutcome;
+    try {
+      outcome = await submitCardForm(
+        this.#form,
+        session,
+        { amount, currency, billingAddress, ...(installments === undefined ? {} : { installments }) },
+        (...details) => this.#log(...details),
+        (transaction) => {
+          this.#log('result ok', { transactionNumber: transaction.TransactionNumber, status: transaction.status });
+          this.#link.send({ type: 'result', requestId, ok: true, transaction });
+        },
+        (url) => this.#authenticate(requestId, url),
+      );
+    } catch (error) {
+      // A defect of ours, not a refusal: the host hears of it at once instead of waiting for its time-out.
+      console.error('[svc-card-frame] payment failed', error instanceof Error ? error.name : typeof error);
+      outcome = {
+        ok: false,
+        error: { code: 'internal_error', message: 'The card frame failed during the payment. Please report this to the payment service.' },
+      };
+    } finally {
+      this.#paying = false;
+      this.#installments.setBusy(false);
+    }
     if (outcome.ok) return;
     this.#log('result error', outcome.error.code);
     this.#link.send({ type: 'result', requestId, ok: false, error: outcome.error });

@@ -5,7 +5,7 @@
  */
 import type { BillingAddress, BrowserTransaction, SdkError } from '@svc/protocol';
 import { awaitAuthentication, type Authenticate } from './card-authentication';
-import type { CardForm } from './card-form';
+import type { CardForm, CardInput } from './card-form';
 import { isRequiresAction, payWithCard, type FrameSession } from './card-payment';
 import type { ApiResult } from '../shared/post-json';
 
@@ -26,7 +26,8 @@ export interface CardSubmitPayment {
  * `log` gets field names and codes only, never card data nor the billing address. `onAccepted` hears of an accepted
  * payment before the form is emptied: the card frame posts its result there, so the page learns of the payment before
  * the emptied form's validation. `authenticate` shows the bank's page when the payment asks for 3-D Secure
- * (card-authentication.ts); the fields stay read-only until the bank or the shopper has answered.
+ * (card-authentication.ts); the fields stay read-only until the bank or the shopper has answered. Should anything throw
+ * on the way (a defect, not a refusal), the fields are editable again before the error reaches the caller.
  */
 export async function submitCardForm(
   form: CardForm,
@@ -49,17 +50,13 @@ export async function submitCardForm(
   }
   form.setBusy(true);
   log('submit');
-  const answer = await payWithCard(session, { card, ...payment });
   let outcome: ApiResult<BrowserTransaction>;
-  if (!answer.ok || !isRequiresAction(answer.value)) {
-    outcome = answer as ApiResult<BrowserTransaction>;
-  } else if (!authenticate || !answer.value.transactionNumber) {
-    log('authentication asked, but it cannot be shown');
-    outcome = { ok: false, error: { code: 'internal_error', message: CANNOT_AUTHENTICATE }, paths: [] };
-  } else {
-    log('authentication asked');
-    const { transactionNumber } = answer.value;
-    outcome = await awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
+  try {
+    outcome = await pay(card, session, payment, log, authenticate);
+  } catch (error) {
+    // A defect of ours (the caller reports it): the fields are given back to the shopper first.
+    form.setBusy(false);
+    throw error;
   }
   if (outcome.ok) {
     onAccepted(outcome.value);
@@ -69,4 +66,23 @@ export async function submitCardForm(
   form.setBusy(false);
   form.showServerErrorAt(outcome.paths, outcome.error.message);
   return { ok: false, error: outcome.error };
+}
+
+/** The payment, and the bank's answer when it asks for 3-D Secure. */
+async function pay(
+  card: CardInput,
+  session: FrameSession,
+  payment: CardSubmitPayment,
+  log: (...details: unknown[]) => void,
+  authenticate: Authenticate | undefined,
+): Promise<ApiResult<BrowserTransaction>> {
+  const answer = await payWithCard(session, { card, ...payment });
+  if (!answer.ok || !isRequiresAction(answer.value)) return answer as ApiResult<BrowserTransaction>;
+  if (!authenticate || !answer.value.transactionNumber) {
+    log('authentication asked, but it cannot be shown');
+    return { ok: false, error: { code: 'internal_error', message: CANNOT_AUTHENTICATE }, paths: [] };
+  }
+  log('authentication asked');
+  const { transactionNumber } = answer.value;
+  return awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
 }

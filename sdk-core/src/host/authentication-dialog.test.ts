@@ -70,18 +70,42 @@ describe('AuthenticationDialog', () => {
 
   it('keeps focus inside while the shopper tabs forwards and backwards', async () => {
     const dialog = open();
-    const inside = () => {
-      const active = deepActive();
-      return active !== null && dialog.element.contains(active) && !active.hasAttribute('data-auth-edge');
+    const frame = dialog.element.querySelector('iframe')!;
+    const cancel = dialog.element.querySelector('button')!;
+    const bank = await waitFor(() => frame.contentDocument?.querySelector('button') && frame.contentDocument, "the bank's page");
+    // Every element focus lands on in this document, even for a moment (focus sent back from outside would hide it).
+    const outside: string[] = [];
+    const record = (event: FocusEvent) => {
+      const target = event.composedPath()[0];
+      if (!(target instanceof Node) || !dialog.element.contains(target)) outside.push(String((target as Element).outerHTML ?? target).slice(0, 60));
     };
-    await waitFor(() => dialog.element.querySelector('iframe')!.contentDocument?.querySelector('button'), "the bank's page");
-    for (const press of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
-      await sendKeys({ press });
-      // An edge passes focus on to the other end at once (in a task of its own).
-      await waitFor(inside, `focus inside after ${press} (now ${deepActive()?.outerHTML.slice(0, 60)})`);
+    document.addEventListener('focusin', record, true);
+    /** Where focus is: Cancel, a button of the bank's page, or anywhere else (a failure). */
+    const where = (): string => {
+      const active = deepActive();
+      if (active === cancel) return 'Cancel';
+      if (active === frame) return bank.activeElement?.localName === 'button' ? bank.activeElement.textContent! : "the bank's page";
+      return `elsewhere: ${active?.outerHTML.slice(0, 60)}`;
+    };
+    const settled = (expected: string) => waitFor(() => where() === expected, `focus on ${expected} (now ${where()})`);
+    try {
+      const forwards = ['Complete authentication', 'Fail authentication', 'Cancel', 'Complete authentication', 'Fail authentication', 'Cancel'];
+      for (const expected of forwards) {
+        await sendKeys({ press: 'Tab' });
+        // An edge passes focus on to the other end at once (in a task of its own).
+        await settled(expected);
+      }
+      const backwards = ["the bank's page", 'Fail authentication', 'Complete authentication', 'Cancel'];
+      for (const expected of backwards) {
+        await sendKeys({ press: 'Shift+Tab' });
+        await settled(expected);
+      }
+      expect(outside, 'focus never left the dialog').to.deep.equal([]);
+    } finally {
+      document.removeEventListener('focusin', record, true);
     }
     payButton.focus(); // focus taken out by a script comes back
-    expect(deepActive() === dialog.element.querySelector('button'), 'focus on Cancel').to.equal(true);
+    expect(deepActive() === cancel, 'focus on Cancel').to.equal(true);
     dialog.close();
   });
 

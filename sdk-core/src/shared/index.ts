@@ -14,7 +14,7 @@ export {
   type PostMessageChannel,
 } from './channel';
 export { postJson, REQUEST_TIMEOUT_MS, type ApiResult, type PostJsonOptions } from './post-json';
-export { networkError, paymentError, sessionError, SdkErrorException } from './sdk-errors';
+export { networkError, paymentError, sessionError, SdkErrorException, transactionError } from './sdk-errors';
 export { debugLog, issueWarning, resetWarnings, type WarningCode } from './warnings';
 export { createVisualizer, type Visualizer } from './visualizer';
 export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';

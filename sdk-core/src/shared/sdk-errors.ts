@@ -3,8 +3,9 @@
  * codes of `SDK_ERROR_CODES`, with messages that tell the integrator what to do. Shared by the host (sessions, wallet
  * payments) and the card frame (card payments), so a declined card reads the same whichever side sent the payment.
  */
-import type { SdkError } from '@svc/protocol';
+import type { BrowserTransaction, SdkError } from '@svc/protocol';
 import type { ProblemInfo } from '@svc/protocol/light';
+import { Status } from '@svc/protocol/status';
 
 const retryLater = (problem: ProblemInfo): string =>
   `The payment service answered HTTP ${problem.status}${problem.code ? ` (${problem.code})` : ''}${problem.detail ? `: ${problem.detail}` : ''}. ` +
@@ -40,20 +41,42 @@ export function sessionError(problem: ProblemInfo, clientId: string, origin: str
   return { code: problem.status === 503 ? 'network_error' : 'internal_error', message: retryLater(problem) };
 }
 
+/** The one message of each way the processor leaves a payment unpaid. */
+const DECLINES = {
+  card_declined: 'The card was declined. Ask the customer to use another card or payment method.',
+  insufficient_funds: 'The card has insufficient funds. Ask the customer to use another card or payment method.',
+  authentication_failed: "The card holder's bank did not confirm the payment (3-D Secure). Ask the customer to try again or use another card.",
+  processor_failure: 'The payment processor failed. Nothing was charged; try the payment again in a moment.',
+} as const satisfies Partial<Record<SdkError['code'], string>>;
+
+/**
+ * A payment the processor did not take, from the code the service gave it (a refusal's problem code, or a transaction's
+ * `lastDeclineCode`): one message whichever way it came. Any other decline (an expired card, a wrong security code,
+ * none named) is `card_declined`.
+ */
+function declineError(code: string | null): SdkError {
+  const known: keyof typeof DECLINES = code !== null && Object.hasOwn(DECLINES, code) ? (code as keyof typeof DECLINES) : 'card_declined';
+  return { code: known, message: DECLINES[known] };
+}
+
+/**
+ * A payment's transaction that ended unpaid (after 3-D Secure, the widget follows it to its end): Failed is the
+ * processor's failure, anything else a decline, read as the same refusal of `paymentError` reads.
+ */
+export function transactionError(transaction: Pick<BrowserTransaction, 'status' | 'lastDeclineCode'>): SdkError {
+  return declineError(transaction.status === Status.Failed ? 'processor_failure' : transaction.lastDeclineCode);
+}
+
+const invalidCard = (problem: ProblemInfo): SdkError => ({
+  code: 'invalid_card',
+  message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.`,
+});
+
 /** `POST /sdk/sessions/:id/payments` refusals, for cards and wallets alike. */
 export function paymentError(problem: ProblemInfo): SdkError {
   switch (problem.code) {
     case 'invalid_card':
-      return {
-        code: 'invalid_card',
-        message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.`,
-      };
-    case 'card_declined':
-      return { code: 'card_declined', message: 'The card was declined. Ask the customer to use another card or payment method.' };
-    case 'insufficient_funds':
-      return { code: 'insufficient_funds', message: 'The card has insufficient funds. Ask the customer to use another card or payment method.' };
-    case 'processor_failure':
-      return { code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' };
+      return invalidCard(problem);
     case 'origin_not_allowed':
       return { code: 'origin_not_allowed', message: "This page's origin is not allowed for the client ID. Add it to the client ID's allowed origins." };
     case 'validation_failed':
@@ -63,20 +86,16 @@ export function paymentError(problem: ProblemInfo): SdkError {
           message: `The payment service refused the amount: ${problem.detail ?? 'invalid amount'}. Pass pay(callback, { amount, currency }) with the amount in cents.`,
         };
       }
-      if (problem.paths.some((path) => path.startsWith('card'))) {
-        return {
-          code: 'invalid_card',
-          message: `The card details are not valid${problem.detail ? ` (${problem.detail})` : ''}. Ask the customer to check them.`,
-        };
-      }
+      if (problem.paths.some((path) => path.startsWith('card'))) return invalidCard(problem);
       break;
     default:
   }
+  // 402: the processor declined the payment (the problem's code says how); 502: the processor failed.
+  if (problem.status === 402) return declineError(problem.code);
+  if (problem.status === 502) return declineError('processor_failure');
   if (problem.status === 401) {
     return { code: 'session_expired', message: 'The payment session expired. A new session is being started; ask the customer to pay again.' };
   }
-  if (problem.status === 502)
-    return { code: 'processor_failure', message: 'The payment processor failed. Nothing was charged; try the payment again in a moment.' };
   return { code: problem.status === 503 ? 'network_error' : 'internal_error', message: retryLater(problem) };
 }
 

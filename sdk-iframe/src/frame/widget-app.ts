@@ -240,7 +240,6 @@ class Widget implements WidgetHandle {
     let cancel: () => void = () => undefined;
     const cancelled = new Promise<void>((resolve) => (cancel = resolve));
     this.#authentication?.close();
-    this.#doc.body.classList.add('authenticating');
     const dialog = new AuthenticationDialog({
       parent: this.#doc.body,
       url,
@@ -248,6 +247,8 @@ class Widget implements WidgetHandle {
       texts: this.#locale.texts,
       onCancel: () => cancel(),
     });
+    // Only now that the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
+    this.#doc.body.classList.add('authenticating');
     this.#authentication = dialog;
     this.#widget.log('authentication shown');
     return {

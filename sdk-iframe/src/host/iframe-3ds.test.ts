@@ -11,8 +11,9 @@ import type { SdkError, Transaction } from '@svc/protocol';
 import { LANGUAGES } from '@svc/protocol/light';
 import { EN, type Catalogue, type Language } from '@svc/sdk-core/i18n';
 import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
-import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
+import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { createIframeSdk } from './iframe-sdk';
 import { cardShown, widgetFrame } from './widget-under-test';
 
@@ -88,6 +89,52 @@ describe('iframe SDK with 3-D Secure', () => {
     expect(errors).to.deep.equal([]);
   });
 
+  it('the page grows for the dialog only once the dialog is there (no empty flash)', async () => {
+    const doc = await start();
+    const tokens = doc.defaultView!.DOMTokenList.prototype;
+    const add = tokens.add;
+    /** Whether the dialog was open each time the page was given its tall `authenticating` class. */
+    const dialogOpen: boolean[] = [];
+    tokens.add = function (this: DOMTokenList, ...names: string[]) {
+      if (names.includes('authenticating')) dialogOpen.push(doc.querySelector('dialog')?.open === true);
+      add.apply(this, names);
+    };
+    try {
+      await challenged(doc);
+    } finally {
+      tokens.add = add;
+    }
+    expect(dialogOpen).to.deep.equal([true]);
+  });
+
+  it('a bank page it may not show: no dialog, the page not left tall, the card fields usable again', async () => {
+    const doc = await start();
+    worker.use(
+      http.post(
+        '*/payments',
+        () =>
+          HttpResponse.json(
+            {
+              status: 'requires_action',
+              action: { type: 'three_d_secure', url: 'https://bank.example/authentication/auth_1' },
+              transactionNumber: 'T-FOREIGN',
+            },
+            { status: 202 },
+          ),
+        { once: true },
+      ),
+    );
+    fillCard(doc, '4242 4242 4242 4242');
+    sdk.pay(() => undefined, { amount: 2000, currency: 'EUR' });
+    await waitFor(() => errors.length === 1, 'the error');
+    expect(errors[0]!.code).to.equal('internal_error');
+    expect(doc.querySelector('dialog'), 'no dialog').to.equal(null);
+    expect(doc.body.classList.contains('authenticating'), 'the page is not kept tall').to.equal(false);
+    const number = doc.getElementById('number') as HTMLInputElement;
+    expect(number.readOnly, 'the card fields can be changed again').to.equal(false);
+    expect(doc.getElementById('card-form')!.getAttribute('aria-busy')).to.equal('false');
+  });
+
   it('failed at the bank: error authentication_failed, the callback not called', async () => {
     const doc = await start();
     await challenged(doc);
@@ -110,16 +157,27 @@ describe('iframe SDK with 3-D Secure', () => {
     expect(doc.querySelector('dialog') === null, 'the dialog is gone').to.equal(true);
   });
 
-  it('removed during the challenge: the dialog goes with the widget', async () => {
-    const doc = await start();
-    await challenged(doc);
-    const dialog = doc.querySelector('dialog')!;
-    sdk.destroy();
-    expect(container.querySelector('iframe') === null || !dialog.isConnected, 'nothing left').to.equal(true);
+  it('destroyed during the challenge: the dialog, the bank page and every listener go with the widget', async () => {
+    const listeners = spyOnListeners();
+    try {
+      const doc = await start();
+      await challenged(doc);
+      const dialog = doc.querySelector('dialog')!;
+      const bankPage = dialog.querySelector('iframe')!.contentWindow;
+      expect(dialog.open && bankPage !== null, 'the challenge is on show').to.equal(true);
+      expect(listeners.live(), 'the widget channel').to.include('window message');
+      sdk.destroy();
+      expect(container.querySelector('iframe'), 'the widget is gone').to.equal(null);
+      expect(doc.defaultView, "the widget page's window, and the dialog in it, are gone").to.equal(null);
+      expect(bankPage!.closed, "the bank's page is gone").to.equal(true);
+      expect(listeners.live(), 'no listener left behind in the page').to.deep.equal([]);
+    } finally {
+      listeners.restore();
+    }
   });
 
   it('offers the number of payments when the session allows it, and sends the one chosen', async () => {
-    const doc = await start({ clientId: 'ck_installments' });
+    const doc = await start({ maxInstallments: 6 });
     const select = await waitFor(() => doc.querySelector<HTMLSelectElement>('#installments'), 'the number of payments');
     expect(select.labels![0]!.textContent).to.equal(EN['card.installments.label']);
     expect(select.options).to.have.length(6);
@@ -132,7 +190,7 @@ describe('iframe SDK with 3-D Secure', () => {
   for (const language of LANGUAGES) {
     it(`${language}: the dialog and the number of payments in the catalogue's words, axe-clean`, async () => {
       const texts = await catalogue(language);
-      const doc = await start({ clientId: 'ck_installments', locale: language });
+      const doc = await start({ maxInstallments: 6, locale: language });
       await waitFor(() => doc.documentElement.lang === language, `the widget speaks ${language}`);
       const select = await waitFor(() => doc.querySelector<HTMLSelectElement>('#installments'), 'the number of payments');
       expect(select.labels![0]!.textContent).to.equal(texts['card.installments.label']);

@@ -9,6 +9,7 @@ import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { resetWarnings } from '@svc/sdk-core/shared';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { createIframeSdk } from './iframe-sdk';
 import { cardShown, choose, fillCard, widgetDoc, widgetFrame } from './widget-under-test';
 
@@ -238,31 +239,22 @@ describe('iframe SDK', () => {
   });
 
   it('destroy twice, or during init: nothing thrown, the iframe and every listener it added are gone', async () => {
-    const added: unknown[] = [];
-    const removed: unknown[] = [];
-    const { addEventListener, removeEventListener } = window;
-    window.addEventListener = ((type: string, listener: unknown, options?: unknown) => {
-      if (type === 'message') added.push(listener);
-      addEventListener.call(window, type, listener as EventListener, options as AddEventListenerOptions);
-    }) as typeof window.addEventListener;
-    window.removeEventListener = ((type: string, listener: unknown, options?: unknown) => {
-      if (type === 'message' && added.includes(listener)) removed.push(listener);
-      removeEventListener.call(window, type, listener as EventListener, options as EventListenerOptions);
-    }) as typeof window.removeEventListener;
+    const listeners = spyOnListeners();
     try {
       sdk.config(CONFIG);
       sdk.init();
       sdk.destroy();
       expect(() => sdk.destroy()).to.not.throw();
+      expect(listeners.live(), 'destroyed during init').to.deep.equal([]);
       sdk.init();
       await cardShown(container);
+      expect(listeners.live(), 'shown: the widget channel').to.include('window message');
       sdk.destroy();
       sdk.destroy();
+      expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
     } finally {
-      Object.assign(window, { addEventListener, removeEventListener });
+      listeners.restore();
     }
-    expect(added).to.have.length(2);
-    expect(new Set(removed)).to.have.property('size', 2);
     expect(container.querySelector('iframe')).to.equal(null);
     expect(seen.errors).to.deep.equal([]);
   });

@@ -134,7 +134,6 @@ export const EN_PAGES = {
   'page.authentication.finished.text': 'You can go back to the payment.',
   'page.authentication.back': 'Back to the payment',
   'page.authentication.notFound': 'Authentication not found',
-  'page.installments': 'Number of payments',
   'page.amount': 'Amount',
   'page.merchant': 'Merchant',
   'page.paidTo': 'Paid to',

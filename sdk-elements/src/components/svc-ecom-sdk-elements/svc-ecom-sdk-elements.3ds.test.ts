@@ -11,6 +11,7 @@ import 'axe-core/axe.min.js';
 import type * as Axe from 'axe-core';
 import { calls, resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
 import { waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { EN } from '@svc/sdk-core/i18n';
 import type { SdkErrorException } from '@svc/sdk-core/shared';
 import { frameOf, mount, ready, typeCard } from '../../../test/element-helpers';
@@ -136,14 +137,21 @@ describe('<svc-ecom-sdk-elements> with 3-D Secure', () => {
   });
 
   it('leaves nothing behind when the element goes during the challenge', async () => {
-    element = mount();
-    const { pending } = await challenged(element);
-    const dialog = dialogOf(element)!;
-    element.remove();
-    expect(dialog.isConnected).to.equal(false);
-    expect((await rejection(pending)).code).to.equal('frame_unavailable');
-    payButton.focus();
-    expect(document.activeElement === payButton, 'no focus trap left on the page').to.equal(true);
+    const listeners = spyOnListeners();
+    try {
+      element = mount();
+      const { pending } = await challenged(element);
+      const dialog = dialogOf(element)!;
+      expect(listeners.live(), "the dialog's focus guard and the card frame channel").to.include('document focusin').and.to.include('window message');
+      element.remove();
+      expect(dialog.isConnected).to.equal(false);
+      expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
+      expect((await rejection(pending)).code).to.equal('frame_unavailable');
+      payButton.focus();
+      expect(document.activeElement === payButton, 'no focus trap left on the page').to.equal(true);
+    } finally {
+      listeners.restore();
+    }
   });
 });
 
@@ -157,7 +165,7 @@ describe('<svc-ecom-sdk-elements> installments', () => {
   const select = (element: SvcEcomSdkElements) => frameOf(element).contentDocument!.querySelector<HTMLSelectElement>('#installments');
 
   it('offers 1 to maxInstallments beside the card fields, labelled, and sends the number chosen', async () => {
-    const element = mount({ clientId: 'ck_installments' });
+    const element = mount({ maxInstallments: 6 });
     await ready(element);
     const field = await waitFor(() => select(element), 'the number of payments');
     expect(field.labels![0]!.textContent).to.equal(EN['card.installments.label']);
@@ -169,7 +177,7 @@ describe('<svc-ecom-sdk-elements> installments', () => {
     expect(calls.find((call) => call.url.endsWith('/payments'))!.body).to.deep.include({ installments: 3 });
   });
 
-  it('asks the session for max-installments, which the service caps', async () => {
+  it('asks the session for max-installments and offers what the session answers', async () => {
     const element = document.createElement('svc-ecom-sdk-elements');
     element.setAttribute('max-installments', '4');
     element.clientId = 'ck_test';
@@ -180,6 +188,16 @@ describe('<svc-ecom-sdk-elements> installments', () => {
     expect(calls.find((call) => call.url.endsWith('/sdk/sessions'))!.body).to.deep.include({ maxInstallments: 4 });
     const field = await waitFor(() => select(element), 'the number of payments');
     expect(field.options).to.have.length(4);
+  });
+
+  it("is not offered when the merchant's processor takes no installments, whatever the page asks", async () => {
+    const element = mount({ clientId: 'ck_noinstallments', maxInstallments: 4 });
+    await ready(element);
+    expect(calls.find((call) => call.url.endsWith('/sdk/sessions'))!.body).to.deep.include({ maxInstallments: 4 });
+    await typeCard(element, { number: '4242424242424242' });
+    await element.pay({ amount: 1000, currency: 'USD' });
+    expect(select(element) === null, 'no number of payments').to.equal(true);
+    expect(calls.find((call) => call.url.endsWith('/payments'))!.body).not.to.have.property('installments');
   });
 
   it('is not offered when the session allows one payment, and none is sent', async () => {

@@ -6,6 +6,7 @@ import type { Transaction } from '@svc/protocol';
 import { calls, http, HttpResponse, resetApiMock, startApiMock, worker } from '@svc/sdk-core/testing/api-mock';
 import { frameOf, mount, part, radios, ready, record, typeCard } from '../../../test/element-helpers';
 import { otherOrigin, sleep, waitFor } from '@svc/sdk-core/testing/helpers';
+import { spyOnListeners } from '@svc/sdk-core/testing/listener-spy';
 import { resetWarnings, type SdkErrorException } from '@svc/sdk-core/shared';
 import { EN_WIDGET } from '@svc/sdk-core/i18n';
 import type { SvcEcomSdkElements } from './svc-ecom-sdk-elements';
@@ -345,27 +346,19 @@ describe('<svc-ecom-sdk-elements>', () => {
       style.remove();
     });
 
-    it('removes its message listener when it leaves the page, and settles a pending payment', async () => {
-      const added: EventListenerOrEventListenerObject[] = [];
-      const originalAdd = window.addEventListener.bind(window);
-      const originalRemove = window.removeEventListener.bind(window);
-      window.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) => {
-        if (type === 'message') added.push(listener);
-        originalAdd(type, listener, options);
-      }) as typeof window.addEventListener;
-      window.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions) => {
-        if (type === 'message') added.splice(added.indexOf(listener), 1);
-        originalRemove(type, listener, options);
-      }) as typeof window.removeEventListener;
+    it('removes every listener it added when it leaves the page, and settles a pending payment', async () => {
+      const listeners = spyOnListeners();
       try {
         element = mount();
         await ready(element);
-        expect(added).to.have.length(1);
+        expect(listeners.live(), 'mounted: the card frame channel').to.include('window message');
         await typeCard(element, { number: '4242424242424242' });
+        let sent = false;
         worker.use(
           http.post(
             '*/payments',
             async () => {
+              sent = true;
               await sleep(2000);
               return HttpResponse.error();
             },
@@ -373,13 +366,12 @@ describe('<svc-ecom-sdk-elements>', () => {
           ),
         );
         const pending = element.pay({ amount: 1050, currency: 'USD' });
-        await sleep(100);
+        await waitFor(() => sent, 'the payment under way');
         element.remove();
-        expect(added, 'no message listener left').to.have.length(0);
+        expect(listeners.live(), 'no listener left behind').to.deep.equal([]);
         expect((await rejection(pending)).code).to.equal('frame_unavailable');
       } finally {
-        window.addEventListener = originalAdd;
-        window.removeEventListener = originalRemove;
+        listeners.restore();
       }
     });
 

@@ -111,11 +111,14 @@ function productTable(state: PaymentLinkState, t: Translate, language: Language)
 
 const METHODS = ['card', 'paypal', 'applepay', 'googlepay'] as const;
 
-/** The number of payments beside the card fields (`Number of payments` in `en`, a name QA relies on), when the payment may be split. */
+/**
+ * The number of payments beside the card fields, when the payment may be split: named as in the widgets
+ * (`card.installments.label`, `Number of payments` in `en`, a name QA relies on).
+ */
 function installmentsField(t: Translate, maxInstallments: number): string {
   if (maxInstallments <= 1) return '';
   const options = Array.from({ length: maxInstallments }, (_, i) => `<option value="${i + 1}"${i === 0 ? ' selected' : ''}>${i + 1}</option>`);
-  return `\n<div class="field">\n<label for="installments">${escapeHtml(t('page.installments'))}</label>\n<select id="installments" name="installments">${options.join('')}</select>\n</div>`;
+  return `\n<div class="field">\n<label for="installments">${escapeHtml(t('card.installments.label'))}</label>\n<select id="installments" name="installments">${options.join('')}</select>\n</div>`;
 }
 
 /** The method choice (radio buttons `Card`, `PayPal`, `Apple Pay`, `Google Pay` in `en`), the card form and the pay button. */

@@ -8,7 +8,15 @@
  * server wrote it in the page (a page's first Intl formatter would cost tens of milliseconds on the way).
  */
 import type { PaymentLinkState } from '@svc/protocol';
-import { payPaymentLinkPath, fillPath, PaymentLinkStateWire, RequiresActionWire, type ProblemInfo, type Validator } from '@svc/protocol/light';
+import {
+  payPaymentLinkPath,
+  fillPath,
+  PaymentLinkStateWire,
+  RequiresActionWire,
+  TransactionUpdatedNoticeWire,
+  type ProblemInfo,
+  type Validator,
+} from '@svc/protocol/light';
 import type { RequiresAction } from '@svc/protocol';
 import { mountCardForm, type CardForm } from '@svc/sdk-core/frame';
 import { fill, type Language, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
@@ -37,6 +45,7 @@ let countdown: ReturnType<typeof setInterval> | undefined;
 const live = new LiveUpdates({
   query: () => ({ link: linkId }),
   subscribe: () => ({ type: 'subscribe', transactionNumber, afterSequence: rendered }),
+  notice: TransactionUpdatedNoticeWire,
   onNotice: (notice) => {
     announced = Math.max(announced, notice.sequence);
     followUpdates();
@@ -71,6 +80,9 @@ function setBusy(busy: boolean): void {
     button.setAttribute('aria-busy', String(busy));
   }
   card?.setBusy(busy);
+  // The number of payments is part of the payment under way: not changed while it runs.
+  const installments = document.getElementById('installments') as HTMLSelectElement | null;
+  if (installments) installments.disabled = busy;
 }
 
 /**

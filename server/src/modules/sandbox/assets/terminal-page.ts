@@ -15,6 +15,8 @@ import {
   terminalCurrentPath,
   terminalTapPath,
   TerminalCurrentWire,
+  TransactionUpdatedNoticeWire,
+  WS_CLOSE_CODES,
 } from '@svc/protocol/light';
 import { fill, formatAmount, supportedLanguage, type TextKey, type TextParams } from '@svc/sdk-core/i18n';
 import { LiveUpdates } from '@svc/sdk-core/shared';
@@ -34,9 +36,10 @@ let busy = false;
 const live = new LiveUpdates({
   query: () => ({ deviceId }),
   subscribe: () => ({ type: 'subscribe', scope: 'device' }),
+  notice: TransactionUpdatedNoticeWire,
   onNotice: () => void load(),
   reconnect: (event) => {
-    if (event.code !== 4001) return true;
+    if (event.code !== WS_CLOSE_CODES.CREDENTIAL_REVOKED) return true;
     say(t('terminal.revoked'));
     return false;
   },
