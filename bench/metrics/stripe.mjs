@@ -1,0 +1,181 @@
+// Metric 13: the Stripe connector's own overhead. A server of the same build with PROCESSOR=stripe, its Stripe API
+// base a localstripe the harness starts (server/src/test/localstripe.ts, as the server's tests do; without its
+// Python modules: not measured), on a database of its own; one client makes, one at a time, a sale, an authorization
+// and its capture, and a refund of the sale through the service, and, alternating with them in the same run, the
+// Stripe API calls the connector makes for each, made directly to the same localstripe with the same `stripe` package
+// (resolved from server/, so the very version the connector runs). What the service adds to a sequence is its own
+// work: HTTP, the rows, the processor request around each call.
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { localstripeMissing, startLocalstripe } from '../../server/src/test/localstripe.ts';
+import { createStore } from '../database.mjs';
+import { Latencies } from '../latencies.mjs';
+import { createConnection } from '../load-client.mjs';
+import { callEndpoint, capture, linkIdOf, merchantHeaders, readTransaction, TEST_CARD } from '../lifecycle.mjs';
+import { createMerchant } from '../merchant.mjs';
+import { SERVER_DIR, startServer } from '../server-process.mjs';
+
+/** What each sequence is, on either side; the report names them in this order. */
+export const STRIPE_SEQUENCES = [
+  {
+    key: 'sale',
+    name: 'sale',
+    throughService: 'init (sale) → the consumer pays the link',
+    directCalls: 'PaymentMethod created, Customer created, PaymentMethod attached, PaymentIntent created and confirmed (automatic capture)',
+  },
+  {
+    key: 'authorizeCapture',
+    name: 'authorization and capture',
+    throughService: 'init (authorize) → the consumer pays the link → status (the token) → capture',
+    directCalls: 'the same four (manual capture); PaymentIntent retrieved, captured',
+  },
+  { key: 'refund', name: 'refund of the sale', throughService: 'refund (the whole sale)', directCalls: "the PaymentIntent's refunds listed, refund created" },
+];
+
+const SECRET_KEY = 'sk_test_bench';
+const AMOUNT_CENTS = 1250;
+
+/**
+ * @param {{ storeKind: string, config: { warmup: number, sequences: number }, log: (line: string) => void, cleanup: (() => Promise<void>)[] }} context
+ */
+export async function measureStripeConnector({ storeKind, config, log, cleanup }) {
+  const missing = localstripeMissing();
+  if (missing) return { measured: false, reason: missing };
+  const loadAverage = os.loadavg()[0];
+  const localstripe = await startLocalstripe();
+  const stopLocalstripe = () => localstripe.stop();
+  cleanup.push(stopLocalstripe);
+  const store = await createStore(storeKind, 'stripe');
+  const disposeStore = () => store.dispose();
+  cleanup.push(disposeStore);
+  let server = null;
+  try {
+    server = await startServer(store, {
+      name: 'server-stripe',
+      env: { PROCESSOR: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: localstripe.url },
+    });
+    const merchant = await createMerchant(server, 'Bench on Stripe');
+    const http = createConnection(server.url);
+    const stripe = directClient(localstripe.url);
+    /** @type {Record<string, { service: Latencies, direct: Latencies }>} */
+    const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies() }]));
+    try {
+      log(
+        `  ${config.warmup} + ${config.sequences} rounds, one client; each: the service's sale, authorization and capture, refund, and the same Stripe calls made directly, alternating which goes first…`,
+      );
+      for (let round = 0; round < config.warmup + config.sequences; round++) {
+        const measured = round >= config.warmup;
+        const sides = [
+          async () => {
+            const times = await serviceSequences(http, merchant.apiKey);
+            if (measured) for (const [key, ms] of Object.entries(times)) samples[key].service.add(ms);
+          },
+          async () => {
+            const times = await directSequences(stripe, `bench-${round}`);
+            if (measured) for (const [key, ms] of Object.entries(times)) samples[key].direct.add(ms);
+          },
+        ];
+        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
+      }
+    } finally {
+      http.close();
+    }
+    const summary = (l) => ({ count: l.count, p50: l.percentile(50), p95: l.percentile(95), max: l.percentile(100) });
+    return {
+      measured: true,
+      loadAverage,
+      sequences: config.sequences,
+      results: STRIPE_SEQUENCES.map((s) => ({ ...s, service: summary(samples[s.key].service), direct: summary(samples[s.key].direct) })),
+    };
+  } finally {
+    await server?.stop();
+    await localstripe.stop();
+    cleanup.splice(cleanup.indexOf(stopLocalstripe), 1);
+    cleanup.splice(cleanup.indexOf(disposeStore), 1);
+    await store.dispose();
+  }
+}
+
+/** The `stripe` package the connector runs (server/'s own dependency), on localstripe as the connector configures it. */
+function directClient(apiBase) {
+  const Stripe = createRequire(path.join(SERVER_DIR, 'package.json'))('stripe');
+  const base = new URL(apiBase);
+  return new Stripe(SECRET_KEY, { host: base.hostname, port: base.port, protocol: 'http', maxNetworkRetries: 0, timeout: 30_000, telemetry: false });
+}
+
+/** The three sequences through the service, each timed from its first request sent to its last answer. */
+async function serviceSequences(http, apiKey) {
+  const headers = merchantHeaders(apiKey);
+  const card = { method: 'card', card: TEST_CARD };
+  const init = (methodType) => callEndpoint(http, 'initTransaction', { body: { amount: AMOUNT_CENTS, isCent: true, currency: 'USD', methodType }, headers });
+  const payLink = (created) => callEndpoint(http, 'payPaymentLink', { params: { linkId: linkIdOf(created) }, body: card });
+
+  let started = performance.now();
+  const sale = await init('sale');
+  await payLink(sale);
+  const saleMs = performance.now() - started;
+
+  started = performance.now();
+  const hold = await init('authorize');
+  await payLink(hold);
+  const status = await readTransaction(http, apiKey, hold.TransactionNumber);
+  const token = status.paymentDetails?.token;
+  if (!token) throw new Error(`transaction ${hold.TransactionNumber} has no token after the consumer paid (status ${status.status})`);
+  await capture(http, apiKey, token, AMOUNT_CENTS);
+  const authorizeCaptureMs = performance.now() - started;
+
+  started = performance.now();
+  await callEndpoint(http, 'refundTransaction', { params: { transactionNumber: sale.TransactionNumber }, body: {}, headers });
+  const refundMs = performance.now() - started;
+  return { sale: saleMs, authorizeCapture: authorizeCaptureMs, refund: refundMs };
+}
+
+/**
+ * The same sequences as the connector makes them (server/src/processor/stripe/stripe-processor.ts): the card saved on
+ * a Customer of its own and a PaymentIntent confirmed with it; a capture after a look at the intent; a refund after a
+ * look at the intent's refunds. Every call with its Idempotency-Key and metadata, as the connector sends them.
+ */
+async function directSequences(stripe, key) {
+  const card = { number: TEST_CARD.number, exp_month: TEST_CARD.expMonth, exp_year: TEST_CARD.expYear, cvc: TEST_CARD.cvc };
+  const pay = async (requestKey, captureMethod) => {
+    const metadata = { transactionNumber: requestKey, requestKey };
+    const paymentMethod = await stripe.paymentMethods.create({ type: 'card', card }, { idempotencyKey: `${requestKey}-pm` });
+    const customer = await stripe.customers.create({ metadata }, { idempotencyKey: `${requestKey}-customer` });
+    await stripe.paymentMethods.attach(paymentMethod.id, { customer: customer.id }, { idempotencyKey: `${requestKey}-attach` });
+    const intent = await stripe.paymentIntents.create(
+      {
+        customer: customer.id,
+        payment_method: paymentMethod.id,
+        amount: AMOUNT_CENTS,
+        currency: 'usd',
+        capture_method: captureMethod,
+        metadata,
+        confirm: true,
+      },
+      { idempotencyKey: requestKey },
+    );
+    const expected = captureMethod === 'manual' ? 'requires_capture' : 'succeeded';
+    if (intent.status !== expected) throw new Error(`localstripe: the PaymentIntent is ${intent.status}, not ${expected}`);
+    return intent;
+  };
+
+  let started = performance.now();
+  const sale = await pay(`${key}-sale`, 'automatic');
+  const saleMs = performance.now() - started;
+
+  started = performance.now();
+  const hold = await pay(`${key}-hold`, 'manual');
+  const intent = await stripe.paymentIntents.retrieve(hold.id);
+  if (intent.status !== 'requires_capture') throw new Error(`localstripe: the held PaymentIntent is ${intent.status}`);
+  await stripe.paymentIntents.capture(hold.id, { amount_to_capture: AMOUNT_CENTS }, { idempotencyKey: `${key}-capture` });
+  const authorizeCaptureMs = performance.now() - started;
+
+  started = performance.now();
+  const refundKey = `${key}-refund`;
+  const made = await stripe.refunds.list({ payment_intent: sale.id, limit: 100 });
+  if (made.data.some((refund) => refund.metadata?.requestKey === refundKey)) throw new Error('localstripe: the refund was made already');
+  await stripe.refunds.create({ payment_intent: sale.id, amount: AMOUNT_CENTS, metadata: { requestKey: refundKey } }, { idempotencyKey: refundKey });
+  const refundMs = performance.now() - started;
+  return { sale: saleMs, authorizeCapture: authorizeCaptureMs, refund: refundMs };
+}
