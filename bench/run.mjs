@@ -74,7 +74,7 @@ const CONFIG = quick
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
       stripe: { warmup: 1, sequences: 3 },
-      webhooks: { loadedMs: 1000, backlog: 200 },
+      webhooks: { loadedMs: 1000, backlog: 200, drainRounds: 1 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
       storeGrowth: { startEarly: true, seedCount: 2_000, warmupMs: 300, rounds: 1, roundMs: 1500, explainRepeat: 1, listRepeat: 3 },
     }
@@ -91,7 +91,7 @@ const CONFIG = quick
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
       stripe: { warmup: 10, sequences: 150 },
-      webhooks: { loadedMs: 8000, backlog: 6000 },
+      webhooks: { loadedMs: 8000, backlog: 6000, drainRounds: 4 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
     };
 

@@ -52,6 +52,8 @@ export function stripeSection(s) {
     '',
     table(['sequence', 'runs', 'service p50', 'service p95', 'direct p50', 'direct p95', 'p50 ÷ direct', 'p95 ÷ direct', 'service − direct (p50)'], rows),
     '',
+    `The service's requests in those sequences, p50 / p95: ${(s.requests ?? []).map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}. Init, status and the HTTP of every request are what the service adds without a processor call in them.`,
+    '',
     table(
       ['sequence', 'through the service', "the connector's Stripe calls, made directly"],
       s.results.map((r) => [r.name, r.throughService, r.directCalls]),

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { localstripeMissing, startLocalstripe } from '../../server/src/test/localstripe.ts';
 import { createStore } from '../database.mjs';
-import { Latencies } from '../latencies.mjs';
+import { Latencies, StepLatencies } from '../latencies.mjs';
 import { createConnection } from '../load-client.mjs';
 import { callEndpoint, capture, linkIdOf, merchantHeaders, readTransaction, TEST_CARD } from '../lifecycle.mjs';
 import { createMerchant } from '../merchant.mjs';
@@ -60,6 +60,8 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
     const stripe = directClient(localstripe.url);
     /** @type {Record<string, { service: Latencies, direct: Latencies }>} */
     const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies() }]));
+    // The service's requests one by one, to tell where its share of a sequence goes.
+    const requests = new StepLatencies();
     try {
       log(
         `  ${config.warmup} + ${config.sequences} rounds, one client; each: the service's sale, authorization and capture, refund, and the same Stripe calls made directly, alternating which goes first…`,
@@ -68,7 +70,7 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
         const measured = round >= config.warmup;
         const sides = [
           async () => {
-            const times = await serviceSequences(http, merchant.apiKey);
+            const times = await serviceSequences(http, merchant.apiKey, measured ? (step, ms) => requests.add(step, ms) : () => undefined);
             if (measured) for (const [key, ms] of Object.entries(times)) samples[key].service.add(ms);
           },
           async () => {
@@ -87,6 +89,7 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
       loadAverage,
       sequences: config.sequences,
       results: STRIPE_SEQUENCES.map((s) => ({ ...s, service: summary(samples[s.key].service), direct: summary(samples[s.key].direct) })),
+      requests: [...requests.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
     };
   } finally {
     await server?.stop();
@@ -104,29 +107,46 @@ function directClient(apiBase) {
   return new Stripe(SECRET_KEY, { host: base.hostname, port: base.port, protocol: 'http', maxNetworkRetries: 0, timeout: 30_000, telemetry: false });
 }
 
-/** The three sequences through the service, each timed from its first request sent to its last answer. */
-async function serviceSequences(http, apiKey) {
+/**
+ * The three sequences through the service, each timed from its first request sent to its last answer; `record` gets
+ * each request's own time.
+ * @param {import('../load-client.mjs').Connection} http
+ * @param {string} apiKey
+ * @param {(step: string, ms: number) => void} record
+ */
+async function serviceSequences(http, apiKey, record) {
   const headers = merchantHeaders(apiKey);
   const card = { method: 'card', card: TEST_CARD };
-  const init = (methodType) => callEndpoint(http, 'initTransaction', { body: { amount: AMOUNT_CENTS, isCent: true, currency: 'USD', methodType }, headers });
-  const payLink = (created) => callEndpoint(http, 'payPaymentLink', { params: { linkId: linkIdOf(created) }, body: card });
+  const init = (methodType) =>
+    callEndpoint(http, 'initTransaction', {
+      body: { amount: AMOUNT_CENTS, isCent: true, currency: 'USD', methodType },
+      headers,
+      onTime: (ms) => record(`init (${methodType})`, ms),
+    });
+  const payLink = (created, methodType) =>
+    callEndpoint(http, 'payPaymentLink', { params: { linkId: linkIdOf(created) }, body: card, onTime: (ms) => record(`pay (${methodType})`, ms) });
 
   let started = performance.now();
   const sale = await init('sale');
-  await payLink(sale);
+  await payLink(sale, 'sale');
   const saleMs = performance.now() - started;
 
   started = performance.now();
   const hold = await init('authorize');
-  await payLink(hold);
-  const status = await readTransaction(http, apiKey, hold.TransactionNumber);
+  await payLink(hold, 'authorize');
+  const status = await readTransaction(http, apiKey, hold.TransactionNumber, { onTime: (ms) => record('status', ms) });
   const token = status.paymentDetails?.token;
   if (!token) throw new Error(`transaction ${hold.TransactionNumber} has no token after the consumer paid (status ${status.status})`);
-  await capture(http, apiKey, token, AMOUNT_CENTS);
+  await capture(http, apiKey, token, AMOUNT_CENTS, { onTime: (ms) => record('capture', ms) });
   const authorizeCaptureMs = performance.now() - started;
 
   started = performance.now();
-  await callEndpoint(http, 'refundTransaction', { params: { transactionNumber: sale.TransactionNumber }, body: {}, headers });
+  await callEndpoint(http, 'refundTransaction', {
+    params: { transactionNumber: sale.TransactionNumber },
+    body: {},
+    headers,
+    onTime: (ms) => record('refund', ms),
+  });
   const refundMs = performance.now() - started;
   return { sale: saleMs, authorizeCapture: authorizeCaptureMs, refund: refundMs };
 }
