@@ -39,7 +39,8 @@ export function webhooksSection(w) {
       `Under load: ${l.clients} clients run the lifecycle for ${n0(w.loadedMs / 1000)} s (${n0(l.lifecycles)} lifecycles finished inside it; ${n0(l.events)} events in all: each payment and capture sends \`transaction.updated\` and its status's own event), every event to all ${w.endpoints} endpoints, signed with each endpoint's own secret; ` +
       "latency is receipt − the transaction's `updatedAt` (one machine, one clock). " +
       "Backlog: every delivery made so far is started again in one transaction with the dispatchers' wake-up notification, as after the endpoints' outage, and the drain is timed from that commit to the last receipt at any of them; " +
-      `${d.rounds.length > 1 ? `${d.rounds.length} times, each once the last has ended` : 'once'}. No goal is set: it is measured.`,
+      `${d.rounds.length > 1 ? `${d.rounds.length} times, each once the last has ended` : 'once'}. No goal is set: it is measured. ` +
+      `Load average ${n1(w.loadAverage)} on two cores at the start: the dispatcher, the server's other work, PostgreSQL and the receivers wait for a core far more than for each other.`,
     '',
     table(
       ['phase', 'deliveries', 'events', 'per second', 'p50', 'p99', 'max'],

@@ -6,6 +6,7 @@
 // (as `POST /events/:id/redeliver` would, one by one) in one transaction with the dispatchers' wake-up notification,
 // and the drain is timed from that commit to the last receipt at any of the three; again in a few rounds, each
 // once the last has ended, as the backlog of one short load is small.
+import os from 'node:os';
 import { startCallbackReceiver } from '../callback-receiver-client.mjs';
 import { Latencies } from '../latencies.mjs';
 import { createConnection, runClosedLoop } from '../load-client.mjs';
@@ -37,6 +38,7 @@ async function endpointDeliveries(sql, merchantId) {
  * @param {{ server: { url: string }, sql: any, config: { loadedMs: number, backlog: number, drainRounds: number }, log: (line: string) => void }} context
  */
 export async function measureWebhookFanOut({ server, sql, config, log }) {
+  const loadAverage = os.loadavg()[0];
   const merchant = await createMerchant(server, 'Bench webhooks');
   const receivers = [];
   try {
@@ -118,7 +120,7 @@ export async function measureWebhookFanOut({ server, sql, config, log }) {
     }
     const sum = (key) => rounds.reduce((n, r) => n + r[key], 0);
     const drain = { rounds, deliveries: sum('deliveries'), events: sum('events'), seconds: sum('seconds'), perSecond: sum('deliveries') / sum('seconds') };
-    return { endpoints: ENDPOINTS, loadedMs: config.loadedMs, loaded, drain };
+    return { loadAverage, endpoints: ENDPOINTS, loadedMs: config.loadedMs, loaded, drain };
   } finally {
     await Promise.all(receivers.map((r) => r.stop()));
   }
