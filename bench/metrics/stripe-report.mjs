@@ -40,19 +40,41 @@ export function stripeSection(s) {
     `**${n2(ratio(r.service.p50, r.direct.p50))}**`,
     n2(ratio(r.service.p95, r.direct.p95)),
     ms(r.service.p50 - r.direct.p50),
+    ms(r.sandbox?.p50),
+    ms(r.sandbox?.p95),
+    ms(r.service.p50 - r.direct.p50 - r.sandbox?.p50),
   ]);
   return [
     '### 13. Stripe connector overhead',
     '',
     "A server of the same build with `PROCESSOR=stripe`, its `STRIPE_API_BASE` a localstripe the harness starts (an emulation of Stripe's API in Python, in memory, on loopback), on a database of its own. " +
       `One client makes ${s.sequences} rounds, one sequence at a time: through the service, a sale, an authorization and its capture, and a refund of the sale, over HTTP as a merchant and a consumer do; ` +
-      "and, alternating with them (each round starts with the other side), the Stripe API calls the connector makes for each, sent directly to the same localstripe with the same `stripe` package, with the connector's Idempotency-Keys and metadata. " +
-      "Each sequence is timed from its first request sent to its last answer. The difference is the service's own work around the processor's: its HTTP requests, its rows, the processor request committed before each call and recorded after it. " +
+      "in turn with them (each round starts with the next side), the Stripe API calls the connector makes for each, sent directly to the same localstripe with the same `stripe` package, with the connector's Idempotency-Keys and metadata; " +
+      'and the same sequences through a second server of the same build on the same database with the sandbox processor (the same merchant; no call leaves the process). ' +
+      "Each sequence is timed from its first request sent to its last answer. The service less the direct calls is the service's own work around the processor's: its HTTP requests, its rows, the processor request committed before each call and recorded after it; " +
+      'less the sandbox side as well, what is left is what the connector adds beyond its calls (near zero when it adds nothing; the medians of three noisy sides do not subtract exactly). ' +
       `localstripe answers each call in a few milliseconds, far faster than Stripe does over the Internet, so the ratio here is the highest it gets; the difference in milliseconds is what a real Stripe call would carry on top. No goal is set: it is measured. Load average ${n1(s.loadAverage)} on two cores at the start.`,
     '',
-    table(['sequence', 'runs', 'service p50', 'service p95', 'direct p50', 'direct p95', 'p50 ÷ direct', 'p95 ÷ direct', 'service − direct (p50)'], rows),
+    table(
+      [
+        'sequence',
+        'runs',
+        'service p50',
+        'service p95',
+        'direct p50',
+        'direct p95',
+        'p50 ÷ direct',
+        'p95 ÷ direct',
+        'service − direct (p50)',
+        'on the sandbox: p50',
+        'p95',
+        'service − direct − sandbox (p50)',
+      ],
+      rows,
+    ),
     '',
-    `The service's requests in those sequences, p50 / p95: ${(s.requests ?? []).map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}. Init, status and the HTTP of every request are what the service adds without a processor call in them.`,
+    `The service's requests in those sequences, p50 / p95: ${(s.requests ?? []).map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}. Init, status and the HTTP of every request are what the service adds without a processor call in them.` +
+      (s.calls ? ` The direct calls, p50 / p95: ${s.calls.map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}.` : ''),
     '',
     table(
       ['sequence', 'through the service', "the connector's Stripe calls, made directly"],

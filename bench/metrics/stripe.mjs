@@ -3,8 +3,10 @@
 // Python modules: not measured), on a database of its own; one client makes, one at a time, a sale, an authorization
 // and its capture, and a refund of the sale through the service, and, alternating with them in the same run, the
 // Stripe API calls the connector makes for each, made directly to the same localstripe with the same `stripe` package
-// (resolved from server/, so the very version the connector runs). What the service adds to a sequence is its own
-// work: HTTP, the rows, the processor request around each call.
+// (resolved from server/, so the very version the connector runs); and, in turn with both, the same sequences through
+// a server of the same build on the same database with the sandbox processor. What the service adds to a sequence is
+// its own work (HTTP, the rows, the processor request around each call); what the connector adds beyond its calls is
+// the Stripe side less the direct calls less the sandbox side.
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,21 +52,28 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
   const disposeStore = () => store.dispose();
   cleanup.push(disposeStore);
   let server = null;
+  let sandboxServer = null;
   try {
     server = await startServer(store, {
       name: 'server-stripe',
       env: { PROCESSOR: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: localstripe.url },
     });
+    // The same build on the same database with the sandbox processor (no call leaves the process): the service's
+    // share without a connector, for the same merchant.
+    sandboxServer = await startServer(store, { name: 'server-stripe-sandbox', databaseUrl: store.url() });
     const merchant = await createMerchant(server, 'Bench on Stripe');
     const http = createConnection(server.url);
+    const sandboxHttp = createConnection(sandboxServer.url);
     const stripe = directClient(localstripe.url);
-    /** @type {Record<string, { service: Latencies, direct: Latencies }>} */
-    const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies() }]));
+    /** @type {Record<string, { service: Latencies, direct: Latencies, sandbox: Latencies }>} */
+    const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies(), sandbox: new Latencies() }]));
     // The service's requests one by one, to tell where its share of a sequence goes.
     const requests = new StepLatencies();
+    // The direct calls one by one: what a look before a capture or a refund costs.
+    const calls = new StepLatencies();
     try {
       log(
-        `  ${config.warmup} + ${config.sequences} rounds, one client; each: the service's sale, authorization and capture, refund, and the same Stripe calls made directly, alternating which goes first…`,
+        `  ${config.warmup} + ${config.sequences} rounds, one client; each: the service's sale, authorization and capture, refund on Stripe, the same Stripe calls made directly, the service's on the sandbox processor, in turn…`,
       );
       for (let round = 0; round < config.warmup + config.sequences; round++) {
         const measured = round >= config.warmup;
@@ -74,24 +83,37 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
             if (measured) for (const [key, ms] of Object.entries(times)) samples[key].service.add(ms);
           },
           async () => {
-            const times = await directSequences(stripe, `bench-${round}`);
+            const times = await directSequences(stripe, `bench-${round}`, measured ? (name, ms) => calls.add(name, ms) : () => undefined);
             if (measured) for (const [key, ms] of Object.entries(times)) samples[key].direct.add(ms);
           },
+          async () => {
+            const times = await serviceSequences(sandboxHttp, merchant.apiKey, () => undefined);
+            if (measured) for (const [key, ms] of Object.entries(times)) samples[key].sandbox.add(ms);
+          },
         ];
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
+        // Each round starts with the next side.
+        for (let k = 0; k < sides.length; k++) await sides[(round + k) % sides.length]();
       }
     } finally {
       http.close();
+      sandboxHttp.close();
     }
     const summary = (l) => ({ count: l.count, p50: l.percentile(50), p95: l.percentile(95), max: l.percentile(100) });
     return {
       measured: true,
       loadAverage,
       sequences: config.sequences,
-      results: STRIPE_SEQUENCES.map((s) => ({ ...s, service: summary(samples[s.key].service), direct: summary(samples[s.key].direct) })),
+      results: STRIPE_SEQUENCES.map((s) => ({
+        ...s,
+        service: summary(samples[s.key].service),
+        direct: summary(samples[s.key].direct),
+        sandbox: summary(samples[s.key].sandbox),
+      })),
       requests: [...requests.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
+      calls: [...calls.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
     };
   } finally {
+    await sandboxServer?.stop();
     await server?.stop();
     await localstripe.stop();
     cleanup.splice(cleanup.indexOf(stopLocalstripe), 1);
@@ -154,26 +176,41 @@ async function serviceSequences(http, apiKey, record) {
 /**
  * The same sequences as the connector makes them (server/src/processor/stripe/stripe-processor.ts): the card saved on
  * a Customer of its own and a PaymentIntent confirmed with it; a capture after a look at the intent; a refund after a
- * look at the intent's refunds. Every call with its Idempotency-Key and metadata, as the connector sends them.
+ * look at the intent's refunds. Every call with its Idempotency-Key and metadata, as the connector sends them;
+ * `record` gets each call's own time.
+ * @param {any} stripe
+ * @param {string} key
+ * @param {(name: string, ms: number) => void} record
  */
-async function directSequences(stripe, key) {
+async function directSequences(stripe, key, record) {
+  /** @type {<T>(name: string, call: () => Promise<T>) => Promise<T>} */
+  const timed = async (name, call) => {
+    const started = performance.now();
+    const answer = await call();
+    record(name, performance.now() - started);
+    return answer;
+  };
   const card = { number: TEST_CARD.number, exp_month: TEST_CARD.expMonth, exp_year: TEST_CARD.expYear, cvc: TEST_CARD.cvc };
   const pay = async (requestKey, captureMethod) => {
     const metadata = { transactionNumber: requestKey, requestKey };
-    const paymentMethod = await stripe.paymentMethods.create({ type: 'card', card }, { idempotencyKey: `${requestKey}-pm` });
-    const customer = await stripe.customers.create({ metadata }, { idempotencyKey: `${requestKey}-customer` });
-    await stripe.paymentMethods.attach(paymentMethod.id, { customer: customer.id }, { idempotencyKey: `${requestKey}-attach` });
-    const intent = await stripe.paymentIntents.create(
-      {
-        customer: customer.id,
-        payment_method: paymentMethod.id,
-        amount: AMOUNT_CENTS,
-        currency: 'usd',
-        capture_method: captureMethod,
-        metadata,
-        confirm: true,
-      },
-      { idempotencyKey: requestKey },
+    const paymentMethod = await timed('PaymentMethod created', () =>
+      stripe.paymentMethods.create({ type: 'card', card }, { idempotencyKey: `${requestKey}-pm` }),
+    );
+    const customer = await timed('Customer created', () => stripe.customers.create({ metadata }, { idempotencyKey: `${requestKey}-customer` }));
+    await timed('attached', () => stripe.paymentMethods.attach(paymentMethod.id, { customer: customer.id }, { idempotencyKey: `${requestKey}-attach` }));
+    const intent = await timed(`PaymentIntent confirmed (${captureMethod})`, () =>
+      stripe.paymentIntents.create(
+        {
+          customer: customer.id,
+          payment_method: paymentMethod.id,
+          amount: AMOUNT_CENTS,
+          currency: 'usd',
+          capture_method: captureMethod,
+          metadata,
+          confirm: true,
+        },
+        { idempotencyKey: requestKey },
+      ),
     );
     const expected = captureMethod === 'manual' ? 'requires_capture' : 'succeeded';
     if (intent.status !== expected) throw new Error(`localstripe: the PaymentIntent is ${intent.status}, not ${expected}`);
@@ -186,16 +223,18 @@ async function directSequences(stripe, key) {
 
   started = performance.now();
   const hold = await pay(`${key}-hold`, 'manual');
-  const intent = await stripe.paymentIntents.retrieve(hold.id);
+  const intent = await timed('PaymentIntent retrieved', () => stripe.paymentIntents.retrieve(hold.id));
   if (intent.status !== 'requires_capture') throw new Error(`localstripe: the held PaymentIntent is ${intent.status}`);
-  await stripe.paymentIntents.capture(hold.id, { amount_to_capture: AMOUNT_CENTS }, { idempotencyKey: `${key}-capture` });
+  await timed('captured', () => stripe.paymentIntents.capture(hold.id, { amount_to_capture: AMOUNT_CENTS }, { idempotencyKey: `${key}-capture` }));
   const authorizeCaptureMs = performance.now() - started;
 
   started = performance.now();
   const refundKey = `${key}-refund`;
-  const made = await stripe.refunds.list({ payment_intent: sale.id, limit: 100 });
+  const made = await timed('refunds listed', () => stripe.refunds.list({ payment_intent: sale.id, limit: 100 }));
   if (made.data.some((refund) => refund.metadata?.requestKey === refundKey)) throw new Error('localstripe: the refund was made already');
-  await stripe.refunds.create({ payment_intent: sale.id, amount: AMOUNT_CENTS, metadata: { requestKey: refundKey } }, { idempotencyKey: refundKey });
+  await timed('refund created', () =>
+    stripe.refunds.create({ payment_intent: sale.id, amount: AMOUNT_CENTS, metadata: { requestKey: refundKey } }, { idempotencyKey: refundKey }),
+  );
   const refundMs = performance.now() - started;
   return { sale: saleMs, authorizeCapture: authorizeCaptureMs, refund: refundMs };
 }
