@@ -73,7 +73,9 @@ export function stripeSection(s) {
       rows,
     ),
     '',
-    `The service's requests in those sequences, p50 / p95: ${(s.requests ?? []).map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}. Init, status and the HTTP of every request are what the service adds without a processor call in them.` +
+    `The service's requests in those sequences, p50 / p95 on Stripe${s.requests?.[0]?.sandbox ? ' (on the sandbox)' : ''}: ${(s.requests ?? [])
+      .map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}${r.sandbox ? ` (${ms(r.sandbox.p50)} / ${ms(r.sandbox.p95)})` : ''}`)
+      .join(', ')}. Init, status and the HTTP of every request are what the service adds without a processor call in them.` +
       (s.calls ? ` The direct calls, p50 / p95: ${s.calls.map((r) => `${r.step} ${ms(r.p50)} / ${ms(r.p95)}`).join(', ')}.` : ''),
     '',
     table(

@@ -69,6 +69,7 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
     const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies(), sandbox: new Latencies() }]));
     // The service's requests one by one, to tell where its share of a sequence goes.
     const requests = new StepLatencies();
+    const sandboxRequests = new StepLatencies();
     // The direct calls one by one: what a look before a capture or a refund costs.
     const calls = new StepLatencies();
     try {
@@ -87,7 +88,7 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
             if (measured) for (const [key, ms] of Object.entries(times)) samples[key].direct.add(ms);
           },
           async () => {
-            const times = await serviceSequences(sandboxHttp, merchant.apiKey, () => undefined);
+            const times = await serviceSequences(sandboxHttp, merchant.apiKey, measured ? (step, ms) => sandboxRequests.add(step, ms) : () => undefined);
             if (measured) for (const [key, ms] of Object.entries(times)) samples[key].sandbox.add(ms);
           },
         ];
@@ -109,7 +110,7 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
         direct: summary(samples[s.key].direct),
         sandbox: summary(samples[s.key].sandbox),
       })),
-      requests: [...requests.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
+      requests: [...requests.steps].map(([step, latencies]) => ({ step, ...summary(latencies), sandbox: summary(sandboxRequests.steps.get(step)) })),
       calls: [...calls.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
     };
   } finally {
