@@ -684,8 +684,8 @@ export function mergeReport(previous, r) {
   // The header names the partial run, after the notes of earlier partial runs of other metrics (a note of a metric
   // measured again now goes).
   const note = ` Metric${measured.size > 1 ? 's' : ''} ${[...measured].sort((a, b) => a - b).join(', ')} measured again by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s).`;
-  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\(\d+ s\)\.)*)$/m, (_all, head, notes) => {
-    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\(\d+ s\)\./g)]
+  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\([\d,]+ s\)\.)*)$/m, (_all, head, notes) => {
+    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\([\d,]+ s\)\./g)]
       .filter((m) => !m[1].split(', ').some((metric) => measured.has(Number(metric))))
       .map((m) => m[0]);
     return `${head}${kept.join('')}${note}`;
