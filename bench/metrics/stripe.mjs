@@ -51,19 +51,22 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
   const store = await createStore(storeKind, 'stripe');
   const disposeStore = () => store.dispose();
   cleanup.push(disposeStore);
-  let server = null;
-  let sandboxServer = null;
+  /** @type {Awaited<ReturnType<typeof startServer>>[]} */
+  const running = [];
   try {
-    server = await startServer(store, {
+    const onStripe = startServer(store, {
       name: 'server-stripe',
       env: { PROCESSOR: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: localstripe.url },
-    });
+    }).then((started) => (running.push(started), started));
     // The same build on the same database with the sandbox processor (no call leaves the process): the service's
-    // share without a connector, for the same merchant.
-    sandboxServer = await startServer(store, { name: 'server-stripe-sandbox', databaseUrl: store.url() });
-    const merchant = await createMerchant(server, 'Bench on Stripe');
-    const http = createConnection(server.url);
-    const sandboxHttp = createConnection(sandboxServer.url);
+    // share without a connector, for the same merchant. On the local PostgreSQL both start at once; an embedded
+    // database is the first server's, so the second joins it once it is up.
+    if (store.kind !== 'local') await onStripe;
+    const onSandbox = startServer(store, { name: 'server-stripe-sandbox', databaseUrl: store.url() }).then((started) => (running.push(started), started));
+    const [onStripeServer, onSandboxServer] = await Promise.all([onStripe, onSandbox]);
+    const merchant = await createMerchant(onStripeServer, 'Bench on Stripe');
+    const http = createConnection(onStripeServer.url);
+    const sandboxHttp = createConnection(onSandboxServer.url);
     const stripe = directClient(localstripe.url);
     /** @type {Record<string, { service: Latencies, direct: Latencies, sandbox: Latencies }>} */
     const samples = Object.fromEntries(STRIPE_SEQUENCES.map((s) => [s.key, { service: new Latencies(), direct: new Latencies(), sandbox: new Latencies() }]));
@@ -114,8 +117,8 @@ export async function measureStripeConnector({ storeKind, config, log, cleanup }
       calls: [...calls.steps].map(([step, latencies]) => ({ step, ...summary(latencies) })),
     };
   } finally {
-    await sandboxServer?.stop();
-    await server?.stop();
+    // The last started first: a server that owns an embedded database stops after the one that joined it.
+    for (const started of [...running].reverse()) await started.stop();
     await localstripe.stop();
     cleanup.splice(cleanup.indexOf(stopLocalstripe), 1);
     cleanup.splice(cleanup.indexOf(disposeStore), 1);

@@ -81,7 +81,9 @@ export async function measureWebhookFanOut({ server, sql, config, log }) {
       latencies: latencies.summary(),
     };
 
-    log(`  draining a backlog of up to ${config.backlog} deliveries to the ${ENDPOINTS} endpoints, ${config.drainRounds} times…`);
+    log(
+      `  draining a backlog of up to ${config.backlog} deliveries to the ${ENDPOINTS} endpoints, ${config.drainRounds === 1 ? 'once' : `${config.drainRounds} times`}…`,
+    );
     /** @type {{ deliveries: number, events: number, perReceiver: number[], seconds: number, perSecond: number }[]} */
     const rounds = [];
     for (let round = 0; round < config.drainRounds; round++) {
