@@ -9,6 +9,8 @@ import { LIFECYCLE_STEPS } from './lifecycle.mjs';
 import { browserGoals, browserSection } from './metrics/browser-report.mjs';
 import { failoverGoals, failoverSection } from './metrics/failover-report.mjs';
 import { busGoals, busSection } from './metrics/bus-report.mjs';
+import { stripeGoals, stripeSection } from './metrics/stripe-report.mjs';
+import { webhookGoals, webhooksSection } from './metrics/webhooks-report.mjs';
 import { table } from './markdown-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -160,6 +162,8 @@ export function goals(r) {
   if (r.browser) browserGoals(r.browser, add);
   if (r.failover) failoverGoals(r.failover, add);
   if (r.bus) busGoals(r.bus, add);
+  if (r.stripe) stripeGoals(r.stripe, add);
+  if (r.webhooks) webhookGoals(r.webhooks, add);
   return rows;
 }
 
@@ -680,8 +684,8 @@ export function mergeReport(previous, r) {
   // The header names the partial run, after the notes of earlier partial runs of other metrics (a note of a metric
   // measured again now goes).
   const note = ` Metric${measured.size > 1 ? 's' : ''} ${[...measured].sort((a, b) => a - b).join(', ')} measured again by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s).`;
-  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\(\d+ s\)\.)*)$/m, (_all, head, notes) => {
-    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\(\d+ s\)\./g)]
+  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\([\d,]+ s\)\.)*)$/m, (_all, head, notes) => {
+    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\([\d,]+ s\)\./g)]
       .filter((m) => !m[1].split(', ').some((metric) => measured.has(Number(metric))))
       .map((m) => m[0]);
     return `${head}${kept.join('')}${note}`;
@@ -743,6 +747,8 @@ export function renderReport(r) {
   if (r.browser) out.push(browserSection(r.browser), '');
   if (r.failover) out.push(failoverSection(r.failover), '');
   if (r.bus) out.push(busSection(r.bus), '');
+  if (r.stripe) out.push(stripeSection(r.stripe), '');
+  if (r.webhooks) out.push(webhooksSection(r.webhooks), '');
 
   const notes = [];
   const sections = {

@@ -24,6 +24,8 @@ import { measurePageTtfb } from './metrics/page-ttfb.mjs';
 import { measureRefunds } from './metrics/refunds.mjs';
 import { measureSdkWeight } from './metrics/sdk-weight.mjs';
 import { measureStoreGrowth, prepareStoreGrowth } from './metrics/store-growth.mjs';
+import { measureStripeConnector } from './metrics/stripe.mjs';
+import { measureWebhookFanOut } from './metrics/webhooks.mjs';
 import { measureWebsocketFanOut, profileWebsocketFanOut } from './metrics/websocket.mjs';
 import { goals, mergeReport, renderReport } from './report.mjs';
 import { browserFilesBuilt, LOG_LEVEL, ROOT, startServer } from './server-process.mjs';
@@ -46,6 +48,8 @@ const METRICS = [
   'browser',
   'failover',
   'bus',
+  'stripe',
+  'webhooks',
 ];
 for (const name of only ?? []) {
   if (!METRICS.includes(name)) {
@@ -69,6 +73,8 @@ const CONFIG = quick
       bus: { warmupMs: 300, rounds: 2, roundMs: 1000, updates: 10 },
       websocket: { subscribers: 100, updates: 5, gapMs: 50 },
       callbacks: { lightMs: 800, loadedMs: 1200, backlog: 200 },
+      stripe: { warmup: 1, sequences: 3 },
+      webhooks: { loadedMs: 1000, backlog: 200, drainRounds: 1 },
       // Quick: the two servers of metric 3 start with the main one (their idle ticks do not matter here).
       storeGrowth: { startEarly: true, seedCount: 2_000, warmupMs: 300, rounds: 1, roundMs: 1500, explainRepeat: 1, listRepeat: 3 },
     }
@@ -84,6 +90,8 @@ const CONFIG = quick
       bus: { warmupMs: 2000, rounds: 6, roundMs: 5000, updates: 200 },
       websocket: { subscribers: 1000, updates: 30, gapMs: 100 },
       callbacks: { lightMs: 5000, loadedMs: 8000, backlog: 3000 },
+      stripe: { warmup: 10, sequences: 150 },
+      webhooks: { loadedMs: 8000, backlog: 6000, drainRounds: 4 },
       storeGrowth: { startEarly: false, seedCount: 100_000, warmupMs: 3000, rounds: 3, roundMs: 8000, explainRepeat: 5, listRepeat: 50 },
     };
 
@@ -191,6 +199,7 @@ try {
   }
   result.sdk = await metric('sdk-weight', '6. SDK weight', () => measureSdkWeight(context));
   result.browser = await metric('browser', "10. the shopper's side in the browser", () => measureBrowser({ ...context, config: CONFIG.browser }));
+  result.webhooks = await metric('webhooks', "14. webhook endpoints' fan-out", () => measureWebhookFanOut({ ...context, config: CONFIG.webhooks }));
   result.callbacks = await metric('callbacks', '4. callback delivery', () => measureCallbacks({ ...context, config: CONFIG.callbacks }));
   await (counted?.server === server ? counted.stop() : server.stop());
   if (CONFIG.profile && result.callbacks && goals({ callbacks: result.callbacks }).some((g) => g.ok === false)) {
@@ -204,6 +213,9 @@ try {
   );
   result.failover = await metric('failover', '11. failover', () => measureFailover({ config: CONFIG.failover, log, cleanup }));
   result.bus = await metric('bus', '12. update bus', () => measureBus({ storeKind: result.storeKind, config: CONFIG.bus, log, cleanup }));
+  result.stripe = await metric('stripe', '13. Stripe connector overhead', () =>
+    measureStripeConnector({ storeKind: result.storeKind, config: CONFIG.stripe, log, cleanup }),
+  );
 } catch (error) {
   log(`the harness failed: ${error.stack ?? error}`);
   result.errors.push(`harness: ${String(error.message ?? error).split('\n')[0]}`);

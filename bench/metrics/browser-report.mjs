@@ -41,6 +41,16 @@ export function browserGoals(b, add) {
       Number.isFinite(r) ? r <= PAY_GOAL : null,
     );
   }
+  for (const s of b.surfaces.filter((x) => x.payFrictionless)) {
+    const f = s.payFrictionless;
+    add(
+      10,
+      `${s.name}: time to pay with the frictionless 3-D Secure card`,
+      `p95 ${ms(f.p95)}, p50 ${ms(f.p50)} (the approving card: p95 ${ms(s.pay.p95)}, p50 ${ms(s.pay.p50)})`,
+      'none set',
+      null,
+    );
+  }
   for (const s of b.surfaces.filter((x) => x.readyHe)) {
     const r = ratio(s.readyHe.p95, s.ready.p95);
     add(
@@ -113,7 +123,7 @@ export function browserSection(b) {
     '',
     `Headless ${b.chromium} driven by playwright-core, a fresh browser context per run (a cold cache: no cached file, no open connection, no compiled code kept), a 1000 × 800 viewport, ` +
       `${b.runs} rounds in ${Math.round(b.seconds)} s. Each round takes the four surfaces in turn (starting with another one each round) and, for each, its measured load and payment, its reference page, ` +
-      'the replay of its payment and (Elements, the hosted page) its load in Hebrew, alternating which goes first. ' +
+      'the replay of its payment and (Elements, the hosted page) its load in Hebrew and its payment with the frictionless 3-D Secure card, alternating which goes first. ' +
       "The merchant pages are the bench's own (bench/metrics/browser-pages.mjs: the demo shop's embedding, the SDK from the service with its SRI hash, a client ID allowing their origin) on `http://localhost:<port>`, another site than the service on `127.0.0.1`, as a shop's is; the hosted page is opened on a new 12.50 USD transaction each time.",
     '',
     "**Time to ready**: from the top page's navigation start to the card number field (Express: the first wallet button) being present, visible (not covered), enabled and editable, in whatever frame it is, and its frame visible in the page, at the next animation frame, and not before its document's first paint (a field laid out before it is not on the screen yet). " +
@@ -131,6 +141,24 @@ export function browserSection(b) {
       "That page stays open from one replay to the next (one per origin), so its connections are warm, as the shopper's page's are when they pay; a response status other than the measured payment's fails the run.",
     '',
     table(['surface', 'runs', 'p50', 'p95', 'replay p50', 'replay p95', 'p95 ÷ replay', 'requests replayed'], payRows),
+    '',
+    `**Time to pay with 3-D Secure, frictionless**: in the same rounds, a load and payment of their own, timed as above, with the sandbox's frictionless 3-D Secure card ${b.frictionlessCard} (the bank authenticates without the consumer: no dialog, approved at once); ` +
+      "before the rounds, one such payment per surface is checked to have been one (its confirmation's `threeDSecure.flow` is `frictionless`). No goal is set: it is measured.",
+    '',
+    table(
+      ['surface', 'runs', 'p50', 'p95', 'the approving card: p50', 'p95', 'p95 ÷ the approving card'],
+      b.surfaces
+        .filter((s) => s.payFrictionless)
+        .map((s) => [
+          s.name,
+          String(s.payFrictionless.count),
+          ms(s.payFrictionless.p50),
+          ms(s.payFrictionless.p95),
+          ms(s.pay.p50),
+          ms(s.pay.p95),
+          n2(ratio(s.payFrictionless.p95, s.pay.p95)),
+        ]),
+    ),
     '',
     ...b.surfaces.map(waterfall).flatMap((d) => [d, '']),
   ].join('\n');

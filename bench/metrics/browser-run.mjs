@@ -1,11 +1,17 @@
 // One page load of metric 10 in a fresh browser context (a cold cache, no connections): the time to ready from the
 // probe's reports, then, where asked, the shopper's payment and its time to pay; and, where asked, every request of
 // the load and of the payment (the waterfall of the report, and what the reference payment replays).
+import { SANDBOX_3DS_CARDS } from '../../protocol/src/sandbox.ts';
 import { installProbe } from './browser-probe.mjs';
 
 const READY_TIMEOUT_MS = 30_000;
 const PAY_TIMEOUT_MS = 30_000;
 export const TEST_CARD = { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+/** The sandbox's frictionless 3-D Secure card: authenticated without the consumer, approved at once. */
+export const FRICTIONLESS_3DS_CARD = {
+  ...TEST_CARD,
+  number: (SANDBOX_3DS_CARDS.find((c) => c.threeDSecure === 'frictionless')?.number ?? '').replace(/(\d{4})(?=\d)/g, '$1 '),
+};
 
 /**
  * @typedef {{ kind: string, t: number, top: boolean, origin: string, name?: string, detail?: any }} ProbeEvent

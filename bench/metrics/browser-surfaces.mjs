@@ -1,21 +1,28 @@
 // The four surfaces of metric 10: what the probe waits for on each (the card number field, in whatever frame; the
 // first wallet button for Express), how the shopper pays on it (the sandbox's approving test card, or the wallet's
-// sandbox sheet), and what its reference page waits for.
+// sandbox sheet), and what its reference page waits for; and which surfaces also pay with the sandbox's frictionless
+// 3-D Secure card.
 import { TEST_CARD } from './browser-run.mjs';
 
 const CARD_NUMBER = 'input[autocomplete="cc-number"]';
 
-/** @param {import('playwright-core').Page | import('playwright-core').FrameLocator} where */
-async function typeCard(where) {
-  await where.locator(CARD_NUMBER).fill(TEST_CARD.number);
-  await where.locator('input[autocomplete="cc-exp"]').fill(TEST_CARD.expiry);
-  await where.locator('input[autocomplete="cc-csc"]').fill(TEST_CARD.cvc);
+/**
+ * @typedef {{ number: string, expiry: string, cvc: string }} BrowserCard
+ * @param {import('playwright-core').Page | import('playwright-core').FrameLocator} where
+ * @param {BrowserCard} card
+ */
+async function typeCard(where, card) {
+  await where.locator(CARD_NUMBER).fill(card.number);
+  await where.locator('input[autocomplete="cc-exp"]').fill(card.expiry);
+  await where.locator('input[autocomplete="cc-csc"]').fill(card.cvc);
 }
 
 /**
  * @typedef {import('./browser-pages.mjs').Surface} Surface
  * @typedef {{ name: string, targets: import('./browser-probe.mjs').ProbeTargets, referenceTargets: import('./browser-probe.mjs').ProbeTargets,
- *   pay: (page: import('playwright-core').Page) => Promise<void>, languages: boolean }} SurfaceSpec
+ *   pay: (page: import('playwright-core').Page, card?: BrowserCard) => Promise<void>, languages: boolean, threeDSecure: boolean }} SurfaceSpec
+ * `pay` types `card` (the approving test card when none is given; Express pays with its wallet sheet);
+ * `threeDSecure`: the surface is also paid with the frictionless 3-D Secure card.
  */
 
 /** @type {Record<Surface, SurfaceSpec>} */
@@ -24,21 +31,23 @@ export const SURFACE_SPECS = {
     name: 'Elements 1.1.1 (card frame)',
     targets: { field: CARD_NUMBER, frame: 'iframe[src*="/card-frame.html"]', done: null },
     referenceTargets: { field: CARD_NUMBER, frame: 'iframe[src*="/reference/"]', done: null },
-    pay: async (page) => {
-      await typeCard(page.frameLocator('iframe[src*="/card-frame.html"]'));
+    pay: async (page, card = TEST_CARD) => {
+      await typeCard(page.frameLocator('iframe[src*="/card-frame.html"]'), card);
       await page.locator('#pay-button:enabled').click();
     },
     languages: true,
+    threeDSecure: true,
   },
   iframe: {
     name: 'iframe SDK 1.0.9 (deprecated)',
     targets: { field: CARD_NUMBER, frame: 'iframe[src*="/widget.html"]', done: null },
     referenceTargets: { field: CARD_NUMBER, frame: 'iframe[src*="/reference/"]', done: null },
-    pay: async (page) => {
-      await typeCard(page.frameLocator('iframe[src*="/widget.html"]'));
+    pay: async (page, card = TEST_CARD) => {
+      await typeCard(page.frameLocator('iframe[src*="/widget.html"]'), card);
       await page.locator('#pay-button:enabled').click();
     },
     languages: false,
+    threeDSecure: false,
   },
   express: {
     name: 'Express 1.0.0 (first wallet button)',
@@ -49,15 +58,17 @@ export const SURFACE_SPECS = {
       await page.getByRole('dialog').getByRole('button', { name: 'Pay', exact: true }).click();
     },
     languages: false,
+    threeDSecure: false,
   },
   hosted: {
     name: 'hosted payment page (GET /pay/:linkId)',
     targets: { field: CARD_NUMBER, frame: null, done: '#page[data-view="approved"]' },
     referenceTargets: { field: CARD_NUMBER, frame: null, done: null },
-    pay: async (page) => {
-      await typeCard(page);
+    pay: async (page, card = TEST_CARD) => {
+      await typeCard(page, card);
       await page.locator('#pay-button:enabled').click();
     },
     languages: true,
+    threeDSecure: true,
   },
 };

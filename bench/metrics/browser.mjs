@@ -5,12 +5,14 @@
 // wallet and the page times the click to the SDK's callback or the page's confirmation (time to pay). In the same
 // rounds, alternating with those runs: each surface's reference page (the same bytes, nothing run: browser-pages.mjs)
 // and the replay of each payment's HTTP requests on a fresh session (browser-replay.mjs); and, for Elements and the
-// hosted page, the time to ready in Hebrew (a catalogue fetched) beside English.
+// hosted page, the time to ready in Hebrew (a catalogue fetched) beside English, and the time to pay with the
+// sandbox's frictionless 3-D Secure card beside the approving card's.
+import { endpointRequest } from '../../protocol/src/endpoint-path.ts';
 import { Latencies } from '../latencies.mjs';
 import { findChromium, launchChromium } from './browser-launch.mjs';
 import { SURFACES, startBenchPages } from './browser-pages.mjs';
 import { freshSession, paymentRequests, planReplay, replayInPage, setupRequests } from './browser-replay.mjs';
-import { loadOnce } from './browser-run.mjs';
+import { FRICTIONLESS_3DS_CARD, loadOnce } from './browser-run.mjs';
 import { SURFACE_SPECS } from './browser-surfaces.mjs';
 
 /**
@@ -32,6 +34,15 @@ export function merchantApi(serviceUrl, apiKey) {
     if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 200)}`);
     return JSON.parse(text);
   };
+}
+
+/** A transaction as the merchant's backend reads it (GET /transactions/:n). */
+async function merchantTransaction(serviceUrl, apiKey, transactionNumber) {
+  const { method, path } = endpointRequest('getTransaction', { transactionNumber });
+  const response = await fetch(new URL(path, serviceUrl), { method, headers: { authorization: `Bearer ${apiKey}` } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
+  return JSON.parse(text);
 }
 
 /** A URL's path without the run's random ids and query (what the report shows). */
@@ -118,6 +129,21 @@ export async function measureBrowser({ server, merchant, config, log }) {
         throw new Error(`${spec.name}: the payment's requests came from ${origin}, neither the service nor the merchant page`);
     }
 
+    // The frictionless 3-D Secure card, once per surface that takes it, not counted: its payment must be one, or the
+    // rows would time an ordinary payment (or a challenge's dialog).
+    const frictionless = (spec) => (/** @type {import('playwright-core').Page} */ page) => spec.pay(page, FRICTIONLESS_3DS_CARD);
+    for (const surface of SURFACES.filter((s) => SURFACE_SPECS[s].threeDSecure)) {
+      const spec = SURFACE_SPECS[surface];
+      const { url, transaction } = await urlOf(surface, 'en');
+      const run = await loadOnce(browser, { url, targets: spec.targets, pay: frictionless(spec) });
+      const number = transaction?.transactionNumber ?? run.paid?.transactionNumber;
+      if (!number) throw new Error(`${spec.name}: the frictionless 3-D Secure payment named no transaction`);
+      const paid = await merchantTransaction(server.url, merchant.apiKey, number);
+      const flow = paid.confirmation?.threeDSecure?.flow;
+      if (flow !== 'frictionless')
+        throw new Error(`${spec.name}: the 3-D Secure card's payment has flow ${flow ?? 'none'} (status ${paid.status}), not frictionless`);
+    }
+
     // The replays run in one page per origin, kept open: its connections are as warm as the measured page's are
     // when the shopper pays (the load opened them). Each replay has its own fresh session or transaction.
     const replayPages = new Map();
@@ -147,12 +173,19 @@ export async function measureBrowser({ server, merchant, config, log }) {
     const samples = Object.fromEntries(
       SURFACES.map((s) => [
         s,
-        { ready: new Latencies(), referenceReady: new Latencies(), pay: new Latencies(), referencePay: new Latencies(), readyHe: new Latencies() },
+        {
+          ready: new Latencies(),
+          referenceReady: new Latencies(),
+          pay: new Latencies(),
+          referencePay: new Latencies(),
+          readyHe: new Latencies(),
+          payFrictionless: new Latencies(),
+        },
       ]),
     );
     const started = performance.now();
     log(
-      `  ${config.runs} rounds; each: every surface measured (load and pay), its reference page, its payment's replay; Elements and the hosted page also in he…`,
+      `  ${config.runs} rounds; each: every surface measured (load and pay), its reference page, its payment's replay; Elements and the hosted page also in he and paid with the frictionless 3-D Secure card…`,
     );
     for (let round = 0; round < config.runs; round++) {
       // The surfaces in turn, starting with another one each round; within a surface the measured run and its
@@ -172,6 +205,14 @@ export async function measureBrowser({ server, merchant, config, log }) {
           ...(spec.languages
             ? [async () => s.readyHe.add((await loadOnce(browser, { url: (await urlOf(surface, 'he')).url, targets: spec.targets })).readyMs)]
             : []),
+          ...(spec.threeDSecure
+            ? [
+                async () =>
+                  s.payFrictionless.add(
+                    (await loadOnce(browser, { url: (await urlOf(surface, 'en')).url, targets: spec.targets, pay: frictionless(spec) })).payMs,
+                  ),
+              ]
+            : []),
         ];
         const order = round % 2 === 0 ? steps : [...steps].reverse();
         for (const step of order) await step();
@@ -184,6 +225,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
       chromium: `${chromium.path} (${version})`,
       runs: config.runs,
       seconds,
+      frictionlessCard: FRICTIONLESS_3DS_CARD.number,
       fieldStates: pages.fieldStates,
       referenceSizes: pages.referenceSizes,
       surfaces: SURFACES.map((surface) => {
@@ -198,6 +240,7 @@ export async function measureBrowser({ server, merchant, config, log }) {
           pay: summary(s.pay),
           referencePay: summary(s.referencePay),
           readyHe: SURFACE_SPECS[surface].languages ? summary(s.readyHe) : null,
+          payFrictionless: SURFACE_SPECS[surface].threeDSecure ? summary(s.payFrictionless) : null,
           waterfall: { readyMs: r.readyMs, clickMs: r.clickMs, rows: r.waterfall, marks: r.marks, sockets: r.sockets },
           replayed: r.replay.requests,
           replayedFrom: r.replay.documentUrl.startsWith(server.url) ? 'a document of the service (its manifest)' : "a blank page of the merchant's origin",
