@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { localstripeMissing, startLocalstripe } from '../../server/src/test/localstripe.ts';
+import { localstripeMissing, startLocalstripe } from '../../scripts/test-peers.mjs';
 import { createStore } from '../database.mjs';
 import { Latencies, StepLatencies } from '../latencies.mjs';
 import { createConnection } from '../load-client.mjs';

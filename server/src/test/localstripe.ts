@@ -10,11 +10,6 @@ export { startLocalstripe, type Localstripe };
 
 const missing = localstripeMissing();
 
-/** Why localstripe cannot run here, or null when it can (the benchmark says it in its report). */
-export function localstripeMissing(): string | null {
-  return 'missing' in found ? found.missing : null;
-}
-
 /** Whether localstripe can run here; when not, prints why (the caller skips its tests). */
 export function localstripeAvailable(): boolean {
   if (missing) {
