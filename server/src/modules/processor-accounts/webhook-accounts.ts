@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/client';
 import type { Env } from '../../env';
 import type { Logger } from '../../logger';
 import { openCredentials } from '../../processor/processor-secrets';
-import { findProcessorAccountsOfKind, type ProcessorAccountRow } from './processor-accounts.queries';
+import { findProcessorAccount, findProcessorAccountsOfKind, type ProcessorAccountRow } from './processor-accounts.queries';
 import { ADYEN_HINT_AFTER_ACCOUNT } from './processor-accounts.service';
 
 /**
@@ -42,6 +42,16 @@ export async function stripeWebhookAccounts(deps: Deps): Promise<WebhookAccount[
     );
   }
   return opened(deps, rows).flatMap(({ merchantId, credentials }) => (credentials.webhookSecret ? [{ merchantId, secret: credentials.webhookSecret }] : []));
+}
+
+/**
+ * Whether a Stripe webhook verified with the secret of `signerMerchantId`'s own account (null: the default account's,
+ * STRIPE_WEBHOOK_SECRET) speaks for a payment of `merchantId`: its own account's for its own, the default's for a
+ * merchant with no account of its own.
+ */
+export async function stripeSignerSpeaksFor(db: Queryable, signerMerchantId: string | null, merchantId: string): Promise<boolean> {
+  if (signerMerchantId !== null) return signerMerchantId === merchantId;
+  return (await findProcessorAccount(db, merchantId)) === null;
 }
 
 /** The rows' credentials opened; one that does not open (PROCESSOR_SECRETS_KEY changed) is left out, and logged. */

@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { ApiError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Queryable } from '../../db/client';
-import { stripeWebhookAccounts } from '../processor-accounts';
+import { stripeSignerSpeaksFor, stripeWebhookAccounts } from '../processor-accounts';
 import { completeToldAuthentication, type AuthenticationFlowDeps } from '../authentication-flow';
 
 export const STRIPE_WEBHOOKS_PATH = '/processors/stripe/webhooks';
@@ -24,7 +24,7 @@ const AUTHENTICATION_EVENTS = new Set(['payment_intent.succeeded', 'payment_inte
  * there), so a verified event is acknowledged and logged (its id, its type and whose account), once however often
  * Stripe sends it. The one exception is 3-D Secure: an event that a PaymentIntent left the bank's step
  * (`AUTHENTICATION_EVENTS`) completes the authentication waiting on it, should it come before the consumer's return
- * (docs/integrating.md#3-d-secure).
+ * (docs/integrating.md#3-d-secure), when the account that signed it is the one that merchant's payments go to.
  */
 export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Queryable; env: Env; logger: Logger }): Router {
   const { env, logger } = deps;
@@ -55,7 +55,9 @@ export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Querya
       const intent = AUTHENTICATION_EVENTS.has(event.type) ? (event.data.object as Stripe.PaymentIntent) : null;
       const requestKey = intent?.metadata?.['requestKey'];
       // Remembered once taken: a completion that throws answers 500, and Stripe sends the event again.
-      if (intent && requestKey) await completeToldAuthentication(deps, requestKey, intent.id);
+      if (intent && requestKey) {
+        await completeToldAuthentication(deps, requestKey, intent.id, (merchantId) => stripeSignerSpeaksFor(deps.db, signer.merchantId, merchantId));
+      }
       seen.add(event.id);
       if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
     }
