@@ -45,6 +45,8 @@ export function frameAncestorsDirective(origin) {
  * The iframe SDK's widget page's Content-Security-Policy: the card frame's, and it may frame the bank's 3-D Secure
  * page in its dialog: the service's own page, which sends a processor's authentication on to the processor's page and
  * on from there to the card issuer's (Stripe's, Adyen's, a bank's: origins nobody can list ahead), so any https page.
+ * `frame-src` is checked at every navigation of that frame, redirects included: the processor's page redirecting it to
+ * the issuer's access control server (ACS), on whatever https origin the issuer has, is why `https:` and not a list.
  * @param {string | null} frameAncestor
  * @returns {string}
  */

@@ -1,7 +1,7 @@
 /**
  * The controller's end of the card frame's channel, against a same-origin window standing in for the frame: an
  * `authentication` it refuses is answered with `cancelAuthentication`, so the frame's payment ends instead of waiting for
- * a dialog that was never shown.
+ * a dialog that was never shown; a repeat of one whose dialog is on show is ignored.
  */
 import { expect } from '@open-wc/testing';
 import type { ReactiveControllerHost } from 'lit';
@@ -20,6 +20,8 @@ describe('CardFrameController', () => {
   let controller: CardFrameController;
   let toFrame: Array<{ type: string; requestId?: string }>;
   let dialogs: string[];
+  /** How many dialogs the controller closed. */
+  let closed: number;
   const onFrameMessage = (event: MessageEvent) => toFrame.push(event.data as { type: string });
 
   /** A message from the stand-in frame, as the card frame writes it. */
@@ -29,6 +31,7 @@ describe('CardFrameController', () => {
   beforeEach(() => {
     toFrame = [];
     dialogs = [];
+    closed = 0;
     iframe = document.createElement('iframe');
     document.body.append(iframe);
     iframe.contentWindow!.addEventListener('message', onFrameMessage);
@@ -40,7 +43,9 @@ describe('CardFrameController', () => {
       onLook: () => undefined,
       onAuthentication: (url) => {
         dialogs.push(url);
-        return () => undefined;
+        return () => {
+          closed++;
+        };
       },
       log: () => undefined,
     };
@@ -84,5 +89,18 @@ describe('CardFrameController', () => {
     fromFrame({ type: 'result', requestId, ok: false, error: { code: 'payment_cancelled', message: 'cancelled' } });
     expect(await outcome).to.deep.include({ ok: false });
     expect(toFrame.filter((message) => message.type === 'cancelAuthentication')).to.deep.equal([]);
+  });
+
+  it("ignores a repeated authentication of the payment whose bank's page is on show: the dialog stays, nothing is cancelled", async () => {
+    const { requestId } = await submitted();
+    fromFrame({ type: 'authentication', requestId, url: `${location.origin}/authentication/auth_1` });
+    await waitFor(() => dialogs.length === 1, 'the dialog');
+    fromFrame({ type: 'authentication', requestId, url: `${location.origin}/authentication/auth_1` });
+    // Messages are taken in order: once the one after the repeat is answered, the repeat was taken.
+    fromFrame({ type: 'authentication', requestId: 'unknown-2', url: `${location.origin}/authentication/auth_2` });
+    await waitFor(() => toFrame.find((message) => message.type === 'cancelAuthentication'), 'cancelAuthentication');
+    expect(toFrame.filter((message) => message.type === 'cancelAuthentication').map((message) => message.requestId)).to.deep.equal(['unknown-2']);
+    expect(dialogs).to.deep.equal([`${location.origin}/authentication/auth_1`]);
+    expect(closed).to.equal(0);
   });
 });

@@ -245,9 +245,14 @@ export class CardFrameController implements ReactiveController {
         return;
       case 'authentication': {
         const pending = this.#pending.get(message.requestId);
-        if (!pending || pending.closeAuthentication || new URL(message.url).origin !== new URL(this.#apiBase).origin) {
-          // Refused (no payment of that id in flight, its bank's page already on show, or a page of another origin):
-          // the frame is told at once, so its payment ends as cancelled instead of waiting for a dialog never shown.
+        if (pending?.closeAuthentication) {
+          // Its bank's page is already on show: a repeat is ignored, and the payment goes on waiting for that page.
+          this.callbacks.log('authentication repeated');
+          return;
+        }
+        if (!pending || new URL(message.url).origin !== new URL(this.#apiBase).origin) {
+          // Refused (no payment of that id in flight, or a page of another origin): the frame is told at once, so its
+          // payment ends as cancelled instead of waiting for a dialog never shown.
           this.callbacks.log('authentication refused');
           this.#channel?.send({ type: 'cancelAuthentication', requestId: message.requestId });
           return;

@@ -96,11 +96,21 @@ async function recordApproval(deps: AuthenticationFlowDeps, claimed: Authenticat
  * The processor told that the payment made with `requestKey` has left the bank's step (Stripe's
  * `payment_intent.succeeded`, `payment_intent.amount_capturable_updated` or `payment_intent.payment_failed`, which may
  * come before the consumer's return): its authentication is completed as the return would complete it, once. One
- * that names another payment (`reference`), or none waiting, changes nothing.
+ * that names another payment (`reference`), none waiting, or one of a merchant whose account did not tell it
+ * (`toldByItsAccount`: the teller's account is the merchant's processor account) changes nothing.
  */
-export async function completeToldAuthentication(deps: AuthenticationFlowDeps, requestKey: string, reference: string): Promise<AuthenticationEnd> {
+export async function completeToldAuthentication(
+  deps: AuthenticationFlowDeps,
+  requestKey: string,
+  reference: string,
+  toldByItsAccount: (merchantId: string) => Promise<boolean>,
+): Promise<AuthenticationEnd> {
   const authentication = await findAuthenticationByRequestKey(deps.db, requestKey);
   if (!authentication || authentication.processorReference !== reference) return { ended: false, authentication: null };
+  if (!(await toldByItsAccount(authentication.merchantId))) {
+    deps.logger.warn({ code: 'authentication_told_by_other_account' }, "another account's processor told of an authentication; nothing changed");
+    return { ended: false, authentication: null };
+  }
   return completeAuthentication(deps, authentication.id);
 }
 

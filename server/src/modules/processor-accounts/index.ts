@@ -2,4 +2,4 @@
 export { MerchantProcessors } from './merchant-processors';
 export { connectProcessor, merchantProcessor } from './processor-accounts.service';
 export { processorAccountsRoutes } from './processor-accounts.routes';
-export { adyenWebhookAccounts, MAX_STRIPE_WEBHOOK_ACCOUNTS, stripeWebhookAccounts, type WebhookAccount } from './webhook-accounts';
+export { adyenWebhookAccounts, MAX_STRIPE_WEBHOOK_ACCOUNTS, stripeSignerSpeaksFor, stripeWebhookAccounts, type WebhookAccount } from './webhook-accounts';

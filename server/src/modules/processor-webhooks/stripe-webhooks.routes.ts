@@ -2,10 +2,13 @@ import express, { Router } from 'express';
 import Stripe from 'stripe';
 import type { Env } from '../../env';
 import { ApiError } from '../../errors';
+import { perAddressLimit } from '../../http/address-limit';
+import type { RateLimiter } from '../../http/rate-limit';
 import type { Logger } from '../../logger';
 import type { Queryable } from '../../db/client';
-import { stripeWebhookAccounts } from '../processor-accounts';
+import { stripeSignerSpeaksFor, stripeWebhookAccounts } from '../processor-accounts';
 import { completeToldAuthentication, type AuthenticationFlowDeps } from '../authentication-flow';
+import { PROCESSOR_WEBHOOK_SCOPE } from './adyen-webhooks.routes';
 
 export const STRIPE_WEBHOOKS_PATH = '/processors/stripe/webhooks';
 /** Stripe's events are small; a body above this is not one. */
@@ -24,43 +27,51 @@ const AUTHENTICATION_EVENTS = new Set(['payment_intent.succeeded', 'payment_inte
  * there), so a verified event is acknowledged and logged (its id, its type and whose account), once however often
  * Stripe sends it. The one exception is 3-D Secure: an event that a PaymentIntent left the bank's step
  * (`AUTHENTICATION_EVENTS`) completes the authentication waiting on it, should it come before the consumer's return
- * (docs/integrating.md#3-d-secure).
+ * (docs/integrating.md#3-d-secure), when the account that signed it is the one that merchant's payments go to.
+ * Limited per address as Adyen's (`PROCESSOR_WEBHOOK_SCOPE`): 429 `rate_limited`, which Stripe retries.
  */
-export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Queryable; env: Env; logger: Logger }): Router {
+export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Queryable; env: Env; logger: Logger; limiter: RateLimiter }): Router {
   const { env, logger } = deps;
   const router = Router();
   const seen = new Set<string>();
-  router.post(STRIPE_WEBHOOKS_PATH, express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
-    const signature = req.get('stripe-signature');
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const secrets: Signer[] = [
-      ...(env.STRIPE_WEBHOOK_SECRET ? [{ secret: env.STRIPE_WEBHOOK_SECRET, merchantId: null }] : []),
-      ...(signature ? await stripeWebhookAccounts(deps) : []),
-    ];
-    const found = signature ? verified(body, signature, secrets) : null;
-    if (!found) {
-      logger.warn({ code: 'stripe_webhook_unverified', signed: signature !== undefined }, 'a Stripe webhook did not verify; nothing changed');
-      throw new ApiError(
-        'unauthorized',
-        "The Stripe-Signature header does not verify with the webhook signing secret of any Stripe account of the service (STRIPE_WEBHOOK_SECRET, or a merchant's own account's); nothing changed.",
-      );
-    }
-    const { event, signer } = found;
-    const repeated = seen.has(event.id);
-    if (!repeated) {
-      logger.info(
-        { code: 'stripe_webhook', eventId: event.id, type: event.type, ...(signer.merchantId ? { merchantId: signer.merchantId } : {}) },
-        'Stripe webhook received',
-      );
-      const intent = AUTHENTICATION_EVENTS.has(event.type) ? (event.data.object as Stripe.PaymentIntent) : null;
-      const requestKey = intent?.metadata?.['requestKey'];
-      // Remembered once taken: a completion that throws answers 500, and Stripe sends the event again.
-      if (intent && requestKey) await completeToldAuthentication(deps, requestKey, intent.id);
-      seen.add(event.id);
-      if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
-    }
-    res.json({ received: true });
-  });
+  router.post(
+    STRIPE_WEBHOOKS_PATH,
+    perAddressLimit(deps.limiter, PROCESSOR_WEBHOOK_SCOPE),
+    express.raw({ type: () => true, limit: BODY_LIMIT }),
+    async (req, res) => {
+      const signature = req.get('stripe-signature');
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const secrets: Signer[] = [
+        ...(env.STRIPE_WEBHOOK_SECRET ? [{ secret: env.STRIPE_WEBHOOK_SECRET, merchantId: null }] : []),
+        ...(signature ? await stripeWebhookAccounts(deps) : []),
+      ];
+      const found = signature ? verified(body, signature, secrets) : null;
+      if (!found) {
+        logger.warn({ code: 'stripe_webhook_unverified', signed: signature !== undefined }, 'a Stripe webhook did not verify; nothing changed');
+        throw new ApiError(
+          'unauthorized',
+          "The Stripe-Signature header does not verify with the webhook signing secret of any Stripe account of the service (STRIPE_WEBHOOK_SECRET, or a merchant's own account's); nothing changed.",
+        );
+      }
+      const { event, signer } = found;
+      const repeated = seen.has(event.id);
+      if (!repeated) {
+        logger.info(
+          { code: 'stripe_webhook', eventId: event.id, type: event.type, ...(signer.merchantId ? { merchantId: signer.merchantId } : {}) },
+          'Stripe webhook received',
+        );
+        const intent = AUTHENTICATION_EVENTS.has(event.type) ? (event.data.object as Stripe.PaymentIntent) : null;
+        const requestKey = intent?.metadata?.['requestKey'];
+        // Remembered once taken: a completion that throws answers 500, and Stripe sends the event again.
+        if (intent && requestKey) {
+          await completeToldAuthentication(deps, requestKey, intent.id, (merchantId) => stripeSignerSpeaksFor(deps.db, signer.merchantId, merchantId));
+        }
+        seen.add(event.id);
+        if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
+      }
+      res.json({ received: true });
+    },
+  );
   return router;
 }
 

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Status, type ProvisionedMerchant } from '@svc/protocol';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { authentications } from '../../db/schema';
 import { createLogger } from '../../logger';
+import { provisionTestMerchant } from '../../test/fixtures';
 import { useTestApp } from '../../test/harness';
-import { codeOf } from '../../test/merchant-client';
+import { cardNumbered, codeOf, consumerPays, merchantClient } from '../../test/merchant-client';
 import { STRIPE_WEBHOOKS_PATH } from '.';
 
 const SECRET = 'whsec_test_signing_secret_of_the_account';
@@ -81,5 +85,64 @@ describe('POST /processors/stripe/webhooks', () => {
     const later = event('evt_own_account_old_secret');
     expect((await post(later, Stripe.webhooks.generateTestHeaderString({ payload: later, secret: OWN_SECRET }))).status).toBe(401);
     expect(received('evt_own_account_old_secret')).toHaveLength(0);
+  });
+
+  describe("an event that a PaymentIntent left the bank's step", () => {
+    /** The sandbox's card that waits for the simulated bank. */
+    const CHALLENGE = '4000000000003220';
+    const connect = (merchant: ProvisionedMerchant, webhookSecret: string) =>
+      t.app.request('/merchant/processor', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${merchant.apiKey}` },
+        body: { kind: 'stripe', secretKey: 'sk_test_merchantOwnStripeKey1234', webhookSecret },
+      });
+    /** A payment of `merchant` waiting for the bank, and the event Stripe would send once its intent left that step. */
+    async function waiting(merchant: ProvisionedMerchant) {
+      const client = merchantClient(t.app, merchant);
+      const created = (await client.init({ amount: 25, currency: 'EUR' })).body;
+      expect((await consumerPays(t.app, created, cardNumbered(CHALLENGE))).status).toBe(202);
+      const [authentication] = await t.database.db.select().from(authentications).where(eq(authentications.merchantId, merchant.merchantId));
+      const status = async () => (await client.get(created.TransactionNumber)).body.status;
+      const told = (id: string) =>
+        JSON.stringify({
+          id,
+          object: 'event',
+          type: 'payment_intent.succeeded',
+          data: { object: { id: authentication!.processorReference, object: 'payment_intent', metadata: { requestKey: authentication!.requestKey } } },
+        });
+      return { status, told };
+    }
+    const signed = (body: string, secret: string) => Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
+
+    it("is taken from the account the merchant's payments go to, and from no other", async () => {
+      const onDefault = await provisionTestMerchant(t.database.db);
+      const other = await provisionTestMerchant(t.database.db);
+      const otherSecret = 'whsec_test_signing_secret_of_another_merchants_account';
+      expect((await connect(other, otherSecret)).status).toBe(200);
+      const payment = await waiting(onDefault);
+
+      // Signed by another merchant's own account: the payment still waits.
+      const foreign = payment.told('evt_told_by_another_account');
+      expect((await post(foreign, signed(foreign, otherSecret))).status).toBe(200);
+      expect(await payment.status()).toBe(Status.AwaitingAuthentication);
+      const refused = lines.filter((line) => line.code === 'authentication_told_by_other_account');
+      expect(refused).toHaveLength(1);
+      expect(JSON.stringify(refused)).not.toContain(other.merchantId);
+      expect(JSON.stringify(refused)).not.toContain(onDefault.merchantId);
+
+      // Signed by the default account, the merchant's: completed.
+      const own = payment.told('evt_told_by_the_default_account');
+      expect((await post(own, signed(own, SECRET))).status).toBe(200);
+      expect(await payment.status()).toBe(Status.Approved);
+    });
+
+    it('is not taken from the default account for a merchant that connected its own', async () => {
+      const merchant = await provisionTestMerchant(t.database.db);
+      const payment = await waiting(merchant);
+      expect((await connect(merchant, 'whsec_test_signing_secret_of_a_later_account')).status).toBe(200);
+      const body = payment.told('evt_default_for_an_own_account');
+      expect((await post(body, signed(body, SECRET))).status).toBe(200);
+      expect(await payment.status()).toBe(Status.AwaitingAuthentication);
+    });
   });
 });

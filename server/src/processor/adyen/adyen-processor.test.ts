@@ -14,7 +14,12 @@ describe.skipIf(!published)('the Adyen connector against the published Checkout 
   const processor = () => new AdyenProcessor({ ...ADYEN_TEST_ACCOUNT, returnUrl: 'https://pay.example.com/' });
   const subject = () => {
     double ??= startAdyenDouble(published!.checkout);
-    return { processor: processor(), currency: 'EUR' as const, cards: { approved: card('4111111111111111').card, declined: card('4000000000000002').card } };
+    return {
+      processor: processor(),
+      currency: 'EUR' as const,
+      cards: { approved: card('4111111111111111').card, declined: card('4000000000000002').card },
+      cannotFindPaymentByKey: true as const,
+    };
   };
   afterEach(() => {
     // Every request the connector sent is one Adyen's published schema takes.
