@@ -90,12 +90,12 @@ describe("the reversal of an authentication's payment", () => {
     // Before its lease ends the worker leaves it to the request that reversed it.
     await workerAt(PROCESSOR_LEASE_MS / 2);
     expect(times(processor.reversed, requestKey)).toBe(0);
-    const [{ reference }] = await t.database.sql<{ reference: string }[]>`
+    const [kept] = await t.database.sql<{ reference: string }[]>`
       select processor_reference as reference from authentications where id = ${authenticationId}`;
     await workerAt(PROCESSOR_LEASE_MS + 1);
     expect(times(processor.reversed, requestKey)).toBe(1);
     // The worker names the payment as the authentication kept it (a connector that lost it in a restart needs it).
-    expect(processor.reversalReferences.at(-1)).toBe(reference);
+    expect(processor.reversalReferences.at(-1)).toBe(kept!.reference);
     expect(await requestOf(requestKey)).toMatchObject({ state: 'done', outcome: 'reversed' });
     // Done: never reversed again, and the books still show the decline.
     await workerAt(100 * PROCESSOR_LEASE_MS);
