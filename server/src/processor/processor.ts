@@ -183,7 +183,9 @@ export interface PaymentProcessor {
    * hold given back. Resolves too when that call never reached the acquirer or was declined (nothing to undo), and
    * when the call is still on its way (the acquirer refuses it when it arrives); a connector that looks the payment up
    * by its key answers `NothingFound` when it finds none. Throws only when not answered, or when it cannot tell (an
-   * acquirer whose reversal needs what this process no longer knows).
+   * acquirer whose reversal needs what this process no longer knows). `reference`: the payment's own at the processor,
+   * when the service knows it (a 3-D Secure payment's `ActionRequired.reference`), for a connector that cannot find
+   * the payment by its key alone (Adyen's technical cancel names it).
    */
-  reverse(requestKey: string): Promise<void | NothingFound>;
+  reverse(requestKey: string, reference?: string): Promise<void | NothingFound>;
 }

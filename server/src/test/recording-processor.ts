@@ -4,6 +4,10 @@ import { SandboxProcessor } from '../processor/sandbox-processor';
 export class RecordingProcessor extends SandboxProcessor {
   /** While true, every call fails as an acquirer that cannot be reached does (nothing happens there). */
   unreachable = false;
+  /** How many of the next reversals are not answered (nothing happens at the acquirer, nothing is recorded in `reversed`). */
+  failingReversals = 0;
+  /** The payment's reference each reversal was given (answered or not), in order. */
+  reversalReferences: (string | undefined)[] = [];
   /** The request key of every reversal asked for, in order. */
   reversed: string[] = [];
   tokenCharges = 0;
@@ -96,8 +100,13 @@ export class RecordingProcessor extends SandboxProcessor {
     return super.reauthorize(...args);
   }
 
-  override async reverse(requestKey: string) {
+  override async reverse(requestKey: string, reference?: string) {
     this.#reach();
+    this.reversalReferences.push(reference);
+    if (this.failingReversals > 0) {
+      this.failingReversals -= 1;
+      throw new Error('no answer (test: the reversal was not answered)');
+    }
     this.reversed.push(requestKey);
     this.#called();
     await this.#reversalsHeld;

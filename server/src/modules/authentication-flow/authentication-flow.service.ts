@@ -17,7 +17,7 @@ import {
 import { settleAuthenticationAttempt } from '../card-testing';
 import { decideAfterAuthentication } from '../hosted-page';
 import { decideSessionAfterAuthentication } from '../sdk-sessions';
-import { logNothingFound, withinTimeout } from '../processor-requests';
+import { logNothingFound, markReversed, PROCESSOR_LEASE_MS, reopenForReversal, withinTimeout, type ProcessorRequestRow } from '../processor-requests';
 
 export interface AuthenticationFlowDeps {
   db: Database;
@@ -37,7 +37,8 @@ export type AuthenticationEnd = { ended: true; authentication: AuthenticationRow
  * other (approved, declined, awaiting commit...). The three steps of every processor call
  * (docs/design/processor-requests.md): the authentication is claimed (pending → completing, guarded: a second
  * completion finds it taken and changes nothing), the processor is called outside any transaction, and the decision
- * is recorded once, guarded on the claim. Unanswered, the payment is reversed by its key and recorded as failed.
+ * is recorded once, guarded on the claim. Unanswered, it is recorded as failed and the payment reversed by its key
+ * (`endWith`: durably, the worker retries a reversal that does not succeed).
  * `returned`: what the bank's return carried, for a processor that reads its decision from it (Adyen's redirectResult).
  */
 export async function completeAuthentication(deps: AuthenticationFlowDeps, id: string, returned?: AuthenticationReturn): Promise<AuthenticationEnd> {
@@ -55,15 +56,11 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
       { err: error, code: 'processor_unanswered', authenticationId: id },
       'the processor did not answer the completed authentication; reversing the payment',
     );
-    await reverseQuietly(deps, claimed);
-    result = {
-      outcome: 'failed',
-      processor: processor.kind,
-      reason: 'the processor did not answer the completed authentication',
-    };
+    const unanswered: ProcessorResult = { outcome: 'failed', processor: processor.kind, reason: 'the processor did not answer the completed authentication' };
+    return (await endWith(deps, processor, claimed, ['completing'], unanswered, 'reverse')).end;
   }
-  if (result.outcome !== 'approved') return (await endWith(deps, claimed, ['completing'], result)).end;
-  return recordApproval(deps, claimed, result);
+  if (result.outcome !== 'approved') return (await endWith(deps, processor, claimed, ['completing'], result, 'keep')).end;
+  return recordApproval(deps, processor, claimed, result);
 }
 
 /**
@@ -74,22 +71,22 @@ export async function completeAuthentication(deps: AuthenticationFlowDeps, id: s
  * stays `completing` and the expiry ends and reverses it. Recorded on a transaction that no longer waited for it
  * (ended meanwhile): reversed too.
  */
-async function recordApproval(deps: AuthenticationFlowDeps, claimed: AuthenticationRow, approval: Approval): Promise<AuthenticationEnd> {
-  let recorded: Ending;
+async function recordApproval(
+  deps: AuthenticationFlowDeps,
+  processor: PaymentProcessor,
+  claimed: AuthenticationRow,
+  approval: Approval,
+): Promise<AuthenticationEnd> {
   try {
-    recorded = await endWith(deps, claimed, ['completing'], approval);
+    return (await endWith(deps, processor, claimed, ['completing'], approval, 'keep')).end;
   } catch (error) {
     deps.logger.warn(
       { err: error, code: 'authentication_approval_unrecorded', authenticationId: claimed.id },
       "the processor's approval after 3-D Secure could not be recorded; ending the authentication as failed and reversing the payment",
     );
     const failed: ProcessorResult = { outcome: 'failed', processor: approval.processor, reason: 'the approval could not be recorded' };
-    const ended = await endWith(deps, claimed, ['completing'], failed);
-    if (ended.end.ended) await reverseQuietly(deps, claimed);
-    return ended.end;
+    return (await endWith(deps, processor, claimed, ['completing'], failed, 'reverse')).end;
   }
-  if (recorded.end.ended && !recorded.decided) await reverseQuietly(deps, claimed);
-  return recorded.end;
 }
 
 /**
@@ -118,7 +115,7 @@ export async function completeToldAuthentication(
  * The authentication ends without the consumer's bank saying yes: the bank page's "Fail authentication", the widget's
  * cancel, or AUTHENTICATION_TIMEOUT_S without an answer. A decline `authentication_failed` (it counts for card
  * testing; a link may be paid again), recorded once, guarded on the state it was found in; then the payment waiting at
- * the processor is reversed by its key.
+ * the processor is reversed by its key (durably: `endWith`).
  */
 export async function failAuthentication(
   deps: AuthenticationFlowDeps,
@@ -127,10 +124,9 @@ export async function failAuthentication(
 ): Promise<AuthenticationEnd> {
   const authentication = await findAuthentication(deps.db, id);
   if (!authentication || !from.includes(authentication.state)) return { ended: false, authentication };
-  const { kind } = await processorOf(deps, authentication.merchantId);
-  const { end } = await endWith(deps, authentication, from, { outcome: 'declined', processor: kind, code: 'authentication_failed' });
-  if (end.ended) await reverseQuietly(deps, authentication);
-  return end;
+  const processor = await processorOf(deps, authentication.merchantId);
+  const declined: ProcessorResult = { outcome: 'declined', processor: processor.kind, code: 'authentication_failed' };
+  return (await endWith(deps, processor, authentication, from, declined, 'reverse')).end;
 }
 
 /** Every authentication whose time is up (pending past its expiry, or completing a call nobody recorded) ends as failed. */
@@ -149,12 +145,21 @@ interface Ending {
   decided: boolean;
 }
 
-/** Records the decision on the authentication's payment, its end and its card attempt, in one transaction. */
+/**
+ * Records the decision on the authentication's payment, its end and its card attempt, in one transaction. When the
+ * payment must be undone (`reverse`: an authentication that failed or was not answered; or an approval whose
+ * transaction no longer waited for it), the payment's processor request (the same request key, done with its 202)
+ * goes back in flight in that transaction, and is reversed at once after the commit: a reversal that does not
+ * succeed stays in flight, and the processor request worker reverses it when its lease ends, until it does or sets it
+ * aside as `needs_review` for an operator (docs/design/processor-requests.md).
+ */
 async function endWith(
   deps: AuthenticationFlowDeps,
+  processor: PaymentProcessor,
   authentication: AuthenticationRow,
   from: readonly AuthenticationRow['state'][],
   result: ProcessorResult,
+  payment: 'reverse' | 'keep',
 ): Promise<Ending> {
   const now = deps.clock.now();
   const ended = await deps.db.transaction(async (tx) => {
@@ -167,26 +172,48 @@ async function endWith(
     if (decided === null)
       deps.logger.warn({ code: 'authentication_orphaned', authenticationId: row.id }, 'the transaction no longer waited on this authentication');
     await settleAuthenticationAttempt(tx, row.id, result.outcome === 'declined');
-    return { row, decided: decided !== null };
+    const undo = payment === 'reverse' || (result.outcome === 'approved' && decided === null);
+    const reversal = undo
+      ? await reopenForReversal(tx, {
+          requestKey: row.requestKey,
+          reference: row.processorReference,
+          reason: `3-D Secure payment to reverse (authentication ${row.id})`,
+          now,
+          leaseUntil: new Date(now.getTime() + PROCESSOR_LEASE_MS),
+        })
+      : null;
+    return { row, decided: decided !== null, undo, reversal };
   });
   if (!ended) return { end: { ended: false, authentication: await findAuthentication(deps.db, authentication.id) }, decided: false };
+  if (ended.undo) await reverseNow(deps, processor, ended.row, ended.reversal);
   return { end: { ended: true, authentication: ended.row }, decided: ended.decided };
 }
 
 /**
- * The payment waiting on `authentication` reversed at the processor by its key. The merchant's processor is found
- * first, outside the try: a database error there is the database's, thrown, never taken for the processor's silence.
+ * The payment waiting on `authentication` reversed at the processor by its key (and its reference), once its end has
+ * committed. Its processor request, back in flight (`reversal`), is moved to done when the processor answered; if it
+ * did not, the request stays in flight under its lease for the worker, which reverses it again (the same key: never
+ * a second reversal at the acquirer) until it succeeds or is set aside for an operator.
  */
-async function reverseQuietly(deps: AuthenticationFlowDeps, authentication: AuthenticationRow): Promise<void> {
-  const processor = await processorOf(deps, authentication.merchantId);
+async function reverseNow(
+  deps: AuthenticationFlowDeps,
+  processor: PaymentProcessor,
+  authentication: AuthenticationRow,
+  reversal: ProcessorRequestRow | null,
+): Promise<void> {
+  if (!reversal)
+    deps.logger.error(
+      { code: 'authentication_reversal_untracked', authenticationId: authentication.id, requestKey: authentication.requestKey },
+      'no finished processor request holds this payment: its reversal is tried once, and the worker cannot retry it',
+    );
   try {
-    const found = await withinTimeout(processor.reverse(authentication.requestKey), deps.env.PROCESSOR_TIMEOUT_MS);
+    const found = await withinTimeout(processor.reverse(authentication.requestKey, authentication.processorReference), deps.env.PROCESSOR_TIMEOUT_MS);
     if (found) logNothingFound(deps.logger, found, { authenticationId: authentication.id });
+    if (reversal) await markReversed(deps.db, reversal.id, reversal.attempts, deps.clock.now());
   } catch (error) {
-    // The processor lets a payment never completed lapse by itself; nothing was recorded as charged.
     deps.logger.warn(
-      { err: error, code: 'processor_reversal_unanswered', authenticationId: authentication.id },
-      'reversal of an unauthenticated payment not answered',
+      { err: error, code: 'processor_reversal_deferred', authenticationId: authentication.id, processorRequestId: reversal?.id },
+      'reversal of a 3-D Secure payment not made now: its processor request stays in flight and the worker reverses it when its lease ends',
     );
   }
 }

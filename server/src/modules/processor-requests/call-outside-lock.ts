@@ -8,7 +8,7 @@ import type { Outcome } from '../../mutations/stored-answer';
 import type { ActionRequired, NothingFound, PaymentProcessor, PaymentResult } from '../../processor/processor';
 import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
 import type { HeldMethodAnswer, HeldMethodOperation, HeldMethodRequest, Recording, UndoPayment } from './operation';
-import type { ProcessorRequestRow } from './processor-requests.queries';
+import { reversalReferenceOf, type ProcessorRequestRow } from './processor-requests.queries';
 
 export interface ProcessorCallDeps {
   db: Database;
@@ -96,7 +96,7 @@ function callOf(deps: ProcessorCallDeps, processor: PaymentProcessor, request: P
   const pay = how.call;
   if (pay) return () => pay(processor);
   return async () => {
-    const found = await processor.reverse(request.requestKey);
+    const found = await processor.reverse(request.requestKey, reversalReferenceOf(request));
     if (found) logNothingFound(deps.logger, found, { processorRequestId: request.id });
     return { outcome: 'reversed' };
   };

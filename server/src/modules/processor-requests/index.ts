@@ -7,6 +7,13 @@ export { logNothingFound, withinTimeout, type ProcessorCallDeps } from './call-o
 export { finishReleases } from './record-once';
 export { queueRelease, releaseOperation } from './release';
 export { finishAbandonedProcessorRequests, startProcessorRequestWorker, type ProcessorRequestWorker } from './processor-request-worker';
-export { listNeedingReview, retryNeedingReview, type ProcessorRequestRow, type RequestNeedingReview } from './processor-requests.queries';
+export {
+  listNeedingReview,
+  markReversed,
+  reopenForReversal,
+  retryNeedingReview,
+  type ProcessorRequestRow,
+  type RequestNeedingReview,
+} from './processor-requests.queries';
 export { applyToldOutcome, type ToldOutcomeApplied } from './apply-told-outcome';
 export { TOLD_EVENTS, type ToldEvent } from './told-outcome';

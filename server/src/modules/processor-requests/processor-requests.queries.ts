@@ -298,3 +298,46 @@ export async function claimAbandoned(
     .where(inArray(requests.id, due))
     .returning();
 }
+
+/**
+ * A payment whose decision was recorded (a 3-D Secure payment's `requires_action`, done) goes back in flight to be
+ * reversed: its authentication ended without a charge the books show (failed, cancelled, expired, or an approval
+ * that could not be recorded), in the same transaction as that end. A new attempt, leased until `leaseUntil`, so the
+ * caller reverses it at once after the commit and the worker only when that did not succeed (its lease ended); its
+ * give-up time counts from `now`. `reference`, the payment's at the processor, is kept in its details for the
+ * reversal (`reversalReferenceOf`). Null when no such request is done (it was reopened already).
+ */
+export async function reopenForReversal(
+  db: Queryable,
+  input: { requestKey: string; reference: string; reason: string; now: Date; leaseUntil: Date },
+): Promise<ProcessorRequestRow | null> {
+  const [row] = await db
+    .update(requests)
+    .set({
+      state: 'in_flight',
+      attempts: sql`${requests.attempts} + 1`,
+      leaseExpiresAt: input.leaseUntil,
+      retriedAt: input.now,
+      lastError: input.reason,
+      details: sql`${requests.details} || ${JSON.stringify({ processorReference: input.reference })}::jsonb`,
+    })
+    .where(and(eq(requests.requestKey, input.requestKey), eq(requests.state, 'done'), inArray(requests.operation, [...PAYMENT_OPERATIONS])))
+    .returning();
+  return row ?? null;
+}
+
+/** The payment's reference at the processor that a reversal may need (kept by `reopenForReversal`), if any. */
+export function reversalReferenceOf(request: ProcessorRequestRow): string | undefined {
+  const { processorReference } = request.details as { processorReference?: unknown };
+  return typeof processorReference === 'string' ? processorReference : undefined;
+}
+
+/** The reopened request's reversal succeeded: done `reversed`, guarded on the attempt that reversed it. */
+export async function markReversed(db: Queryable, id: string, attempt: number, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(requests)
+    .set({ state: 'done', outcome: 'reversed', completedAt: now, lastError: null })
+    .where(and(eq(requests.id, id), eq(requests.state, 'in_flight'), eq(requests.attempts, attempt)))
+    .returning({ id: requests.id });
+  return rows.length > 0;
+}

@@ -240,6 +240,31 @@ describe.skipIf(!published)('3-D Secure on the Adyen connector, against the publ
     const redirectResult = double.bankAnswers(asked.reference, true);
     expect(await adyen.completeAuthentication(asked.reference, 'prq_3ds_rev', { redirectResult })).toMatchObject({ outcome: 'failed' });
   });
+
+  it('a payment at the bank that this process does not know (a restart, another instance) is reversed on the reference its authentication kept', async () => {
+    const { asked } = await sentToTheBank(processor(), 'prq_3ds_elsewhere');
+    const restarted = processor();
+    const sent = double.requests.length;
+    await restarted.reverse('prq_3ds_elsewhere', asked.reference);
+    expect(double.requests.slice(sent).map((r) => [r.path, r.headers['idempotency-key'], r.body])).toEqual([
+      [
+        `/v71/payments/${asked.reference}/reversals`,
+        'prq_3ds_elsewhere-reversal',
+        { merchantAccount: ADYEN_TEST_ACCOUNT.merchantAccount, reference: 'prq_3ds_elsewhere' },
+      ],
+    ]);
+    // Without the reference it still cannot tell, and says so.
+    await expect(processor().reverse('prq_3ds_elsewhere')).rejects.toThrow(/did not make/);
+  });
+
+  it('a redirectResult Adyen refuses (422) is no answer: it throws, so the service reverses the payment, and nothing is kept for the key', async () => {
+    const adyen = processor();
+    const { asked } = await sentToTheBank(adyen, 'prq_3ds_tampered');
+    await expect(adyen.completeAuthentication(asked.reference, 'prq_3ds_tampered', { redirectResult: 'tampered' })).rejects.toThrow(/Adyen 422/);
+    const sent = double.requests.length;
+    await adyen.reverse('prq_3ds_tampered', asked.reference);
+    expect(double.requests.slice(sent)).toMatchObject([{ path: '/v71/cancels', body: { paymentReference: 'T3ds_tampered', reference: 'prq_3ds_tampered' } }]);
+  });
 });
 
 describe('PROCESSOR=adyen', () => {

@@ -111,7 +111,9 @@ export class AdyenProcessor implements PaymentProcessor {
    * first decision is answered. `Authorised` approves (with how the 3-D Secure went), `Refused` declines (refusal
    * reason 11, "3D Not Authenticated": `authentication_failed`). A return without a `redirectResult` (the shopper
    * came back without the bank's answer) gives Adyen nothing to decide on: the payment is cancelled by its own
-   * reference, so a late answer charges nothing, and declined `authentication_failed`.
+   * reference, so a late answer charges nothing, and declined `authentication_failed`. A `/payments/details` Adyen
+   * does not decide (a 422 for a redirectResult it does not take, an `Error` or `Cancelled`) says nothing of what
+   * became of the payment: it throws, as an unanswered call, and the service reverses the payment.
    */
   async completeAuthentication(reference: string, requestKey: string, returned?: AuthenticationReturn): Promise<ProcessorResult> {
     if (this.#reversed.has(requestKey)) return REVERSED;
@@ -147,6 +149,9 @@ export class AdyenProcessor implements PaymentProcessor {
       this.#remember(this.#completed, requestKey, decided);
       return decided;
     }
+    // Adyen could not decide (a 422 for a redirectResult it does not take, an `Error`): what became of the payment is
+    // not known, so it is no answer; the service reverses the payment by its key and reference.
+    if (result.outcome === 'failed') throw new Error(`Adyen did not decide the payment after the bank (${result.reason})`);
     this.#remember(this.#completed, requestKey, result);
     return result;
   }
@@ -199,20 +204,30 @@ export class AdyenProcessor implements PaymentProcessor {
    * Undoes the payment made with `requestKey`: an approved one by a reversal on its pspReference (a cancel, or a
    * refund once captured); one whose answer never came by a cancel with its own reference (Adyen's technical cancel),
    * which also refuses it should it arrive later; one declined or refused has nothing to undo. The key is refused from
-   * then on. Adyen finds no payment by an idempotency key, so a key this process never sent (a payment made before a
-   * restart, or by another instance) cannot be told from one that never reached Adyen: it throws, the request stays in
-   * flight and ends as `needs_review`, for an operator to settle in Adyen's Customer Area (docs/operating.md#adyen).
+   * then on. A payment this process does not know (made before a restart, or by another instance) is reversed on
+   * `reference` when the service gives it (a 3-D Secure payment's, the pspReference its authentication kept: a
+   * reversal cancels or refunds whatever the bank's step made of it). Without one, Adyen finds no payment by an
+   * idempotency key, so it cannot be told from one that never reached Adyen: it throws, the request stays in flight
+   * and ends as `needs_review`, for an operator to settle in Adyen's Customer Area (docs/operating.md#adyen).
    */
-  async reverse(requestKey: string): Promise<void> {
+  async reverse(requestKey: string, reference?: string): Promise<void> {
     this.#remember(this.#reversed, requestKey);
     const payment = this.#payments.get(requestKey);
+    const idempotencyKey = `${requestKey}-reversal`;
     if (!payment) {
       if (this.#undone.has(requestKey)) return;
+      if (reference) {
+        await this.#api.ModificationsApi.refundOrCancelPayment(
+          reference,
+          { merchantAccount: this.account.merchantAccount, reference: requestKey },
+          { idempotencyKey },
+        );
+        return;
+      }
       throw new Error(
         'the Adyen connector cannot reverse a payment this process did not make (Adyen finds none by its idempotency key): check its transaction number in the Customer Area',
       );
     }
-    const idempotencyKey = `${requestKey}-reversal`;
     if (payment.pspReference) {
       await this.#api.ModificationsApi.refundOrCancelPayment(
         payment.pspReference,

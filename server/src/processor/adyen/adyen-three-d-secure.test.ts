@@ -78,4 +78,19 @@ describe.skipIf(!published)('3-D Secure on the Adyen connector (the published Ch
     const after = await transactionOf(created.TransactionNumber);
     expect(after.payments.map((p) => [p.status, p.amountCents])).toEqual([['succeeded', 3_000]]);
   });
+
+  it('a tampered redirectResult (Adyen answers 422) is taken as no answer: the payment is cancelled at Adyen and not charged', async () => {
+    const { created, returnPath } = await sentToTheBank();
+    const sent = double.requests.length;
+    const back = await shopperReturns(returnPath, 'tampered');
+    expect(back.status).toBe(303);
+    expect(double.requests.slice(sent).map((r) => [r.path, r.answer && (r.answer as { status?: string }).status])).toEqual([
+      ['/v71/payments/details', 422],
+      ['/v71/cancels', 'received'],
+    ]);
+    expect(double.requests.at(-1)!.body).toMatchObject({ paymentReference: created.TransactionNumber });
+    const after = await transactionOf(created.TransactionNumber);
+    expect(after.status).not.toBe(Status.Approved);
+    expect(after.payments.filter((p) => p.status === 'succeeded')).toEqual([]);
+  });
 });
