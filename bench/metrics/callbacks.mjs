@@ -12,16 +12,7 @@ import { createConnection, runClosedLoop } from '../load-client.mjs';
 import { runLifecycle } from '../lifecycle.mjs';
 import { cpuSampler } from '../cpu-usage.mjs';
 import { nowUs, profileServer } from '../cpu-profile.mjs';
-
-async function waitFor(predicate, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { waitFor } from '../wait-for.mjs';
 
 async function deliveryCounts(sql, merchantId) {
   const [row] = await sql`

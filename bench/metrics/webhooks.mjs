@@ -12,19 +12,10 @@ import { Latencies } from '../latencies.mjs';
 import { createConnection, runClosedLoop } from '../load-client.mjs';
 import { callEndpoint, merchantHeaders, runLifecycle } from '../lifecycle.mjs';
 import { createMerchant } from '../merchant.mjs';
+import { waitFor } from '../wait-for.mjs';
 
 export const ENDPOINTS = 3;
 const CLIENTS = 8;
-
-async function waitFor(predicate, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function endpointDeliveries(sql, merchantId) {
   const [row] = await sql`
