@@ -1,37 +1,22 @@
 import express, { Router } from 'express';
-import Stripe from 'stripe';
-import type { Env } from '../../env';
-import { ApiError } from '../../errors';
 import { perAddressLimit } from '../../http/address-limit';
 import type { RateLimiter } from '../../http/rate-limit';
-import type { Logger } from '../../logger';
-import type { Queryable } from '../../db/client';
-import { stripeSignerSpeaksFor, stripeWebhookAccounts } from '../processor-accounts';
-import { completeToldAuthentication, type AuthenticationFlowDeps } from '../authentication-flow';
 import { PROCESSOR_WEBHOOK_SCOPE } from './adyen-webhooks.routes';
+import { receiveStripeEvent, type StripeWebhookDeps } from './stripe-webhooks.service';
 
 export const STRIPE_WEBHOOKS_PATH = '/processors/stripe/webhooks';
 /** Stripe's events are small; a body above this is not one. */
 const BODY_LIMIT = '256kb';
-/** How many event ids are remembered, so an event Stripe sends again (it retries until answered 2xx) is taken once. */
-const REMEMBERED_EVENTS = 10_000;
-/** The events of a PaymentIntent that has left 3-D Secure's `requires_action`: paid, authorized, or refused. */
-const AUTHENTICATION_EVENTS = new Set(['payment_intent.succeeded', 'payment_intent.amount_capturable_updated', 'payment_intent.payment_failed']);
 
 /**
- * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): each
- * event is verified against the signing secrets of the accounts it may come from (`Stripe-Signature`, the raw body):
- * the default account's (STRIPE_WEBHOOK_SECRET) and each merchant's own Stripe account's (PUT /merchant/processor, at
- * most MAX_STRIPE_WEBHOOK_ACCOUNTS), every one tried with one HMAC. One that verifies with none is a 401 and changes
- * nothing. The Stripe connector has every outcome in the API's answer (captures, cancels and refunds are synchronous
- * there), so a verified event is acknowledged and logged (its id, its type and whose account), once however often
- * Stripe sends it. The one exception is 3-D Secure: an event that a PaymentIntent left the bank's step
- * (`AUTHENTICATION_EVENTS`) completes the authentication waiting on it, should it come before the consumer's return
- * (docs/integrating.md#3-d-secure), when the account that signed it is the one that merchant's payments go to.
- * Limited per address as Adyen's (`PROCESSOR_WEBHOOK_SCOPE`): 429 `rate_limited`, which Stripe retries.
+ * `POST /processors/stripe/webhooks`, the endpoint registered at Stripe (docs/operating.md#choosing-a-processor): the
+ * raw body and its `Stripe-Signature` go to `receiveStripeEvent`, which verifies them against every account's signing
+ * secret (a 401 when none verifies) and takes the event once. The Stripe connector has every outcome in the API's
+ * answer (captures, cancels and refunds are synchronous there), so a verified event is acknowledged; the one exception
+ * is 3-D Secure (an intent that left the bank's step completes the authentication waiting on it). Limited per
+ * address as Adyen's (`PROCESSOR_WEBHOOK_SCOPE`): 429 `rate_limited`, which Stripe retries.
  */
-export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Queryable; env: Env; logger: Logger; limiter: RateLimiter }): Router {
-  const { env, logger } = deps;
+export function stripeWebhooksRouter(deps: StripeWebhookDeps & { limiter: RateLimiter }): Router {
   const router = Router();
   const seen = new Set<string>();
   router.post(
@@ -39,55 +24,9 @@ export function stripeWebhooksRouter(deps: AuthenticationFlowDeps & { db: Querya
     perAddressLimit(deps.limiter, PROCESSOR_WEBHOOK_SCOPE),
     express.raw({ type: () => true, limit: BODY_LIMIT }),
     async (req, res) => {
-      const signature = req.get('stripe-signature');
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const secrets: Signer[] = [
-        ...(env.STRIPE_WEBHOOK_SECRET ? [{ secret: env.STRIPE_WEBHOOK_SECRET, merchantId: null }] : []),
-        ...(signature ? await stripeWebhookAccounts(deps) : []),
-      ];
-      const found = signature ? verified(body, signature, secrets) : null;
-      if (!found) {
-        logger.warn({ code: 'stripe_webhook_unverified', signed: signature !== undefined }, 'a Stripe webhook did not verify; nothing changed');
-        throw new ApiError(
-          'unauthorized',
-          "The Stripe-Signature header does not verify with the webhook signing secret of any Stripe account of the service (STRIPE_WEBHOOK_SECRET, or a merchant's own account's); nothing changed.",
-        );
-      }
-      const { event, signer } = found;
-      const repeated = seen.has(event.id);
-      if (!repeated) {
-        logger.info(
-          { code: 'stripe_webhook', eventId: event.id, type: event.type, ...(signer.merchantId ? { merchantId: signer.merchantId } : {}) },
-          'Stripe webhook received',
-        );
-        const intent = AUTHENTICATION_EVENTS.has(event.type) ? (event.data.object as Stripe.PaymentIntent) : null;
-        const requestKey = intent?.metadata?.['requestKey'];
-        // Remembered once taken: a completion that throws answers 500, and Stripe sends the event again.
-        if (intent && requestKey) {
-          await completeToldAuthentication(deps, requestKey, intent.id, (merchantId) => stripeSignerSpeaksFor(deps.db, signer.merchantId, merchantId));
-        }
-        seen.add(event.id);
-        if (seen.size > REMEMBERED_EVENTS) seen.delete(seen.values().next().value!);
-      }
+      await receiveStripeEvent(deps, seen, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature'));
       res.json({ received: true });
     },
   );
   return router;
-}
-
-/** A secret a Stripe webhook may be signed with: the default account's (merchantId null) or a merchant's own. */
-type Signer = { secret: string; merchantId: string | null };
-
-/** The event and whose secret it verifies with: every secret is tried (one HMAC each, whatever the others gave). */
-function verified(body: Buffer, signature: string, signers: Signer[]): { signer: Signer; event: Stripe.Event } | null {
-  let found: { signer: Signer; event: Stripe.Event } | null = null;
-  for (const signer of signers) {
-    try {
-      const event = Stripe.webhooks.constructEvent(body, signature, signer.secret);
-      found ??= { signer, event };
-    } catch {
-      // Not this account's, or not Stripe's: the next secret is tried all the same.
-    }
-  }
-  return found;
 }
