@@ -7,9 +7,10 @@
  * (`settle`), and records every payment call, so a run can check each payment was charged once at the processor.
  */
 import type { Currency, Transaction } from '@svc/protocol';
-import { AdyenProcessor } from '../processor/adyen/adyen-processor';
+import { ADYEN_CAPABILITIES, AdyenProcessor } from '../processor/adyen/adyen-processor';
 import type { PaymentProcessor, ProcessorCapabilities } from '../processor/processor';
-import { StripeProcessor } from '../processor/stripe/stripe-processor';
+import { SANDBOX_CAPABILITIES } from '../processor/sandbox-processor';
+import { STRIPE_CAPABILITIES, StripeProcessor } from '../processor/stripe/stripe-processor';
 import {
   ADYEN_TEST_ACCOUNT,
   ADYEN_TEST_HMAC_KEY,
@@ -34,6 +35,7 @@ export interface ConnectorRules {
   pays: Record<PayMethod, PayOutcome>;
   /** The hold an approved authorization paid with `method` has: `authorization.processor` and `supportsCloseAuth`. */
   hold(method: PayMethod): { processor: string; supportsCloseAuth: boolean };
+  /** The connector's own declaration (its `*_CAPABILITIES`): the model refuses what it does not offer. */
   capabilities: Pick<ProcessorCapabilities, 'multipleCaptures' | 'reauthorize' | 'closeAuth' | 'wallets'>;
   /** Captures and refunds answer 202 (pending) until their outcome is told. */
   async: boolean;
@@ -126,7 +128,7 @@ export function sandboxConnector(): LifecycleConnector {
       },
       // The sandbox's second acquirer (beta) cannot close an authorization.
       hold: (method) => (method === 'beta' ? { processor: 'beta', supportsCloseAuth: false } : { processor: 'alpha', supportsCloseAuth: true }),
-      capabilities: { multipleCaptures: true, reauthorize: true, closeAuth: true, wallets: true },
+      capabilities: SANDBOX_CAPABILITIES,
       async: false,
     },
     env: {},
@@ -190,7 +192,7 @@ export function stripeConnector(): LifecycleConnector {
         refundDeclined: 'approved',
       },
       hold: () => ({ processor: 'stripe', supportsCloseAuth: false }),
-      capabilities: { multipleCaptures: false, reauthorize: false, closeAuth: false, wallets: false },
+      capabilities: STRIPE_CAPABILITIES,
       async: false,
     },
     env: {},
@@ -258,7 +260,7 @@ export function adyenConnector(): LifecycleConnector {
         refundDeclined: 'approved',
       },
       hold: () => ({ processor: 'adyen', supportsCloseAuth: true }),
-      capabilities: { multipleCaptures: true, reauthorize: false, closeAuth: true, wallets: false },
+      capabilities: ADYEN_CAPABILITIES,
       async: true,
     },
     env: { ADYEN_HMAC_KEY: ADYEN_TEST_HMAC_KEY, ADYEN_MERCHANT_ACCOUNT: ADYEN_TEST_ACCOUNT.merchantAccount, ADYEN_API_KEY: ADYEN_TEST_ACCOUNT.apiKey },

@@ -5,6 +5,7 @@ import type { Env } from '../../env';
 import type { AuthenticationRow } from '../authentication';
 import { escapeHtml, renderPage } from '../consumer-pages';
 import { translator } from '../../i18n';
+import { paymentPageUrl } from '../transactions';
 import { findLinkForConsumerById, sessionOriginOf } from './authentication-flow.queries';
 
 type PageDeps = { db: Database; env: Pick<Env, 'PUBLIC_BASE_URL'> };
@@ -13,7 +14,7 @@ type PageDeps = { db: Database; env: Pick<Env, 'PUBLIC_BASE_URL'> };
 export async function returnUrlOf(deps: PageDeps, authentication: AuthenticationRow): Promise<string | null> {
   if (authentication.sdkSessionId !== null) return null;
   const linkId = await findLinkForConsumerById(deps.db, authentication.transactionId);
-  return linkId ? `${deps.env.PUBLIC_BASE_URL}/pay/${linkId}` : null;
+  return linkId ? paymentPageUrl(deps.env.PUBLIC_BASE_URL, linkId) : null;
 }
 
 /** A widget's dialog frames the page from the merchant page its session belongs to; a link's page is never framed. */

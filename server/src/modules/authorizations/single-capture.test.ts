@@ -1,22 +1,14 @@
 import { Status } from '@svc/protocol';
 import { describe, expect, it } from 'vitest';
 import type { ProcessorCapabilities } from '../../processor/processor';
+import { STRIPE_CAPABILITIES } from '../../processor/stripe/stripe-processor';
 import { RecordingProcessor } from '../../test/recording-processor';
 import { useTestApp } from '../../test/harness';
 import { authorizedHold, codeOf } from '../../test/merchant-client';
 
 /** A processor that captures an authorization once (Stripe's capabilities), whose captures wait until `open()`. */
 class GatedSingleCaptureProcessor extends RecordingProcessor {
-  override readonly capabilities: ProcessorCapabilities = {
-    multipleCaptures: false,
-    reauthorize: false,
-    closeAuth: false,
-    refunds: true,
-    wallets: false,
-    installments: false,
-    threeDSecure: false,
-    savedCards: true,
-  };
+  override readonly capabilities: ProcessorCapabilities = STRIPE_CAPABILITIES;
   #open!: () => void;
   readonly #gate = new Promise<void>((resolve) => (this.#open = resolve));
 
