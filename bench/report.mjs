@@ -11,13 +11,10 @@ import { failoverGoals, failoverSection } from './metrics/failover-report.mjs';
 import { busGoals, busSection } from './metrics/bus-report.mjs';
 import { stripeGoals, stripeSection } from './metrics/stripe-report.mjs';
 import { webhookGoals, webhooksSection } from './metrics/webhooks-report.mjs';
-import { table } from './markdown-table.mjs';
+import { n0, n1, n2, table } from './markdown-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const n0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
-const n1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const n2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(1) : Math.round(x)} ms` : 'n/a');
 const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 ** 2).toFixed(0)} MB` : 'n/a');
 const kb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : 'n/a');

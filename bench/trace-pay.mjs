@@ -11,6 +11,7 @@
 // DevTools (Performance, "Load profile") opens, and each frame's CPU profile beside it; `--untraced` leaves the trace and the profile out (and their cost), to
 // compare the phases of many runs.
 import { writeFileSync } from 'node:fs';
+import { Latencies } from './latencies.mjs';
 import { createMerchant } from './merchant.mjs';
 import { createStore, localPostgresAnswers } from './database.mjs';
 import { browserFilesBuilt, startServer } from './server-process.mjs';
@@ -109,8 +110,6 @@ const shortUrl = (url) => {
   }
 };
 const ms = (µs) => `${(µs / 1000).toFixed(1).padStart(6)} ms`;
-/** The nearest-rank percentile. */
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)] ?? NaN;
 
 /** The self time of each function of a CPU profile between `from` and `to` (µs, the trace's clock). */
 function profileSelfTime(profile, from, to) {
@@ -236,9 +235,9 @@ try {
     );
     return { took, server: [...net].find(([id, r]) => !before.has(id) && r.method === 'POST')?.[1].server ?? NaN };
   };
-  /** @type {Record<string, number[]>} */
+  /** @type {Record<string, Latencies>} */
   const phases = {};
-  const phase = (name, value) => (phases[name] ??= []).push(value);
+  const phase = (name, value) => (phases[name] ??= new Latencies()).add(value);
   for (let run = 0; run < runs; run++) {
     const url = pages ? pages.checkoutUrl(surface, 'en') : `${server.url}${await newPayPath()}`;
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1000, height: 800 } });
@@ -413,7 +412,7 @@ try {
   }
   console.log(`\nover ${runs} runs:${' '.repeat(33)}p50      p95`);
   for (const [name, values] of Object.entries(phases))
-    console.log(`  ${name.padEnd(44)} ${percentile(values, 50).toFixed(1).padStart(7)} ${percentile(values, 95).toFixed(1).padStart(8)} ms`);
+    console.log(`  ${name.padEnd(44)} ${values.percentile(50).toFixed(1).padStart(7)} ${values.percentile(95).toFixed(1).padStart(8)} ms`);
 } finally {
   await cleanUp();
 }

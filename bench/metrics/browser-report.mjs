@@ -1,10 +1,8 @@
 // Metric 10 in BENCHMARKS.md: its goal rows and its section (report.mjs calls both).
-import { table } from '../markdown-table.mjs';
+import { n2, ratio, table } from '../markdown-table.mjs';
 
 const ms = (x) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : 'n/a');
-const n2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const kb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : 'n/a');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : NaN);
 
 export const READY_GOAL = 1.5;
 export const PAY_GOAL = 1.3;

@@ -1,7 +1,6 @@
 // Metric 12 in BENCHMARKS.md: its goal rows and its section (report.mjs calls both).
-import { table } from '../markdown-table.mjs';
+import { n1, table } from '../markdown-table.mjs';
 
-const n1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
 const pct = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %` : 'n/a');
 

@@ -1,10 +1,7 @@
 // Metric 13 in BENCHMARKS.md: its goal rows and its section (report.mjs calls both).
-import { table } from '../markdown-table.mjs';
+import { n1, n2, ratio, table } from '../markdown-table.mjs';
 
-const n1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const n2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : NaN);
 
 /**
  * The goal rows of metric 13 (none set: it is measured), one per sequence: the service's median ÷ the direct calls'.

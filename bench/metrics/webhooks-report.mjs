@@ -1,8 +1,6 @@
 // Metric 14 in BENCHMARKS.md: its goal rows and its section (report.mjs calls both).
-import { table } from '../markdown-table.mjs';
+import { n0, n1, table } from '../markdown-table.mjs';
 
-const n0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
-const n1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const bold = (text, yes) => (yes ? `**${text}**` : text);
 const ms = (x) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : 'n/a');
 

@@ -75,6 +75,22 @@ describe('LiveUpdates', () => {
     updates.close();
   });
 
+  it('starts the backoff over once a connection opens', () => {
+    const updates = live();
+    updates.open();
+    const delays: number[] = [];
+    for (const accepted of [false, false, true]) {
+      const socket = FakeWebSocket.made.at(-1)!;
+      if (accepted) socket.accept();
+      socket.drop(WS_CLOSE_CODES.INTERNAL_ERROR);
+      const [timer] = timers.pending();
+      delays.push(timer!.ms);
+      timer!.run();
+    }
+    expect(delays).to.deep.equal([1000, 2000, 1000]);
+    updates.close();
+  });
+
   it('does not reconnect when the page says not to', () => {
     live().open();
     FakeWebSocket.made[0]!.drop(WS_CLOSE_CODES.CREDENTIAL_REVOKED);
