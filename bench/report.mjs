@@ -423,7 +423,7 @@ function callbacksSection(c) {
   return [
     `### 4. Callback delivery`,
     '',
-    `A receiver on 127.0.0.1 (its own process) answers 200 at once. Latency: lifecycles with a callbackURL (the consumer payment and the capture each queue one delivery); ` +
+    `On a database and a server of its own (started for this metric, the only dispatcher of that database), so the figures do not depend on what the metrics before it left. A receiver on 127.0.0.1 (its own process) answers 200 at once. Latency: lifecycles with a callbackURL (the consumer payment and the capture each queue one delivery); ` +
       `latency is the receipt time minus the update's \`updatedAt\`. Throughput: a backlog as after a receiver outage: the deliveries made so far are started again, as \`POST /callbacks/:id/redeliver\` does, ` +
       `and more are queued for earlier events (the outbox rows an update with a callbackURL writes, with the event's real payload), in one transaction with the wake-up notification; ` +
       `the running dispatcher's drain is timed from that commit to the last receipt.`,
