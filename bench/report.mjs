@@ -423,7 +423,7 @@ function callbacksSection(c) {
   return [
     `### 4. Callback delivery`,
     '',
-    `A receiver on 127.0.0.1 (its own process) answers 200 at once. Latency: lifecycles with a callbackURL (the consumer payment and the capture each queue one delivery); ` +
+    `On a database and a server of its own (started for this metric, the only dispatcher of that database), so the figures do not depend on what the metrics before it left. A receiver on 127.0.0.1 (its own process) answers 200 at once. Latency: lifecycles with a callbackURL (the consumer payment and the capture each queue one delivery); ` +
       `latency is the receipt time minus the update's \`updatedAt\`. Throughput: a backlog as after a receiver outage: the deliveries made so far are started again, as \`POST /callbacks/:id/redeliver\` does, ` +
       `and more are queued for earlier events (the outbox rows an update with a callbackURL writes, with the event's real payload), in one transaction with the wake-up notification; ` +
       `the running dispatcher's drain is timed from that commit to the last receipt.`,
@@ -678,16 +678,33 @@ export function mergeReport(previous, r) {
       text = replaceSection(text, at, at, `${intro}${note}`);
     }
   }
-  // The header names the partial run, after the notes of earlier partial runs of other metrics (a note of a metric
-  // measured again now goes).
-  const note = ` Metric${measured.size > 1 ? 's' : ''} ${[...measured].sort((a, b) => a - b).join(', ')} measured again by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s).`;
-  text = text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\([\d,]+ s\)\.)*)$/m, (_all, head, notes) => {
-    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again by [^\n]*?\([\d,]+ s\)\./g)]
-      .filter((m) => !m[1].split(', ').some((metric) => measured.has(Number(metric))))
-      .map((m) => m[0]);
-    return `${head}${kept.join('')}${note}`;
+  return withPartialRunNote(text, measured, `by \`${r.command}\` on ${r.date} (${n0(r.durationS)} s)`);
+}
+
+/**
+ * The header names the partial run after the notes of earlier partial runs: an earlier note keeps the metrics it
+ * measured that this run did not measure again, and goes when none is left.
+ */
+export function withPartialRunNote(text, measured, how) {
+  return text.replace(/^(Written by [^\n]*?)((?: Metrics? [\d, ]+ measured again by [^\n]*?\([\d,]+ s\)\.)*)$/m, (_all, head, notes) => {
+    const kept = [...notes.matchAll(/ Metrics? ([\d, ]+) measured again (by [^\n]*?\([\d,]+ s\))\./g)].map((m) =>
+      partialRunNote(
+        m[1]
+          .split(', ')
+          .map(Number)
+          .filter((metric) => !measured.has(metric)),
+        m[2],
+      ),
+    );
+    return `${head}${kept.join('')}${partialRunNote([...measured], how)}`;
   });
-  return text;
+}
+
+/** ` Metrics 10, 14 measured again by … (n s).`, or nothing when no metric is left to name. */
+function partialRunNote(metrics, how) {
+  if (metrics.length === 0) return '';
+  const sorted = [...metrics].sort((a, b) => a - b);
+  return ` Metric${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')} measured again ${how}.`;
 }
 
 export function renderReport(r) {
