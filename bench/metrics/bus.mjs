@@ -3,7 +3,7 @@
 // two servers of the same build, each on a database of its own; on the "inside" one a trigger turns the event
 // statement's outbox row into a NOTIFY in the change's own transaction (and skips the row), as the event statement
 // used to send it. Its instance still publishes after the commit as well (a second, redundant NOTIFY outside the
-// transaction, in one statement with a delete that finds nothing), so the "inside" side does the old NOTIFY on top of the new path's
+// transaction, and a delete that finds nothing), so the "inside" side does the old NOTIFY on top of the new path's
 // work minus the outbox row. (b) The bus's update latency: from a change's request sent to one instance to its update
 // on a merchant socket of another instance, changes one at a time, on the postgres bus and on a NATS server the
 // harness starts (Debian's nats-server; not measured without it).

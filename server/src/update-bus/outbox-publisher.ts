@@ -12,8 +12,7 @@ const BATCH = 500;
 /**
  * Publishes what this instance's changes committed: handed the notices after each commit (db/after-commit.ts), it
  * publishes them on the bus in commit order (those committed while a publication is on its way go together in the
- * next), then deletes their outbox rows (the postgres bus in the statement of its NOTIFYs). A publication the bus
- * refused leaves its rows for the sweep.
+ * next), then deletes their outbox rows. A publication the bus refused leaves its rows for the sweep.
  */
 export class OutboxPublisher implements CommittedEvents {
   #queue: EventNotice[] = [];
@@ -69,9 +68,8 @@ export class OutboxPublisher implements CommittedEvents {
 
   async #publish(): Promise<void> {
     const batch = this.#queue.splice(0, BATCH);
-    const fromOutbox = this.bus.publishFromOutbox?.bind(this.bus);
     try {
-      await (fromOutbox ? fromOutbox(batch) : this.bus.publish(batch));
+      await this.bus.publish(batch);
     } catch (error) {
       this.#failed(error, batch.length);
       return;
@@ -80,8 +78,6 @@ export class OutboxPublisher implements CommittedEvents {
       this.#failing = false;
       this.logger.info({ bus: this.bus.kind }, 'update bus: publishing again');
     }
-    // The postgres bus deleted the rows with its NOTIFYs; another bus's are deleted now.
-    if (fromOutbox) return;
     const forgetting = forgetPublished(
       this.db,
       batch.map((notice) => notice.eventId),

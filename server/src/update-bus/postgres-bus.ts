@@ -3,7 +3,7 @@ import type { Listener } from '../db/resilient-listener';
 import type { Logger } from '../logger';
 import { EVENTS_CHANNEL, parseEventNotice } from '../event-notice';
 import type { BusHandlers, UpdateBus } from './update-bus';
-import { notifyAndForget, notifyEvents } from './publications.queries';
+import { notifyEvents } from './publications.queries';
 
 /**
  * The default bus: PostgreSQL's LISTEN/NOTIFY. Notices are sent by their own statement on the pool, after the change
@@ -24,7 +24,6 @@ export function postgresBus({
   return {
     kind: 'postgres',
     publish: (notices) => notifyEvents(db, notices),
-    publishFromOutbox: (notices) => notifyAndForget(db, notices),
     async subscribe(handlers: BusHandlers) {
       let listening = false;
       const { unlisten } = await listener.listen(

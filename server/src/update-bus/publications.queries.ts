@@ -30,18 +30,3 @@ export async function notifyEvents(db: Queryable, notices: readonly EventNotice[
   const texts = JSON.stringify(notices.map((notice) => JSON.stringify(notice)));
   await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, n.value) from json_array_elements_text(${texts}::json) with ordinality as n(value, i)`);
 }
-
-/**
- * The postgres bus's publication of what the outbox holds: the NOTIFYs and the deletion of their outbox rows in one
- * statement, so one commit (a notifying statement takes a transaction id and flushes its commit like any write) where
- * `notifyEvents` and `forgetPublished` made two. Delivered at its commit, as before; a failure leaves both to the sweep.
- */
-export async function notifyAndForget(db: Queryable, notices: readonly EventNotice[]): Promise<void> {
-  if (notices.length === 0) return;
-  const texts = JSON.stringify(notices.map((notice) => JSON.stringify(notice)));
-  const ids = JSON.stringify(notices.map((notice) => notice.eventId));
-  await db.execute(sql`with forgotten as (
-      delete from ${eventPublications} where ${eventPublications.eventId} in (select value::uuid from json_array_elements_text(${ids}::json))
-    )
-    select pg_notify(${EVENTS_CHANNEL}, n.value) from json_array_elements_text(${texts}::json) with ordinality as n(value, i)`);
-}

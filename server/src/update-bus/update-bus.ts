@@ -19,11 +19,6 @@ export interface UpdateBus {
   readonly kind: 'postgres' | 'nats';
   /** Publishes notices in order; resolves once the bus has taken them, rejects when it could not (they stay in the outbox). */
   publish(notices: readonly EventNotice[]): Promise<void>;
-  /**
-   * Publishes notices of the realtime outbox and deletes their rows, together (the postgres bus: one statement). A bus
-   * without it is given `publish`, and the rows are deleted afterwards.
-   */
-  publishFromOutbox?(notices: readonly EventNotice[]): Promise<void>;
   subscribe(handlers: BusHandlers): Promise<{ unsubscribe(): Promise<void> }>;
   /** For /readyz: whether the bus is reachable now. */
   status(): { ok: boolean; detail: string };
