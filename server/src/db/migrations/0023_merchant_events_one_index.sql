@@ -1,0 +1,1 @@
+DROP INDEX "merchant_events_transaction_event_idx";
