@@ -134,7 +134,7 @@ export function browserSection(b) {
     '',
     table(['surface', "reference files (as many bytes as the service's)", "the field in the service's document"], sizeRows),
     '',
-    "**Time to pay**: from the pay click (the page's click event time; Express: the sandbox sheet's Pay) to the SDK's `pay` callback (Elements, iframe SDK), `onPay` (Express) or the confirmation on the hosted page (its approved view shown), with the sandbox's approving card 4242 4242 4242 4242 or PayPal. " +
+    "**Time to pay**: from the pay click (the page's click event time; Express: the sandbox sheet's Pay) to the SDK's `pay` callback (Elements, iframe SDK), `onPay` (Express) or the confirmation on the hosted page (its approved view shown: seen by the MutationObserver, at the next animation frame; the script asks for no frame while the shopper pays), with the sandbox's approving card 4242 4242 4242 4242 or PayPal. " +
       "**Reference**: the payment's HTTP requests, recorded from a measured run, sent again with plain `fetch` from a page of the origin that sent them, in the same order and with the same parallelism (a request waits for those that had ended before it started), on a fresh session (the widget's, opened as the load opened it) or a new transaction (the hosted page's), timed in that page to the last response's body. " +
       "That page stays open from one replay to the next (one per origin), so its connections are warm, as the shopper's page's are when they pay; a response status other than the measured payment's fails the run.",
     '',

@@ -5,7 +5,7 @@ import { ApiError, UnauthorizedError, ValidationError } from '../../errors';
 import type { AnswerAfterCommit, MutationContext } from '../../mutations/mutation';
 import type { Env } from '../../env';
 import type { Outcome } from '../../mutations/stored-answer';
-import type { ActionRequired, PaymentMethodInput, ProcessorResult } from '../../processor/processor';
+import type { ActionRequired, PaymentMethodInput, PaymentProcessor, ProcessorResult } from '../../processor/processor';
 import { processorError, requireCapability } from '../../processor/processor-errors';
 import { withoutAuthentication } from '../../processor/payment-result';
 import { requiresActionAnswer, startAuthentication, type AuthenticationRow } from '../authentication';
@@ -89,8 +89,11 @@ export async function submitSdkPayment(
   context: MutationContext,
 ): Promise<AnswerAfterCommit> {
   const now = deps.clock.now();
-  if (input.method !== 'card') requireCapability(await processorOf(deps, session.merchantId, tx), 'wallets');
-  if (session.methodType === 'tokenize') requireCapability(await processorOf(deps, session.merchantId, tx), 'savedCards');
+  // The merchant's processor (a read of its account), read once for every capability the payment needs, if any.
+  let merchantProcessor: Promise<PaymentProcessor> | undefined;
+  const processor = () => (merchantProcessor ??= processorOf(deps, session.merchantId, tx));
+  if (input.method !== 'card') requireCapability(await processor(), 'wallets');
+  if (session.methodType === 'tokenize') requireCapability(await processor(), 'savedCards');
   const offered = await offeredPaymentMethods(tx, session.merchantId);
   if (!offered.includes(input.method)) {
     throw new ApiError('payment_method_not_offered', `This merchant's widgets do not offer ${input.method}; they offer ${offered.join(', ')}.`);
@@ -107,7 +110,7 @@ export async function submitSdkPayment(
       : { method: input.method as Exclude<PaymentMethodInput['method'], 'card'> };
   const installments = input.method === 'card' && 'installments' in input && input.installments !== undefined ? input.installments : 1;
   if (installments > 1) {
-    requireCapability(await processorOf(deps, session.merchantId, tx), 'installments');
+    requireCapability(await processor(), 'installments');
     if (installments > session.maxInstallments) {
       throw new ValidationError([{ path: 'installments', message: `must be at most ${session.maxInstallments} (the session's maxInstallments)` }]);
     }
