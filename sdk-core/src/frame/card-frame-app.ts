@@ -145,11 +145,11 @@ export class CardFrame {
       });
     }
     this.#paying = true;
-    this.#installments.setBusy(true);
     const installments = this.#installments.value();
     let outcome: CardSubmitOutcome;
     try {
-      outcome = await submitCardForm(
+      // The request goes out before submitCardForm returns; the choice of payments is drawn busy after it.
+      const submitted = submitCardForm(
         this.#form,
         session,
         { amount, currency, billingAddress, ...(installments === undefined ? {} : { installments }) },
@@ -160,6 +160,8 @@ export class CardFrame {
         },
         (url) => this.#authenticate(requestId, url),
       );
+      this.#installments.setBusy(true);
+      outcome = await submitted;
     } catch (error) {
       // A defect of ours, not a refusal: the host hears of it at once instead of waiting for its time-out.
       console.error('[svc-card-frame] payment failed', error instanceof Error ? error.name : typeof error);

@@ -1,6 +1,7 @@
 /**
  * submitCardForm when something throws on the way (a defect, not a refusal: here, showing the bank's page of a 3-D
  * Secure challenge): the error reaches the caller, and the card fields are editable again, not left read-only and busy.
+ * And the order of a payment's first task: the request is sent first, the busy form drawn after it in the same task.
  */
 import { expect } from '@open-wc/testing';
 import { resetApiMock, startApiMock } from '../testing/api-mock';
@@ -49,5 +50,30 @@ describe('submitCardForm', () => {
     expect(['number', 'expiry', 'cvc'].map((id) => input(id).readOnly)).to.deep.equal([false, false, false]);
     expect(root.querySelector('form')!.getAttribute('aria-busy')).to.equal('false');
     expect(input('number').value, 'the card is still there to pay again').to.equal('4000 0000 0000 3220');
+  });
+
+  it('sends the payment before drawing the form busy, and draws it busy in the same task', async () => {
+    type('number', '4242424242424242');
+    type('expiry', '12/34');
+    type('cvc', '123');
+    const session = { sessionId: 'ses_order', sessionToken: 'tok_order', apiBase: location.origin, debug: false };
+    const realFetch = window.fetch;
+    const readOnlyWhenSent: boolean[] = [];
+    window.fetch = (...args: Parameters<typeof fetch>) => {
+      readOnlyWhenSent.push(input('number').readOnly);
+      return realFetch(...args);
+    };
+    let submitted: ReturnType<typeof submitCardForm>;
+    try {
+      submitted = submitCardForm(form, session, { amount: 500, currency: 'USD' });
+    } finally {
+      window.fetch = realFetch;
+    }
+    expect(readOnlyWhenSent, 'one request, sent before the form was drawn busy').to.deep.equal([false]);
+    expect(root.querySelector('form')!.getAttribute('aria-busy'), 'busy before the task ends').to.equal('true');
+    expect(input('number').readOnly).to.equal(true);
+    const outcome = await submitted;
+    expect(outcome.ok).to.equal(true);
+    expect(root.querySelector('form')!.getAttribute('aria-busy')).to.equal('false');
   });
 });

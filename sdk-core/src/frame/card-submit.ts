@@ -37,9 +37,9 @@ export async function submitCardForm(
   onAccepted: (transaction: BrowserTransaction) => void = () => undefined,
   authenticate?: Authenticate,
 ): Promise<CardSubmitOutcome> {
-  form.showAllErrors();
   const card = form.cardInput();
   if (!card) {
+    form.showAllErrors();
     const errors = form.validation().errors;
     log(
       'submit refused: invalid fields',
@@ -48,11 +48,15 @@ export async function submitCardForm(
     // Nothing was sent: the fields are not valid yet (invalid_card is the service refusing a card it was sent).
     return { ok: false, error: { code: 'fields_incomplete', message: `The card details are not complete yet: ${errors[0]?.message ?? 'check the card'}` } };
   }
-  form.setBusy(true);
   log('submit');
+  // The request goes first (`fetch` is called before `pay` returns); the form's busy and submitted state is drawn after
+  // it, in the same task, so no input reaches the fields in between and the request does not wait for the redraw.
+  const answer = pay(card, session, payment, log, authenticate);
+  form.setBusy(true);
+  form.showAllErrors();
   let outcome: ApiResult<BrowserTransaction>;
   try {
-    outcome = await pay(card, session, payment, log, authenticate);
+    outcome = await answer;
   } catch (error) {
     // A defect of ours (the caller reports it): the fields are given back to the shopper first.
     form.setBusy(false);

@@ -65,6 +65,42 @@ describe('WidgetController', () => {
     expect(controller.paying).to.equal(false);
   });
 
+  it('sends the payment before announcing and drawing the paying state; a pay() from the paying listener is refused', async () => {
+    const order: string[] = [];
+    const { fetch: outer } = window;
+    window.fetch = (input, init) => {
+      if (String(input).endsWith('/payments')) order.push('request');
+      return outer(input, init);
+    };
+    const retried: Promise<unknown>[] = [];
+    const widget = new WidgetController(
+      {
+        requestUpdate: () => void (widget?.paying && order.push('update')),
+        events: {
+          ready() {},
+          paymentSelected() {},
+          validationStatus() {},
+          error: (error: SdkError) => order.push(`error:${error.code}`),
+          paymentSuccess: () => order.push('paid'),
+          paying: ({ isPaying }) => {
+            order.push(`paying:${isPaying}`);
+            if (isPaying) retried.push(widget.pay({ amount: 1050, currency: 'USD' }).catch((error: SdkErrorException) => error.code));
+          },
+        },
+        payByCard: () => Promise.reject(new Error('no card in this test')),
+      },
+      { name: 'test-widget', debug: () => false },
+    );
+    widget.startSession({ apiBase: location.origin, clientId: 'ck_test', mode: 'sandbox', methodType: 'manual_capture' });
+    await waitFor(() => widget.phase === 'ready', 'the session');
+    widget.select('paypal');
+    const paid = widget.pay({ amount: 1050, currency: 'USD' });
+    expect(order.slice(0, 3), 'in the same task, the request first').to.deep.equal(['request', 'update', 'paying:true']);
+    await paid;
+    expect(await Promise.all(retried)).to.deep.equal(['payment_in_progress']);
+    expect(order.filter((entry) => entry !== 'update')).to.deep.equal(['request', 'paying:true', 'error:payment_in_progress', 'paid', 'paying:false']);
+  });
+
   it("the error event carries a shopper error's code with the widget's text; the debug log the developer's advice", () => {
     const told: SdkError[] = [];
     const lines: unknown[][] = [];

@@ -16,8 +16,8 @@
  *   4. a payment method: none offered → `config_invalid`;
  *   5. the card fields as last reported, when the card is chosen: not valid (yet) → `fields_incomplete`, with their
  *      status reported again, never `invalid_card` (that is the service refusing a card it was sent).
- * Then it pays: `paying` true, the payment, its outcome event (`paymentSuccess` or `error`), `paying` false, and the
- * promise. A wallet payment runs under an AbortController aborted by a new payment and by `disconnect()`.
+ * Then it pays: the payment starts (its request sent), `paying` true in the same task, its outcome event
+ * (`paymentSuccess` or `error`), `paying` false, and the promise. A wallet payment runs under an AbortController aborted by a new payment and by `disconnect()`.
  */
 import type { PaymentMethodName, SdkError, SdkErrorCode, SdkPayOptions, SdkSession, Transaction } from '@svc/protocol';
 import { PAYMENT_METHODS } from '@svc/protocol/light';
@@ -289,12 +289,18 @@ export class WidgetController {
 
   async #run(session: SdkSession, payment: PaymentFields): Promise<Transaction> {
     const method = this.selected!;
-    this.#setPaying(true);
+    this.#paying = true;
+    this.error = null;
     // The billing address goes into the payment request only, never into a log line.
     this.log('pay', { method, amount: payment.amount, currency: payment.currency });
+    // The payment starts first (the request, or the message to the card frame, goes out before this returns); the
+    // paying state is drawn and announced after it, in the same task, so neither the redraw nor the `paying` event's
+    // listeners delay the request. A guard above already refuses a second payment from those listeners.
+    const running = (async () => (method === 'card' ? this.host.payByCard(session, payment) : this.#payWithWallet(session, method, payment)))();
+    this.#setPaying(true);
     let outcome: PaymentOutcome;
     try {
-      outcome = method === 'card' ? await this.host.payByCard(session, payment) : await this.#payWithWallet(session, method, payment);
+      outcome = await running;
     } catch (error) {
       // Not a refusal of the service (those are outcomes): a defect of ours, reported as one.
       console.error(`[${this.options.name}] payment failed`, error);

@@ -66,6 +66,20 @@ describe('CardFrameController', () => {
     return { requestId: submit.requestId!, outcome };
   }
 
+  it('posts the submit to a ready frame before submit() returns, not a task or a microtask later', async () => {
+    fromFrame({ type: 'ready' });
+    await waitFor(() => controller.frameReady, 'the ready frame');
+    const frameWindow = iframe.contentWindow!;
+    const posted: string[] = [];
+    const post = frameWindow.postMessage.bind(frameWindow);
+    frameWindow.postMessage = ((message: { type: string }, targetOrigin: string) => {
+      posted.push(message.type);
+      post(message, targetOrigin);
+    }) as typeof frameWindow.postMessage;
+    void controller.submit({ amount: 1500, currency: 'EUR' });
+    expect(posted).to.deep.equal(['submit']);
+  });
+
   it("answers an authentication for a bank's page of another origin with cancelAuthentication, no dialog", async () => {
     const { requestId } = await submitted();
     fromFrame({ type: 'authentication', requestId, url: 'https://bank.example/authentication/auth_1' });

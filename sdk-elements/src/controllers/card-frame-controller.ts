@@ -162,20 +162,27 @@ export class CardFrameController implements ReactiveController {
     });
   }
 
-  async submit(payment: CardSubmit): Promise<CardOutcome> {
-    if (!(await this.whenReady()) || !this.#channel) {
-      return {
-        ok: false,
-        error: { code: 'frame_unavailable', message: 'The secure card frame did not load. Check the connection, then pay again.' },
-      };
-    }
+  /** The card payment: the `submit` goes to a ready frame before this returns (not a microtask later), else once it is. */
+  submit(payment: CardSubmit): Promise<CardOutcome> {
+    if (this.frameReady && this.#channel) return this.#submit(payment, this.#channel);
+    return this.whenReady().then((ready) =>
+      ready && this.#channel
+        ? this.#submit(payment, this.#channel)
+        : {
+            ok: false,
+            error: { code: 'frame_unavailable', message: 'The secure card frame did not load. Check the connection, then pay again.' },
+          },
+    );
+  }
+
+  #submit(payment: CardSubmit, channel: PostMessageChannel<FrameToHostMessage, HostToFrameMessage>): Promise<CardOutcome> {
     this.#requestCount += 1;
     const requestId = `${this.instanceId.slice(0, 8)}-${this.#requestCount}`;
     return new Promise((resolve) => {
       const timer = this.#answerTimer(requestId, RESULT_TIMEOUT_MS);
       this.#pending.set(requestId, { resolve, timer });
       const body = Object.fromEntries(Object.entries(payment).filter(([, value]) => value !== undefined));
-      this.#channel!.send({ type: 'submit', requestId, ...body });
+      channel.send({ type: 'submit', requestId, ...body });
     });
   }
 

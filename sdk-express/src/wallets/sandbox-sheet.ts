@@ -116,8 +116,8 @@ export class SandboxSheet implements ReactiveController {
       return { fullName: fullNameOf(entry.firstName, entry.lastName), ...entry };
     };
     const billingInformation = party('billing');
+    // No second Pay from now on; the element draws the sheet busy once the payment's request is out (setBusy).
     this.#busy = true;
-    this.host.requestUpdate();
     open.resolve({ billingInformation, shippingInformation: this.#sameAddress ? { ...billingInformation } : party('shipping') });
   }
 

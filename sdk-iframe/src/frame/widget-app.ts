@@ -217,9 +217,9 @@ class Widget implements WidgetHandle {
 
   async #payByCard(session: FrameSession, payment: CardSubmitPayment) {
     const installments = this.#installments.value();
-    this.#installments.setBusy(true);
     try {
-      return await submitCardForm(
+      // The request goes out before submitCardForm returns; the choice of payments is drawn busy after it.
+      const submitted = submitCardForm(
         this.#form,
         session,
         { ...payment, ...(installments === undefined ? {} : { installments }) },
@@ -227,6 +227,8 @@ class Widget implements WidgetHandle {
         undefined,
         (url) => this.#authenticate(url),
       );
+      this.#installments.setBusy(true);
+      return await submitted;
     } finally {
       this.#installments.setBusy(false);
     }

@@ -159,6 +159,41 @@ describe('<svc-ecom-sdk-express>', () => {
     });
   });
 
+  describe('the sandbox sheet', () => {
+    it('Pay sends the payment first, then draws the sheet busy until it is answered', async () => {
+      const { element, seen } = await mountReady();
+      await press(element, 'paypal');
+      await sheetOpen(element);
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      worker.use(
+        http.post('*/sdk/sessions/:sessionId/payments', async () => {
+          await gate;
+          return undefined; // on to the next handler
+        }),
+      );
+      const { fetch } = window;
+      const busyWhenSent: boolean[] = [];
+      window.fetch = (input, init) => {
+        if (String(input).endsWith('/payments')) busyWhenSent.push(sheetButton(element, 'Pay').disabled);
+        return fetch(input, init);
+      };
+      try {
+        sheetButton(element, 'Pay').click();
+        await waitFor(() => busyWhenSent.length === 1, 'the payment request');
+        await element.updateComplete;
+        expect(busyWhenSent, 'sent before the sheet was drawn busy').to.deep.equal([false]);
+        expect(sheetButton(element, 'Pay').disabled, 'busy while the payment runs').to.equal(true);
+        expect(sheetButton(element, 'Pay').getAttribute('aria-busy')).to.equal('true');
+      } finally {
+        window.fetch = fetch;
+      }
+      release();
+      await waitFor(() => seen.pay.length === 1, 'onPay');
+      expect(paymentCalls()).to.have.length(1);
+    });
+  });
+
   describe('before the session answered', () => {
     /** Holds `POST /sdk/sessions` until `release()`, then lets the mock's own handler answer it (or answers `failure`). */
     function holdSession(failure?: () => Response): { release: () => void } {
@@ -196,7 +231,7 @@ describe('<svc-ecom-sdk-express>', () => {
       await sheetOpen(element);
       expect(seen.show).to.deep.equal([{ method: 'googlepay' }]);
       sheetButton(element, 'Pay').click();
-      await element.updateComplete;
+      await waitFor(() => sheetButton(element, 'Pay').disabled, 'the sheet busy while the session loads');
       expect(paymentCalls()).to.have.length(0);
       expect(button(element, 'googlepay').hasAttribute('data-processing')).to.equal(true);
       release();

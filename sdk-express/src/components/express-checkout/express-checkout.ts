@@ -243,9 +243,13 @@ export class SvcEcomSdkExpress extends LitElement {
     let outcome: { ok: true; data: ExpressPayData } | { ok: false; error: SdkError } | null = null;
     try {
       const approved = await approval;
-      // A click before the session answered waits for it here. A failed session was reported when it failed (and
-      // closed the sandbox sheet): nothing more to say, the buttons go idle.
-      const state = await this.#session.settled();
+      // A click before the session answered waits for it here, its sheet drawn busy meanwhile. A failed session was
+      // reported when it failed (and closed the sandbox sheet): nothing more to say, the buttons go idle.
+      let state = this.#session.state;
+      if (state.status !== 'ready') {
+        if (approved.status === 'approved') this.#sheet.setBusy(true);
+        state = await this.#session.settled();
+      }
       if (state.status !== 'ready') {
         if (approved.status === 'approved') await approved.complete(false);
         return;
@@ -264,11 +268,13 @@ export class SvcEcomSdkExpress extends LitElement {
         };
         return;
       }
-      this.#sheet.setBusy(true);
       this.#log('payment sending', { method });
       const { billingInformation, shippingInformation } = approved;
       const payment = { method, amount: cents, currency: settings.currency, billingInformation, shippingInformation };
-      const result = await submitWalletPayment(this.#apiBase(), state.session, payment, abort.signal, ExpressPaymentAnswerWire);
+      // The request goes first (`fetch` is called before this returns); the busy sheet is drawn after it.
+      const sent = submitWalletPayment(this.#apiBase(), state.session, payment, abort.signal, ExpressPaymentAnswerWire);
+      this.#sheet.setBusy(true);
+      const result = await sent;
       await approved.complete(result.ok);
       if (!result.ok) {
         if (result.error.code === 'session_expired') this.#restartSession();
