@@ -36,6 +36,12 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
           : 'imports host code',
     },
   ],
+  // 3-D Secure, loaded the first time a bank asks: the dialog in sdk.js (sdk-core's host/open-authentication-dialog.ts)
+  // and the card frame's wait for the bank's answer (frame/card-submit.ts).
+  lazy: [
+    { name: 'authentication-dialog', entry: '../sdk-core/src/host/authentication-dialog.lazy.ts', file: 'authentication-dialog.js', into: ['sdk.js'] },
+    { name: 'card-authentication', entry: '../sdk-core/src/frame/card-authentication.lazy.ts', file: 'card-authentication.js', into: ['card-frame.js'] },
+  ],
   publish: { sdk: 'elements', elements: ['src/components/**/*.ts'] },
   // 3-D Secure (the bank's dialog in sdk.js; the wait for the bank and the number of payments in the card frame) added
   // about 1.5 KB and 0.7 KB gzip.

@@ -7,6 +7,8 @@ import { runBuild } from '@svc/sdk-core/build';
 
 await runBuild(dirname(fileURLToPath(import.meta.url)), {
   files: [{ entry: 'src/sdk.ts', file: 'sdk.js' }],
+  // The sandbox's wallet sheet, loaded only in sandbox mode (src/wallets/lazy-sandbox-sheet.ts).
+  lazy: [{ name: 'sandbox-sheet', entry: 'src/wallets/sandbox-sheet.lazy.ts', file: 'sandbox-sheet.js', into: ['sdk.js'] }],
   publish: { sdk: 'express', elements: ['src/components/**/*.ts'] },
   budgets: [{ label: 'dist/sdk.js', files: ['sdk.js'], bytes: 19 * 1024 }],
 });

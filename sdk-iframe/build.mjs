@@ -22,6 +22,12 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
       refuse: (input) => (input.startsWith('src/host/') ? "imports the loader's code" : undefined),
     },
   ],
+  // 3-D Secure, loaded the first time a bank asks: the dialog (sdk-core's host/open-authentication-dialog.ts) and the
+  // wait for the bank's answer (frame/card-submit.ts).
+  lazy: [
+    { name: 'authentication-dialog', entry: '../sdk-core/src/host/authentication-dialog.lazy.ts', file: 'authentication-dialog.js', into: ['widget.js'] },
+    { name: 'card-authentication', entry: '../sdk-core/src/frame/card-authentication.lazy.ts', file: 'card-authentication.js', into: ['widget.js'] },
+  ],
   publish: { sdk: 'iframe' },
   budgets: [
     { label: 'dist/sdk.js (loader)', files: ['sdk.js'], bytes: 5 * 1024 },

@@ -23,8 +23,9 @@ import {
   type FrameSession,
 } from '@svc/sdk-core/frame';
 import {
-  AuthenticationDialog,
+  openAuthenticationDialog,
   SdkEngine,
+  type AuthenticationDialogHandle,
   WidgetController,
   type WidgetAdapter,
   type WidgetConfig,
@@ -140,7 +141,7 @@ class Widget implements WidgetHandle {
   readonly #widget: WidgetController;
   readonly #doc: Document;
   /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
-  #authentication: AuthenticationDialog | null = null;
+  #authentication: AuthenticationDialogHandle | null = null;
   /** The page's texts in the widget's language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState({ ...EN_WIDGET, ...EN_CARD }, () => {
     this.#view.setTexts(this.#locale.texts);
@@ -240,13 +241,11 @@ class Widget implements WidgetHandle {
     let cancel: () => void = () => undefined;
     const cancelled = new Promise<void>((resolve) => (cancel = resolve));
     this.#authentication?.close();
-    const dialog = new AuthenticationDialog({
-      parent: this.#doc.body,
-      url,
-      serviceOrigin: new URL(this.config.apiBase).origin,
-      texts: this.#locale.texts,
-      onCancel: () => cancel(),
-    });
+    // Its code comes from this page's folder (/sdk/iframe/<version>/), the first time a bank asks.
+    const dialog = openAuthenticationDialog(
+      { parent: this.#doc.body, url, serviceOrigin: new URL(this.config.apiBase).origin, texts: this.#locale.texts, onCancel: () => cancel() },
+      this.#doc.baseURI,
+    );
     // Only now that the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
     this.#doc.body.classList.add('authenticating');
     this.#authentication = dialog;
