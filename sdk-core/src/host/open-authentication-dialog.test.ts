@@ -27,13 +27,15 @@ describe('openAuthenticationDialog', () => {
     expect(() => openAuthenticationDialog({ ...options(), url: 'https://evil.example/bank' }, location.href)).to.throw(TypeError, /service's origin/);
   });
 
-  it('shows the dialog once its code is there, in the texts given meanwhile, and closes it', async () => {
-    const handle = openAuthenticationDialog(options(), location.href);
+  it('shows the dialog once its code is there, in the texts given meanwhile, says so, and closes it', async () => {
+    let shown = 0;
+    const handle = openAuthenticationDialog(options(), location.href, () => (shown += 1));
     const hebrew = new Texts(EN_WIDGET);
     hebrew.use('he', { 'auth.cancel': 'ביטול' });
     handle.setTexts(hebrew);
     const dialog = await waitFor(() => host.querySelector('dialog'), 'the dialog');
     expect(dialog.open).to.equal(true);
+    expect(shown).to.equal(1);
     expect(dialog.querySelector('[data-auth-cancel]')!.textContent).to.equal('ביטול');
     handle.close();
     expect(host.querySelector('dialog')).to.equal(null);
@@ -41,10 +43,12 @@ describe('openAuthenticationDialog', () => {
   });
 
   it('never shows a dialog closed before its code arrived', async () => {
-    openAuthenticationDialog(options(), location.href).close();
+    let shown = 0;
+    openAuthenticationDialog(options(), location.href, () => (shown += 1)).close();
     await import('./authentication-dialog'); // the same module the handle waits for
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(host.querySelector('dialog')).to.equal(null);
+    expect(shown).to.equal(0);
     expect(cancels).to.equal(0);
   });
 });

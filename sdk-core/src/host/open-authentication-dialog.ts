@@ -14,8 +14,15 @@ export interface AuthenticationDialogHandle {
   close(): void;
 }
 
-/** Opens the dialog; `baseUrl` is the folder of the SDK's files, where its lazy script is served. */
-export function openAuthenticationDialog(options: AuthenticationDialogOptions, baseUrl: string): AuthenticationDialogHandle {
+/**
+ * Opens the dialog; `baseUrl` is the folder of the SDK's files, where its lazy script is served. `onShown` hears when
+ * the dialog is there (not for one closed before).
+ */
+export function openAuthenticationDialog(
+  options: AuthenticationDialogOptions,
+  baseUrl: string,
+  onShown: () => void = () => undefined,
+): AuthenticationDialogHandle {
   checkServicePage(options.url, options.serviceOrigin);
   let texts = options.texts;
   let dialog: AuthenticationDialog | null = null;
@@ -24,7 +31,9 @@ export function openAuthenticationDialog(options: AuthenticationDialogOptions, b
     import('./authentication-dialog').then((module) => module.AuthenticationDialog),
   ).then(
     (Dialog) => {
-      if (!closed) dialog = new Dialog({ ...options, texts });
+      if (closed) return;
+      dialog = new Dialog({ ...options, texts });
+      onShown();
     },
     () => {
       if (!closed) options.onCancel();

@@ -13,7 +13,7 @@ import {
   checkAppearance,
   instanceIdFrom,
   mountCardForm,
-  InstallmentsField,
+  LazyInstallmentsField,
   observeSize,
   parentOriginFrom,
   submitCardForm,
@@ -137,7 +137,7 @@ class Widget implements WidgetHandle {
   #sessionKey = '';
   readonly #view: WidgetView;
   readonly #form: CardForm;
-  readonly #installments: InstallmentsField;
+  readonly #installments: LazyInstallmentsField;
   readonly #widget: WidgetController;
   readonly #doc: Document;
   /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
@@ -178,7 +178,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
-    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
@@ -245,11 +245,13 @@ class Widget implements WidgetHandle {
     const dialog = openAuthenticationDialog(
       { parent: this.#doc.body, url, serviceOrigin: new URL(this.config.apiBase).origin, texts: this.#locale.texts, onCancel: () => cancel() },
       this.#doc.baseURI,
+      // Only once the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
+      () => {
+        this.#doc.body.classList.add('authenticating');
+        this.#widget.log('authentication shown');
+      },
     );
-    // Only now that the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
-    this.#doc.body.classList.add('authenticating');
     this.#authentication = dialog;
-    this.#widget.log('authentication shown');
     return {
       cancelled,
       close: () => {

@@ -22,6 +22,12 @@ export const SDK_FILES = [
     kind: 'script',
     name: 'elements-card-authentication',
   },
+  {
+    urlPath: `/elements/${SDK_VERSIONS.elements}/installments-field.js`,
+    dist: 'sdk-elements/dist/installments-field.js',
+    kind: 'script',
+    name: 'elements-installments-field',
+  },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.js`, dist: 'sdk-iframe/dist/sdk.js', kind: 'script', name: 'iframe' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.js`, dist: 'sdk-iframe/dist/widget.js', kind: 'script', name: 'iframe-widget' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.html`, dist: 'sdk-iframe/dist/widget.html', kind: 'widget', name: 'iframe-widget-page' },
@@ -36,6 +42,12 @@ export const SDK_FILES = [
     dist: 'sdk-iframe/dist/card-authentication.js',
     kind: 'script',
     name: 'iframe-card-authentication',
+  },
+  {
+    urlPath: `/iframe/${SDK_VERSIONS.iframe}/installments-field.js`,
+    dist: 'sdk-iframe/dist/installments-field.js',
+    kind: 'script',
+    name: 'iframe-installments-field',
   },
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
   {
