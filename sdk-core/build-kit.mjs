@@ -1,5 +1,6 @@
 // What every build of browser files does the same way (`@svc/sdk-core/build`: the SDK packages' build.mjs and the
-// server's build-pages.mjs): Vite in library mode (one minified IIFE per entry, ES2022, terser), a style sheet through
+// server's build-pages.mjs): Vite in library mode (one minified IIFE per entry, ES2022, terser; lazy scripts first, their
+// hashes written into the bundles that load them: shared/lazy-script.ts), a style sheet through
 // Vite's CSS pipeline, the card form's markup for a page that carries the form, and the checks every build runs: no
 // bundle contains zod, each bundle's own rule of what it may import, gzip sizes against budgets. `node build.mjs`
 // builds once and fails on any problem; `node build.mjs --watch` rebuilds on every change and reports problems without
@@ -167,7 +168,9 @@ async function buildLazyFiles(root, dist, spec, report) {
   const lazy = {};
   for (const file of spec.lazy ?? []) {
     await build(viteConfig(root, dist, file, { watch: false, lazy: {}, report }));
-    const integrity = `sha384-${createHash('sha384').update(await readFile(join(dist, file.file))).digest('base64')}`;
+    const integrity = `sha384-${createHash('sha384')
+      .update(await readFile(join(dist, file.file)))
+      .digest('base64')}`;
     lazy[file.name] = { file: file.file, integrity, into: file.into };
   }
   return lazy;
@@ -235,9 +238,11 @@ function checks(root, file, report) {
       const problems = Object.values(bundle)
         .filter((output) => output.type === 'chunk' && /\bimport\(/.test(output.code))
         .map((output) => `${output.fileName} keeps a dynamic import (a lazy script's source must be dropped: lazy-script.ts)`);
-      problems.push(...inputs
-        .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
-        .map((input) => `${file.file} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`));
+      problems.push(
+        ...inputs
+          .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
+          .map((input) => `${file.file} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`),
+      );
       for (const input of inputs) {
         const reason = file.refuse?.(input);
         if (reason) problems.push(`${file.file} ${reason}: ${input}`);
@@ -266,7 +271,11 @@ async function emptyOutput(root, spec) {
 
 /** What the bundle `name` is told of the lazy scripts it loads: `{ [name]: { file, integrity } }`. */
 const lazyScriptsOf = (lazy, name) =>
-  Object.fromEntries(Object.entries(lazy).filter(([, built]) => built.into.includes(name)).map(([key, { file, integrity }]) => [key, { file, integrity }]));
+  Object.fromEntries(
+    Object.entries(lazy)
+      .filter(([, built]) => built.into.includes(name))
+      .map(([key, { file, integrity }]) => [key, { file, integrity }]),
+  );
 
 /** The names of the files and pages `files` builds. */
 const namesOf = (files) => files.flatMap((file) => (file.page ? [file.file, file.page.file] : [file.file]));
