@@ -1,9 +1,11 @@
 // What every build of browser files does the same way (`@svc/sdk-core/build`: the SDK packages' build.mjs and the
-// server's build-pages.mjs): Vite in library mode (one minified IIFE per entry, ES2022, terser), a style sheet through
+// server's build-pages.mjs): Vite in library mode (one minified IIFE per entry, ES2022, terser; lazy scripts first, their
+// hashes written into the bundles that load them: shared/lazy-script.ts), a style sheet through
 // Vite's CSS pipeline, the card form's markup for a page that carries the form, and the checks every build runs: no
 // bundle contains zod, each bundle's own rule of what it may import, gzip sizes against budgets. `node build.mjs`
 // builds once and fails on any problem; `node build.mjs --watch` rebuilds on every change and reports problems without
 // stopping (what `pnpm dev` runs).
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,6 +21,14 @@ import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
  * @property {(input: string) => string | undefined} [refuse] Why a source file may not be in this bundle (undefined
  *   when it may); `input` is relative to the package root (`src/…`, `../sdk-core/src/…`, `../node_modules/…`).
  *
+ * @typedef {object} LazyFile A script split off the bundles because only a rare path needs it (sdk-core's
+ *   shared/lazy-script.ts): built first, on its own (an IIFE that hands its value to the bundle that loads it), and its
+ *   file name and SRI hash written into every bundle as `__SVC_LAZY__[name]`. The service must serve it beside them.
+ * @property {string} name What the bundles ask for: `lazyScript(name, …)`.
+ * @property {string} entry
+ * @property {string} file
+ * @property {string[]} into The bundles (their `file`) that load it: only they carry its hash.
+ *
  * @typedef {object} Budget A gzip size printed after the build, and a limit when `bytes` is given.
  * @property {string} label
  * @property {string[]} files Files in the output folder, their gzip sizes summed.
@@ -26,6 +36,7 @@ import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
  *
  * @typedef {object} BrowserBuild
  * @property {BrowserFile[]} files
+ * @property {LazyFile[]} [lazy] Built before `files` (under `--watch` too, once: a change to one needs a new build).
  * @property {Budget[]} budgets
  * @property {string} [dir] The output folder, from the package root (`dist` unless told); emptied first.
  * @property {{ sdk: 'elements' | 'iframe' | 'express', elements?: string[] }} [publish] An SDK's published descriptions,
@@ -36,6 +47,17 @@ import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
 /** Safe transforms only (no `unsafe*`): the output must behave as the source does. */
 const TERSER = { ecma: 2020, toplevel: true, compress: { passes: 2 }, format: { comments: false } };
 const CARD_FORM_MARKUP = new URL('./src/frame/card-form-markup.ts', import.meta.url).pathname;
+
+/**
+ * A bundle's `import()` is the source of a lazy script (lazy-script.ts), which the bundle loads as its built file: it is
+ * left out (not bundled, not a chunk) and written as a rejected promise, what a lazy script the build did not make
+ * gives.
+ */
+const LAZY_IMPORTS = {
+  name: 'svc-lazy-imports',
+  resolveDynamicImport: () => ({ id: 'lazy', external: true }),
+  renderDynamicImport: () => ({ left: 'Promise.reject(', right: ')' }),
+};
 
 /** What the build of one package found wrong; the message lists every problem, one a line. */
 export class BuildProblems extends Error {
@@ -55,8 +77,9 @@ export class BuildProblems extends Error {
 export async function buildBrowserFiles(root, spec, { quiet = false } = {}) {
   const dist = await emptyOutput(root, spec);
   const problems = [];
-  await Promise.all(spec.files.map((file) => build(viteConfig(root, dist, file, { watch: false, report: (found) => problems.push(...found) }))));
-  const sizes = await gzipSizes(dist, namesOf(spec.files));
+  const lazy = await buildLazyFiles(root, dist, spec, (found) => problems.push(...found));
+  await Promise.all(spec.files.map((file) => build(viteConfig(root, dist, file, { watch: false, lazy, report: (found) => problems.push(...found) }))));
+  const sizes = await gzipSizes(dist, [...namesOf(spec.files), ...(spec.lazy ?? []).map((file) => file.file)]);
   problems.push(...checkBudgets(spec.budgets, sizes, quiet ? () => {} : console.log));
   if (problems.length) throw new BuildProblems(problems);
   return sizes;
@@ -72,12 +95,14 @@ export async function watchBrowserFiles(root, spec) {
   const dist = await emptyOutput(root, spec);
   const name = relative(join(root, '..'), root);
   const print = (line) => console.log(`${name}: ${line}`);
+  const lazy = await buildLazyFiles(root, dist, spec, (found) => found.forEach((problem) => console.error(`${name}: build: ${problem}`)));
   const watchers = await Promise.all(
     spec.files.map(async (file) => {
       const written = namesOf([file]);
       const watcher = await build(
         viteConfig(root, dist, file, {
           watch: true,
+          lazy,
           report: async (found) => {
             const problems = [...found];
             for (const budget of spec.budgets.filter((b) => b.files.some((f) => written.includes(f)))) {
@@ -135,8 +160,28 @@ async function writePublished(root, spec) {
   if (elements) await writeFile(join(root, dir, 'custom-elements.json'), await customElementsManifest(sdk, elements, dir));
 }
 
-/** The Vite build of one file, with the checks plugin; `watch` makes `build()` resolve with a Rollup watcher. */
-function viteConfig(root, dist, file, { watch, report }) {
+/**
+ * Builds `spec.lazy` into `dist`, one after the other, and resolves with what the bundles are told of them:
+ * `{ [name]: { file, integrity, into } }` (integrity: sha384, as browsers check it).
+ */
+async function buildLazyFiles(root, dist, spec, report) {
+  const lazy = {};
+  for (const file of spec.lazy ?? []) {
+    await build(viteConfig(root, dist, file, { watch: false, lazy: {}, report }));
+    const integrity = `sha384-${createHash('sha384')
+      .update(await readFile(join(dist, file.file)))
+      .digest('base64')}`;
+    lazy[file.name] = { file: file.file, integrity, into: file.into };
+  }
+  return lazy;
+}
+
+/**
+ * The Vite build of one file, with the checks plugin; `watch` makes `build()` resolve with a Rollup watcher. `lazy`
+ * (see buildLazyFiles) is written in as `__SVC_LAZY__`; the `import()` of a lazy script's source, which only runs
+ * without it, stays out of the bundle.
+ */
+function viteConfig(root, dist, file, { watch, lazy, report }) {
   const css = file.entry.endsWith('.css');
   return {
     configFile: false,
@@ -146,7 +191,8 @@ function viteConfig(root, dist, file, { watch, report }) {
     logLevel: 'warn',
     clearScreen: false,
     publicDir: false,
-    plugins: [checks(root, file, report)],
+    define: { __SVC_LAZY__: JSON.stringify(lazyScriptsOf(lazy, file.file)) },
+    plugins: [checks(root, file, report), LAZY_IMPORTS],
     build: {
       outDir: dist,
       emptyOutDir: false,
@@ -181,15 +227,22 @@ function checks(root, file, report) {
       page = await pageWithCardForm(root, file.page.template);
     },
     buildEnd() {
-      inputs = [...this.getModuleIds()].filter((id) => !id.startsWith('\0')).map((id) => relative(root, id.split('?')[0]));
+      inputs = [...this.getModuleIds()]
+        .filter((id) => !id.startsWith('\0') && !this.getModuleInfo(id)?.isExternal)
+        .map((id) => relative(root, id.split('?')[0]));
     },
     generateBundle() {
       if (page !== null) this.emitFile({ type: 'asset', fileName: file.page.file, source: page });
     },
-    async writeBundle() {
-      const problems = inputs
-        .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
-        .map((input) => `${file.file} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`);
+    async writeBundle(_options, bundle) {
+      const problems = Object.values(bundle)
+        .filter((output) => output.type === 'chunk' && /\bimport\(/.test(output.code))
+        .map((output) => `${output.fileName} keeps a dynamic import (a lazy script's source must be dropped: lazy-script.ts)`);
+      problems.push(
+        ...inputs
+          .filter((input) => /node_modules[\\/](\.pnpm[\\/])?zod/.test(input))
+          .map((input) => `${file.file} bundles zod (${input}); import only types from @svc/protocol and validate with @svc/protocol/light`),
+      );
       for (const input of inputs) {
         const reason = file.refuse?.(input);
         if (reason) problems.push(`${file.file} ${reason}: ${input}`);
@@ -215,6 +268,14 @@ async function emptyOutput(root, spec) {
   await mkdir(dist, { recursive: true });
   return dist;
 }
+
+/** What the bundle `name` is told of the lazy scripts it loads: `{ [name]: { file, integrity } }`. */
+const lazyScriptsOf = (lazy, name) =>
+  Object.fromEntries(
+    Object.entries(lazy)
+      .filter(([, built]) => built.into.includes(name))
+      .map(([key, { file, integrity }]) => [key, { file, integrity }]),
+  );
 
 /** The names of the files and pages `files` builds. */
 const namesOf = (files) => files.flatMap((file) => (file.page ? [file.file, file.page.file] : [file.file]));

@@ -8,7 +8,15 @@ import { browserTestConfig, fakeSdkApi } from '@svc/sdk-core/web-test-runner';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-const DIST_FILES = { 'sdk.js': 'application/javascript', 'card-frame.js': 'application/javascript', 'card-frame.html': 'text/html' };
+// With the lazy scripts the build writes beside them (sdk-core's shared/lazy-script.ts), loaded from the same folder.
+const DIST_FILES = {
+  'sdk.js': 'application/javascript',
+  'card-frame.js': 'application/javascript',
+  'card-frame.html': 'text/html',
+  'authentication-dialog.js': 'application/javascript',
+  'card-authentication.js': 'application/javascript',
+  'installments-field.js': 'application/javascript',
+};
 
 /** /sdk/elements/1.1.1/<file> from dist/, as the server serves them. */
 async function serveBuiltFiles(ctx, next) {

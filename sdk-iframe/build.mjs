@@ -22,10 +22,21 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
       refuse: (input) => (input.startsWith('src/host/') ? "imports the loader's code" : undefined),
     },
   ],
+  // Loaded when needed: 3-D Secure's dialog (sdk-core's host/open-authentication-dialog.ts) and the wait for the
+  // bank's answer (frame/card-submit.ts); the number of payments (frame/lazy-installments-field.ts).
+  lazy: [
+    { name: 'authentication-dialog', entry: '../sdk-core/src/host/authentication-dialog.lazy.ts', file: 'authentication-dialog.js', into: ['widget.js'] },
+    { name: 'card-authentication', entry: '../sdk-core/src/frame/card-authentication.lazy.ts', file: 'card-authentication.js', into: ['widget.js'] },
+    { name: 'installments-field', entry: '../sdk-core/src/frame/installments-field.lazy.ts', file: 'installments-field.js', into: ['widget.js'] },
+  ],
   publish: { sdk: 'iframe' },
   budgets: [
     { label: 'dist/sdk.js (loader)', files: ['sdk.js'], bytes: 5 * 1024 },
-    // 3-D Secure (the bank's dialog, the wait for the bank) and the number of payments added about 3 KB gzip.
-    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 29 * 1024 },
+    // The bench's goal is 25 KB: 3-D Secure and the number of payments took the page to 28.1 KB, the lazy scripts back
+    // to 26.5 KB; the rest is the page's own (bench/findings.md, sdk-weight). This holds what was won.
+    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 27 * 1024 },
+    { label: 'lazy: authentication-dialog.js', files: ['authentication-dialog.js'] },
+    { label: 'lazy: card-authentication.js', files: ['card-authentication.js'] },
+    { label: 'lazy: installments-field.js', files: ['installments-field.js'] },
   ],
 });

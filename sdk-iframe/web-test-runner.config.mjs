@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { browserTestConfig, fakeSdkApi } from '@svc/sdk-core/web-test-runner';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DIST_FILES = { 'sdk.js': 'application/javascript', 'widget.js': 'application/javascript', 'widget.html': 'text/html' };
+// With the lazy scripts the build writes beside them (sdk-core's shared/lazy-script.ts), loaded from the same folder.
+const DIST_FILES = {
+  'sdk.js': 'application/javascript',
+  'widget.js': 'application/javascript',
+  'widget.html': 'text/html',
+  'authentication-dialog.js': 'application/javascript',
+  'card-authentication.js': 'application/javascript',
+  'installments-field.js': 'application/javascript',
+};
 const REFUSED = { ck_unknown: 'client_id_unknown', ck_forbidden: 'origin_not_allowed' };
 
 async function serveBuiltFiles(ctx, next) {

@@ -17,7 +17,7 @@ import type { CardFrameTextKey } from './card-form-markup';
 import type { FrameSession } from './card-payment';
 import { submitCardForm, type CardSubmitOutcome } from './card-submit';
 import { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
-import { InstallmentsField } from './installments-field';
+import { LazyInstallmentsField } from './lazy-installments-field';
 import { observeSize } from './observe-size';
 import { applyCardFormStyles } from './styles';
 
@@ -47,7 +47,7 @@ export class CardFrame {
   readonly #link: PostMessageChannel<HostToFrameMessage, FrameToHostMessage>;
   readonly #form: CardForm;
   readonly #locale: LocaleState<CardFrameTextKey>;
-  readonly #installments: InstallmentsField;
+  readonly #installments: LazyInstallmentsField;
   /** The shopper's cancel of the bank's page now on show (3-D Secure), by the payment's request id. */
   readonly #cancels = new Map<string, () => void>();
 
@@ -63,7 +63,7 @@ export class CardFrame {
     link.open();
     link.send({ type: 'ready' });
     this.#form = mountCardForm(doc, { onChange: (validation) => this.#validated(validation) });
-    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, EN_TEXTS);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, EN_TEXTS);
     observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
     // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
     // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.

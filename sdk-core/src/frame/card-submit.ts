@@ -4,10 +4,12 @@
  * once it is accepted (the card is not kept), and the service's field errors shown at their fields when refused.
  */
 import type { BillingAddress, BrowserTransaction, SdkError } from '@svc/protocol';
-import { awaitAuthentication, type Authenticate } from './card-authentication';
+import type { Authenticate, awaitAuthentication } from './card-authentication';
 import type { CardForm, CardInput } from './card-form';
 import { isRequiresAction, payWithCard, type FrameSession } from './card-payment';
+import { lazyScript } from '../shared/lazy-script';
 import type { ApiResult } from '../shared/post-json';
+import { networkError } from '../shared/sdk-errors';
 
 const CANNOT_AUTHENTICATE =
   "The shopper's bank asked for 3-D Secure, which the payment service's answer did not let the widget show. Please report this to the payment service.";
@@ -26,7 +28,8 @@ export interface CardSubmitPayment {
  * `log` gets field names and codes only, never card data nor the billing address. `onAccepted` hears of an accepted
  * payment before the form is emptied: the card frame posts its result there, so the page learns of the payment before
  * the emptied form's validation. `authenticate` shows the bank's page when the payment asks for 3-D Secure
- * (card-authentication.ts); the fields stay read-only until the bank or the shopper has answered. Should anything throw
+ * (card-authentication.ts, a script of its own loaded then: shared/lazy-script.ts); the fields stay read-only until the
+ * bank or the shopper has answered. Should anything throw
  * on the way (a defect, not a refusal), the fields are editable again before the error reaches the caller.
  */
 export async function submitCardForm(
@@ -88,5 +91,16 @@ async function pay(
   }
   log('authentication asked');
   const { transactionNumber } = answer.value;
-  return awaitAuthentication(session, { ...answer.value, transactionNumber }, authenticate(answer.value.action.url), log);
+  const prompt = authenticate(answer.value.action.url);
+  let wait: typeof awaitAuthentication;
+  try {
+    // From this page's folder (the SDK's files), while the bank's page is on its way; it replays what the bank said meanwhile.
+    wait = await lazyScript<typeof awaitAuthentication>('card-authentication', document.baseURI, () =>
+      import('./card-authentication').then((module) => module.awaitAuthentication),
+    );
+  } catch {
+    prompt.close();
+    return { ok: false, error: networkError('Loading the 3-D Secure authentication'), paths: [] };
+  }
+  return wait(session, { ...answer.value, transactionNumber }, prompt, log);
 }

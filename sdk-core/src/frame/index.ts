@@ -8,6 +8,7 @@ export { payWithCard, type CardPaymentOutcome, type CardPaymentRequest, type Fra
 export { CardFrame, startCardFrame } from './card-frame-app';
 export { awaitAuthentication, cancelAuthentication, outcomeOf, type Authenticate, type AuthenticationPrompt } from './card-authentication';
 export { InstallmentsField } from './installments-field';
+export { LazyInstallmentsField } from './lazy-installments-field';
 export { followTransaction, type TransactionFollow } from './transaction-follow';
 export { submitCardForm, type CardSubmitOutcome, type CardSubmitPayment } from './card-submit';
 export { observeSize } from './observe-size';

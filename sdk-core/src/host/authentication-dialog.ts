@@ -66,6 +66,11 @@ export function isServicePage(url: string, serviceOrigin: string): boolean {
   }
 }
 
+/** Throws unless `url` is a page the dialog may show (`isServicePage`). */
+export function checkServicePage(url: string, serviceOrigin: string): void {
+  if (!isServicePage(url, serviceOrigin)) throw new TypeError(`The bank's page must be on the payment service's origin (${serviceOrigin}).`);
+}
+
 let dialogs = 0;
 
 export class AuthenticationDialog {
@@ -81,7 +86,7 @@ export class AuthenticationDialog {
 
   constructor(private readonly options: AuthenticationDialogOptions) {
     const { parent, url, serviceOrigin } = options;
-    if (!isServicePage(url, serviceOrigin)) throw new TypeError(`The bank's page must be on the payment service's origin (${serviceOrigin}).`);
+    checkServicePage(url, serviceOrigin);
     const doc = parent.ownerDocument ?? (parent as unknown as Document);
     const root = parent.getRootNode() as Document | ShadowRoot;
     adoptStyles(root, doc);

@@ -3,6 +3,7 @@
  * widget page, sdk-engine.ts). It never sees card data and never imports frame code.
  */
 export { AuthenticationDialog, isServicePage, type AuthenticationDialogOptions, type AuthenticationTextKey } from './authentication-dialog';
+export { openAuthenticationDialog, type AuthenticationDialogHandle } from './open-authentication-dialog';
 export type { CardFieldError, WidgetAdapter, WidgetConfig, WidgetEvents, WidgetHandle } from './adapter';
 export { createServiceFrontEndSDK, type ServiceFrontEndSDK, type ServiceFrontEndSDKOptions } from './service-front-end-sdk';
 export { SdkEngine, localEngine, type SdkEngineOptions } from './sdk-engine';

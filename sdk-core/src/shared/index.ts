@@ -20,3 +20,4 @@ export { createVisualizer, type Visualizer } from './visualizer';
 export { LiveUpdates, type LiveUpdatesOptions, type TransactionUpdatedNotice } from './live-updates';
 export { appearanceCss, refusalsWarning, type AppearanceSelector, type CheckedAppearance, type Declaration, type Refusal } from './appearance-css';
 export { CARD_MARKS, createMark, WALLET_MARKS, type Mark } from './marks';
+export { deliverLazyScript, lazyScript } from './lazy-script';

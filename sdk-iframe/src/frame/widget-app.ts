@@ -13,7 +13,7 @@ import {
   checkAppearance,
   instanceIdFrom,
   mountCardForm,
-  InstallmentsField,
+  LazyInstallmentsField,
   observeSize,
   parentOriginFrom,
   submitCardForm,
@@ -23,8 +23,9 @@ import {
   type FrameSession,
 } from '@svc/sdk-core/frame';
 import {
-  AuthenticationDialog,
+  openAuthenticationDialog,
   SdkEngine,
+  type AuthenticationDialogHandle,
   WidgetController,
   type WidgetAdapter,
   type WidgetConfig,
@@ -136,11 +137,11 @@ class Widget implements WidgetHandle {
   #sessionKey = '';
   readonly #view: WidgetView;
   readonly #form: CardForm;
-  readonly #installments: InstallmentsField;
+  readonly #installments: LazyInstallmentsField;
   readonly #widget: WidgetController;
   readonly #doc: Document;
   /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
-  #authentication: AuthenticationDialog | null = null;
+  #authentication: AuthenticationDialogHandle | null = null;
   /** The page's texts in the widget's language (`en` until another language's catalogue has loaded). */
   readonly #locale = new LocaleState({ ...EN_WIDGET, ...EN_CARD }, () => {
     this.#view.setTexts(this.#locale.texts);
@@ -177,7 +178,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
-    this.#installments = new InstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
@@ -242,17 +243,17 @@ class Widget implements WidgetHandle {
     let cancel: () => void = () => undefined;
     const cancelled = new Promise<void>((resolve) => (cancel = resolve));
     this.#authentication?.close();
-    const dialog = new AuthenticationDialog({
-      parent: this.#doc.body,
-      url,
-      serviceOrigin: new URL(this.config.apiBase).origin,
-      texts: this.#locale.texts,
-      onCancel: () => cancel(),
-    });
-    // Only now that the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
-    this.#doc.body.classList.add('authenticating');
+    // Its code comes from this page's folder (/sdk/iframe/<version>/), the first time a bank asks.
+    const dialog = openAuthenticationDialog(
+      { parent: this.#doc.body, url, serviceOrigin: new URL(this.config.apiBase).origin, texts: this.#locale.texts, onCancel: () => cancel() },
+      this.#doc.baseURI,
+      // Only once the dialog is there (a page it refuses throws above): no tall empty page first, none left behind.
+      () => {
+        this.#doc.body.classList.add('authenticating');
+        this.#widget.log('authentication shown');
+      },
+    );
     this.#authentication = dialog;
-    this.#widget.log('authentication shown');
     return {
       cancelled,
       close: () => {

@@ -2,12 +2,21 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import type { Appearance, PaymentMethodName, SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_METHOD_TYPES, SDK_MODES } from '@svc/protocol/light';
-import { alertKey, AuthenticationDialog, PHASE_STATUS_KEY, WidgetController, type WidgetHost, type WidgetPhase } from '@svc/sdk-core/host';
+import {
+  alertKey,
+  openAuthenticationDialog,
+  PHASE_STATUS_KEY,
+  WidgetController,
+  type AuthenticationDialogHandle,
+  type WidgetHost,
+  type WidgetPhase,
+} from '@svc/sdk-core/host';
 import { EN_WIDGET, LocaleState } from '@svc/sdk-core/i18n';
 import { appearanceCss, issueWarning, refusalsWarning, type AppearanceSelector, type CheckedAppearance } from '@svc/sdk-core/shared';
 import { CardFrameController, READY_TIMEOUT_MS } from '../../controllers/card-frame-controller';
 import { DimensionsEvent, PayingEvent, PaymentSelectedEvent, PaymentSuccessEvent, ReadyEvent, SdkErrorEvent, ValidationStatusEvent } from '../../events/events';
 import { styles } from './svc-ecom-sdk-elements.styles';
+import { ELEMENTS_VERSION } from '../../version';
 
 export type WidgetState = WidgetPhase;
 
@@ -177,7 +186,7 @@ export class SvcEcomSdkElements extends LitElement {
     log: (event, detail) => this.#log(event, detail),
   });
   /** The bank's 3-D Secure page over the widget, while a card payment waits for it. */
-  #authentication: AuthenticationDialog | null = null;
+  #authentication: AuthenticationDialogHandle | null = null;
 
   constructor() {
     super();
@@ -249,13 +258,11 @@ export class SvcEcomSdkElements extends LitElement {
   /** The bank's page in a dialog over the widget until the returned function is called (the card frame decides when). */
   #showAuthentication(url: string, cancel: () => void): () => void {
     this.#authentication?.close();
-    const dialog = new AuthenticationDialog({
-      parent: this.renderRoot,
-      url,
-      serviceOrigin: new URL(this.#apiBase()).origin,
-      texts: this.#locale.texts,
-      onCancel: cancel,
-    });
+    const apiBase = this.#apiBase();
+    const dialog = openAuthenticationDialog(
+      { parent: this.renderRoot, url, serviceOrigin: new URL(apiBase).origin, texts: this.#locale.texts, onCancel: cancel },
+      `${apiBase}/sdk/elements/${ELEMENTS_VERSION}/`,
+    );
     this.#authentication = dialog;
     return () => {
       dialog.close();

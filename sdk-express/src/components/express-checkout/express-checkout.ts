@@ -7,7 +7,7 @@ import { debugLog, issueWarning } from '@svc/sdk-core/shared';
 import { walletButton } from '../wallet-button/wallet-button';
 import { noWalletCanPay, walletAvailability } from '../../wallets/availability';
 import { showBrowserWallet, type BrowserWalletOutcome } from '../../wallets/browser-wallets';
-import { SandboxSheet } from '../../wallets/sandbox-sheet';
+import { LazySandboxSheet } from '../../wallets/lazy-sandbox-sheet';
 import { isDeviceWallet, WALLET_NAMES, WALLETS } from '../../wallets/wallets';
 import { ExpressErrorEvent, ExpressPayEvent, ExpressReadyEvent, ExpressShowEvent } from './express-events';
 import { readProps, type ExpressProps, type ExpressSettings, type HandlerName, type PropsResult } from './express-props';
@@ -76,7 +76,7 @@ export class SvcEcomSdkExpress extends LitElement {
   readonly #session = new SessionController(this, (state) => this.#onSession(state));
   /** The buttons' and the sheet's texts (`props.locale`): `en` is bundled, another language's catalogue is loaded from the service. */
   readonly #locale = new LocaleState(EN_EXPRESS, () => this.requestUpdate());
-  readonly #sheet = new SandboxSheet(this, this.#locale.texts);
+  readonly #sheet = new LazySandboxSheet(this, this.#locale.texts, () => this.#apiBase());
 
   constructor() {
     super();

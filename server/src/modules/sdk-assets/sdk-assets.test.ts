@@ -28,6 +28,8 @@ let base: string;
 let clientId: string;
 const SCRIPT = 'window.ServiceFrontEndSDK = {};';
 const LOADER = 'window.ServiceFrontEndSDK = { iframe: true };';
+/** A lazy script (sdk-core's shared/lazy-script.ts), as the Elements and iframe builds write one beside their bundles. */
+const DIALOG_SCRIPT = 'document.currentScript?.dispatchEvent(new CustomEvent("svc-lazy-script"));';
 const WIDGET_PAGE = '<!doctype html><title>Payment form</title><script src="widget.js" defer></script><form></form>';
 /** As sdk-elements' build writes it: the card form's markup in `en` in place of `<!-- card form -->`. */
 const CARD_FRAME_PAGE = `<!doctype html>\n<html lang="en">\n<head>${cardFrameTitleHtml()}<script src="card-frame.js" defer></script></head>\n<body><main>\n${cardFrameHeadingHtml()}\n${CARD_FORM_HTML}\n</main></body>\n</html>\n`;
@@ -51,6 +53,7 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'sdk-elements/dist'), { recursive: true });
   await fs.writeFile(path.join(root, 'sdk-elements/dist/sdk.js'), SCRIPT);
   await fs.writeFile(path.join(root, 'sdk-elements/dist/card-frame.html'), CARD_FRAME_PAGE);
+  await fs.writeFile(path.join(root, 'sdk-elements/dist/authentication-dialog.js'), DIALOG_SCRIPT);
   await fs.mkdir(path.join(root, 'sdk-iframe/dist'), { recursive: true });
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/sdk.js'), LOADER);
   await fs.writeFile(path.join(root, 'sdk-iframe/dist/widget.js'), 'startWidget();');
@@ -82,6 +85,21 @@ describe('SDK scripts', () => {
     });
     expect(manifest.files.express).toBeUndefined();
     expect((await fetch(`${base}/sdk/express/1.0.0/sdk.js`)).status).toBe(404);
+  });
+
+  it('include the lazy scripts a bundle loads, served as the bundles are and listed with their SRI hash', async () => {
+    const res = await fetch(`${base}/sdk/elements/1.1.1/authentication-dialog.js`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(DIALOG_SCRIPT);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    // Loaded with `crossorigin="anonymous"` and its integrity from the merchant's page: CORS must allow it.
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
+    expect(manifest.files['elements-authentication-dialog']).toEqual({
+      url: 'http://localhost:8080/sdk/elements/1.1.1/authentication-dialog.js',
+      integrity: `sha384-${createHash('sha384').update(DIALOG_SCRIPT).digest('base64')}`,
+    });
+    expect(manifest.files['express-sandbox-sheet']).toBeUndefined();
   });
 });
 

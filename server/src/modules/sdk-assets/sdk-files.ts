@@ -9,10 +9,53 @@ export const SDK_FILES = [
   { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.js`, dist: 'sdk-elements/dist/sdk.js', kind: 'script', name: 'elements' },
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.js`, dist: 'sdk-elements/dist/card-frame.js', kind: 'script', name: 'elements-card-frame' },
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.html`, dist: 'sdk-elements/dist/card-frame.html', kind: 'frame', name: 'elements-card-frame-page' },
+  // Lazy scripts: split off a bundle, which loads one the first time it is needed, with the integrity it was built with.
+  {
+    urlPath: `/elements/${SDK_VERSIONS.elements}/authentication-dialog.js`,
+    dist: 'sdk-elements/dist/authentication-dialog.js',
+    kind: 'script',
+    name: 'elements-authentication-dialog',
+  },
+  {
+    urlPath: `/elements/${SDK_VERSIONS.elements}/card-authentication.js`,
+    dist: 'sdk-elements/dist/card-authentication.js',
+    kind: 'script',
+    name: 'elements-card-authentication',
+  },
+  {
+    urlPath: `/elements/${SDK_VERSIONS.elements}/installments-field.js`,
+    dist: 'sdk-elements/dist/installments-field.js',
+    kind: 'script',
+    name: 'elements-installments-field',
+  },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.js`, dist: 'sdk-iframe/dist/sdk.js', kind: 'script', name: 'iframe' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.js`, dist: 'sdk-iframe/dist/widget.js', kind: 'script', name: 'iframe-widget' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.html`, dist: 'sdk-iframe/dist/widget.html', kind: 'widget', name: 'iframe-widget-page' },
+  {
+    urlPath: `/iframe/${SDK_VERSIONS.iframe}/authentication-dialog.js`,
+    dist: 'sdk-iframe/dist/authentication-dialog.js',
+    kind: 'script',
+    name: 'iframe-authentication-dialog',
+  },
+  {
+    urlPath: `/iframe/${SDK_VERSIONS.iframe}/card-authentication.js`,
+    dist: 'sdk-iframe/dist/card-authentication.js',
+    kind: 'script',
+    name: 'iframe-card-authentication',
+  },
+  {
+    urlPath: `/iframe/${SDK_VERSIONS.iframe}/installments-field.js`,
+    dist: 'sdk-iframe/dist/installments-field.js',
+    kind: 'script',
+    name: 'iframe-installments-field',
+  },
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
+  {
+    urlPath: `/express/${SDK_VERSIONS.express}/sandbox-sheet.js`,
+    dist: 'sdk-express/dist/sandbox-sheet.js',
+    kind: 'script',
+    name: 'express-sandbox-sheet',
+  },
   // What each SDK publishes about itself, built from its sources: its TypeScript types and its elements' manifest.
   { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.d.ts`, dist: 'sdk-elements/dist/sdk.d.ts', kind: 'types', name: 'elements-types' },
   {
