@@ -9,6 +9,8 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, runnerImport } from 'vite';
 import { precompressFolder } from './precompress.mjs';
+
+export { precompressFolder };
 import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
 
 /**
