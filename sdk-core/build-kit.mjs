@@ -10,6 +10,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, runnerImport } from 'vite';
+import { precompressFolder } from './precompress.mjs';
+
+export { precompressFolder };
 import { customElementsManifest, sdkDeclarations } from './sdk-types.mjs';
 
 /**
@@ -145,6 +148,8 @@ export async function runBuild(root, spec, argv = process.argv.slice(2)) {
   try {
     await buildBrowserFiles(root, spec);
     await writePublished(root, spec);
+    // Brotli and gzip copies beside each file (not in --watch: the service compresses a file without them itself).
+    await precompressFolder(join(root, spec.dir ?? 'dist'));
   } catch (error) {
     for (const problem of error instanceof BuildProblems ? error.problems : [error.message]) console.error(`build: ${problem}`);
     process.exit(1);

@@ -4,7 +4,7 @@
 // (`pnpm dev`). The build steps are the ones every browser bundle shares (sdk-core's build-kit.mjs).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildBrowserFiles, runBuild } from '@svc/sdk-core/build';
+import { buildBrowserFiles, precompressFolder, runBuild } from '@svc/sdk-core/build';
 
 const root = dirname(fileURLToPath(import.meta.url));
 export const PAGES_DIST = join(root, 'dist/pages');
@@ -28,9 +28,14 @@ const PAGES = {
   ],
 };
 
-/** Builds the pages' files once; resolves with their gzip sizes, rejects with every problem (sdk-core's BuildProblems). */
-export function buildPages({ quiet = false } = {}) {
-  return buildBrowserFiles(root, PAGES, { quiet });
+/**
+ * Builds the pages' files once, with their brotli and gzip copies beside them; resolves with their gzip sizes, rejects
+ * with every problem (sdk-core's BuildProblems).
+ */
+export async function buildPages({ quiet = false } = {}) {
+  const sizes = await buildBrowserFiles(root, PAGES, { quiet });
+  await precompressFolder(PAGES_DIST);
+  return sizes;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await runBuild(root, PAGES);

@@ -203,33 +203,45 @@ async function servePages(server, files, stop, { serviceUrl, clientIdFor, sample
     );
   }
 
-  // The hosted page: a page of its size, with a style sheet and a deferred script of theirs; the script puts the field in.
+  // The hosted page: a page of its size, with its style sheet (inline when the service's is, else a file of its size)
+  // and a deferred script of theirs; the script puts the field in.
   {
     const realPage = await fetchService(serviceUrl, samplePayPath);
     const text = realPage.buffer.toString('utf8');
     const stylePath = /<link[^>]*href="([^"]+)"/.exec(text)?.[1];
+    const inlineStyle = /<style>([^<]*)<\/style>/.exec(text)?.[1];
     const scriptPath = /<script[^>]*src="([^"]+)"/.exec(text)?.[1];
-    if (!stylePath || !scriptPath) throw new Error(`the hosted page ${samplePayPath} names no style sheet or script`);
-    const realStyle = await fetchService(serviceUrl, stylePath);
+    if ((!stylePath && inlineStyle === undefined) || !scriptPath) throw new Error(`the hosted page ${samplePayPath} names no style sheet or script`);
     const realScript = await fetchService(serviceUrl, scriptPath);
-    const style = reference(
-      '/reference/hosted/page.css',
-      padded(realStyle.buffer.length, '\nbody{font-family:sans-serif;margin:0 auto;max-width:30rem}\n', realStyle.buffer, 'js'),
-      realStyle,
-    );
+    const styleCode = '\nbody{font-family:sans-serif;margin:0 auto;max-width:30rem}\n';
+    const style = stylePath
+      ? await fetchService(serviceUrl, stylePath).then((real) =>
+          reference('/reference/hosted/page.css', padded(real.buffer.length, styleCode, real.buffer, 'js'), real),
+        )
+      : null;
+    // An inline style of the service's size: a padding comment and the reference's rule (its CSP allows it by hash).
+    const inlined = inlineStyle === undefined ? '' : padded(Buffer.byteLength(inlineStyle), styleCode, Buffer.from(inlineStyle), 'js').toString('utf8');
     const script = reference('/reference/hosted/page.js', padded(realScript.buffer.length, fieldScript(realPage.buffer), realScript.buffer, 'js'), realScript);
+    const head = stylePath ? '<link rel="stylesheet" href="page.css">' : `<style>${inlined}</style>`;
+    const realHeaders = { buffer: realPage.buffer, headers: new Headers(realPage.headers) };
+    if (!stylePath) {
+      // The service's CSP allows its own style by hash; the reference's, its own.
+      const csp = realHeaders.headers.get('content-security-policy');
+      if (csp)
+        realHeaders.headers.set('content-security-policy', csp.replace(/'sha256-[^']+'/, `'sha256-${createHash('sha256').update(inlined).digest('base64')}'`));
+    }
     const page = reference(
       '/reference/hosted/page.html',
       padded(
         realPage.buffer.length,
         `<!doctype html>\n<html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Reference page</title>` +
-          `<link rel="stylesheet" href="page.css"><script src="page.js" defer></script></head><body><main><h1>Bench</h1><p>$12.50</p>${fieldMarkup(realPage.buffer)}</main>${PADDING_AT}</body></html>\n`,
+          `${head}<script src="page.js" defer></script></head><body><main><h1>Bench</h1><p>$12.50</p>${fieldMarkup(realPage.buffer)}</main>${PADDING_AT}</body></html>\n`,
         realPage.buffer,
         'html',
       ),
-      realPage,
+      realHeaders,
     );
-    referenceSizes.hosted = [page, style, script];
+    referenceSizes.hosted = style ? [page, style, script] : [page, script];
     fieldStateOf.hosted = fieldState(realPage.buffer);
   }
 

@@ -126,7 +126,7 @@ export function browserSection(b) {
     '',
     "**Time to ready**: from the top page's navigation start to the card number field (Express: the first wallet button) being present, visible (not covered), enabled and editable, in whatever frame it is, and its frame visible in the page, at the next animation frame, and not before its document's first paint (a field laid out before it is not on the screen yet). " +
       'Timed in the browser: a script added to every frame (cross-origin ones too) watches with a MutationObserver and on every animation frame and reports `performance.timeOrigin + performance.now()`. ' +
-      "**Reference**: a page loading one script of the same byte size as the SDK's, which puts in an iframe of the same size as its frame (the frame's page and its script), or for the hosted page a page of its size with a style sheet and a script of theirs; " +
+      "**Reference**: a page loading one script of the same byte size as the SDK's, which puts in an iframe of the same size as its frame (the frame's page and its script), or for the hosted page a page of its size with a style sheet (inline, of the same size, where the service inlines its own) and a script of theirs; " +
       "served from 127.0.0.1 (the service's host) by a node:http server with the headers the service sent for each file (cache, type, CORS, CSP; no compression: the service sends none). " +
       "Their content is a comment and the least a widget must do: the script puts the frame in, and the field is where the service's document has it (below).",
     '',

@@ -4,9 +4,7 @@ import { REPO_ROOT } from '../../env';
 import { ApiError } from '../../errors';
 import { SdkFileCache, sendEncoded } from '../sdk-assets';
 import { PAGE_ASSETS, PAGE_ASSETS_PATH } from './page-shell';
-
-/** Where server/build-pages.mjs writes the pages' browser files, from the repository root. */
-export const PAGES_DIST = 'server/dist/pages';
+import { PAGES_DIST } from './page-style';
 
 /**
  * The consumer pages' own script and style sheet, under /pay-assets/, compressed as the browser accepts. Revalidated on every use (`no-cache` with an

@@ -3,6 +3,7 @@ import { frameAncestorsDirective, LANGUAGES } from '@svc/protocol';
 import { directionOf, type Language } from '@svc/sdk-core/i18n';
 import { escapeHtml } from '../../html-escape';
 import { LANGUAGE_NAMES, translator } from '../../i18n';
+import { inlineStyle } from './page-style';
 
 export { escapeHtml };
 
@@ -21,14 +22,17 @@ export interface PageOptions {
   title: string;
   /** The page's language (`<html lang dir>`, the switch); `en` when left out. */
   language?: Language;
-  /** The page's own script, if it has one (never inline: the CSP forbids it). */
+  /** The page's own script, if it has one (never inline: the CSP forbids it; the style sheet is inline, by its hash). */
   script?: PageAsset;
   /** Attributes of <main>, e.g. the data the script reads. Values are escaped here. */
   mainData?: Record<string, string | number | null>;
   main: string;
 }
 
-/** A consumer page: the service's style sheet, at most one script of its own, nothing inline, nothing from elsewhere. */
+/**
+ * A consumer page: the service's style sheet (inline, allowed by its hash: page-style.ts), at most one script of its
+ * own, no other inline style or script, nothing from elsewhere.
+ */
 export function renderPage({ title, language = 'en', script, mainData = {}, main }: PageOptions): string {
   const data = Object.entries(mainData)
     .filter(([, value]) => value !== null)
@@ -41,7 +45,7 @@ export function renderPage({ title, language = 'en', script, mainData = {}, main
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${PAGE_ASSETS_PATH}/${PAGE_ASSETS.style}">
+${styleElement()}
 ${script ? `<script src="${PAGE_ASSETS_PATH}/${script}" defer></script>\n` : ''}</head>
 <body>
 ${languageSwitch(language)}
@@ -51,6 +55,12 @@ ${main}
 </body>
 </html>
 `;
+}
+
+/** The style sheet inline when built (no request before the first paint), else linked. */
+function styleElement(): string {
+  const style = inlineStyle();
+  return style ? `<style>${style.css}</style>` : `<link rel="stylesheet" href="${PAGE_ASSETS_PATH}/${PAGE_ASSETS.style}">`;
 }
 
 /** Links to the same page in each language (`?lang=`), each named in its own language; the current one marked. */
@@ -63,17 +73,18 @@ function languageSwitch(current: Language): string {
 }
 
 /**
- * Headers of every consumer page: its own script, style and images only, talking only to this service (its
+ * Headers of every consumer page: its own script, style (the inline one by its hash) and images only, talking only to this service (its
  * websocket included), never framed, never cached (the state changes), never indexed, no referrer (the link id is
  * the only credential, and it is in the URL).
  */
 export function consumerPageHeaders(publicBaseUrl: string, frameAncestor: string | null = null): Record<string, string> {
   const ws = publicBaseUrl.replace(/^http/, 'ws');
+  const style = inlineStyle();
   const headers: Record<string, string> = {
     'Content-Security-Policy': [
       "default-src 'none'",
       "script-src 'self'",
-      "style-src 'self'",
+      ['style-src', "'self'", ...(style ? [style.source] : [])].join(' '),
       "img-src 'self'",
       `connect-src 'self' ${ws}`,
       // The merchant page, and this service's own pages: the iframe SDK's widget page frames the bank's page in its dialog.

@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LANGUAGES, Status, type Transaction } from '@svc/protocol';
 import { directionOf } from '@svc/sdk-core/i18n';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../env';
 import { escapeHtml } from '../../html-escape';
 import { CATALOGUES } from '../../i18n';
 import { useTestApp } from '../../test/harness';
@@ -67,17 +71,20 @@ describe('GET /pay/:linkId (the hosted payment page)', () => {
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain(`connect-src 'self' ${t.app.env.PUBLIC_BASE_URL.replace('http', 'ws')}`);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-robots-tag')).toBe('noindex');
-    // One script and one style sheet, both files of the service; no inline script, style or handler.
+    // One script, a file of the service; its built style sheet inline (no request before the first paint), allowed by
+    // its hash and nothing else inline: no other style, no inline script or handler.
     expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/pay-assets/pay.js" defer>']);
-    expect([...html.matchAll(/<link\b[^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="stylesheet" href="/pay-assets/pages.css">']);
-    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    expect(html).not.toMatch(/<link\b/);
+    const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1]!);
+    expect(styles).toEqual([readFileSync(path.join(REPO_ROOT, 'server/dist/pages/pages.css'), 'utf8')]);
+    expect(csp).toContain(`style-src 'self' 'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}';`);
+    expect(html.replace(/<style>[^<]*<\/style>/, '')).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
   });
 
   it('shows the business, amount, currency, products and status, with the card fields, wallets and pay button', async () => {

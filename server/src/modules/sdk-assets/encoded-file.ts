@@ -10,6 +10,8 @@ export type ContentCoding = 'br' | 'gzip' | 'identity';
 export interface EncodableFile {
   readonly body: Buffer;
   readonly etag: string;
+  /** Its compressed copies written by the build (sdk-core/precompress.mjs, brotli at quality 11), when it wrote them. */
+  readonly precompressed?: Encoded | undefined;
 }
 
 interface Encoded {
@@ -18,13 +20,15 @@ interface Encoded {
 }
 
 /**
- * The compressed copies of each loaded file, made once at its first request (off the event loop, in zlib's threads)
- * and kept as long as the file is: the files are immutable per version, and a rebuild loads a new file. Brotli at
- * quality 5 (a few milliseconds for the largest script, within 10 % of quality 11's size).
+ * The compressed copies of each loaded file: the build's (`pnpm build` writes them beside every served file), else
+ * made once at its first request (off the event loop, in zlib's threads; a catalogue, a `--watch` build) and kept as
+ * long as the file is: the files are immutable per version, and a rebuild loads a new file. Brotli at quality 5 then
+ * (a few milliseconds for the largest script, within 10 % of quality 11's size).
  */
 const copies = new WeakMap<EncodableFile, Promise<Encoded>>();
 
 function encodedCopies(file: EncodableFile): Promise<Encoded> {
+  if (file.precompressed) return Promise.resolve(file.precompressed);
   let encoded = copies.get(file);
   if (!encoded) {
     encoded = Promise.all([

@@ -167,6 +167,53 @@ describe('compression (Accept-Encoding)', () => {
   });
 });
 
+describe("the build's compressed copies (sdk-core/precompress.mjs)", () => {
+  const url = () => `${base}/sdk/elements/1.1.1/card-frame.js`;
+  const full = () => path.join(root, 'sdk-elements/dist/card-frame.js');
+  const write = async (body: string, br: Buffer, gz: Buffer) => {
+    await fs.writeFile(full(), body);
+    await fs.writeFile(`${full()}.br`, br);
+    await fs.writeFile(`${full()}.gz`, gz);
+  };
+
+  it('are sent as written, by Accept-Encoding, with their length, Vary, an ETag per coding, and the SRI hash of the file', async () => {
+    const body = 'startCardFrame();'.repeat(40);
+    // Two gzip members (which gunzip and browsers decode as one body): bytes the service would never make itself.
+    const gz = Buffer.concat([zlib.gzipSync(body.slice(0, 100)), zlib.gzipSync(body.slice(100))]);
+    const br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+    await write(body, br, gz);
+    const plain = await rawRequest(url(), {});
+    expect(plain.body.toString()).toBe(body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [coding, copy] of [
+      ['br', br],
+      ['gzip', gz],
+    ] as const) {
+      const res = await rawRequest(url(), { 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(res.body.equals(copy)).toBe(true);
+      expect(Number(res.headers['content-length'])).toBe(copy.length);
+      expect(res.headers['vary']).toMatch(/accept-encoding/i);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['etag']).not.toBe(plain.headers['etag']);
+      expect((await rawRequest(url(), { 'accept-encoding': coding, 'if-none-match': res.headers['etag']! })).status).toBe(304);
+    }
+    const manifest = SdkManifestSchema.parse(await (await fetch(`${base}/sdk/manifest.json`)).json());
+    expect(manifest.files['elements-card-frame']!.integrity).toBe(`sha384-${createHash('sha384').update(body).digest('base64')}`);
+  });
+
+  it('are not sent when they are not of the file as built now (a rebuild that wrote none): the file is compressed instead', async () => {
+    const body = 'rebuiltCardFrame();'.repeat(40);
+    await write(body, zlib.brotliCompressSync('stale();'), zlib.gzipSync('stale();'));
+    for (const coding of ['br', 'gzip']) {
+      const res = await rawRequest(url(), { 'accept-encoding': coding });
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(DECODE[coding]!(res.body).toString()).toBe(body);
+    }
+  });
+});
+
 describe('the language catalogues', () => {
   it('are published at /sdk/locales/<language>.json for any origin, with an ETag and their SRI hash in the manifest', async () => {
     const res = await fetch(`${base}/sdk/locales/he.json`);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip } from 'node:zlib';
 import { etagOf } from '../../entity-tag';
 import { SDK_VERSIONS } from '@svc/protocol';
 
@@ -80,13 +82,33 @@ export interface LoadedFile {
   integrity: string;
   etag: string;
   mtimeMs: number;
+  /** The build's compressed copies (`<file>.br`, `<file>.gz`, sdk-core/precompress.mjs), when both are there and are of these bytes. */
+  precompressed?: { br: Buffer; gzip: Buffer };
+}
+
+const brotliDecompressAsync = promisify(brotliDecompress);
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * The build's brotli and gzip copies of `body`, read from beside its file, if both are there and both decompress to
+ * `body` exactly (a copy left from an earlier build, or by a watch build that writes none, is not sent): checked once
+ * per file version, a millisecond for the largest script.
+ */
+async function precompressedCopies(full: string, body: Buffer): Promise<LoadedFile['precompressed']> {
+  try {
+    const [br, gzip] = await Promise.all([readFile(`${full}.br`), readFile(`${full}.gz`)]);
+    const [fromBr, fromGzip] = await Promise.all([brotliDecompressAsync(br), gunzipAsync(gzip)]);
+    return fromBr.equals(body) && fromGzip.equals(body) ? { br, gzip } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Reads built files on demand and keeps them until they change on disk (a rebuild while the service runs, as under
  * `pnpm dev`, is picked up by the next request). A change is a new modification time or a new size: the file system's
  * clock is coarse, so a file read while a build was writing it can carry the finished file's time. The SRI hash is
- * sha384, as browsers check it.
+ * sha384, as browsers check it, of the built bytes (the compressed copies beside them are only their transfer).
  */
 export class SdkFileCache {
   readonly #cache = new Map<string, LoadedFile>();
@@ -104,11 +126,13 @@ export class SdkFileCache {
     const cached = this.#cache.get(full);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.body.length === info.size) return cached;
     const body = await readFile(full);
+    const precompressed = await precompressedCopies(full, body);
     const loaded: LoadedFile = {
       body,
       integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
       etag: etagOf(body),
       mtimeMs: info.mtimeMs,
+      ...(precompressed ? { precompressed } : {}),
     };
     this.#cache.set(full, loaded);
     return loaded;
