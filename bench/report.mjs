@@ -228,8 +228,9 @@ function lifecycleSection(l) {
       'the ratio row gives reference ÷ service, comparable with the throughput ratio.' +
       (l.referenceRows
         ? " The reference writing the service's rows (bench/reference-rows.mjs, in a database of its own on the same PostgreSQL) makes the same four calls with the reference's minimal code, " +
-          "but writes the rows the service's requests write, into the service's own tables, one plain statement a row, in as many transactions as the service commits (a payment's processor request committed before the call and done after it), " +
-          'with the event payloads, kept answers and notifications the service writes. It is one direct implementation of that data, not a floor and not a goal: ' +
+          "but writes the rows the service's requests write, into the service's own tables, one plain statement a row, in as many transactions as the service commits (a payment's processor request committed before the call and done after it, the card attempt and its windows' claim before it), " +
+          "with the event payloads, the merchant's event log, kept answers and the realtime outbox row the service writes, published after the commit by a NOTIFY and deleted as the service's update bus does; it reads the merchant's processor account once a request that needs it. " +
+          'It is one direct implementation of that data, not a floor and not a goal: ' +
           'what the service spends beyond it is roughly its code, what that reference spends beyond the plain one is mostly the data the service keeps. The goal stays 0.6 of the plain reference.'
         : ''),
     '',
