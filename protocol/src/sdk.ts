@@ -19,7 +19,7 @@ import { CallbackUrlSchema } from './callback-url';
 import { CurrencySchema } from './currency';
 import { BillingAddressSchema, CardPaymentSchema, CentsSchema, WalletMethodSchema, WalletPaymentSchema } from './lifecycle-requests';
 import { checkProductAmounts, MaxInstallmentsSchema, ProductInputSchema } from './init-request';
-import { type BrowserTransactionSchema, ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
+import { BrowserTransactionSchema, ConfirmationSchema, PaymentDetailsSchema, TransactionSchema } from './transaction';
 import { TransactionStatusCodeSchema } from './status';
 
 export const SdkMethodTypeSchema = z.enum(SDK_METHOD_TYPES);
@@ -228,13 +228,6 @@ export const CardFieldSchema = z.enum(CARD_FIELDS);
 /** A declaration the card frame accepted of an appearance: `[property, value]`, neither able to leave its declaration. */
 export const AppearanceDeclarationSchema = z.tuple([z.string().regex(APPEARANCE_CSS_PROPERTY), z.string().max(400).regex(APPEARANCE_CSS_VALUE)]);
 
-/**
- * The transaction of a card frame's `result`: the frame parsed the service's answer (BrowserTransactionSchema: no
- * commitLink, token or POS data) before sending it, and the host takes it only from that frame's exact origin and
- * window, so the host checks that it is a plain object rather than parsing the same answer a second time.
- */
-const RelayedBrowserTransactionSchema = z.record(z.string(), z.unknown()).transform((value) => value as z.infer<typeof BrowserTransactionSchema>);
-
 /** Frame → host. Sent with targetOrigin = the merchant page's origin the frame was created for. */
 export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('ready') }),
@@ -279,7 +272,7 @@ export const FrameToHostMessageSchema = z.discriminatedUnion('type', [
       type: z.literal('result'),
       requestId: z.string(),
       ok: z.literal(true),
-      transaction: RelayedBrowserTransactionSchema,
+      transaction: BrowserTransactionSchema,
     }),
     z.strictObject({ source: z.literal(FRAME), instanceId, type: z.literal('result'), requestId: z.string(), ok: z.literal(false), error: SdkErrorSchema }),
   ]),

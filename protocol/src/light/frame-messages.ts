@@ -11,17 +11,15 @@ import {
   MAX_INSTALLMENTS,
   POST_MESSAGE_SOURCES,
 } from '../constants';
-import { array, boolean, literal, nullable, number, object, oneOf, optional, record, string, tuple, union, url, type Infer, type Validator } from './schema';
+import { array, boolean, literal, nullable, number, object, oneOf, optional, string, tuple, union, url, type Validator } from './schema';
 import { AppearanceWire, BillingAddressWire, Cents, Currency, InstanceId } from './sdk';
 import { SdkErrorWire } from './session';
-import type { BrowserTransactionWire } from './transaction';
+import { BrowserTransactionWire } from './transaction';
 
 const instanceId = InstanceId;
 const host = literal(POST_MESSAGE_SOURCES.host);
 const frame = literal(POST_MESSAGE_SOURCES.frame);
 const strict = { strict: true };
-/** The frame checked the transaction with BrowserTransactionWire when the service answered; the host takes it as an object. */
-const relayedTransaction = record as Validator<Infer<typeof BrowserTransactionWire>>;
 
 export const HostToFrameMessageWire = union('type', [
   object(
@@ -93,6 +91,6 @@ export const FrameToHostMessageWire = union('type', [
     strict,
   ),
   object({ source: frame, instanceId, type: literal('authentication'), requestId: string(), url }, strict),
-  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: relayedTransaction }, strict),
+  object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(true), transaction: BrowserTransactionWire }, strict),
   object({ source: frame, instanceId, type: literal('result'), requestId: string(), ok: literal(false), error: SdkErrorWire }, strict),
 ]);
