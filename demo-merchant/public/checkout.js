@@ -10,9 +10,12 @@ const payButton = document.getElementById('pay-button');
 const params = new URLSearchParams(location.search);
 const sdkName = params.get('sdk') === 'iframe' ? 'iframe' : 'elements';
 const methodType = ['manual_capture', 'authorize', 'tokenize'].includes(params.get('methodType')) ? params.get('methodType') : 'manual_capture';
+// The most payments the widget offers the shopper (maxInstallments; one: no choice shown).
+const installments = ['3', '6', '12'].includes(params.get('installments')) ? params.get('installments') : '1';
 for (const [id, value, key] of [
   ['sdk', sdkName, 'sdk'],
   ['method-type', methodType, 'methodType'],
+  ['installments', installments, 'installments'],
 ]) {
   const select = document.getElementById(id);
   select.value = value;
@@ -47,6 +50,7 @@ payButton.textContent = methodType === 'tokenize' ? `Save the card for ${total}`
 
 const sdk = window.ServiceFrontEndSDK;
 sdkConfig = { mode: 'sandbox', clientId: config.clientId, methodType, visualizer: true, locale, appearance: { theme } };
+if (installments !== '1') sdkConfig.maxInstallments = Number(installments);
 sdk.config(sdkConfig);
 sdk.error(({ code, message }) => say(outcome, `${code}: ${message}`, 'error'));
 // Pay is offered once the widget says the payment method is complete, and not while a payment runs.
