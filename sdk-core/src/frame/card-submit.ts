@@ -99,6 +99,7 @@ async function pay(
       import('./card-authentication').then((module) => module.awaitAuthentication),
     );
   } catch {
+    log('authentication script not loaded');
     prompt.close();
     return { ok: false, error: networkError('Loading the 3-D Secure authentication'), paths: [] };
   }
