@@ -12,9 +12,10 @@ import { TcpProxy } from './test/tcp-proxy';
 
 // The service as a process, on real PostgreSQL reached through a proxy the test controls, under lifecycle, payment and
 // callback load while the database loses its backends, has its connections reset and is black-holed, ten rounds each:
-// the process never exits, every request is answered (2xx, or 503 with Retry-After: a payment the processor approved
-// is never answered 502 for the database's fault), nothing committed is lost, every update still produces its
-// callback, and service resumes once the database is back, without a restart.
+// the process never exits, every request is answered (2xx, 503 with Retry-After, or 409 to a retry whose earlier
+// attempt still holds its key; a payment the processor approved is never answered 502 for the database's fault),
+// nothing committed is lost, every update still produces its callback, and service resumes once the database is
+// back, without a restart.
 const ROUNDS = 10;
 /**
  * How long the test waits for service after the database is back. Alone it resumes within about a second (the probe
@@ -75,7 +76,13 @@ interface Outcome {
   cancelled: boolean;
 }
 
-/** Every answer the load got that was neither 2xx nor 503 with Retry-After, and every request that got none. */
+/**
+ * Every answer the load got that was neither 2xx, nor 503 with Retry-After, nor 409 `idempotency_key_in_use`, and every
+ * request that got none. The 409 is the answer a retry gets while the attempt before it still holds the key: when a
+ * connection is reset, that attempt was answered 503 at once, but PostgreSQL rolls its transaction back (and frees
+ * the key) only once its backend notices the connection is gone, which on a loaded machine can take longer than the
+ * load's 50 ms between retries. The documented answer, and the client retries it as it retries a 503.
+ */
 const unanswered: string[] = [];
 
 async function call(method: 'POST', pathname: string, body: unknown, key: string): Promise<{ status: number; body: Record<string, unknown> } | null> {
@@ -85,12 +92,15 @@ async function call(method: 'POST', pathname: string, body: unknown, key: string
     body: JSON.stringify(body),
   }).catch((error: Error) => error);
   if (res instanceof Error) {
-    unanswered.push(`${pathname}: ${res.message}`);
+    // fetch's own message is only "fetch failed": what failed (refused, reset, timed out) is its cause.
+    const cause = res.cause instanceof Error ? `: ${(res.cause as NodeJS.ErrnoException).code ?? ''} ${res.cause.message}` : '';
+    unanswered.push(`${pathname} at ${Math.round(performance.now())} ms: ${res.message}${cause}`);
     return null;
   }
   const answer = { status: res.status, body: (await res.json()) as Record<string, unknown> };
   if (res.status === 503 && res.headers.get('retry-after') !== null) return answer;
-  if (res.status < 200 || res.status > 299) unanswered.push(`${pathname}: ${res.status} ${JSON.stringify(answer.body)}`);
+  if (res.status === 409 && answer.body.code === 'idempotency_key_in_use') return answer;
+  if (res.status < 200 || res.status > 299) unanswered.push(`${pathname} at ${Math.round(performance.now())} ms: ${res.status} ${JSON.stringify(answer.body)}`);
   return answer;
 }
 
