@@ -10,17 +10,13 @@ export async function findProcessorAccount(db: Queryable, merchantId: string): P
   return row ?? null;
 }
 
-/**
- * The setting the trigger on processor_accounts turns on, for the rest of the transaction, when the transaction
- * changes an account (migration 0025): what such a transaction reads of the table is not committed yet.
- */
-const CHANGED_HERE = 'svc.processor_accounts_changed';
-
 const accountAsSeen = reusableQuery('processor_account_as_seen', { merchantId: columnParam(processorAccounts.merchantId) }, (db, slots) =>
   db
     .select({
       account: processorAccounts,
-      changedHere: sql<boolean>`coalesce(current_setting(${sql.raw(`'${CHANGED_HERE}'`)}, true) = 'on', false)`,
+      // The trigger on processor_accounts turns this setting on for the rest of a transaction that changes an account
+      // (migration 0025): what that transaction reads of the table is not committed yet.
+      changedHere: sql<boolean>`coalesce(current_setting('svc.processor_accounts_changed', true) = 'on', false)`,
     })
     // One row whether or not the merchant has an account, so that "none" comes with the flag too.
     .from(sql`(select 1) as "one"`)
