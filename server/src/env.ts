@@ -84,6 +84,8 @@ const EnvSchema = z
     RATE_LIMIT_BURST: positiveInt.default(200),
     /** Seconds a live credential is kept in memory; changes reach every instance at once by NOTIFY. 0: off. */
     CREDENTIAL_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
+    /** Seconds a merchant's processor account (or its having none) is kept in memory; changes reach every instance at once by NOTIFY. 0: off. */
+    PROCESSOR_ACCOUNT_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
     /**
      * The proxies in front of the service, whose X-Forwarded-For says the client's address (http/client-address.ts):

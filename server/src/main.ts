@@ -24,7 +24,7 @@ import { metrics, startMetricsServer } from './metrics';
 import { countCallbackBacklog, countPoolConnections, countUnfinishedProcessorRequests } from './metrics/scrape-sources.queries';
 import { instrumentedProcessor } from './processor/instrumented-processor';
 import { connectorReadiness } from './processor/connector-readiness';
-import { MerchantProcessors } from './modules/processor-accounts';
+import { forgetChangedProcessorAccounts, MerchantProcessors, ProcessorAccountCache } from './modules/processor-accounts';
 import { createMessageSender, type MessageSender } from './messages/message-sender';
 import { MESSAGES_WAKE_CHANNEL } from './messages/messages.queries';
 import { providerSenders } from './messages/provider-outbox';
@@ -146,7 +146,17 @@ async function main(): Promise<void> {
     publications: readiness.heartbeat('publication_sweep', staleAfterMs),
   };
   // Each merchant's processor: its own account where it connected one, else the default (every call counted too).
-  const processors = new MerchantProcessors({ db: storage.db, env, defaultProcessor: processor, wrap: (own) => instrumentedProcessor(own, metrics) });
+  // Its account, or its having none, stays in memory for PROCESSOR_ACCOUNT_CACHE_S; a changed one (by any instance,
+  // the CLI or by hand in SQL) is announced by a trigger and forgotten here at once.
+  const processorAccounts = new ProcessorAccountCache(env.PROCESSOR_ACCOUNT_CACHE_S * 1000);
+  await forgetChangedProcessorAccounts(notifications, processorAccounts);
+  const processors = new MerchantProcessors({
+    db: storage.db,
+    env,
+    defaultProcessor: processor,
+    wrap: (own) => instrumentedProcessor(own, metrics),
+    accounts: processorAccounts,
+  });
   const app = createApp({
     readiness,
     env,

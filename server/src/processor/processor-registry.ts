@@ -8,6 +8,11 @@ import type { PaymentProcessor } from './processor';
 export interface ProcessorRegistry {
   /** Reads the merchant's account through `db`: the caller's open transaction when it holds one (never a second connection). */
   forMerchant(merchantId: string, db?: Queryable): Promise<PaymentProcessor>;
+  /**
+   * This instance committed a change to the merchant's account: its next payment must use the new one at once.
+   * (Other instances forget it when the trigger's notice reaches them.)
+   */
+  forget(merchantId: string): void;
 }
 
 /** The processor of `merchantId`: from the registry when the service has one, else the one processor it was given. */

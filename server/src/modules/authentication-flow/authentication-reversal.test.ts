@@ -73,6 +73,7 @@ describe("the reversal of an authentication's payment", () => {
         if (++lookups > 1) throw new Error('test: connection terminated');
         return processor;
       },
+      forget: () => undefined,
     };
     const deps = { db: t.database.db, processor, processors: registry, clock: t.app.clock, logger: t.app.logger, env: t.app.env };
     expect((await failAuthentication(deps, authenticationId)).ended).toBe(true);

@@ -8,7 +8,7 @@ import { localstripeAvailable, startLocalstripe } from '../../test/localstripe';
 import { paidSale } from '../../test/merchant-client';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { merchantClient } from '../../test/merchant-client';
-import { MerchantProcessors } from '.';
+import { MerchantProcessors, ProcessorAccountCache } from '.';
 import { saveProcessorAccount } from './processor-accounts.queries';
 
 const available = localstripeAvailable();
@@ -16,15 +16,17 @@ const localstripe = available ? await startLocalstripe() : null;
 afterAll(() => localstripe?.stop());
 
 const SECRET_KEY = 'sk_test_merchantOwnSecretKey9876';
-// The registry needs the test database, which exists once the harness has started: built on first use.
+// The registry needs the test database, which exists once the harness has started: built on first use. Its accounts
+// are kept for five minutes and no listener tells it of changes: what it sees of a change is its own forgetting.
 let registry: MerchantProcessors | null = null;
 const sandbox = new SandboxProcessor();
 const processors: ProcessorRegistry = {
   // The caller's transaction passed on, as processorOf(deps, merchantId, tx) hands it: never a second connection.
   forMerchant: (merchantId, db) => {
-    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox });
+    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox, accounts: new ProcessorAccountCache(300_000) });
     return registry.forMerchant(merchantId, db);
   },
+  forget: (merchantId) => registry?.forget(merchantId),
 };
 const t = useTestApp({
   env: { ...UNTHROTTLED, PROCESSOR_SECRETS_KEY: randomBytes(32).toString('base64'), STRIPE_API_BASE: localstripe?.url ?? 'http://127.0.0.1:9' },
@@ -99,5 +101,17 @@ describe("a merchant's own processor account", () => {
     const other = await provisionTestMerchant(t.database.db, 'Default Shop');
     const otherSale = await paidSale(t.app, merchantClient(t.app, other), 500);
     expect((await merchantClient(t.app, other).get(otherSale.transactionNumber)).body.confirmation).toMatchObject({ acquirer: 'alpha' });
+  });
+
+  it('is used by the next payment on the instance that connected it, which had kept the default in memory', async () => {
+    const merchant = await provisionTestMerchant(t.database.db, 'Switching Shop');
+    expect((await processorOf({ processor: sandbox, processors }, merchant.merchantId)).kind).toBe('sandbox');
+    const res = await t.app.request('/merchant/processor', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${merchant.apiKey}` },
+      body: { kind: 'stripe', secretKey: 'sk_test_switchingShop5678', webhookSecret: 'whsec_switching' },
+    });
+    expect(res.status).toBe(200);
+    expect((await processorOf({ processor: sandbox, processors }, merchant.merchantId)).kind).toBe('stripe');
   });
 });

@@ -6,7 +6,7 @@ import { ADYEN_TEST_ACCOUNT, ADYEN_TEST_HMAC_KEY, adyenDescriptions, adyenNotifi
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { authorizedHold, codeOf } from '../../test/merchant-client';
-import { MerchantProcessors } from '../processor-accounts';
+import { MerchantProcessors, ProcessorAccountCache } from '../processor-accounts';
 
 /**
  * A merchant that connected its own Adyen account (PUT /merchant/processor): its account's webhooks are verified with
@@ -20,9 +20,10 @@ const sandbox = new SandboxProcessor();
 let registry: MerchantProcessors | null = null;
 const processors: ProcessorRegistry = {
   forMerchant: (merchantId, db) => {
-    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox });
+    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox, accounts: new ProcessorAccountCache(300_000) });
     return registry.forMerchant(merchantId, db);
   },
+  forget: (merchantId) => registry?.forget(merchantId),
 };
 const t = useTestApp({
   env: {

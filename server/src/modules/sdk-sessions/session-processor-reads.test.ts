@@ -16,6 +16,7 @@ const processors: ProcessorRegistry = {
     reads.push(merchantId);
     return Promise.resolve(sandbox);
   },
+  forget: () => undefined,
 };
 const t = useTestApp({ env: UNTHROTTLED, origins: [SHOP], processor: sandbox, processors });
 
