@@ -184,7 +184,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
-    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts, (event) => this.#widget.log(event));
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
