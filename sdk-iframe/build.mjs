@@ -23,20 +23,23 @@ await runBuild(dirname(fileURLToPath(import.meta.url)), {
     },
   ],
   // Loaded when needed: 3-D Secure's dialog (sdk-core's host/open-authentication-dialog.ts) and the wait for the
-  // bank's answer (frame/card-submit.ts); the number of payments (frame/lazy-installments-field.ts).
+  // bank's answer (frame/card-submit.ts); the number of payments (frame/lazy-installments-field.ts); the appearance
+  // checker, when the merchant gives an appearance (frame/lazy-look.ts).
   lazy: [
     { name: 'authentication-dialog', entry: '../sdk-core/src/host/authentication-dialog.lazy.ts', file: 'authentication-dialog.js', into: ['widget.js'] },
     { name: 'card-authentication', entry: '../sdk-core/src/frame/card-authentication.lazy.ts', file: 'card-authentication.js', into: ['widget.js'] },
     { name: 'installments-field', entry: '../sdk-core/src/frame/installments-field.lazy.ts', file: 'installments-field.js', into: ['widget.js'] },
+    { name: 'appearance-check', entry: '../sdk-core/src/frame/appearance-check.lazy.ts', file: 'appearance-check.js', into: ['widget.js'] },
   ],
   publish: { sdk: 'iframe' },
   budgets: [
     { label: 'dist/sdk.js (loader)', files: ['sdk.js'], bytes: 5 * 1024 },
-    // The bench's goal is 25 KB: 3-D Secure and the number of payments took the page to 28.1 KB, the lazy scripts back
-    // to 26.5 KB; the rest is the page's own (bench/findings.md, sdk-weight). This holds what was won.
-    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 27 * 1024 },
+    // The bench's goal (bench/findings.md, sdk-weight): 3-D Secure and the number of payments took the page to 28.1 KB,
+    // the lazy scripts, the appearance checker's last, back to 23 KB.
+    { label: 'dist/widget.js + .html', files: ['widget.js', 'widget.html'], bytes: 25 * 1024 },
     { label: 'lazy: authentication-dialog.js', files: ['authentication-dialog.js'] },
     { label: 'lazy: card-authentication.js', files: ['card-authentication.js'] },
     { label: 'lazy: installments-field.js', files: ['installments-field.js'] },
+    { label: 'lazy: appearance-check.js', files: ['appearance-check.js'] },
   ],
 });

@@ -16,6 +16,7 @@ const DIST_FILES = {
   'authentication-dialog.js': 'application/javascript',
   'card-authentication.js': 'application/javascript',
   'installments-field.js': 'application/javascript',
+  'appearance-check.js': 'application/javascript',
 };
 const REFUSED = { ck_unknown: 'client_id_unknown', ck_forbidden: 'origin_not_allowed' };
 

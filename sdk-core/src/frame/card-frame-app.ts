@@ -63,7 +63,7 @@ export class CardFrame {
     link.open();
     link.send({ type: 'ready' });
     this.#form = mountCardForm(doc, { onChange: (validation) => this.#validated(validation) });
-    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, EN_TEXTS);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, EN_TEXTS, (event) => this.#log(event));
     observeSize(doc, (height, width) => link.send({ type: 'size', height, width }));
     // The host's language: the one it made the frame with (`lang`, which the server already rendered the page in) at
     // once, then a `locale` message after `ready` and on every change; the catalogue comes from this origin.

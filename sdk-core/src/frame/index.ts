@@ -16,6 +16,7 @@ export { composite, contrastRatio, luminance, readColour, type Rgba } from './co
 export { applyReadable, hidingReason, MIN_ALPHA, MIN_CONTRAST } from './readable-look';
 export { instanceIdFrom, languageFrom, parentOriginFrom } from './frame-url';
 export { applyCardFormStyles, CARD_FORM_SELECTORS } from './styles';
+export { applyCardFormStylesLazily, loadAppearanceCheck } from './lazy-look';
 // The appearance checker runs where a look is applied on the service's origin (the card frame, the iframe widget page).
 export { checkAppearance, THEMES, VARIABLE_PROPERTIES, type AppearanceTheme, type AppearanceVariable } from '../shared/appearance';
 export * from './card-rules';

@@ -13,6 +13,8 @@ export class InstallmentsField {
   #field: HTMLElement | null = null;
   #select: HTMLSelectElement | null = null;
   #texts: InstallmentsTexts;
+  /** The numbers' format, made once per language (a render, on every change of texts or maximum, reuses it). */
+  #numbers: { language: string; format: Intl.NumberFormat } | null = null;
 
   constructor(
     /** The card form (`#card-form`): the field goes at its end. */
@@ -63,7 +65,9 @@ export class InstallmentsField {
       this.form.append(this.#field);
     }
     this.#field.querySelector('label')!.textContent = this.#texts.t('card.installments.label');
-    const format = new Intl.NumberFormat(this.#texts.language);
+    const { language } = this.#texts;
+    if (this.#numbers?.language !== language) this.#numbers = { language, format: new Intl.NumberFormat(language) };
+    const { format } = this.#numbers;
     const options = Array.from({ length: this.#max }, (_, index) => {
       const option = doc.createElement('option');
       option.value = String(index + 1);

@@ -3,7 +3,8 @@
  * merchants offer none, so the card frame's and the widget page's bundles leave it in a script of its own
  * (shared/lazy-script.ts), from the page's own folder. The same calls as the field's: until the field is there (it
  * shows once its code has loaded), the payment carries no `installments`, as when none are offered; a field that
- * cannot be loaded is not shown.
+ * cannot be loaded is not shown (the shopper is never offered a choice that cannot be made), and the page's debug log
+ * says so.
  */
 import { lazyScript } from '../shared/lazy-script';
 import type { InstallmentsField } from './installments-field';
@@ -19,6 +20,8 @@ export class LazyInstallmentsField {
   constructor(
     private readonly form: HTMLElement,
     private texts: InstallmentsTexts,
+    /** A line of the page's debug log: what happened, never card data. */
+    private readonly log: (event: string) => void = () => undefined,
   ) {}
 
   setMax(max: number): void {
@@ -48,6 +51,7 @@ export class LazyInstallmentsField {
         import('./installments-field').then((module) => module.InstallmentsField),
       );
     } catch {
+      this.log('installments script not loaded');
       return; // the next session offering installments tries again
     }
     if (this.#field) return;

@@ -54,19 +54,28 @@ const sheetOf = (doc: Document, text: string): CSSStyleSheet => {
 };
 
 /**
+ * Adds the card form's style sheets to `doc` and returns the function that puts a checked appearance's style sheet in
+ * place of the last one (nothing else may be given to it: every value in it must have passed the checker).
+ */
+export function addCardFormStyles(doc: Document, selectors: Partial<Record<AppearanceSelector, string>>, root: string): (checked: CheckedAppearance) => void {
+  const look = sheetOf(doc, '');
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheetOf(doc, CSS), look];
+  return (checked) => look.replaceSync(appearanceCss(checked, root, selectors));
+}
+
+/**
  * Adds the card form's style sheets to `doc` and returns the function that applies an appearance (anything: it is
  * checked here, and its result measured: readable-look.ts) in place of the last one, at once and without touching the
  * form, so nothing typed is lost. It returns the checked appearance: what it applied and what it refused (left out).
+ * The checker is in the bundle; lazy-look.ts loads it only when an appearance is given.
  */
 export function applyCardFormStyles(
   doc: Document,
   selectors: Partial<Record<AppearanceSelector, string>> = CARD_FORM_SELECTORS,
   root = ':root',
 ): (appearance: unknown) => CheckedAppearance {
-  const look = sheetOf(doc, '');
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheetOf(doc, CSS), look];
-  const apply = (appearance: unknown): CheckedAppearance =>
-    applyReadable(doc, appearance, (checked) => look.replaceSync(appearanceCss(checked, root, selectors)));
+  const render = addCardFormStyles(doc, selectors, root);
+  const apply = (appearance: unknown): CheckedAppearance => applyReadable(doc, appearance, render);
   apply(undefined);
   return apply;
 }

@@ -21,11 +21,12 @@ export interface SdkEngineOptions {
   /** Takes the engine's events (the facade, or the widget page's channel to it). */
   emit: (event: EngineEvent) => void;
   /**
-   * The appearance checker, where the engine runs beside it (the iframe SDK's widget page: frame/'s `checkAppearance`):
-   * in debug mode the engine warns about what it refuses. Elements' engine, in the merchant page, has none: its
-   * element warns about what its card frame refused.
+   * The appearance checker, where the engine runs beside it (the iframe SDK's widget page: frame/'s `checkAppearance`,
+   * from the lazy script it loads when an appearance is given): in debug mode the engine warns about what it refuses,
+   * once the checker has answered (nothing when it could not be loaded: the widget logs that). Elements' engine, in the
+   * merchant page, has none: its element warns about what its card frame refused.
    */
-  checkLook?: ((appearance: Appearance) => { refusals: Refusal[] }) | undefined;
+  checkLook?: ((appearance: Appearance) => Promise<{ refusals: Refusal[] }>) | undefined;
 }
 
 type PayCall = Extract<EngineCall, { type: 'pay' }>;
@@ -145,10 +146,14 @@ export class SdkEngine {
   #checkLook(appearance: Appearance | undefined): void {
     const checker = this.options.checkLook;
     if (!appearance || !this.#config?.debug || !checker) return;
-    const { refusals } = checker(appearance);
-    if (!refusals.length) return;
-    this.#log('appearance refused', refusals);
-    this.#warn('appearance-refused', refusalsWarning(refusals));
+    checker(appearance).then(
+      ({ refusals }) => {
+        if (!refusals.length) return;
+        this.#log('appearance refused', refusals);
+        this.#warn('appearance-refused', refusalsWarning(refusals));
+      },
+      () => undefined,
+    );
   }
 
   #widgetConfig({ clientId, mode, methodType, debug, locale, appearance, paymentMethods, maxInstallments }: EngineConfig): WidgetConfig {

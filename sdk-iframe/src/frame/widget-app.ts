@@ -9,9 +9,9 @@
 import type { SdkError, SdkMethodType, SdkPayOptions, Transaction } from '@svc/protocol';
 import { SDK_VERSIONS, type ProblemInfo } from '@svc/protocol/light';
 import {
-  applyCardFormStyles,
-  checkAppearance,
+  applyCardFormStylesLazily,
   instanceIdFrom,
+  loadAppearanceCheck,
   mountCardForm,
   LazyInstallmentsField,
   observeSize,
@@ -41,7 +41,8 @@ import { WidgetView } from './widget-view';
 export function startWidget(win: Window): void {
   const doc = win.document;
   applyWidgetStyles(doc);
-  const applyAppearance = applyCardFormStyles(doc, WIDGET_SELECTORS);
+  // The appearance checker is a lazy script, loaded when the merchant gives an appearance (most give none).
+  const applyAppearance = applyCardFormStylesLazily(doc, WIDGET_SELECTORS);
   const parentOrigin = parentOriginFrom(win.location.search);
   const instanceId = instanceIdFrom(win.location.hash);
   if (!parentOrigin || !instanceId || win.parent === win) {
@@ -65,7 +66,12 @@ export function startWidget(win: Window): void {
       else if (!engine.init(doc.body, call.container)) channel.send({ type: 'unmounted' });
     },
   });
-  const engine = new SdkEngine({ apiBase: win.location.origin, adapter, emit: (event) => channel.send(event), checkLook: checkAppearance });
+  const engine = new SdkEngine({
+    apiBase: win.location.origin,
+    adapter,
+    emit: (event) => channel.send(event),
+    checkLook: (appearance) => loadAppearanceCheck(doc).then((check) => check.checkAppearance(appearance)),
+  });
   channel.open();
   channel.send({ type: 'ready' });
   channel.send({ type: 'warning', code: 'sdk-deprecated', message: deprecation(win.location.href) });
@@ -156,7 +162,7 @@ class Widget implements WidgetHandle {
     private readonly config: WidgetConfig,
     events: WidgetEvents,
     private readonly embeddingOrigin: string,
-    private readonly applyAppearance: (appearance: unknown) => unknown,
+    private readonly applyAppearance: (appearance: unknown) => Promise<void>,
   ) {
     const doc = win.document;
     this.#doc = doc;
@@ -178,7 +184,7 @@ class Widget implements WidgetHandle {
       () => this.#widget.renewSession(),
     );
     this.#form = mountCardForm(doc.getElementById('card')!, { onChange: (validation) => this.#widget.fieldsChanged(validation) });
-    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts);
+    this.#installments = new LazyInstallmentsField(doc.getElementById('card-form')!, this.#locale.texts, (event) => this.#widget.log(event));
     this.#look(config);
     this.#render();
     this.#widget.log('configure', { mode: this.#mode, methodType: this.#methodType });
@@ -200,9 +206,12 @@ class Widget implements WidgetHandle {
     this.#startSession();
   }
 
-  /** The appearance (checked as it is applied; the engine warned about what it refuses) and the merchant's methods. */
+  /**
+   * The appearance (checked as it is applied, once the checker has loaded; the engine warned about what it refuses) and
+   * the merchant's methods. An appearance whose checker cannot be loaded is not applied: the widget keeps its look.
+   */
   #look({ appearance, paymentMethods }: WidgetConfig): void {
-    this.applyAppearance(appearance);
+    this.applyAppearance(appearance).catch(() => this.#widget.log('appearance script not loaded'));
     this.#widget.allowMethods(paymentMethods);
   }
 

@@ -1,13 +1,15 @@
 /**
  * The iframe widget's look in Chromium: as in Elements' card frame (sdk-elements/src/card-frame.look.test.ts), no
  * appearance the merchant page passes can hide the card fields, their labels or the typed number, or push a field out
- * of the widget (sdk-core's bounded look, which both apply).
+ * of the widget (sdk-core's bounded look, which both apply). The widget page loads its appearance checker when it is
+ * given an appearance (a lazy script, sdk-core's frame/lazy-look.ts), so each case measures once it has.
  */
 import { expect } from '@open-wc/testing';
 import type { ServiceFrontEndSDK } from '@svc/sdk-core/host';
 import { composite, contrastRatio, readColour, type Rgba } from '@svc/sdk-core/frame';
 import { resetWarnings } from '@svc/sdk-core/shared';
 import { resetApiMock, startApiMock } from '@svc/sdk-core/testing/api-mock';
+import { waitFor } from '@svc/sdk-core/testing/helpers';
 import { createIframeSdk } from './iframe-sdk';
 import { cardShown, fillCard } from './widget-under-test';
 
@@ -40,6 +42,20 @@ function contrastOf(element: Element, property: 'color' | 'caretColor' = 'color'
   return contrastRatio(composite(readColour(element.ownerDocument, value), background), background);
 }
 
+/**
+ * Until the widget page has loaded its appearance checker: its script's element is gone once the script has run (or
+ * failed), and the look is applied in the same turn (lazy-script.ts hands the checker over as the element goes).
+ */
+function checkerLoaded(doc: Document): Promise<unknown> {
+  const file = '/appearance-check.js';
+  return waitFor(
+    () =>
+      doc.defaultView!.performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname.endsWith(file)) &&
+      !doc.querySelector(`script[src$="${file}"]`),
+    'the appearance checker',
+  );
+}
+
 describe('iframe widget look', () => {
   let sdk: ServiceFrontEndSDK;
   let container: HTMLDivElement;
@@ -63,6 +79,7 @@ describe('iframe widget look', () => {
       sdk.config({ mode: 'sandbox', clientId: 'ck_test', appearance } as never);
       sdk.init();
       const doc = await cardShown(container);
+      await checkerLoaded(doc);
       fillCard(doc, '4242 4242 4242 4242');
       const width = doc.documentElement.clientWidth;
       for (const id of ['number', 'expiry', 'cvc']) {

@@ -51,6 +51,12 @@ export const SDK_FILES = [
     kind: 'script',
     name: 'iframe-installments-field',
   },
+  {
+    urlPath: `/iframe/${SDK_VERSIONS.iframe}/appearance-check.js`,
+    dist: 'sdk-iframe/dist/appearance-check.js',
+    kind: 'script',
+    name: 'iframe-appearance-check',
+  },
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
   {
     urlPath: `/express/${SDK_VERSIONS.express}/sandbox-sheet.js`,

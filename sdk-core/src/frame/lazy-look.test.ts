@@ -1,0 +1,80 @@
+/**
+ * The card form's look with the appearance checker loaded lazily (lazy-look.ts): without an appearance the default look
+ * is applied at once, without the checker, and is the one the checker gives; a given appearance is checked before any
+ * of it is applied, and the last one asked for is the one applied; when the checker cannot be loaded nothing of the
+ * appearance is applied.
+ */
+import { expect } from '@open-wc/testing';
+import { renderCardForm } from './card-form-markup';
+import { applyCardFormStylesLazily } from './lazy-look';
+import { applyCardFormStyles } from './styles';
+
+const globals = globalThis as { __SVC_LAZY__?: Record<string, { file: string; integrity: string }> };
+/** A build whose checker script is not there: any load of it fails. */
+const MISSING = { 'appearance-check': { file: 'appearance-check-missing.js', integrity: `sha384-${btoa('x'.repeat(48))}` } };
+
+const frames: HTMLIFrameElement[] = [];
+
+async function page(): Promise<Document> {
+  const frame = document.createElement('iframe');
+  frame.style.cssText = 'width:420px;height:400px;border:0';
+  document.body.append(frame);
+  frames.push(frame);
+  const doc = frame.contentDocument!;
+  doc.open();
+  doc.write('<!doctype html><html><body></body></html>');
+  doc.close();
+  renderCardForm(doc.body);
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  return doc;
+}
+
+/** The text of the look's style sheet (the last one adopted). */
+const lookOf = (doc: Document): string => [...doc.adoptedStyleSheets.at(-1)!.cssRules].map((rule) => rule.cssText).join('\n');
+const numberStyle = (doc: Document) => doc.defaultView!.getComputedStyle(doc.getElementById('number')!);
+
+describe('applyCardFormStylesLazily', () => {
+  afterEach(() => {
+    delete globals.__SVC_LAZY__;
+    for (const frame of frames.splice(0)) frame.remove();
+  });
+
+  it('applies the default look at once and without the checker: the look the checker gives for no appearance', async () => {
+    globals.__SVC_LAZY__ = MISSING;
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc);
+    await apply(undefined);
+    const checked = await page();
+    applyCardFormStyles(checked);
+    expect(lookOf(doc)).to.equal(lookOf(checked));
+    expect(lookOf(doc)).to.contain('--svc-color-accent: #1456d8');
+    expect(document.head.querySelectorAll('script[src*="appearance-check"]').length, 'no checker loaded').to.equal(0);
+  });
+
+  it('checks a given appearance before applying it, and applies the last one asked for', async () => {
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc);
+    const first = apply({ theme: 'night', rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } });
+    const last = apply({ theme: 'flat', rules: { '.Input': { backgroundColor: 'rgb(250, 250, 250)', backgroundImage: 'url(/x.png)' } } });
+    await Promise.all([first, last]);
+    expect(numberStyle(doc).backgroundColor).to.equal('rgb(250, 250, 250)');
+    expect(numberStyle(doc).backgroundImage, 'a refused value is never applied').to.equal('none');
+    // No appearance after one: the default look, and the one still on its way is dropped.
+    const dropped = apply({ rules: { '.Input': { backgroundColor: 'rgb(240, 240, 240)' } } });
+    await apply(undefined);
+    await dropped;
+    expect(numberStyle(doc).backgroundColor).to.equal('rgb(255, 255, 255)');
+  });
+
+  it('applies nothing of an appearance whose checker cannot be loaded, and says so', async () => {
+    globals.__SVC_LAZY__ = MISSING;
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc);
+    const before = lookOf(doc);
+    let failed: unknown = null;
+    await apply({ rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } }).catch((error: unknown) => (failed = error));
+    expect(String(failed)).to.contain('could not be loaded');
+    expect(lookOf(doc)).to.equal(before);
+    expect(numberStyle(doc).backgroundColor).to.equal('rgb(255, 255, 255)');
+  });
+});
