@@ -66,6 +66,39 @@ describe('applyCardFormStylesLazily', () => {
     expect(numberStyle(doc).backgroundColor).to.equal('rgb(255, 255, 255)');
   });
 
+  it('keeps the page hidden while the first appearance waits for the checker, never showing the default look first', async () => {
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc);
+    const visibility = () => doc.defaultView!.getComputedStyle(doc.documentElement).visibility;
+    expect(visibility(), 'no appearance: shown at once').to.equal('visible');
+    const first = apply({ rules: { '.Input': { backgroundColor: 'rgb(250, 250, 250)' } } });
+    expect(visibility(), 'the checker is on its way').to.equal('hidden');
+    await first;
+    expect(visibility()).to.equal('visible');
+    expect(numberStyle(doc).backgroundColor, 'shown with the look asked for').to.equal('rgb(250, 250, 250)');
+    // The checker is there now: a later appearance never hides the page.
+    const later = apply({ rules: { '.Input': { backgroundColor: 'rgb(240, 240, 240)' } } });
+    expect(visibility()).to.equal('visible');
+    await later;
+  });
+
+  it('shows the page with the default look when the checker cannot be loaded, or when no appearance is asked for after all', async () => {
+    globals.__SVC_LAZY__ = MISSING;
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc);
+    const visibility = () => doc.defaultView!.getComputedStyle(doc.documentElement).visibility;
+    const failing = apply({ rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } }).catch(() => undefined);
+    expect(visibility()).to.equal('hidden');
+    await failing;
+    expect(visibility()).to.equal('visible');
+    const dropped = apply({ rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } }).catch(() => undefined);
+    expect(visibility()).to.equal('hidden');
+    await apply(undefined);
+    expect(visibility(), 'the default look asked for last: shown at once').to.equal('visible');
+    await dropped;
+    expect(visibility()).to.equal('visible');
+  });
+
   it('applies nothing of an appearance whose checker cannot be loaded, and says so', async () => {
     globals.__SVC_LAZY__ = MISSING;
     const doc = await page();

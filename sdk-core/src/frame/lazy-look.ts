@@ -22,16 +22,31 @@ export const loadAppearanceCheck = (doc: Document): Promise<AppearanceCheck> =>
  * appearance in place of the last one. Without an appearance (undefined) the default look is applied at once; one that
  * is given is applied once the checker has loaded, unless another was asked for meanwhile (the last one asked for is
  * the one applied). Its promise rejects when the checker could not be loaded (nothing of that appearance is applied).
+ * The first time, the page stays hidden until that appearance is applied or cannot be (then with the default look).
  */
 export function applyCardFormStylesLazily(doc: Document, selectors = CARD_FORM_SELECTORS, root = ':root'): (appearance: unknown) => Promise<void> {
   const render = addCardFormStyles(doc, selectors, root);
   const defaultLook: CheckedAppearance = { variables: themeVariables(DEFAULT_THEME), rules: {}, refusals: [] };
   let asked = 0;
+  let loaded = false;
+  // While the first appearance waits for the checker, the page is laid out but not shown: the shopper never sees the
+  // default look turn into the merchant's. It is shown once the last look asked for is applied, or cannot be.
+  const page = doc.documentElement;
+  const show = (): void => void page.style.removeProperty('visibility');
   const apply = async (appearance: unknown): Promise<void> => {
     const request = ++asked;
-    if (appearance === undefined) return render(defaultLook);
-    const { applyReadable } = await loadAppearanceCheck(doc);
-    if (request === asked) applyReadable(doc, appearance, render);
+    if (appearance === undefined) {
+      render(defaultLook);
+      return show();
+    }
+    if (!loaded) page.style.visibility = 'hidden';
+    try {
+      const { applyReadable } = await loadAppearanceCheck(doc);
+      loaded = true;
+      if (request === asked) applyReadable(doc, appearance, render);
+    } finally {
+      if (request === asked) show();
+    }
   };
   void apply(undefined);
   return apply;
