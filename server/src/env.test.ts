@@ -30,6 +30,7 @@ describe('loadEnv', () => {
       AUTHORIZATION_HOLD_S: 604800,
       PROCESSOR_TIMEOUT_MS: 30_000,
       PROCESSOR_REQUEST_GIVE_UP_S: 86_400,
+      HEAP_GROWTH_PERCENT: 100,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.DATA_DIR).toMatch(/\.data$/);
@@ -43,6 +44,14 @@ describe('loadEnv', () => {
     expect(problemsOf({ REALTIME_BUS: 'nats' })).toEqual(['NATS_URL is required with REALTIME_BUS=nats (the NATS server the instances share)']);
     expect(problemsOf({ REALTIME_BUS: 'nats', NATS_URL: 'http://nats1:4222' })).toEqual([expect.stringMatching(/^NATS_URL must be a nats:\/\/ URL/)]);
     expect(problemsOf({ REALTIME_BUS: 'kafka' })).toEqual(['REALTIME_BUS must be postgres or nats']);
+  });
+
+  it("takes the heap's growth from 0 (V8 decides) to 300 %, and refuses anything else", () => {
+    expect(loadEnv({ HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
+    expect(loadEnv({ HEAP_GROWTH_PERCENT: '300' }).HEAP_GROWTH_PERCENT).toBe(300);
+    expect(problemsOf({ HEAP_GROWTH_PERCENT: '301' })).toEqual([expect.stringMatching(/^HEAP_GROWTH_PERCENT /)]);
+    expect(problemsOf({ HEAP_GROWTH_PERCENT: '-1' })).toEqual([expect.stringMatching(/^HEAP_GROWTH_PERCENT /)]);
+    expect(problemsOf({ HEAP_GROWTH_PERCENT: 'half' })).toEqual([expect.stringMatching(/^HEAP_GROWTH_PERCENT /)]);
   });
 
   it('coerces numbers and booleans and treats empty strings as unset', () => {

@@ -86,6 +86,8 @@ const EnvSchema = z
     CREDENTIAL_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
     /** Seconds a merchant's processor account (or its having none) is kept in memory; changes reach every instance at once by NOTIFY. 0: off. */
     PROCESSOR_ACCOUNT_CACHE_S: z.coerce.number().int().min(0).max(300).default(5),
+    /** How far the JavaScript heap may grow past what was alive at its last full collection, in percent (heap-growth.ts). 0: V8 decides. */
+    HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(100),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
     /**
      * The proxies in front of the service, whose X-Forwarded-For says the client's address (http/client-address.ts):
