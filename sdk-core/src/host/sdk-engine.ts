@@ -123,10 +123,10 @@ export class SdkEngine {
     const { mode, clientId, methodType, debug, visualizer, payButtonId, paymentMethods } = config;
     this.#configFailed = false;
     this.#emit({ type: 'configured', config: { clientId, debug, visualizer, payButtonId: payButtonId ?? null } });
-    if (!replay) {
-      this.#log('config', { mode, clientId, methodType, debug, visualizer, payButtonId, paymentMethods });
-      this.#checkLook(config.appearance);
-    }
+    if (!replay) this.#log('config', { mode, clientId, methodType, debug, visualizer, payButtonId, paymentMethods });
+    // On a replay too: the checker answers later (a lazy script), and the widget page that was given the options first
+    // may be gone by then (init() makes a new one). The merchant page prints each warning code once.
+    this.#checkLook(config.appearance);
     this.#widget?.configure(this.#widgetConfig(config));
   }
 
