@@ -8,6 +8,7 @@ import { expect } from '@open-wc/testing';
 import { renderCardForm } from './card-form-markup';
 import { applyCardFormStylesLazily } from './lazy-look';
 import { applyCardFormStyles } from './styles';
+import { waitFor } from '../testing/helpers';
 
 const globals = globalThis as { __SVC_LAZY__?: Record<string, { file: string; integrity: string }> };
 /** A build whose checker script is not there: any load of it fails. */
@@ -41,6 +42,7 @@ describe('applyCardFormStylesLazily', () => {
 
   it('applies the default look at once and without the checker: the look the checker gives for no appearance', async () => {
     globals.__SVC_LAZY__ = MISSING;
+    performance.clearResourceTimings();
     const doc = await page();
     const apply = applyCardFormStylesLazily(doc);
     await apply(undefined);
@@ -48,7 +50,11 @@ describe('applyCardFormStylesLazily', () => {
     applyCardFormStyles(checked);
     expect(lookOf(doc)).to.equal(lookOf(checked));
     expect(lookOf(doc)).to.contain('--svc-color-accent: #1456d8');
-    expect(document.head.querySelectorAll('script[src*="appearance-check"]').length, 'no checker loaded').to.equal(0);
+    // Asked for, the missing script would have left a resource entry (its 404).
+    expect(
+      performance.getEntriesByType('resource').filter((entry) => entry.name.includes('appearance-check')),
+      'no checker asked for',
+    ).to.deep.equal([]);
   });
 
   it('checks a given appearance before applying it, and applies the last one asked for', async () => {
@@ -82,7 +88,7 @@ describe('applyCardFormStylesLazily', () => {
     await later;
   });
 
-  it('shows the page with the default look when the checker cannot be loaded, or when no appearance is asked for after all', async () => {
+  it('shows the page with the default look when the checker cannot be loaded, and never hides it again', async () => {
     globals.__SVC_LAZY__ = MISSING;
     const doc = await page();
     const apply = applyCardFormStylesLazily(doc);
@@ -91,11 +97,34 @@ describe('applyCardFormStylesLazily', () => {
     expect(visibility()).to.equal('hidden');
     await failing;
     expect(visibility()).to.equal('visible');
-    const dropped = apply({ rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } }).catch(() => undefined);
+    const retried = apply({ rules: { '.Input': { backgroundColor: 'rgb(1, 2, 3)' } } }).catch(() => undefined);
+    expect(visibility(), 'the shopper may be typing: the next try changes the look in place').to.equal('visible');
+    await retried;
+  });
+
+  it('shows the page at once when the default look is asked for after all, and after a while whatever the network does', async () => {
+    const doc = await page();
+    const never = () => new Promise<never>(() => undefined);
+    const visibility = () => doc.defaultView!.getComputedStyle(doc.documentElement).visibility;
+    const apply = applyCardFormStylesLazily(doc, undefined, undefined, { hiddenAtMostMs: 100, load: never });
+    void apply({ rules: { '.Input': { backgroundColor: 'rgb(250, 250, 250)' } } });
     expect(visibility()).to.equal('hidden');
     await apply(undefined);
     expect(visibility(), 'the default look asked for last: shown at once').to.equal('visible');
-    await dropped;
+
+    const stalled = await page();
+    const view = () => stalled.defaultView!.getComputedStyle(stalled.documentElement).visibility;
+    void applyCardFormStylesLazily(stalled, undefined, undefined, { hiddenAtMostMs: 100, load: never })({ rules: {} });
+    expect(view()).to.equal('hidden');
+    await waitFor(() => view() === 'visible', 'the page shown though the checker never came', 2000);
+  });
+
+  it('shows a page given no appearance first, and keeps it shown when an appearance comes later', async () => {
+    const doc = await page();
+    const apply = applyCardFormStylesLazily(doc, undefined, undefined, { load: () => new Promise<never>(() => undefined) });
+    const visibility = () => doc.defaultView!.getComputedStyle(doc.documentElement).visibility;
+    await apply(undefined);
+    void apply({ rules: { '.Input': { backgroundColor: 'rgb(250, 250, 250)' } } });
     expect(visibility()).to.equal('visible');
   });
 

@@ -17,37 +17,51 @@ import { addCardFormStyles, CARD_FORM_SELECTORS } from './styles';
 export const loadAppearanceCheck = (doc: Document): Promise<AppearanceCheck> =>
   lazyScript<AppearanceCheck>('appearance-check', doc.baseURI, () => import('./appearance-check').then((module) => module.APPEARANCE_CHECK));
 
+/** The longest the page stays hidden waiting for the checker: past it, it shows the default look until the checker answers. */
+export const HIDDEN_AT_MOST_MS = 1500;
+
 /**
  * Adds the card form's style sheets to `doc`, with the default look, and returns the function that applies an
  * appearance in place of the last one. Without an appearance (undefined) the default look is applied at once; one that
  * is given is applied once the checker has loaded, unless another was asked for meanwhile (the last one asked for is
  * the one applied). Its promise rejects when the checker could not be loaded (nothing of that appearance is applied).
- * The first time, the page stays hidden until that appearance is applied or cannot be (then with the default look).
+ *
+ * When the very first look asked for is an appearance, the page is laid out but hidden until it is applied, so the
+ * shopper never sees the default look turn into the merchant's; it is shown when that look is applied or cannot be,
+ * when another look is asked for, and after HIDDEN_AT_MOST_MS whatever the network does. A page once shown is never
+ * hidden again: a later appearance changes the look in place.
  */
-export function applyCardFormStylesLazily(doc: Document, selectors = CARD_FORM_SELECTORS, root = ':root'): (appearance: unknown) => Promise<void> {
+export function applyCardFormStylesLazily(
+  doc: Document,
+  selectors = CARD_FORM_SELECTORS,
+  root = ':root',
+  { hiddenAtMostMs = HIDDEN_AT_MOST_MS, load = loadAppearanceCheck }: { hiddenAtMostMs?: number; load?: (doc: Document) => Promise<AppearanceCheck> } = {},
+): (appearance: unknown) => Promise<void> {
   const render = addCardFormStyles(doc, selectors, root);
   const defaultLook: CheckedAppearance = { variables: themeVariables(DEFAULT_THEME), rules: {}, refusals: [] };
+  render(defaultLook);
   let asked = 0;
-  let loaded = false;
-  // While the first appearance waits for the checker, the page is laid out but not shown: the shopper never sees the
-  // default look turn into the merchant's. It is shown once the last look asked for is applied, or cannot be.
   const page = doc.documentElement;
-  const show = (): void => void page.style.removeProperty('visibility');
-  const apply = async (appearance: unknown): Promise<void> => {
+  let hiddenUntil: ReturnType<typeof setTimeout> | undefined;
+  const show = (): void => {
+    clearTimeout(hiddenUntil);
+    page.style.removeProperty('visibility');
+  };
+  return async (appearance: unknown): Promise<void> => {
     const request = ++asked;
     if (appearance === undefined) {
       render(defaultLook);
       return show();
     }
-    if (!loaded) page.style.visibility = 'hidden';
+    if (request === 1) {
+      page.style.visibility = 'hidden';
+      hiddenUntil = setTimeout(show, hiddenAtMostMs);
+    }
     try {
-      const { applyReadable } = await loadAppearanceCheck(doc);
-      loaded = true;
+      const { applyReadable } = await load(doc);
       if (request === asked) applyReadable(doc, appearance, render);
     } finally {
-      if (request === asked) show();
+      show();
     }
   };
-  void apply(undefined);
-  return apply;
 }

@@ -211,7 +211,7 @@ class Widget implements WidgetHandle {
    * the merchant's methods. An appearance whose checker cannot be loaded is not applied: the widget keeps its look.
    */
   #look({ appearance, paymentMethods }: WidgetConfig): void {
-    this.applyAppearance(appearance).catch(() => this.#widget.log('appearance script not loaded'));
+    this.applyAppearance(appearance).catch((error: unknown) => this.#widget.log('appearance not applied', { reason: String(error) }));
     this.#widget.allowMethods(paymentMethods);
   }
 
