@@ -43,15 +43,18 @@ function contrastOf(element: Element, property: 'color' | 'caretColor' = 'color'
 }
 
 /**
- * Until the widget page has loaded its appearance checker: its script's element is gone once the script has run (or
- * failed), and the look is applied in the same turn (lazy-script.ts hands the checker over as the element goes).
+ * Until the widget page has loaded its appearance checker (served: a 404 never counts) and shows the look it gave: its
+ * script's element is gone once the script has run, and the look is applied in the same turn (lazy-script.ts hands
+ * the checker over as the element goes), when the page is shown again.
  */
 function checkerLoaded(doc: Document): Promise<unknown> {
   const file = '/appearance-check.js';
+  const served = () =>
+    doc
+      .defaultView!.performance.getEntriesByType('resource')
+      .some((entry) => new URL(entry.name).pathname.endsWith(file) && (entry as PerformanceResourceTiming).responseStatus === 200);
   return waitFor(
-    () =>
-      doc.defaultView!.performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname.endsWith(file)) &&
-      !doc.querySelector(`script[src$="${file}"]`),
+    () => served() && !doc.querySelector(`script[src$="${file}"]`) && doc.defaultView!.getComputedStyle(doc.documentElement).visibility === 'visible',
     'the appearance checker',
   );
 }
