@@ -6,9 +6,9 @@ import { authorizedHold } from '../../test/merchant-client';
 import { MerchantProcessors, ProcessorAccountCache } from '.';
 
 /**
- * A lifecycle asks for the merchant's processor at init, at the consumer's payment (its checks, its call, its
- * recording) and at the capture (its checks, its call, its recording): each used to read the merchant's account. With
- * the account kept per instance, a merchant's account is read once, and not again while it is kept.
+ * A lifecycle asks for the merchant's processor at init, at the consumer's payment and at the capture (their checks,
+ * their calls, their recordings): six times, and each used to read the merchant's account. With the account kept per
+ * instance, a merchant's account is read once, and not again while it is kept.
  */
 const sandbox = new SandboxProcessor();
 let registry: MerchantProcessors | null = null;
