@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import { ForgettingCache, forgetOnNotice } from '../db/forgetting-cache';
 import type { Listener } from '../db/resilient-listener';
 import { findCredentialByHash, type CredentialRow } from '../auth/credentials.queries';
 
@@ -21,48 +22,17 @@ export function parseCredentialChange(payload: string): { hashHex: string; crede
  * connection, `clear()` on reconnect drops everything; in between, `ttlMs` bounds how long a revoked key may still
  * pass. `ttlMs` 0 turns the cache off.
  */
-export class CredentialCache {
-  readonly #entries = new Map<string, { row: CredentialRow; expiresAt: number }>();
-  /** Bumped by every `forget` and `clear`: a read that started before one must not store what it read. */
-  #generation = 0;
-
-  constructor(
-    readonly ttlMs: number,
-    readonly maxEntries = 10_000,
-    private readonly nowMs: () => number = () => performance.now(),
-  ) {}
-
-  async find(db: Queryable, secretHash: Buffer): Promise<CredentialRow | null> {
-    if (this.ttlMs <= 0) return findCredentialByHash(db, secretHash);
-    const key = secretHash.toString('hex');
-    const now = this.nowMs();
-    const cached = this.#entries.get(key);
-    if (cached && cached.expiresAt > now) return cached.row;
-    const generation = this.#generation;
-    const row = await findCredentialByHash(db, secretHash);
-    if (row && generation === this.#generation) {
-      this.#entries.delete(key);
-      this.#entries.set(key, { row, expiresAt: now + this.ttlMs });
-      if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
-    } else if (!row) {
-      this.#entries.delete(key);
-    }
-    return row;
+export class CredentialCache extends ForgettingCache<CredentialRow | null> {
+  find(db: Queryable, secretHash: Buffer): Promise<CredentialRow | null> {
+    return this.get(secretHash.toString('hex'), async () => {
+      const row = await findCredentialByHash(db, secretHash);
+      return { value: row, keep: row !== null };
+    });
   }
 
   /** The credential with this hash (hex, as the trigger sends it) changed: read it again next time. */
-  forget(secretHashHex: string): void {
-    this.#generation += 1;
-    this.#entries.delete(secretHashHex.toLowerCase());
-  }
-
-  clear(): void {
-    this.#generation += 1;
-    this.#entries.clear();
-  }
-
-  get size(): number {
-    return this.#entries.size;
+  override forget(secretHashHex: string): void {
+    super.forget(secretHashHex.toLowerCase());
   }
 }
 
@@ -70,19 +40,7 @@ export class CredentialCache {
  * Makes `cache` forget each credential a trigger announces as changed, and everything after the listener's
  * connection was lost (announcements made meanwhile are gone). Resolves once it listens.
  */
-export async function forgetChangedCredentials(listener: Listener, cache: CredentialCache): Promise<{ unlisten(): Promise<unknown> }> {
-  let listening = false;
-  return listener.listen(
-    CREDENTIALS_CHANNEL,
-    (payload) => {
-      const change = parseCredentialChange(payload);
-      // Something unexpected on the channel: forget everything rather than keep a changed credential.
-      if (change) cache.forget(change.hashHex);
-      else cache.clear();
-    },
-    () => {
-      if (listening) cache.clear();
-      listening = true;
-    },
-  );
+export function forgetChangedCredentials(listener: Listener, cache: CredentialCache): Promise<{ unlisten(): Promise<unknown> }> {
+  // Something unexpected on the channel: forget everything rather than keep a changed credential.
+  return forgetOnNotice(listener, CREDENTIALS_CHANNEL, cache, (payload) => parseCredentialChange(payload)?.hashHex ?? null);
 }

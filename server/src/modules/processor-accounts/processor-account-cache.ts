@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client';
+import { ForgettingCache, forgetOnNotice } from '../../db/forgetting-cache';
 import type { Listener } from '../../db/resilient-listener';
 import { findProcessorAccountAsSeen, type ProcessorAccountRow } from './processor-accounts.queries';
 
@@ -21,45 +22,18 @@ const MERCHANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * What a transaction that changed an account itself reads is never kept: it may be rolled back, and no notice
  * would then come to undo it.
  */
-export class ProcessorAccountCache {
-  readonly #entries = new Map<string, { row: ProcessorAccountRow | null; expiresAt: number }>();
-  /** Bumped by every `forget` and `clear`: a read that started before one must not store what it read. */
-  #generation = 0;
-
-  constructor(
-    readonly ttlMs: number,
-    readonly maxEntries = 10_000,
-    private readonly nowMs: () => number = () => performance.now(),
-  ) {}
-
+export class ProcessorAccountCache extends ForgettingCache<ProcessorAccountRow | null> {
   /** The merchant's account (null: none), read through `db` (the caller's transaction, when it holds one) unless kept. */
-  async find(db: Queryable, merchantId: string): Promise<ProcessorAccountRow | null> {
-    const now = this.nowMs();
-    const cached = this.ttlMs > 0 ? this.#entries.get(merchantId) : undefined;
-    if (cached && cached.expiresAt > now) return cached.row;
-    const generation = this.#generation;
-    const { account, changedHere } = await findProcessorAccountAsSeen(db, merchantId);
-    if (this.ttlMs > 0 && !changedHere && generation === this.#generation) {
-      this.#entries.delete(merchantId);
-      this.#entries.set(merchantId, { row: account, expiresAt: now + this.ttlMs });
-      if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
-    }
-    return account;
+  find(db: Queryable, merchantId: string): Promise<ProcessorAccountRow | null> {
+    return this.get(merchantId.toLowerCase(), async () => {
+      const { account, changedHere } = await findProcessorAccountAsSeen(db, merchantId);
+      return { value: account, keep: !changedHere };
+    });
   }
 
   /** The merchant's account changed: read it again next time. */
-  forget(merchantId: string): void {
-    this.#generation += 1;
-    this.#entries.delete(merchantId.toLowerCase());
-  }
-
-  clear(): void {
-    this.#generation += 1;
-    this.#entries.clear();
-  }
-
-  get size(): number {
-    return this.#entries.size;
+  override forget(merchantId: string): void {
+    super.forget(merchantId.toLowerCase());
   }
 }
 
@@ -67,18 +41,7 @@ export class ProcessorAccountCache {
  * Makes `cache` forget each merchant's account a trigger announces as changed, and everything after the listener's
  * connection was lost (announcements made meanwhile are gone). Resolves once it listens.
  */
-export async function forgetChangedProcessorAccounts(listener: Listener, cache: ProcessorAccountCache): Promise<{ unlisten(): Promise<unknown> }> {
-  let listening = false;
-  return listener.listen(
-    PROCESSOR_ACCOUNTS_CHANNEL,
-    (payload) => {
-      // Anything but a merchant's id (a TRUNCATE announces `*`): forget everything rather than keep a changed account.
-      if (MERCHANT_ID.test(payload)) cache.forget(payload);
-      else cache.clear();
-    },
-    () => {
-      if (listening) cache.clear();
-      listening = true;
-    },
-  );
+export function forgetChangedProcessorAccounts(listener: Listener, cache: ProcessorAccountCache): Promise<{ unlisten(): Promise<unknown> }> {
+  // Anything but a merchant's id (a TRUNCATE announces `*`): forget everything rather than keep a changed account.
+  return forgetOnNotice(listener, PROCESSOR_ACCOUNTS_CHANNEL, cache, (payload) => (MERCHANT_ID.test(payload) ? payload : null));
 }
