@@ -5,9 +5,9 @@
  * appearance is applied.
  */
 import { expect } from '@open-wc/testing';
-import { renderCardForm } from './card-form-markup';
 import { applyCardFormStylesLazily } from './lazy-look';
 import { applyCardFormStyles } from './styles';
+import { cardFormPage } from '../testing/card-form-page';
 import { waitFor } from '../testing/helpers';
 
 const globals = globalThis as { __SVC_LAZY__?: Record<string, { file: string; integrity: string }> };
@@ -16,19 +16,7 @@ const MISSING = { 'appearance-check': { file: 'appearance-check-missing.js', int
 
 const frames: HTMLIFrameElement[] = [];
 
-async function page(): Promise<Document> {
-  const frame = document.createElement('iframe');
-  frame.style.cssText = 'width:420px;height:400px;border:0';
-  document.body.append(frame);
-  frames.push(frame);
-  const doc = frame.contentDocument!;
-  doc.open();
-  doc.write('<!doctype html><html><body></body></html>');
-  doc.close();
-  renderCardForm(doc.body);
-  await new Promise((resolve) => requestAnimationFrame(resolve));
-  return doc;
-}
+const page = () => cardFormPage(frames);
 
 /** The text of the look's style sheet (the last one adopted). */
 const lookOf = (doc: Document): string => [...doc.adoptedStyleSheets.at(-1)!.cssRules].map((rule) => rule.cssText).join('\n');

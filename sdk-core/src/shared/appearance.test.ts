@@ -6,7 +6,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { APPEARANCE_SELECTORS, APPEARANCE_VARIABLES } from '@svc/protocol/light';
-import { renderCardForm } from '../frame/card-form-markup';
+import { cardFormPage } from '../testing/card-form-page';
 import { applyCardFormStyles } from '../frame/styles';
 import { waitFor } from '../testing/helpers';
 import { checkAppearance } from './appearance';
@@ -218,19 +218,7 @@ describe('the card form with a hostile appearance', () => {
   const frames: HTMLIFrameElement[] = [];
   afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
 
-  async function page(): Promise<Document> {
-    const frame = document.createElement('iframe');
-    frame.style.cssText = 'width:420px;height:400px;border:0';
-    document.body.append(frame);
-    frames.push(frame);
-    const doc = frame.contentDocument!;
-    doc.open();
-    doc.write('<!doctype html><html><body></body></html>');
-    doc.close();
-    renderCardForm(doc.body);
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-    return doc;
-  }
+  const page = () => cardFormPage(frames);
 
   const loaded = (doc: Document) => doc.defaultView!.performance.getEntriesByType('resource').filter((entry) => entry.name.includes(PROBE));
 

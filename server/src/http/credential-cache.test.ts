@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database';
 import { provisionTestMerchant } from '../test/fixtures';
 import { CredentialCache } from './credential-cache';
 import { hashCredential } from '../auth/credential-hash';
+import { countStatements } from '../test/statement-counter';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -10,25 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-/** Counts the statements that reach the store. */
-function counting(db: TestDatabase['db']) {
-  const counter = { reads: 0 };
-  const session = (db as unknown as { session: { client: { unsafe: (...args: unknown[]) => unknown } } }).session;
-  const client = session.client;
-  const original = client.unsafe.bind(client);
-  client.unsafe = (...args: unknown[]) => {
-    counter.reads += 1;
-    return original(...args);
-  };
-  return { counter, restore: () => (client.unsafe = original) };
-}
-
 describe('the credential cache', () => {
   it('reads a live credential once per time-to-live, and again after it', async () => {
     const m = await provisionTestMerchant(database.db);
     let now = 0;
     const cache = new CredentialCache(5_000, 100, () => now);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       const hash = hashCredential(m.apiKey);
       expect((await cache.find(database.db, hash))?.merchantId).toBe(m.merchantId);
@@ -76,7 +64,7 @@ describe('the credential cache', () => {
   it('with a time-to-live of 0 reads the store every time', async () => {
     const m = await provisionTestMerchant(database.db);
     const cache = new CredentialCache(0);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       await cache.find(database.db, hashCredential(m.apiKey));
       await cache.find(database.db, hashCredential(m.apiKey));

@@ -4,25 +4,13 @@ import { provisionTestMerchant } from '../../test/fixtures';
 import type { Listener } from '../../db/resilient-listener';
 import { forgetChangedProcessorAccounts, ProcessorAccountCache } from './processor-account-cache';
 import { saveProcessorAccount } from './processor-accounts.queries';
+import { countStatements } from '../../test/statement-counter';
 
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.drop());
-
-/** Counts the statements that reach the store. */
-function counting(db: TestDatabase['db']) {
-  const counter = { reads: 0 };
-  const session = (db as unknown as { session: { client: { unsafe: (...args: unknown[]) => unknown } } }).session;
-  const client = session.client;
-  const original = client.unsafe.bind(client);
-  client.unsafe = (...args: unknown[]) => {
-    counter.reads += 1;
-    return original(...args);
-  };
-  return { counter, restore: () => (client.unsafe = original) };
-}
 
 async function connected(name?: string) {
   const merchant = await provisionTestMerchant(database.db, name);
@@ -41,7 +29,7 @@ describe('the processor account cache', () => {
     const merchantId = await connected();
     let now = 0;
     const cache = new ProcessorAccountCache(5_000, 100, () => now);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       expect((await cache.find(database.db, merchantId))?.kind).toBe('stripe');
       expect((await cache.find(database.db, merchantId))?.kind).toBe('stripe');
@@ -60,7 +48,7 @@ describe('the processor account cache', () => {
   it('keeps "no account of its own" too', async () => {
     const merchant = await provisionTestMerchant(database.db);
     const cache = new ProcessorAccountCache(60_000);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       expect(await cache.find(database.db, merchant.merchantId)).toBeNull();
       expect(await cache.find(database.db, merchant.merchantId)).toBeNull();
@@ -131,7 +119,7 @@ describe('the processor account cache', () => {
     const cache = new ProcessorAccountCache(60_000, 2);
     for (const id of ids) await cache.find(database.db, id);
     expect(cache.size).toBe(2);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       await cache.find(database.db, ids[2]!);
       await cache.find(database.db, ids[1]!);
@@ -146,7 +134,7 @@ describe('the processor account cache', () => {
   it('with a time-to-live of 0 reads the store every time', async () => {
     const merchantId = await connected();
     const cache = new ProcessorAccountCache(0);
-    const { counter, restore } = counting(database.db);
+    const { counter, restore } = countStatements(database.db);
     try {
       await cache.find(database.db, merchantId);
       await cache.find(database.db, merchantId);
