@@ -6,64 +6,31 @@ import { brotliDecompress, gunzip } from 'node:zlib';
 import { etagOf } from '../../entity-tag';
 import { SDK_VERSIONS } from '@svc/protocol';
 
+/**
+ * An SDK's lazy scripts: each split off a bundle by its build (the `lazy` list of the package's build.mjs, which must
+ * name the same files), which loads it the first time it is needed, with the integrity it was built with.
+ */
+function lazyScripts<Sdk extends keyof typeof SDK_VERSIONS>(sdk: Sdk, names: readonly string[]) {
+  return names.map((name) => ({
+    urlPath: `/${sdk}/${SDK_VERSIONS[sdk]}/${name}.js`,
+    dist: `sdk-${sdk}/dist/${name}.js`,
+    kind: 'script' as const,
+    name: `${sdk}-${name}`,
+  }));
+}
+
 /** The built browser files the service serves, by URL path under /sdk, and the package folder they come from. */
 export const SDK_FILES = [
   { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.js`, dist: 'sdk-elements/dist/sdk.js', kind: 'script', name: 'elements' },
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.js`, dist: 'sdk-elements/dist/card-frame.js', kind: 'script', name: 'elements-card-frame' },
   { urlPath: `/elements/${SDK_VERSIONS.elements}/card-frame.html`, dist: 'sdk-elements/dist/card-frame.html', kind: 'frame', name: 'elements-card-frame-page' },
-  // Lazy scripts: split off a bundle, which loads one the first time it is needed, with the integrity it was built with.
-  {
-    urlPath: `/elements/${SDK_VERSIONS.elements}/authentication-dialog.js`,
-    dist: 'sdk-elements/dist/authentication-dialog.js',
-    kind: 'script',
-    name: 'elements-authentication-dialog',
-  },
-  {
-    urlPath: `/elements/${SDK_VERSIONS.elements}/card-authentication.js`,
-    dist: 'sdk-elements/dist/card-authentication.js',
-    kind: 'script',
-    name: 'elements-card-authentication',
-  },
-  {
-    urlPath: `/elements/${SDK_VERSIONS.elements}/installments-field.js`,
-    dist: 'sdk-elements/dist/installments-field.js',
-    kind: 'script',
-    name: 'elements-installments-field',
-  },
+  ...lazyScripts('elements', ['authentication-dialog', 'card-authentication', 'installments-field']),
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/sdk.js`, dist: 'sdk-iframe/dist/sdk.js', kind: 'script', name: 'iframe' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.js`, dist: 'sdk-iframe/dist/widget.js', kind: 'script', name: 'iframe-widget' },
   { urlPath: `/iframe/${SDK_VERSIONS.iframe}/widget.html`, dist: 'sdk-iframe/dist/widget.html', kind: 'widget', name: 'iframe-widget-page' },
-  {
-    urlPath: `/iframe/${SDK_VERSIONS.iframe}/authentication-dialog.js`,
-    dist: 'sdk-iframe/dist/authentication-dialog.js',
-    kind: 'script',
-    name: 'iframe-authentication-dialog',
-  },
-  {
-    urlPath: `/iframe/${SDK_VERSIONS.iframe}/card-authentication.js`,
-    dist: 'sdk-iframe/dist/card-authentication.js',
-    kind: 'script',
-    name: 'iframe-card-authentication',
-  },
-  {
-    urlPath: `/iframe/${SDK_VERSIONS.iframe}/installments-field.js`,
-    dist: 'sdk-iframe/dist/installments-field.js',
-    kind: 'script',
-    name: 'iframe-installments-field',
-  },
-  {
-    urlPath: `/iframe/${SDK_VERSIONS.iframe}/appearance-check.js`,
-    dist: 'sdk-iframe/dist/appearance-check.js',
-    kind: 'script',
-    name: 'iframe-appearance-check',
-  },
+  ...lazyScripts('iframe', ['authentication-dialog', 'card-authentication', 'installments-field', 'appearance-check']),
   { urlPath: `/express/${SDK_VERSIONS.express}/sdk.js`, dist: 'sdk-express/dist/sdk.js', kind: 'script', name: 'express' },
-  {
-    urlPath: `/express/${SDK_VERSIONS.express}/sandbox-sheet.js`,
-    dist: 'sdk-express/dist/sandbox-sheet.js',
-    kind: 'script',
-    name: 'express-sandbox-sheet',
-  },
+  ...lazyScripts('express', ['sandbox-sheet']),
   // What each SDK publishes about itself, built from its sources: its TypeScript types and its elements' manifest.
   { urlPath: `/elements/${SDK_VERSIONS.elements}/sdk.d.ts`, dist: 'sdk-elements/dist/sdk.d.ts', kind: 'types', name: 'elements-types' },
   {
