@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ProcessorRegistry } from '../../processor/processor-registry';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { authorizedHold } from '../../test/merchant-client';
-import { MerchantProcessors, ProcessorAccountCache } from '.';
+import { testMerchantProcessors } from '../../test/merchant-processors';
 
 /**
  * A lifecycle asks for the merchant's processor at init, at the consumer's payment and at the capture (their checks,
@@ -11,14 +10,7 @@ import { MerchantProcessors, ProcessorAccountCache } from '.';
  * instance, a merchant's account is read once, and not again while it is kept.
  */
 const sandbox = new SandboxProcessor();
-let registry: MerchantProcessors | null = null;
-const processors: ProcessorRegistry = {
-  forMerchant: (merchantId, db) => {
-    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox, accounts: new ProcessorAccountCache(300_000) });
-    return registry.forMerchant(merchantId, db);
-  },
-  forget: (merchantId) => registry?.forget(merchantId),
-};
+const processors = testMerchantProcessors(() => ({ db: t.database.db, env: t.app.env }), sandbox);
 const t = useTestApp({ env: UNTHROTTLED, processor: sandbox, processors });
 
 /** The statements the app's pool sends while `run` runs, transactions' included (postgres.js's `debug` sees each). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processorOf, type ProcessorRegistry } from '../../processor/processor-registry';
+import { processorOf } from '../../processor/processor-registry';
 import { sealCredentials } from '../../processor/processor-secrets';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
@@ -8,26 +8,16 @@ import { localstripeAvailable, startLocalstripe } from '../../test/localstripe';
 import { paidSale } from '../../test/merchant-client';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { merchantClient } from '../../test/merchant-client';
-import { MerchantProcessors, ProcessorAccountCache } from '.';
 import { saveProcessorAccount } from './processor-accounts.queries';
+import { testMerchantProcessors } from '../../test/merchant-processors';
 
 const available = localstripeAvailable();
 const localstripe = available ? await startLocalstripe() : null;
 afterAll(() => localstripe?.stop());
 
 const SECRET_KEY = 'sk_test_merchantOwnSecretKey9876';
-// The registry needs the test database, which exists once the harness has started: built on first use. Its accounts
-// are kept for five minutes and no listener tells it of changes: what it sees of a change is its own forgetting.
-let registry: MerchantProcessors | null = null;
 const sandbox = new SandboxProcessor();
-const processors: ProcessorRegistry = {
-  // The caller's transaction passed on, as processorOf(deps, merchantId, tx) hands it: never a second connection.
-  forMerchant: (merchantId, db) => {
-    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox, accounts: new ProcessorAccountCache(300_000) });
-    return registry.forMerchant(merchantId, db);
-  },
-  forget: (merchantId) => registry?.forget(merchantId),
-};
+const processors = testMerchantProcessors(() => ({ db: t.database.db, env: t.app.env }), sandbox);
 const t = useTestApp({
   env: { ...UNTHROTTLED, PROCESSOR_SECRETS_KEY: randomBytes(32).toString('base64'), STRIPE_API_BASE: localstripe?.url ?? 'http://127.0.0.1:9' },
   processor: sandbox,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProcessorRegistry } from '../../processor/processor-registry';
 import { SandboxProcessor } from '../../processor/sandbox-processor';
 import { ADYEN_TEST_ACCOUNT, ADYEN_TEST_HMAC_KEY, adyenDescriptions, adyenNotification, startAdyenDouble, type AdyenDouble } from '../../test/adyen-double';
 import { UNTHROTTLED, useTestApp } from '../../test/harness';
 import { provisionTestMerchant } from '../../test/fixtures';
 import { authorizedHold, codeOf } from '../../test/merchant-client';
-import { MerchantProcessors, ProcessorAccountCache } from '../processor-accounts';
+import { testMerchantProcessors } from '../../test/merchant-processors';
 
 /**
  * A merchant that connected its own Adyen account (PUT /merchant/processor): its account's webhooks are verified with
@@ -17,14 +16,7 @@ const published = adyenDescriptions('the Adyen own-account webhook tests');
 const OWN_HMAC_KEY = 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90';
 const OTHER_HMAC_KEY = '0F1E2D3C4B5A69788796A5B4C3D2E1F00F1E2D3C4B5A69788796A5B4C3D2E1F0';
 const sandbox = new SandboxProcessor();
-let registry: MerchantProcessors | null = null;
-const processors: ProcessorRegistry = {
-  forMerchant: (merchantId, db) => {
-    registry ??= new MerchantProcessors({ db: t.database.db, env: t.app.env, defaultProcessor: sandbox, accounts: new ProcessorAccountCache(300_000) });
-    return registry.forMerchant(merchantId, db);
-  },
-  forget: (merchantId) => registry?.forget(merchantId),
-};
+const processors = testMerchantProcessors(() => ({ db: t.database.db, env: t.app.env }), sandbox);
 const t = useTestApp({
   env: {
     ...UNTHROTTLED,
