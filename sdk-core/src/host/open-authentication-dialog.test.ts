@@ -42,6 +42,21 @@ describe('openAuthenticationDialog', () => {
     expect(cancels).to.equal(0);
   });
 
+  it('says why when its code cannot be loaded, then ends the authentication as cancelled', async () => {
+    const globals = globalThis as { __SVC_LAZY__?: Record<string, { file: string; integrity: string }> };
+    globals.__SVC_LAZY__ = { 'authentication-dialog': { file: 'authentication-dialog-missing.js', integrity: `sha384-${btoa('x'.repeat(48))}` } };
+    try {
+      const failures: unknown[] = [];
+      openAuthenticationDialog(options(), location.href, undefined, (error) => failures.push(error));
+      await waitFor(() => cancels === 1, 'the cancel');
+      expect(failures).to.have.length(1);
+      expect(String(failures[0])).to.contain('could not be loaded');
+      expect(host.querySelector('dialog')).to.equal(null);
+    } finally {
+      delete globals.__SVC_LAZY__;
+    }
+  });
+
   it('never shows a dialog closed before its code arrived', async () => {
     let shown = 0;
     openAuthenticationDialog(options(), location.href, () => (shown += 1)).close();

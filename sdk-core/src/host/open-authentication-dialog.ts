@@ -16,12 +16,14 @@ export interface AuthenticationDialogHandle {
 
 /**
  * Opens the dialog; `baseUrl` is the folder of the SDK's files, where its lazy script is served. `onShown` hears when
- * the dialog is there (not for one closed before).
+ * the dialog is there (not for one closed before); `onLoadFailed` why it never will be, before `onCancel` (for the
+ * widget's debug log: a script that could not be loaded is not a shopper who cancelled).
  */
 export function openAuthenticationDialog(
   options: AuthenticationDialogOptions,
   baseUrl: string,
   onShown: () => void = () => undefined,
+  onLoadFailed: (error: unknown) => void = () => undefined,
 ): AuthenticationDialogHandle {
   checkServicePage(options.url, options.serviceOrigin);
   let texts = options.texts;
@@ -35,8 +37,10 @@ export function openAuthenticationDialog(
       dialog = new Dialog({ ...options, texts });
       onShown();
     },
-    () => {
-      if (!closed) options.onCancel();
+    (error: unknown) => {
+      if (closed) return;
+      onLoadFailed(error);
+      options.onCancel();
     },
   );
   return {

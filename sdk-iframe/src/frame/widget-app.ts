@@ -261,6 +261,7 @@ class Widget implements WidgetHandle {
         this.#doc.body.classList.add('authenticating');
         this.#widget.log('authentication shown');
       },
+      (error) => this.#widget.log('authentication script not loaded', { reason: String(error) }),
     );
     this.#authentication = dialog;
     return {

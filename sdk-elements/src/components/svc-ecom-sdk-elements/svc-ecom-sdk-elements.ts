@@ -262,6 +262,8 @@ export class SvcEcomSdkElements extends LitElement {
     const dialog = openAuthenticationDialog(
       { parent: this.renderRoot, url, serviceOrigin: new URL(apiBase).origin, texts: this.#locale.texts, onCancel: cancel },
       `${apiBase}/sdk/elements/${ELEMENTS_VERSION}/`,
+      undefined,
+      (error) => this.#widget.log('authentication script not loaded', { reason: String(error) }),
     );
     this.#authentication = dialog;
     return () => {
