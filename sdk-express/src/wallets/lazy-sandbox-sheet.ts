@@ -2,7 +2,8 @@
  * The sandbox's wallet sheet (sandbox-sheet.ts) with its code loaded only in sandbox mode: a production page never
  * shows it, so Express's bundle leaves it in a script of its own (sdk-core's shared/lazy-script.ts), served beside
  * sdk.js. Loading starts when the element first renders in sandbox mode, so a click seldom waits for it; a click that
- * comes first opens the sheet once it is there, and a sheet that cannot be loaded fails that payment.
+ * comes first opens the sheet once it is there (unless it was closed meanwhile, as when the session failed), and a
+ * sheet that cannot be loaded fails that payment.
  */
 import { nothing, type LitElement, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { WalletMethod } from '@svc/protocol';
@@ -13,6 +14,8 @@ import type { ExpressTexts, SandboxSheet, SheetDetails } from './sandbox-sheet';
 export class LazySandboxSheet {
   #sheet: SandboxSheet | null = null;
   #load: Promise<SandboxSheet> | null = null;
+  /** Bumped by every `close`: a click waiting for the code when it came must not open the sheet after its payment stopped. */
+  #closes = 0;
 
   constructor(
     private readonly host: ReactiveControllerHost & LitElement,
@@ -21,9 +24,12 @@ export class LazySandboxSheet {
     private readonly apiBase: () => string,
   ) {}
 
-  /** SandboxSheet's `open`, once its code is there. */
+  /** SandboxSheet's `open`, once its code is there; null, as for a sheet closed, when `close` came meanwhile. */
   async open(method: WalletMethod, cents: number, currency: string, returnFocus: HTMLElement | null): Promise<SheetDetails | null> {
-    return (await this.#loaded()).open(method, cents, currency, returnFocus);
+    const closes = this.#closes;
+    const sheet = await this.#loaded();
+    if (closes !== this.#closes) return null;
+    return sheet.open(method, cents, currency, returnFocus);
   }
 
   setBusy(busy: boolean): void {
@@ -31,6 +37,7 @@ export class LazySandboxSheet {
   }
 
   close(): void {
+    this.#closes += 1;
     this.#sheet?.close();
   }
 
