@@ -152,7 +152,7 @@ export class SdkEngine {
         this.#log('appearance refused', refusals);
         this.#warn('appearance-refused', refusalsWarning(refusals));
       },
-      () => undefined,
+      (error: unknown) => this.#log('appearance check not loaded', { reason: String(error) }),
     );
   }
 

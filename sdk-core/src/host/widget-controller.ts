@@ -289,8 +289,8 @@ export class WidgetController {
 
   async #run(session: SdkSession, payment: PaymentFields): Promise<Transaction> {
     const method = this.selected!;
+    // Marked before the request goes out, drawn and announced (#setPaying) after it: a second pay() meanwhile is refused.
     this.#paying = true;
-    this.error = null;
     // The billing address goes into the payment request only, never into a log line.
     this.log('pay', { method, amount: payment.amount, currency: payment.currency });
     // The payment starts first (the request, or the message to the card frame, goes out before this returns); the
